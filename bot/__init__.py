@@ -1,0 +1,1 @@
+"""Chancellery: the table service, storage, scheduler and front ends (Discord, console)."""

@@ -1,0 +1,1 @@
+"""Game content as TOML with provenance, validated by pydantic at load."""

@@ -1,0 +1,37 @@
+"""What every game shares: state base, prompts, events, outcome, errors, rng, commands."""
+
+from .commands import Choice, Command, Option, match_choice, parse_int
+from .content import Provenance, Sourced, load_toml, set_content_dir
+from .errors import ContentError, GameError, IllegalAction, NotYourTurn
+from .game import Applied, Game, TrackingRandom
+from .model import PUBLIC, Event, GameState, Model, Outcome, Prompt, Standing
+from .rng import roll, rng_for, seed_commitment
+
+__all__ = [
+    "Applied",
+    "Choice",
+    "Command",
+    "ContentError",
+    "Event",
+    "Game",
+    "GameError",
+    "GameState",
+    "IllegalAction",
+    "Model",
+    "NotYourTurn",
+    "Option",
+    "Outcome",
+    "PUBLIC",
+    "Prompt",
+    "Provenance",
+    "Sourced",
+    "load_toml",
+    "set_content_dir",
+    "Standing",
+    "TrackingRandom",
+    "match_choice",
+    "parse_int",
+    "rng_for",
+    "roll",
+    "seed_commitment",
+]

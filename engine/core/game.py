@@ -1,0 +1,157 @@
+"""The fixed shape every game module has (DESIGN §2), as an abstract base class.
+
+A game subclasses `Game`, sets its class attributes and implements the abstract methods.
+`apply` is the only way state changes: it copies the state, hands the copy and a seeded
+generator to the game's `play`, and returns the new state with its events; if `play`
+raises `IllegalAction`, the caller's state is untouched.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pydantic import TypeAdapter
+
+from .commands import Command
+from .errors import IllegalAction, NotYourTurn
+from .model import Event, GameState, Model, Outcome, Prompt
+from .rng import rng_for
+
+__all__ = ["Game", "Applied", "TrackingRandom"]
+
+S = TypeVar("S", bound=GameState)
+
+
+class TrackingRandom(random.Random):
+    """A seeded generator that remembers whether it was used (undo must know)."""
+
+    used: bool = False
+
+    def random(self) -> float:  # every other method funnels through random/getrandbits
+        self.used = True
+        return super().random()
+
+    def getrandbits(self, k: int) -> int:
+        self.used = True
+        return super().getrandbits(k)
+
+
+@dataclass(frozen=True)
+class Applied(Generic[S]):
+    state: S
+    events: list[Event]
+    used_randomness: bool
+
+    @property
+    def revealed(self) -> bool:
+        return any(e.reveals for e in self.events)
+
+    @property
+    def undoable(self) -> bool:
+        return not self.used_randomness and not self.revealed
+
+
+class Game(ABC, Generic[S]):
+    id: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    Options: ClassVar[type[Model]]
+    State: ClassVar[type[GameState]]
+    Action: ClassVar[TypeAdapter[Any]]  # discriminated union on `kind`
+    commands: ClassVar[tuple[Command, ...]] = ()
+    aliases: ClassVar[tuple[str, ...]] = ()
+    rules_summary: ClassVar[str] = ""
+
+    # -- lifecycle -------------------------------------------------------------------
+    @abstractmethod
+    def setup(self, seats: list[str], options: Model, seed: int) -> S:
+        """A new game. Seats are opaque ids in table order; nations are assigned here."""
+
+    @abstractmethod
+    def prompts(self, state: S) -> list[Prompt]:
+        """Who owes a decision now; empty once the game is over."""
+
+    @abstractmethod
+    def play(self, state: S, seat: str, action: Any, rng: random.Random) -> list[Event]:
+        """Carry out `action` on `state` in place. Raise IllegalAction to refuse."""
+
+    @abstractmethod
+    def view(self, state: S, seat: str | None) -> dict[str, Any]:
+        """What `seat` may know (None: anyone). Plain JSON data."""
+
+    @abstractmethod
+    def describe(self, view: dict[str, Any]) -> str:
+        """Readable Markdown of a view, short enough for a phone. Sees only the view."""
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """None while the game runs."""
+
+    @abstractmethod
+    def default_action(self, state: S, seat: str) -> Any:
+        """What a deadline does for a seat that gave no order."""
+
+    @abstractmethod
+    def bot_action(self, state: S, seat: str, rng: random.Random) -> Any:
+        """A reasonable automatic player's choice."""
+
+    # -- optional hooks ----------------------------------------------------------------
+    def legal_actions(self, state: S, seat: str) -> list[Any]:
+        """Every legal action where the space is small enough to list; [] otherwise."""
+        return []
+
+    def may_act(self, state: S, seat: str) -> bool:
+        return any(p.seat == seat for p in self.prompts(state))
+
+    def seat_label(self, state: S, seat: str) -> str:
+        """The seat in the game's words (its nation or role)."""
+        return seat
+
+    def invariants(self, state: S) -> list[str]:
+        """Broken invariants, in words; [] when all hold. Checked by the random-play harness."""
+        return []
+
+    def vary_hidden(self, state: S, observer: str | None, rng: random.Random) -> S:
+        """A copy whose facts hidden from `observer` differ, consistent with the public
+        history. Used by the hidden-information check; games with secrets override it."""
+        return state.model_copy(deep=True)
+
+    def provenance(self) -> list[dict[str, str]]:
+        """Content entries with provenance, for `/game rules` and the README."""
+        return []
+
+    # -- the one path that changes state --------------------------------------------------
+    def parse_action(self, data: Any) -> Any:
+        return self.Action.validate_python(data)
+
+    def load_state(self, data: str | bytes) -> S:
+        return self.State.model_validate_json(data)  # type: ignore[return-value]
+
+    def step(self, state: S, seat: str, action: Any) -> Applied[S]:
+        if self.outcome(state) is not None:
+            raise IllegalAction("The game is over.")
+        if seat not in state.seats:
+            raise NotYourTurn("You do not hold a seat in this game.")
+        if not self.may_act(state, seat):
+            raise NotYourTurn("You owe no decision right now.")
+        if isinstance(action, dict):
+            action = self.parse_action(action)
+        new = state.model_copy(deep=True)
+        rng = TrackingRandom()
+        rng.seed(rng_for(state.seed, state.step).getrandbits(64))
+        rng.used = False
+        events = self.play(new, seat, action, rng)
+        new.step = state.step + 1
+        return Applied(new, events, rng.used)
+
+    def apply(self, state: S, seat: str, action: Any) -> tuple[S, list[Event]]:
+        applied = self.step(state, seat, action)
+        return applied.state, applied.events
+
+    def validate(self, state: S, seat: str, action: Any) -> None:
+        """Raise IllegalAction if `action` is not legal now; change nothing."""
+        self.step(state, seat, action)

@@ -1,0 +1,97 @@
+"""Plain-data building blocks shared by every game: state base, events, prompts, outcome."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "Model",
+    "GameState",
+    "Event",
+    "Prompt",
+    "Outcome",
+    "Standing",
+    "PUBLIC",
+]
+
+PUBLIC = None  # the audience of an event anyone may read, and the observer of the public view
+
+
+class Model(BaseModel):
+    """Strict pydantic base: unknown fields are errors, values round-trip through JSON."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=False)
+
+
+class GameState(Model):
+    """Fields every game's State carries. `step` counts applied actions (the rng index)."""
+
+    game: str
+    seed: int
+    step: int = 0
+    seats: list[str]
+
+
+class Event(Model):
+    """Something that happened, for a reader.
+
+    `audience` is None for a public event, or the one seat that may read it.
+    `reveals` marks an event that by the rules makes hidden facts public at that moment
+    (a sheet revealed, a card turned face up); the hidden-information check allows only
+    such events to differ between states that differ in hidden facts.
+    `thread` asks the front end to post it in the current phase thread instead.
+    """
+
+    kind: str
+    text: str
+    audience: str | None = None
+    reveals: bool = False
+    data: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def public(self) -> bool:
+        return self.audience is None
+
+
+class Prompt(Model):
+    """A decision owed now.
+
+    sequential: one seat acts and then others may; simultaneous: several seats decide in
+    secret and the choices are revealed together once all are in (or at the deadline).
+    `phase` names the phase instance (for example "1914-03/placement"); a deadline runs
+    from when a phase key first appears until it is gone. `thread` asks the front end to
+    open a discussion thread named so for the phase (diplomacy). `deadline_setting`
+    names the table option that gives this phase's length, if it has its own.
+    """
+
+    seat: str
+    kind: str
+    text: str
+    phase: str
+    mode: Literal["sequential", "simultaneous"] = "sequential"
+    thread: str | None = None
+    deadline_setting: str | None = None
+
+    @property
+    def simultaneous(self) -> bool:
+        return self.mode == "simultaneous"
+
+
+class Standing(Model):
+    seat: str
+    rank: int
+    score: float
+    detail: str = ""
+
+
+class Outcome(Model):
+    """The end of a game: ranks (1 = best, ties share a rank), scores and why it ended."""
+
+    reason: str
+    standings: list[Standing]
+
+    @property
+    def winners(self) -> list[str]:
+        return [s.seat for s in self.standings if s.rank == 1]

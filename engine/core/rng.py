@@ -1,0 +1,27 @@
+"""Randomness from the table seed and the action index only.
+
+Replaying the action log against the same seed reproduces every shuffle and die roll,
+and anyone holding the revealed seed can check them (see `seed_commitment`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+__all__ = ["rng_for", "seed_commitment", "roll"]
+
+
+def rng_for(seed: int, index: int, salt: str = "") -> random.Random:
+    """A fresh generator for action number `index` of a table seeded with `seed`."""
+    digest = hashlib.sha256(f"{seed}:{index}:{salt}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:16], "big"))
+
+
+def seed_commitment(seed: int) -> str:
+    """The hash posted at game start; the seed itself is revealed at the end."""
+    return hashlib.sha256(f"chancellery-seed:{seed}".encode()).hexdigest()
+
+
+def roll(rng: random.Random, dice: int = 1, sides: int = 6) -> list[int]:
+    return [rng.randint(1, sides) for _ in range(dice)]

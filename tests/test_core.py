@@ -1,0 +1,103 @@
+"""Engine core: the protocol, randomness, registry and the harnesses, on the test game."""
+
+from __future__ import annotations
+
+import ast
+import pathlib
+
+import pytest
+
+from engine import games
+from engine.core import IllegalAction, NotYourTurn, rng_for, seed_commitment
+from tests.harness import check_hidden_information, check_random_play
+from tests.tinygame import GAME, Commit, Press
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def _imports(path: pathlib.Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_engine_imports_neither_bot_nor_discord():
+    offenders = [
+        str(p.relative_to(ROOT))
+        for p in (ROOT / "engine").rglob("*.py")
+        if _imports(p) & {"bot", "discord", "aiosqlite", "asyncio"}
+    ]
+    assert offenders == []
+
+
+def test_only_the_discord_adapter_imports_discord():
+    adapter = ROOT / "bot" / "discord"
+    offenders = [
+        str(p.relative_to(ROOT))
+        for p in (ROOT / "bot").rglob("*.py")
+        if adapter not in p.parents and "discord" in _imports(p)
+    ]
+    assert offenders == []
+
+
+def test_rng_depends_only_on_seed_and_index():
+    assert rng_for(7, 3).random() == rng_for(7, 3).random()
+    assert rng_for(7, 3).random() != rng_for(7, 4).random()
+    assert rng_for(7, 3).random() != rng_for(8, 3).random()
+    assert seed_commitment(7) != seed_commitment(8) and len(seed_commitment(7)) == 64
+
+
+def test_illegal_action_changes_nothing():
+    state = GAME.setup(["a", "b"], GAME.Options(), seed=1)
+    before = state.model_dump_json()
+    with pytest.raises(IllegalAction, match="Commit 1, 2 or 3"):
+        GAME.apply(state, "a", Commit(value=9))
+    with pytest.raises(NotYourTurn):
+        GAME.apply(state, "zed", Commit(value=1))
+    with pytest.raises(IllegalAction, match="not the press phase"):
+        GAME.apply(state, "a", Press())
+    assert state.model_dump_json() == before
+
+
+def test_step_reports_randomness_and_reveals():
+    state = GAME.setup(["a", "b"], GAME.Options(), seed=1)
+    first = GAME.step(state, "a", Commit(value=1))
+    assert first.undoable and not first.used_randomness
+    second = GAME.step(first.state, "b", Commit(value=2))
+    assert second.used_randomness and second.revealed and not second.undoable
+
+
+def test_actions_parse_from_json_dicts():
+    state = GAME.setup(["a", "b"], GAME.Options(), seed=1)
+    state, events = GAME.apply(state, "a", {"kind": "commit", "value": 2})
+    assert state.commits == {"a": 2}
+    assert [e.audience for e in events] == ["a", None]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_random_play_harness_on_test_game(seed):
+    final = check_random_play(GAME, 3, seed)
+    assert GAME.outcome(final) is not None
+
+
+def test_hidden_information_harness_catches_a_leak():
+    class Leaky(type(GAME)):
+        def view(self, state, seat):
+            out = super().view(state, seat)
+            out["all_commits"] = dict(state.commits)  # the bug the harness must find
+            return out
+
+    assert check_hidden_information(GAME, 3, seed=5) > 0
+    with pytest.raises(AssertionError, match="depends on hidden facts"):
+        for seed in range(10):
+            check_hidden_information(Leaky(), 3, seed=seed)
+
+
+def test_registry_names_the_known_games_on_a_bad_name():
+    with pytest.raises(Exception, match="No game called 'chess'"):
+        games.get("chess")
