@@ -120,6 +120,11 @@ class Game(ABC, Generic[S]):
         history. Used by the hidden-information check; games with secrets override it."""
         return state.model_copy(deep=True)
 
+    def figures(self, state: S) -> dict[str, float]:
+        """Game-specific numbers of a finished game for `simulate` to average
+        (for example {"war": 1.0} for a Crisis game that ended in war)."""
+        return {}
+
     def provenance(self) -> list[dict[str, str]]:
         """Content entries with provenance, for `/game rules` and the README."""
         return []
