@@ -1,0 +1,190 @@
+"""`python -m bot` (installed as `chancellery`): run, console, simulate, replay (DESIGN §7).
+
+The front ends (Discord, console) and the store are imported only by the subcommands
+that need them, so `simulate` and `replay` work without a database or discord.py setup.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from bot.config import Config, ConfigError, load_config
+
+__all__ = ["main", "CONNECT_HELP"]
+
+# Printed by `run` when no token is configured; the README says the same at more length.
+CONNECT_HELP = """\
+No Discord token is configured, so Chancellery opens the local console instead,
+over the same database ({database}).
+
+To connect to Discord:
+  1. Create an application at https://discord.com/developers/applications
+     and add a Bot to it (no privileged intents are needed).
+  2. Copy the bot's token into the DISCORD_TOKEN environment variable,
+     or into `token = "..."` in config.toml (see config.example.toml).
+  3. Invite the bot: OAuth2 > URL Generator, scopes `bot` and
+     `applications.commands`, with the permissions listed in README.md.
+  4. Run the same command again.
+"""
+
+# The console's diplomacy phases default to minutes rather than a day: nobody waits a
+# day at a terminal. An explicit diplomacy_minutes in the config still wins.
+CONSOLE_DIPLOMACY_MINUTES = 10.0
+
+
+def _parser() -> argparse.ArgumentParser:
+    config_help = "config file (default: $CHANCELLERY_CONFIG or ./config.toml)"
+    parser = argparse.ArgumentParser(
+        prog="chancellery",
+        description="A Discord referee for Crisis: 1914, Origins of World War I and Schönbrunn.",
+    )
+    parser.add_argument("--config", type=Path, metavar="FILE", help=config_help)
+    # accepted after the subcommand too; SUPPRESS keeps a subparser from erasing the earlier value
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--config", type=Path, metavar="FILE", default=argparse.SUPPRESS, help=config_help)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    run = sub.add_parser(
+        "run", parents=[common], help="connect to Discord (with no token: open the local console)"
+    )
+    run.add_argument("--db", type=Path, metavar="PATH", help="SQLite file (default: from the config)")
+
+    console = sub.add_parser("console", parents=[common], help="play tables in this terminal")
+    console.add_argument("--script", type=Path, metavar="FILE", help="run `as <name> /<command> ...` lines")
+    console.add_argument("--db", type=Path, metavar="PATH", help="SQLite file (default: from the config)")
+    console.add_argument(
+        "--as", dest="as_user", default="you", metavar="NAME", help="who types (default: you)"
+    )
+
+    sim = sub.add_parser("simulate", parents=[common], help="play many games between automatic players")
+    sim.add_argument("game", help="game id, e.g. crisis1914, origins, schonbrunn")
+    sim.add_argument("--players", type=int, metavar="N", help="player count (default: every count)")
+    sim.add_argument(
+        "--games", type=int, default=100, metavar="K", help="games per player count (default 100)"
+    )
+    sim.add_argument("--seed", type=int, default=1, metavar="S", help="seed of the run (default 1)")
+    sim.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
+    sim.add_argument("--report", type=Path, metavar="FILE", help="also write the results as Markdown")
+
+    rep = sub.add_parser("replay", parents=[common], help="re-run an exported game record and check it")
+    rep.add_argument("file", type=Path, metavar="FILE", help="a JSON game record (see bot/replay.py)")
+    return parser
+
+
+def _console_defaults(config: Config) -> dict[str, object]:
+    defaults = config.table_defaults()
+    if "diplomacy_minutes" not in config.model_fields_set:
+        defaults["diplomacy_minutes"] = CONSOLE_DIPLOMACY_MINUTES
+    return defaults
+
+
+async def _run_console(
+    config: Config, db: Path, script: Path | None, as_user: str, stdin: TextIO, stdout: TextIO
+) -> int:
+    from bot.console import run_console
+    from bot.store import open_store
+    from bot.tables import TableService
+
+    store = await open_store(db)
+    try:
+        service = TableService(store, default_settings=_console_defaults(config))
+        return await run_console(service, script=script, stdin=stdin, stdout=stdout, as_user=as_user)
+    finally:
+        await store.close()
+
+
+def _cmd_run(args: argparse.Namespace, config: Config, stdin: TextIO, stdout: TextIO) -> int:
+    if args.db is not None:
+        config = config.model_copy(update={"database": args.db})
+    if config.token:
+        from bot.discord import run_discord
+
+        run_discord(config)
+        return 0
+    stdout.write(CONNECT_HELP.format(database=config.database) + "\n")
+    stdout.flush()
+    return asyncio.run(_run_console(config, config.database, None, "you", stdin, stdout))
+
+
+def _cmd_console(args: argparse.Namespace, config: Config, stdin: TextIO, stdout: TextIO) -> int:
+    db = args.db if args.db is not None else config.database
+    return asyncio.run(_run_console(config, db, args.script, args.as_user, stdin, stdout))
+
+
+def _cmd_simulate(args: argparse.Namespace, stdout: TextIO) -> int:
+    from bot.simulate import parse_options, player_counts, simulate
+    from engine import games
+    from engine.core import GameError
+
+    try:
+        game = games.get(args.game)
+        options = parse_options(game, args.option)
+        counts = player_counts(game, args.players)
+    except (GameError, ValueError) as exc:  # pydantic's ValidationError is a ValueError
+        print(f"simulate: {exc}", file=sys.stderr)
+        return 2
+    if args.games < 1:
+        print("simulate: --games must be at least 1", file=sys.stderr)
+        return 2
+    results = [simulate(game, n, args.games, args.seed, options) for n in counts]
+    stdout.write("\n\n".join(r.text() for r in results) + "\n")
+    if args.report is not None:
+        args.report.parent.mkdir(parents=True, exist_ok=True)
+        head = f"# Simulation: {game.title}\n\n`python -m bot simulate {game.id} --games {args.games} --seed {args.seed}`"
+        if args.option:
+            head += " with options " + ", ".join(f"`{o}`" for o in args.option)
+        args.report.write_text(
+            head + "\n\n" + "\n\n".join(r.markdown() for r in results) + "\n", encoding="utf-8"
+        )
+    return 0
+
+
+def _cmd_replay(args: argparse.Namespace, stdout: TextIO) -> int:
+    from bot.replay import ReplayError, load_record, replay
+    from engine import games
+    from engine.core import GameError
+
+    try:
+        record = load_record(args.file)
+        game = games.get(record.game)
+    except (ReplayError, GameError) as exc:
+        print(f"replay: {exc}", file=sys.stderr)
+        return 2
+    result = replay(game, record)
+    stdout.write(f"{result}\n")
+    return 0 if result.ok else 1
+
+
+def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    args = _parser().parse_args(argv)
+    stdin = stdin if stdin is not None else sys.stdin
+    stdout = stdout if stdout is not None else sys.stdout
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        print(f"chancellery: {exc}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if config.content_dir is not None:
+        from engine.core import set_content_dir
+
+        set_content_dir(config.content_dir)
+    try:
+        if args.command == "run":
+            return _cmd_run(args, config, stdin, stdout)
+        if args.command == "console":
+            return _cmd_console(args, config, stdin, stdout)
+        if args.command == "simulate":
+            return _cmd_simulate(args, stdout)
+        return _cmd_replay(args, stdout)
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

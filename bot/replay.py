@@ -1,0 +1,206 @@
+"""Game records and `python -m bot replay`: re-run an exported game and check it.
+
+A record is one JSON object (format "chancellery-record/1"):
+
+    {
+      "format": "chancellery-record/1",
+      "game": "origins",                    # registry id or alias
+      "options": {...},                     # the game's Options, as JSON
+      "seed": 123456,                       # the table seed (revealed at game end)
+      "seats": ["s1", "s2", "s3"],          # engine seat ids in table order, as given to setup
+      "actions": [
+        {"seat": "s1", "action": {"kind": "...", ...}, "state_hash": "<sha256>"},
+        ...
+      ],
+      "final_state_hash": "<sha256>",       # optional
+      "outcome": {...}                      # optional: the Outcome as recorded
+    }
+
+`state_hash` (optional on each action) is `state_hash(state)` of the state after that
+action: the SHA-256 of the state's JSON. Other keys (names, channel, timestamps) may be
+added by the exporter; replay keeps them but checks nothing in them.
+
+Replay starts from `setup(seats, options, seed)` and applies every action in order. At
+each step it requires that the action parses, is legal for that seat, that the state
+round-trips through JSON, that the game's invariants hold and that the recorded hash (if
+any) matches. It stops at the first divergence.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from engine.core import Game, GameError, GameState, Model
+from engine.core.playout import Playout
+
+__all__ = [
+    "FORMAT",
+    "Record",
+    "RecordedAction",
+    "ReplayError",
+    "ReplayResult",
+    "state_hash",
+    "make_record",
+    "record_from_playout",
+    "load_record",
+    "replay",
+]
+
+FORMAT = "chancellery-record/1"
+
+
+class ReplayError(Exception):
+    """The file is not a record we can replay at all (as opposed to a divergence)."""
+
+
+class RecordedAction(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    seat: str
+    action: dict[str, Any]
+    state_hash: str | None = None
+
+
+class Record(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    format: str = FORMAT
+    game: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    seed: int
+    seats: list[str]
+    actions: list[RecordedAction] = Field(default_factory=list)
+    final_state_hash: str | None = None
+    outcome: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class ReplayResult:
+    ok: bool
+    steps: int  # actions replayed successfully
+    message: str
+    diverged_at: int | None = None  # 1-based index of the first bad action; 0 = setup; None = OK
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def state_hash(state: GameState) -> str:
+    return hashlib.sha256(state.model_dump_json().encode()).hexdigest()
+
+
+def make_record(
+    game: Game,
+    seats: list[str],
+    options: Model,
+    seed: int,
+    actions: list[tuple[str, Any]],
+    **extra: Any,
+) -> Record:
+    """A record of `actions` played from setup, with a hash after every action."""
+    state = game.setup(list(seats), options, seed)
+    entries = []
+    for seat, action in actions:
+        if isinstance(action, dict):
+            action = game.parse_action(action)
+        state, _ = game.apply(state, seat, action)
+        entries.append(
+            RecordedAction(seat=seat, action=action.model_dump(mode="json"), state_hash=state_hash(state))
+        )
+    outcome = game.outcome(state)
+    return Record(
+        game=game.id,
+        options=options.model_dump(mode="json"),
+        seed=seed,
+        seats=list(seats),
+        actions=entries,
+        final_state_hash=state_hash(state),
+        outcome=outcome.model_dump(mode="json") if outcome is not None else None,
+        **extra,
+    )
+
+
+def record_from_playout(game: Game, playout: Playout, seed: int, options: Model | None = None) -> Record:
+    return make_record(game, list(playout.state.seats), options or game.Options(), seed, playout.actions)
+
+
+def load_record(path: Path) -> Record:
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ReplayError(f"{path}: cannot read it: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise ReplayError(f"{path}: not JSON: {exc}") from None
+    try:
+        record = Record.model_validate(raw)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors())
+        raise ReplayError(f"{path}: not a game record: {problems}") from None
+    if record.format != FORMAT:
+        raise ReplayError(f"{path}: record format {record.format!r}; this version reads {FORMAT!r}")
+    return record
+
+
+def _short(digest: str) -> str:
+    return digest[:12]
+
+
+def replay(game: Game, record: Record) -> ReplayResult:
+    """Re-run `record` from setup; OK, or the first divergence in words."""
+    try:
+        options = game.Options.model_validate(record.options)
+        state = game.setup(list(record.seats), options, record.seed)
+    except (ValidationError, GameError) as exc:
+        return ReplayResult(False, 0, f"Setup failed: {exc}", diverged_at=0)
+
+    for index, entry in enumerate(record.actions, start=1):
+        where = f"Action {index} ({entry.seat} {entry.action.get('kind', '?')})"
+        try:
+            action = game.parse_action(entry.action)
+        except ValidationError as exc:
+            return ReplayResult(
+                False, index - 1, f"{where}: not a valid action: {exc.errors()[0]['msg']}", index
+            )
+        try:
+            state, _ = game.apply(state, entry.seat, action)
+        except GameError as exc:  # IllegalAction and NotYourTurn both derive from it
+            return ReplayResult(False, index - 1, f"{where} was refused: {exc}", index)
+        text = state.model_dump_json()
+        if game.load_state(text).model_dump_json() != text:
+            return ReplayResult(
+                False, index - 1, f"{where}: the state does not round-trip through JSON", index
+            )
+        broken = game.invariants(state)
+        if broken:
+            return ReplayResult(False, index - 1, f"{where} broke invariants: {'; '.join(broken)}", index)
+        if entry.state_hash is not None and entry.state_hash != state_hash(state):
+            return ReplayResult(
+                False,
+                index - 1,
+                f"{where}: state {_short(state_hash(state))} differs from the recorded {_short(entry.state_hash)}",
+                index,
+            )
+
+    steps = len(record.actions)
+    if record.final_state_hash is not None and record.final_state_hash != state_hash(state):
+        return ReplayResult(
+            False,
+            steps,
+            f"Final state {_short(state_hash(state))} differs from the recorded {_short(record.final_state_hash)}",
+            steps,
+        )
+    outcome = game.outcome(state)
+    if record.outcome is not None:
+        got = outcome.model_dump(mode="json") if outcome is not None else None
+        if got != record.outcome:
+            return ReplayResult(
+                False, steps, f"The outcome differs: replay gives {got}, recorded {record.outcome}", steps
+            )
+    ending = f"; {outcome.reason}" if outcome is not None else "; game still running"
+    return ReplayResult(True, steps, f"OK: {steps} actions replayed{ending}")

@@ -1,0 +1,138 @@
+"""`python -m bot simulate`: many whole games between automatic players.
+
+Each game is `engine.core.playout.play_out` with every seat played by `bot_action`. The
+report gives each nation's (or seat's) share of wins, the mean game length in actions,
+and the mean of every figure the game reports for a finished game (`Game.figures`, such
+as the share of Crisis games that end in war). A first place shared by k seats counts
+1/k to each, so the win shares of one player count add up to 100%.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core import Game, Model, rng_for
+from engine.core.playout import play_out
+
+__all__ = ["Simulation", "simulate", "game_seed", "player_counts", "parse_options"]
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game number `index` of a run: spread out, so runs with nearby seeds differ."""
+    return rng_for(seed, index, "simulate").getrandbits(63)
+
+
+def player_counts(game: Game, players: int | None) -> list[int]:
+    if players is None:
+        return list(range(game.min_players, game.max_players + 1))
+    if not game.min_players <= players <= game.max_players:
+        raise ValueError(f"{game.title} takes {game.min_players}-{game.max_players} players, not {players}.")
+    return [players]
+
+
+@dataclass
+class Simulation:
+    """The results for one player count."""
+
+    game: str
+    title: str
+    players: int
+    games: int
+    seed: int
+    wins: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+    seated: dict[str, int] = field(default_factory=lambda: defaultdict(int))  # games each label played
+    lengths: list[int] = field(default_factory=list)
+    figures: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    reasons: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+
+    def win_rates(self) -> dict[str, float]:
+        return {label: self.wins[label] / n for label, n in sorted(self.seated.items())}
+
+    def mean_length(self) -> float:
+        return statistics.fmean(self.lengths) if self.lengths else 0.0
+
+    def mean_figures(self) -> dict[str, float]:
+        # a figure missing from some games is averaged over the games that report it
+        return {key: statistics.fmean(values) for key, values in sorted(self.figures.items())}
+
+    def text(self) -> str:
+        lines = [
+            f"{self.title}: {self.players} players, {self.games} games, seed {self.seed}",
+            f"Mean length: {self.mean_length():.1f} actions"
+            f" (min {min(self.lengths, default=0)}, max {max(self.lengths, default=0)})",
+            "Win rate (shared first places split):",
+        ]
+        width = max((len(label) for label in self.seated), default=0)
+        lines += [f"  {label:<{width}}  {rate:6.1%}" for label, rate in self.win_rates().items()]
+        if self.reasons:
+            lines.append("How games ended:")
+            lines += [
+                f"  {n:>5}  {reason}" for reason, n in sorted(self.reasons.items(), key=lambda r: -r[1])
+            ]
+        if self.figures:
+            lines.append("Figures (mean per game):")
+            lines += [f"  {key}: {value:.3f}" for key, value in self.mean_figures().items()]
+        return "\n".join(lines)
+
+    def markdown(self) -> str:
+        lines = [
+            f"## {self.title}, {self.players} players",
+            "",
+            f"{self.games} games, seed {self.seed}. Mean length {self.mean_length():.1f} actions "
+            f"(min {min(self.lengths, default=0)}, max {max(self.lengths, default=0)}).",
+            "",
+            "| Seat | Games | Win rate |",
+            "|---|---:|---:|",
+        ]
+        lines += [
+            f"| {label} | {self.seated[label]} | {rate:.1%} |" for label, rate in self.win_rates().items()
+        ]
+        if self.reasons:
+            lines += ["", "| How the game ended | Games |", "|---|---:|"]
+            lines += [
+                f"| {reason} | {n} |" for reason, n in sorted(self.reasons.items(), key=lambda r: -r[1])
+            ]
+        if self.figures:
+            lines += ["", "| Figure | Mean |", "|---|---:|"]
+            lines += [f"| {key} | {value:.3f} |" for key, value in self.mean_figures().items()]
+        return "\n".join(lines)
+
+
+def simulate(game: Game, players: int, games: int, seed: int, options: Model | None = None) -> Simulation:
+    """Play `games` games at `players` seats; deterministic for a given seed."""
+    if games < 1:
+        raise ValueError("Simulate at least one game.")
+    result = Simulation(game=game.id, title=game.title, players=players, games=games, seed=seed)
+    for index in range(games):
+        playout = play_out(game, players, game_seed(seed, index), options)
+        state, outcome = playout.state, playout.outcome
+        assert outcome is not None  # play_out raises rather than return an unfinished game
+        labels = {seat: game.seat_label(state, seat) for seat in state.seats}
+        for label in labels.values():
+            result.seated[label] += 1
+        winners = outcome.winners
+        for seat in winners:
+            result.wins[labels[seat]] += 1 / len(winners)
+        result.lengths.append(len(playout.actions))
+        result.reasons[outcome.reason] += 1
+        for key, value in game.figures(state).items():
+            result.figures[key].append(float(value))
+    return result
+
+
+def parse_options(game: Game, pairs: list[str]) -> Model:
+    """`key=value` pairs into the game's Options (values parsed as JSON when they are JSON)."""
+    raw: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise ValueError(f"Options are key=value, not {pair!r}.")
+        try:
+            raw[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            raw[key.strip()] = value
+    return game.Options.model_validate(raw)
