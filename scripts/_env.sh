@@ -1,0 +1,42 @@
+# Sourced by scripts/run and scripts/test: make .venv and install the project into it,
+# but only when pyproject.toml changed since the last install (a stamp holds its hash),
+# so a second run starts at once.
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="$ROOT/.venv"
+
+find_python() {
+    local candidate
+    for candidate in "${PYTHON:-}" python3.11 python3.12 python3.13 python3 python; do
+        [ -n "$candidate" ] || continue
+        command -v "$candidate" >/dev/null 2>&1 || continue
+        if "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1; then
+            echo "$candidate"
+            return 0
+        fi
+    done
+    echo "Chancellery needs Python 3.11 or newer; none found (set PYTHON=/path/to/python3.11)." >&2
+    return 1
+}
+
+# ensure_env EXTRA: EXTRA is "" for the bot alone or "test" for the bot and its tests.
+ensure_env() {
+    local extra="$1" spec="." stamp want
+    [ -n "$extra" ] && spec=".[$extra]"
+    if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c '' >/dev/null 2>&1; then
+        local python
+        python="$(find_python)" || return 1
+        echo "Creating $VENV with $python ..." >&2
+        rm -rf "$VENV"
+        "$python" -m venv "$VENV"
+    fi
+    want="$("$VENV/bin/python" -c 'import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], "rb").read()).hexdigest())' "$ROOT/pyproject.toml")"
+    stamp="$VENV/.installed-${extra:-base}"
+    # the test install is a superset of the plain one
+    if [ "$(cat "$stamp" 2>/dev/null)" = "$want" ] || { [ -z "$extra" ] && [ "$(cat "$VENV/.installed-test" 2>/dev/null)" = "$want" ]; }; then
+        return 0
+    fi
+    echo "Installing chancellery$([ -n "$extra" ] && echo "[$extra]") into $VENV ..." >&2
+    (cd "$ROOT" && "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --no-input -e "$spec") || return 1
+    echo "$want" >"$stamp"
+}
