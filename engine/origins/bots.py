@@ -1,0 +1,121 @@
+"""An automatic player: modest bids, sheets aimed at its national objectives, attacks at
+good odds. It drives the fuzzing and the balance simulations, so it plays every rule."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from . import attacks, content, placement
+from .actions import Attack, Bid, Done, Pass, Ready, Submit
+from .state import OriginsState, Sheet
+
+
+def choose(state: OriginsState, seat: str, rng: random.Random) -> Any:
+    if state.phase == "bidding":
+        return _bid(state, seat, rng)
+    if state.phase == "placement":
+        return Submit(sheets={c: plan(state, c, rng) for c in state.countries_of(seat)})
+    if state.phase == "attacks":
+        return _attack(state, state.order[state.attacker], rng)
+    return Ready()
+
+
+def _bid(state: OriginsState, seat: str, rng: random.Random) -> Any:
+    amount = state.high_bid + 1
+    if amount > 3 or rng.random() > 0.3:
+        return Pass()
+    for country in state.countries_of(seat):
+        if state.order[0] != country and placement.funds(state, country) >= amount:
+            return Bid(payer=country, card=country, position=1, amount=amount)
+    return Pass()
+
+
+def _wishes(country: str) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for obj in content.objectives().objectives:
+        if obj.power == country:
+            out[obj.location] = max(obj.points, obj.exclusive or 0)
+    return out
+
+
+def plan(state: OriginsState, country: str, rng: random.Random) -> Sheet:
+    """Spend this turn's income on the objectives still short of treaty rights."""
+    limit = placement.cap(state)
+    budget = state.unplaced.get(country, 0)
+    home = state.at(country, country)
+    if home > 2 * limit:
+        budget += rng.randint(0, home - 2 * limit)  # bring some of a large reserve into play
+    wishes = sorted(_wishes(country).items(), key=lambda kv: kv[1] + rng.random() * 3, reverse=True)
+    sheet = Sheet()
+    for embassy, _ in wishes:
+        if budget <= 0:
+            break
+        need = 12 - state.at(embassy, country)
+        n = min(limit, budget, max(need, 0) if rng.random() < 0.8 else limit)
+        if n > 0:
+            sheet.place[embassy] = n
+            budget -= n
+    spare = [e for e in content.embassies() if e != country and e not in sheet.place]
+    rng.shuffle(spare)
+    while budget > limit and spare:  # never leave more at home than the cap (it would be lost)
+        embassy = spare.pop()
+        n = min(limit, budget - limit)
+        sheet.place[embassy] = n
+        budget -= n
+    if rng.random() < 0.05:
+        held = [e for e, here in state.pfs.items() if here.get(country, 0) > 0 and e != country]
+        if held:
+            embassy = rng.choice(held)
+            sheet.remove[embassy] = rng.randint(1, min(placement.ELIMINATE_CAP, state.at(embassy, country)))
+    try:
+        placement.check_sheet(state, country, sheet)
+    except Exception:  # never hand in an illegal sheet: fall back to an empty one
+        return Sheet()
+    return sheet
+
+
+def random_sheet(state: OriginsState, country: str, rng: random.Random) -> Sheet:
+    """Any legal sheet, for the hidden-information check."""
+    limit = placement.cap(state)
+    budget = placement.funds(state, country)
+    sheet = Sheet()
+    for embassy in rng.sample(content.embassies(), rng.randint(0, 4)):
+        n = rng.randint(0, min(limit, budget))
+        if n:
+            sheet.place[embassy] = n
+            if embassy != country:
+                budget -= n
+    held = [e for e, here in state.pfs.items() if here.get(country, 0) > 0 and e != country]
+    if held and rng.random() < 0.3:
+        embassy = rng.choice(held)
+        sheet.remove[embassy] = rng.randint(1, min(placement.ELIMINATE_CAP, state.at(embassy, country)))
+    try:
+        placement.check_sheet(state, country, sheet)
+    except Exception:
+        return Sheet()
+    return sheet
+
+
+def _attack(state: OriginsState, country: str, rng: random.Random) -> Any:
+    wishes = _wishes(country)
+    best: tuple[float, str, str] | None = None
+    for embassy in attacks.attack_embassies(state, country):
+        mine = state.at(embassy, country)
+        for target in attacks.targets(state, country, embassy):
+            col = attacks.column(mine, state.at(embassy, target))
+            score = col + (2 if embassy in wishes else 0) + (1 if state.at(embassy, target) >= 10 else 0)
+            score += rng.random()
+            if col >= 4 and (best is None or score > best[0]):
+                best = (score, embassy, target)
+    if best is None:
+        return Done()
+    _, embassy, target = best
+    mine = state.at(embassy, country)
+    others = [t for t in attacks.targets(state, country, embassy) if t != target]
+    left = attacks.allowed(state) - state.attacks_made
+    if others and left >= 2 and mine >= 2 and rng.random() < 0.2:
+        # now and then split the embassy's PFs between two defenders (§7)
+        first = rng.randint(1, mine - 1)
+        return Attack(embassy=embassy, split={target: first, others[0]: mine - first})
+    return Attack(embassy=embassy, split={target: mine})

@@ -1,0 +1,115 @@
+"""The content of Origins of World War I: board, attack table and national objectives.
+
+Everything is loaded from `engine/content/origins/*.toml`, each entry with its provenance.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from engine.core import Model, Sourced, load_toml
+
+GAME_ID = "origins"
+
+
+class Power(Sourced):
+    """A country a player may hold: it earns PFs and has an embassy."""
+
+    code: str
+    name: str
+    income: int
+
+
+class Minor(Sourced):
+    """An embassy nobody holds (Serbia ... Far East)."""
+
+    code: str
+    name: str
+
+
+class Assignment(Sourced):
+    players: int
+    groups: list[list[str]]
+
+
+class Turn(Sourced):
+    label: str
+    scoring: bool = False  # Phase 6 (provisional VPs and diplomacy) this month
+    end_on: int = 0  # Phase 2: a die roll at most this ends the game (0: no roll)
+
+
+class Board(Model):
+    powers: list[Power]
+    minors: list[Minor]
+    assignments: list[Assignment]
+    turns: list[Turn]
+
+
+class Column(Model):
+    label: str
+    attacker: int
+    defender: int
+
+
+class Row(Sourced):
+    roll: int
+    results: list[Literal["AE", "DE", "EX"]]
+    rulebook_cells: int = 0  # how many cells from the left are printed in §7
+
+
+class AttackTable(Model):
+    columns: list[Column]
+    rows: list[Row]
+
+
+class Objective(Sourced):
+    power: str
+    location: str
+    points: int
+    exclusive: int | None = None  # replaces `points` when the treaty rights are exclusive
+
+
+class Special(Sourced):
+    power: str
+    kind: Literal["nobody_above", "enemy_without_major_treaties"]
+    points: int
+    threshold: int = 0
+    enemy: str = ""
+
+
+class Objectives(Model):
+    objectives: list[Objective]
+    specials: list[Special]
+
+
+def board() -> Board:
+    return load_toml(GAME_ID, "board.toml", Board)
+
+
+def attack_table() -> AttackTable:
+    return load_toml(GAME_ID, "attack_table.toml", AttackTable)
+
+
+def objectives() -> Objectives:
+    return load_toml(GAME_ID, "objectives.toml", Objectives)
+
+
+def powers() -> dict[str, Power]:
+    return {p.code: p for p in board().powers}
+
+
+def names() -> dict[str, str]:
+    """Every embassy code with its name, in board order (powers first)."""
+    b = board()
+    return {**{p.code: p.name for p in b.powers}, **{m.code: m.name for m in b.minors}}
+
+
+def embassies() -> list[str]:
+    return list(names())
+
+
+def assignment(players: int) -> Assignment:
+    for a in board().assignments:
+        if a.players == players:
+            return a
+    raise KeyError(players)

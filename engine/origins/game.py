@@ -1,0 +1,265 @@
+"""The Game of Origins of World War I: setup, prompts, views, outcome and invariants."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.core import Game, IllegalAction, Model, Outcome, Prompt, Standing, rng_for
+
+from . import attacks, bots, content, placement, scoring, views
+from .actions import ACTION, Attack, Bid, Done, Pass, Ready, Submit
+from .commands import COMMANDS
+from .rules import begin_turn, play
+from .state import Ledger, OriginsState, Sheet
+
+
+class OriginsOptions(Model):
+    # Optional rule (§9): the winner needs 3 VPs more than the 2nd player, else a tie.
+    margin_rule: bool = False
+    # Phase 6 diplomacy length; the rulebook's 10 minutes (front ends may set their own).
+    diplomacy_minutes: int = 10
+
+
+class Origins(Game[OriginsState]):
+    id = "origins"
+    title = "Origins of World War I"
+    aliases = ("origins-of-ww1", "origins-of-wwi", "origins-ww1", "oww1")
+    min_players = 2
+    max_players = 7
+    Options = OriginsOptions
+    State = OriginsState
+    Action = ACTION
+    rules_summary = (
+        "October 1913 to (at most) September 1914. Each month: income, the attack order "
+        "(bid PFs to move a card), secret placement sheets, then diplomatic attacks in card order. "
+        "Treaty rights (10+ PFs in another nation's embassy) score your national objectives."
+    )
+
+    commands = COMMANDS
+
+    # -- lifecycle -----------------------------------------------------------------------
+    def setup(self, seats: list[str], options: Model, seed: int) -> OriginsState:
+        assert isinstance(options, OriginsOptions)
+        if not self.min_players <= len(seats) <= self.max_players:
+            raise IllegalAction(
+                f"Origins of World War I takes {self.min_players}-{self.max_players} players."
+            )
+        rng = rng_for(seed, -1, "origins-setup")
+        groups = [list(g) for g in content.assignment(len(seats)).groups]
+        rng.shuffle(groups)  # countries are assigned at random (§1)
+        owner = {c: seats[i] for i, group in enumerate(groups) for c in group}
+        holders = {c: owner[c] for c in content.powers() if c in owner}
+        state = OriginsState(
+            game=self.id,
+            seed=seed,
+            seats=list(seats),
+            holders=holders,
+            margin_rule=options.margin_rule,
+            ledger={c: Ledger() for c in holders},
+        )
+        begin_turn(state, rng)
+        return state
+
+    def prompts(self, state: OriginsState) -> list[Prompt]:
+        label = content.board().turns[state.turn].label
+        names = content.names()
+        if state.phase == "bidding" and state.bidder:
+            return [
+                Prompt(
+                    seat=state.bidder,
+                    kind="bid",
+                    text=f"Bid at least {state.high_bid + 1} PF to move a card of the attack order, or pass.",
+                    phase=f"{label}/bidding/{state.step}",
+                )
+            ]
+        if state.phase == "placement":
+            return [
+                Prompt(
+                    seat=seat,
+                    kind="sheet",
+                    text="Write your placement sheet (place, remove, sheet) and submit it.",
+                    phase=f"{label}/placement",
+                    mode="simultaneous",
+                )
+                for seat in state.seats
+                if seat not in state.submitted
+            ]
+        if state.phase == "attacks":
+            country = state.order[state.attacker]
+            left = attacks.allowed(state) - state.attacks_made
+            return [
+                Prompt(
+                    seat=state.holders[country],
+                    kind="attack",
+                    text=f"{names[country]}: attack ({left} left) or done.",
+                    phase=f"{label}/attacks/{country}",
+                )
+            ]
+        if state.phase == "diplomacy":
+            return [
+                Prompt(
+                    seat=seat,
+                    kind="ready",
+                    text="Diplomacy: negotiate, then say ready.",
+                    phase=f"{label}/diplomacy",
+                    thread=f"Diplomacy {label}",
+                    deadline_setting="diplomacy_minutes",
+                )
+                for seat in state.seats
+                if seat not in state.ready
+            ]
+        return []
+
+    def play(self, state: OriginsState, seat: str, action: Any, rng: random.Random):
+        return play(state, seat, action, rng)
+
+    def outcome(self, state: OriginsState) -> Outcome | None:
+        if state.phase != "over" or state.final is None:
+            return None
+        scores = scoring.seat_scores(state, state.final)
+        ranks = scoring.ranks(scores, state.margin_rule)
+        doubled = scoring.doubled_seats(state)
+        names = content.names()
+        standings = []
+        for seat in state.seats:
+            detail = ", ".join(f"{names[c]} {state.final[c]}" for c in state.countries_of(seat))
+            if seat in doubled:
+                detail += " (doubled)"
+            standings.append(Standing(seat=seat, rank=ranks[seat], score=scores[seat], detail=detail))
+        label = content.board().turns[state.turn].label
+        return Outcome(reason=f"The game ended after {label}.", standings=standings)
+
+    def default_action(self, state: OriginsState, seat: str) -> Any:
+        if state.phase == "bidding":
+            return Pass()
+        if state.phase == "placement":
+            return Submit(sheets={})  # an empty sheet (issue 3)
+        if state.phase == "attacks":
+            return Done()
+        return Ready()
+
+    def bot_action(self, state: OriginsState, seat: str, rng: random.Random) -> Any:
+        return bots.choose(state, seat, rng)
+
+    def legal_actions(self, state: OriginsState, seat: str) -> list[Any]:
+        if not self.may_act(state, seat):
+            return []
+        if state.phase == "bidding":
+            out: list[Any] = [Pass()]
+            amount = state.high_bid + 1
+            for payer in state.countries_of(seat):
+                if placement.funds(state, payer) < amount:
+                    continue
+                for card in state.order:
+                    for pos in range(1, len(state.order) + 1):
+                        if state.order.index(card) != pos - 1:
+                            out.append(Bid(payer=payer, card=card, position=pos, amount=amount))
+            return out
+        if state.phase == "placement":
+            return [Submit()]
+        if state.phase == "attacks":
+            country = state.order[state.attacker]
+            out = [Done()]
+            for embassy in attacks.attack_embassies(state, country):
+                for target in attacks.targets(state, country, embassy):
+                    out.append(Attack(embassy=embassy, split={target: state.at(embassy, country)}))
+            return out
+        return [Ready()]
+
+    def seat_label(self, state: OriginsState, seat: str) -> str:
+        names = content.names()
+        return " & ".join(names[c] for c in state.countries_of(seat)) or seat
+
+    # -- what players see ------------------------------------------------------------------
+    def view(self, state: OriginsState, seat: str | None) -> dict[str, Any]:
+        return views.view(state, seat)
+
+    def describe(self, view: dict[str, Any]) -> str:
+        return views.describe(view)
+
+    # -- checks ---------------------------------------------------------------------------
+    def invariants(self, state: OriginsState) -> list[str]:
+        broken = []
+        known = set(content.names())
+        for embassy, here in state.pfs.items():
+            if embassy not in known:
+                broken.append(f"unknown embassy {embassy}")
+            for country, n in here.items():
+                if n <= 0:
+                    broken.append(f"{country} has {n} PFs in {embassy}")
+                if country not in state.holders:
+                    broken.append(f"{country} holds PFs but nobody holds it")
+        for country, ledger in state.ledger.items():
+            board = sum(here.get(country, 0) for here in state.pfs.values())
+            unplaced = state.unplaced.get(country, 0)
+            if unplaced < 0:
+                broken.append(f"{country} has {unplaced} unplaced PFs")
+            if ledger.income != board + ledger.bids + ledger.eliminated + unplaced:
+                broken.append(
+                    f"{country}: income {ledger.income} != board {board} + bids {ledger.bids} "
+                    f"+ eliminated {ledger.eliminated} + unplaced {unplaced}"
+                )
+            if state.phase not in ("bidding", "placement") and unplaced:
+                broken.append(f"{country} still has {unplaced} unplaced PFs in phase {state.phase}")
+        if state.treaties != scoring.treaty_rights(state):
+            broken.append(f"treaty rights {state.treaties} do not match the counts")
+        if state.phase == "over" and not 9 <= state.turn <= 11:
+            broken.append(f"the game ended in turn {state.turn}, not between July and September 1914")
+        if state.turn > 11:
+            broken.append("the game ran past September 1914")
+        if state.turn < 9 and state.last_turn:
+            broken.append("a last turn before July 1914")
+        if sorted(state.order) != sorted(state.holders):
+            broken.append(f"the attack order {state.order} is not one card per held country")
+        return broken
+
+    def vary_hidden(self, state: OriginsState, observer: str | None, rng: random.Random) -> OriginsState:
+        """Every draft of another player's country is replaced by a different legal sheet
+        (drafts and handed-in sheets are the game's only secrets)."""
+        varied = state.model_copy(deep=True)
+        if state.phase != "placement":
+            return varied
+        for country, seat in state.holders.items():
+            if seat == observer:
+                continue
+            current = state.drafts.get(country, Sheet())
+            for _ in range(8):
+                sheet = bots.random_sheet(state, country, rng)
+                if sheet != current:
+                    break
+            varied.drafts[country] = sheet
+        return varied
+
+    def figures(self, state: OriginsState) -> dict[str, float]:
+        out: dict[str, float] = {"turns": float(state.turn + 1)}
+        result = self.outcome(state)
+        if result is not None:
+            for seat in result.winners:
+                for country in state.countries_of(seat):
+                    out[f"won_{country}"] = 1.0
+        return out
+
+    def provenance(self) -> list[dict[str, str]]:
+        entries: list[tuple[str, Any]] = []
+        b = content.board()
+        entries += [(f"power {p.code}", p) for p in b.powers]
+        entries += [(f"embassy {m.code}", m) for m in b.minors]
+        entries += [(f"assignment {a.players} players", a) for a in b.assignments]
+        entries += [(f"turn {t.label}", t) for t in b.turns]
+        entries += [(f"attack table row {r.roll}", r) for r in content.attack_table().rows]
+        o = content.objectives()
+        entries += [(f"objective {x.power} in {x.location}", x) for x in o.objectives]
+        entries += [(f"special objective {x.power}", x) for x in o.specials]
+        return [
+            {
+                "entry": what,
+                "kind": e.provenance.kind,
+                "source": e.provenance.source,
+                "note": e.provenance.note,
+            }
+            for what, e in entries
+        ]
+
+
+__all__ = ["Origins", "OriginsOptions", "Ready"]

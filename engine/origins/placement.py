@@ -1,0 +1,143 @@
+"""Phase 4: the Political Factors Simultaneous Placement Sheets (§4, §6 Phase 4)."""
+
+from __future__ import annotations
+
+import re
+
+from engine.core import Event, IllegalAction
+
+from . import content
+from .state import OriginsState, Sheet
+
+ELIMINATE_CAP = 5  # own PFs a country may eliminate in one embassy per turn (Phase 4)
+
+
+def cap(state: OriginsState) -> int:
+    """New PFs per embassy per turn, and new PFs home: 5, or 10 in the last turn (Phase 2, 4)."""
+    return 10 if state.last_turn else 5
+
+
+def embassy_code(text: str) -> str:
+    """An embassy from its code or name, any case; the error lists the codes."""
+    key = text.strip().casefold()
+    for code, name in content.names().items():
+        if key in (code.casefold(), name.casefold()):
+            return code
+    if key in ("gb", "britain", "great britain", "england"):
+        return "UK"
+    if key in ("ottoman empire", "ottomans"):
+        return "TUR"
+    codes = ", ".join(content.names())
+    raise IllegalAction(f"No embassy called {text.strip()!r}. Embassies: {codes}.")
+
+
+_ITEM = re.compile(r"^(?P<minus>[-−])?\s*(?P<where>.*?)\s*:?\s*(?P<sign>[-−])?(?P<n>\d+)$")
+
+
+def parse_sheet(text: str) -> Sheet:
+    """The one-line form: "SER 5, ROM 3, FE 2" places; "-GER 2" eliminates 2 own PFs in Germany."""
+    sheet = Sheet()
+    for raw in re.split(r"[,;\n]", text):
+        item = raw.strip()
+        if not item:
+            continue
+        match = _ITEM.match(item)
+        if not match or not match["where"]:
+            raise IllegalAction(
+                f"{item!r}: write an embassy and a number, like 'SER 5' (or '-SER 2' to eliminate 2)."
+            )
+        where = embassy_code(match["where"])
+        target = sheet.remove if (match["minus"] or match["sign"]) else sheet.place
+        if where in target:
+            raise IllegalAction(f"{item!r}: {where} is written twice; write each embassy once.")
+        target[where] = int(match["n"])
+    return sheet
+
+
+def sheet_line(sheet: Sheet) -> str:
+    """The sheet in the one-line form (the inverse of parse_sheet)."""
+    parts = [f"{e} {n}" for e, n in sheet.place.items() if n]
+    parts += [f"-{e} {n}" for e, n in sheet.remove.items() if n]
+    return ", ".join(parts) or "(empty)"
+
+
+def funds(state: OriginsState, country: str) -> int:
+    """PFs the country may place this turn: unplaced income plus its own embassy."""
+    return state.unplaced.get(country, 0) + state.at(country, country)
+
+
+def check_sheet(state: OriginsState, country: str, sheet: Sheet) -> None:
+    """Refuse a sheet the rules do not allow, saying exactly why."""
+    name = content.names()[country]
+    limit = cap(state)
+    known = content.names()
+    for embassy, n in sheet.place.items():
+        if embassy not in known:
+            raise IllegalAction(f"No embassy called {embassy!r}.")
+        if n < 0:
+            raise IllegalAction(f"{name} cannot place a negative number of PFs in {known[embassy]}.")
+        if n > limit:
+            raise IllegalAction(
+                f"{name} may place at most {limit} PFs in each embassy this turn, not {n} in {known[embassy]}."
+            )
+    for embassy, n in sheet.remove.items():
+        if embassy not in known:
+            raise IllegalAction(f"No embassy called {embassy!r}.")
+        there = state.at(embassy, country)
+        if n < 0:
+            raise IllegalAction(f"{name} cannot eliminate a negative number of PFs.")
+        if n > min(ELIMINATE_CAP, there):
+            raise IllegalAction(
+                f"{name} may eliminate at most {min(ELIMINATE_CAP, there)} of its PFs in "
+                f"{known[embassy]} (it has {there} there; at most {ELIMINATE_CAP} per embassy), not {n}."
+            )
+    abroad = sum(n for e, n in sheet.place.items() if e != country)
+    income = state.unplaced.get(country, 0)
+    home = state.at(country, country) - sheet.remove.get(country, 0)
+    if abroad > income + home:
+        raise IllegalAction(
+            f"{name} has {income + home} PFs to place ({income} of this turn's income and {home} in "
+            f"its own embassy), but the sheet places {abroad} abroad."
+        )
+
+
+def apply_sheet(state: OriginsState, country: str, sheet: Sheet) -> None:
+    """Carry out one revealed sheet: eliminations, then placements paid from income first,
+    then from the own embassy; leftover income goes home up to the cap, the rest is lost."""
+    ledger = state.ledger[country]
+    for embassy, n in sheet.remove.items():
+        if n:
+            state.add(embassy, country, -n)
+            ledger.eliminated += n
+    abroad = sum(n for e, n in sheet.place.items() if e != country)
+    income = state.unplaced.get(country, 0)
+    from_income = min(abroad, income)
+    if abroad > from_income:
+        state.add(country, country, -(abroad - from_income))
+    for embassy, n in sheet.place.items():
+        if n and embassy != country:
+            state.add(embassy, country, n)
+    leftover = income - from_income
+    home = min(leftover, cap(state))
+    if home:
+        state.add(country, country, home)
+    ledger.eliminated += leftover - home
+    state.unplaced[country] = 0
+
+
+def reveal(state: OriginsState) -> Event:
+    """All sheets are in: carry them out together and show them (Phase 4)."""
+    sheets = {c: state.drafts.get(c, Sheet()) for c in state.order}
+    for country, sheet in sheets.items():
+        apply_sheet(state, country, sheet)
+    state.last_sheets = sheets
+    state.drafts = {}
+    state.submitted = []
+    names = content.names()
+    lines = [f"{names[c]}: {sheet_line(s)}" for c, s in sheets.items()]
+    return Event(
+        kind="sheets_revealed",
+        text="Placement sheets revealed:\n" + "\n".join(lines),
+        reveals=True,
+        data={"sheets": {c: s.model_dump() for c, s in sheets.items()}},
+    )

@@ -1,0 +1,106 @@
+"""What a seat may see (view) and its short Markdown for a phone (describe)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import attacks, content, placement, scoring
+from .state import OriginsState
+
+
+def view(state: OriginsState, seat: str | None) -> dict[str, Any]:
+    names = content.names()
+    turn = content.board().turns[state.turn]
+    out: dict[str, Any] = {
+        "turn": turn.label,
+        "turn_index": state.turn,
+        "last_turn": state.last_turn,
+        "end_roll": state.end_roll,
+        "phase": state.phase,
+        "countries": {c: {"name": names[c], "seat": s} for c, s in state.holders.items()},
+        "order": list(state.order),
+        "board": {
+            e: {c: state.pfs[e][c] for c in state.holders if state.at(e, c)}
+            for e in names
+            if state.pfs.get(e)
+        },
+        "treaties": {e: list(v) for e, v in state.treaties.items()},
+        "unplaced": {c: state.unplaced.get(c, 0) for c in state.holders},
+        "vps": dict(state.provisional),
+        "final": dict(state.final) if state.final is not None else None,
+        "doubled": sorted(scoring.doubled_seats(state)),
+        "caps": {"per_embassy": placement.cap(state), "attacks": attacks.allowed(state)},
+    }
+    if state.phase == "bidding":
+        out["bidding"] = {"high_bid": state.high_bid, "bidder": state.bidder}
+    if state.phase == "placement":
+        out["submitted"] = [c for c, s in state.holders.items() if s in state.submitted]
+    if state.phase == "attacks":
+        out["attacking"] = {
+            "country": state.order[state.attacker],
+            "left": attacks.allowed(state) - state.attacks_made,
+            "embassies_used": list(state.embassies_used),
+        }
+    if state.phase == "diplomacy":
+        out["ready"] = list(state.ready)
+    if state.last_sheets:
+        out["last_sheets"] = {c: placement.sheet_line(s) for c, s in state.last_sheets.items()}
+    if seat is not None and seat in state.seats:
+        mine = state.countries_of(seat)
+        out["you"] = {
+            "seat": seat,
+            "countries": mine,
+            "funds": {c: placement.funds(state, c) for c in mine},
+        }
+        if state.phase == "placement":
+            out["you"]["sheets"] = {
+                c: placement.sheet_line(state.drafts[c]) if c in state.drafts else "(empty)" for c in mine
+            }
+            out["you"]["handed_in"] = seat in state.submitted
+    return out
+
+
+def describe(v: dict[str, Any]) -> str:
+    names = {c: info["name"] for c, info in v["countries"].items()}
+    lines = [f"**Origins of World War I: {v['turn']}**" + (" (last turn)" if v["last_turn"] else "")]
+    phase = {
+        "bidding": "Phase 3, bidding for the attack order",
+        "placement": "Phase 4, secret placement",
+        "attacks": "Phase 5, diplomatic attacks",
+        "diplomacy": "Phase 6, diplomacy",
+        "over": "Game over",
+    }[v["phase"]]
+    lines.append(phase)
+    if v["order"]:
+        lines.append("Order: " + " > ".join(v["order"]))
+    if "bidding" in v:
+        lines.append(f"Highest bid {v['bidding']['high_bid']} PF")
+    if "attacking" in v:
+        a = v["attacking"]
+        lines.append(f"Attacking: {names[a['country']]} ({a['left']} left)")
+    if "submitted" in v:
+        lines.append("Sheets in: " + (", ".join(v["submitted"]) or "none"))
+    if v["board"]:
+        lines.append("**Embassies** (★ treaty rights)")
+        for embassy, here in v["board"].items():
+            held = v["treaties"].get(embassy, [])
+            cells = ", ".join(f"{c} {n}{'★' if c in held else ''}" for c, n in here.items())
+            lines.append(f"`{embassy:<3}` {cells}")
+    unplaced = {c: n for c, n in v["unplaced"].items() if n}
+    if unplaced:
+        lines.append("To place: " + ", ".join(f"{c} {n}" for c, n in unplaced.items()))
+    scores = v["final"] if v["final"] is not None else v["vps"]
+    if scores:
+        title = "Final VPs" if v["final"] is not None else "Provisional VPs"
+        lines.append(f"{title}: " + ", ".join(f"{c} {n}" for c, n in scores.items()))
+    if "you" in v:
+        you = v["you"]
+        lines.append("**You**: " + ", ".join(names[c] for c in you["countries"]))
+        for c in you["countries"]:
+            line = f"{c}: {you['funds'][c]} PFs available"
+            if "sheets" in you:
+                line += f"; sheet: {you['sheets'][c]}"
+            lines.append(line)
+        if you.get("handed_in"):
+            lines.append("Your sheets are handed in.")
+    return "\n".join(lines)
