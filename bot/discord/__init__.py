@@ -1,0 +1,5 @@
+"""The Discord adapter (DESIGN §6): the only package that imports discord.py."""
+
+from .client import ChancelleryBot, create_bot, run_discord
+
+__all__ = ["ChancelleryBot", "create_bot", "run_discord"]

@@ -1,0 +1,156 @@
+"""The Discord bot: commands registered and synced, the button re-attached, deadlines driven.
+
+`create_bot(config, service)` builds it over any table service (tests hand it one over a
+temporary database); `run_discord(config)` builds the store and service and connects.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.outbox import Outbox
+from engine import games
+
+from .delivery import Delivery
+from .interact import APOLOGY, say
+from .play_commands import build_game_group
+from .table_commands import GameGroup
+from .views import ShowMine
+
+__all__ = ["ChancelleryBot", "Ticker", "create_bot", "run_discord"]
+
+log = logging.getLogger(__name__)
+
+
+class Ticker:
+    """Runs the service's deadlines and reminders: tick, deliver, sleep until the next one.
+
+    The sleep is cut short (`poke`) after every action, because an action may have set an
+    earlier deadline than the one being slept towards.
+    """
+
+    IDLE = 3600.0  # seconds between checks when nothing is scheduled; a safety net only
+
+    def __init__(self, service: Any, deliver: Callable[[Outbox], Any], clock: Callable[[], float]) -> None:
+        self.service = service
+        self.deliver = deliver
+        self.clock = clock
+        self._sleep: asyncio.Future[None] | None = None
+
+    async def run(self) -> None:
+        while True:
+            await self.run_due()
+            try:
+                wake = await self.service.next_wakeup()
+            except Exception:
+                log.exception("could not read the next deadline")
+                wake = None
+            delay = self.IDLE if wake is None else max(wake - self.clock(), 0.0)
+            self._sleep = asyncio.ensure_future(asyncio.sleep(delay))
+            try:
+                await self._sleep
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    raise  # the bot is closing
+            finally:
+                self._sleep = None
+
+    async def run_due(self) -> None:
+        """Everything due now, including deadlines that passed while the bot was down."""
+        try:
+            outboxes = await self.service.tick()
+        except Exception:
+            log.exception("deadline processing failed")
+            return
+        for outbox in outboxes:
+            try:
+                await self.deliver(outbox)
+            except Exception:
+                log.exception("could not deliver the deadline outbox of table %s", outbox.channel_id)
+
+    def poke(self) -> None:
+        if self._sleep is not None and not self._sleep.done():
+            self._sleep.cancel()
+
+
+class ChancelleryBot(commands.Bot):
+    def __init__(self, config: Any, service: Any, *, clock: Callable[[], float] | None = None) -> None:
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
+        self.config = config
+        self.service = service
+        self.delivery = Delivery(self)
+        clock = clock or getattr(service, "clock", None) or time.time
+        self.ticker = Ticker(service, self._deliver_unprompted, clock)
+        self._ticker_task: asyncio.Task[None] | None = None
+        self.tree.on_error = self._on_tree_error
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(ShowMine)
+        self.tree.add_command(GameGroup())
+        for game in games.all():
+            self.tree.add_command(build_game_group(game))
+        guild_id = getattr(self.config, "dev_guild_id", None)
+        if guild_id:
+            guild = discord.Object(int(guild_id))
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+        self._ticker_task = asyncio.create_task(self.ticker.run(), name="chancellery-deadlines")
+
+    async def close(self) -> None:
+        if self._ticker_task is not None:
+            self._ticker_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._ticker_task
+        await super().close()
+
+    async def _deliver_unprompted(self, outbox: Outbox) -> None:
+        await self.delivery.deliver(outbox)
+
+    async def _on_tree_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        if isinstance(error, app_commands.CommandInvokeError):
+            log.error("command failed", exc_info=error.original)
+        else:
+            log.warning("command refused: %s", error)
+        text = (
+            str(error)
+            if isinstance(error, app_commands.CheckFailure | app_commands.TransformerError)
+            else APOLOGY
+        )
+        with contextlib.suppress(discord.HTTPException):
+            await say(interaction, text)
+
+
+def create_bot(config: Any, service: Any) -> ChancelleryBot:
+    return ChancelleryBot(config, service)
+
+
+def run_discord(config: Any) -> None:
+    """Open the database, build the table service and connect; returns when the bot stops."""
+    from bot.store import open_store
+    from bot.tables import TableService
+
+    async def main() -> None:
+        store = await open_store(config.database)
+        try:
+            defaults = config.table_defaults() if hasattr(config, "table_defaults") else None
+            service = TableService(store, default_settings=defaults)
+            async with create_bot(config, service) as bot:
+                await bot.start(config.token)
+        finally:
+            await store.close()
+
+    asyncio.run(main())

@@ -1,0 +1,203 @@
+"""Delivering an Outbox in Discord.
+
+- the table's one status message is edited in place (posted only when a table is created
+  or the old one is gone), with this action's public lines under it;
+- private lines reach only their seat: in the caller's ephemeral reply, else by DM;
+- a closed DM (Forbidden 50007) is recorded once, the player is told in the channel to
+  use `/game me`, and no DM is tried again for them;
+- the phase thread is opened and archived as the service asks.
+
+Every skipped call here is deliberate: the budget is about 1.5 Discord API calls per
+player action (issue 2, item 11).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.outbox import Outbox, Post
+
+from .views import CUSTOM_ID, status_view
+
+if TYPE_CHECKING:
+    from .client import ChancelleryBot
+
+__all__ = ["Delivery", "CLOSED_DM"]
+
+log = logging.getLogger(__name__)
+
+CLOSED_DM = 50007  # Discord: "Cannot send messages to this user"
+LIMIT = 2000
+HISTORY_SCAN = 50  # messages searched for the status message after a restart
+NO_MENTIONS = discord.AllowedMentions.none()
+STANDALONE = {"standings", "notice"}  # public posts that stay in the channel as their own message
+
+
+def _fit(text: str) -> str:
+    return text if len(text) <= LIMIT else text[: LIMIT - 1] + "…"
+
+
+class Delivery:
+    def __init__(self, bot: ChancelleryBot) -> None:
+        self.bot = bot
+        self._status_ids: dict[int, int] = {}  # table channel -> its status message
+        self._shown: dict[int, str] = {}  # table channel -> the status text last shown
+        self._closed: set[int] = set()  # users whose DMs are closed (mirrors the database)
+
+    @property
+    def service(self) -> Any:
+        return self.bot.service
+
+    # ------------------------------------------------------------------ entry points
+
+    def private_reply(self, outbox: Outbox, caller_id: int) -> str:
+        """The caller's ephemeral answer: the service's reply and every private line for them.
+
+        A turn notice for the caller rides here rather than in a DM: the ephemeral is as
+        private and they are looking at it now.
+        """
+        parts = [outbox.reply] if outbox.reply else []
+        parts += [p.text for p in outbox.posts if p.to == "seat" and p.user_id == caller_id]
+        return "\n".join(parts) or "Done."
+
+    async def deliver(
+        self, outbox: Outbox, *, caller_id: int | None = None, new_status: bool = False
+    ) -> None:
+        channel = await self._channel(outbox.channel_id)
+        if channel is None:
+            log.warning("table channel %s is gone; dropping its outbox", outbox.channel_id)
+            return
+        await self._threads(channel, outbox)
+        events = [p.text for p in outbox.posts if p.to == "channel" and p.kind not in STANDALONE]
+        if outbox.status is not None:
+            await self._status(channel, outbox.status, events, new=new_status)
+        elif events:
+            await channel.send(_fit("\n".join(events)), allowed_mentions=NO_MENTIONS)
+        for post in outbox.posts:
+            if post.to == "channel" and post.kind in STANDALONE:
+                await channel.send(_fit(post.text), allowed_mentions=NO_MENTIONS)
+        await self._private(channel, outbox, caller_id)
+
+    # ------------------------------------------------------------------ status
+
+    async def _status(self, channel: Any, status: str, events: list[str], *, new: bool) -> None:
+        text = status if not events else f"{status}\n\n" + "\n".join(f"> {line}" for line in events)
+        text = _fit(text)
+        if not new and self._shown.get(channel.id) == text:
+            return
+        message_id = None if new else await self._find_status(channel)
+        if message_id is not None:
+            try:
+                await channel.get_partial_message(message_id).edit(content=text, allowed_mentions=NO_MENTIONS)
+                self._shown[channel.id] = text
+                return
+            except discord.NotFound:
+                pass  # deleted by someone: post a fresh one
+        message = await channel.send(text, view=status_view(channel.id), allowed_mentions=NO_MENTIONS)
+        self._status_ids[channel.id] = message.id
+        self._shown[channel.id] = text
+
+    async def _find_status(self, channel: Any) -> int | None:
+        """The status message: remembered, or found again by its button after a restart."""
+        if channel.id in self._status_ids:
+            return self._status_ids[channel.id]
+        wanted = CUSTOM_ID.format(channel_id=channel.id)
+        me = self.bot.user.id if self.bot.user else None
+        async for message in channel.history(limit=HISTORY_SCAN):
+            if message.author.id != me:
+                continue
+            ids = [
+                getattr(c, "custom_id", None)
+                for row in message.components
+                for c in getattr(row, "children", [])
+            ]
+            if wanted in ids:
+                self._status_ids[channel.id] = message.id
+                self._shown[channel.id] = message.content
+                return message.id
+        return None
+
+    # ------------------------------------------------------------------ threads
+
+    async def _threads(self, channel: Any, outbox: Outbox) -> None:
+        lines = [p.text for p in outbox.posts if p.to == "thread"]
+        info = await self.service.table_info(outbox.channel_id) if (outbox.close_thread or lines) else None
+        current = await self._thread(info.thread_id) if info is not None and info.thread_id else None
+        if current is not None and lines and (outbox.close_thread or not outbox.open_thread):
+            await current.send(_fit("\n".join(lines)), allowed_mentions=NO_MENTIONS)
+            lines = []
+        if outbox.close_thread:
+            if current is not None:
+                try:
+                    await current.edit(archived=True)
+                except discord.HTTPException:
+                    log.warning("could not archive thread %s", current.id, exc_info=True)
+            await self.service.set_thread(outbox.channel_id, None)
+        if outbox.open_thread:
+            try:
+                current = await channel.create_thread(
+                    name=outbox.open_thread[:100], type=discord.ChannelType.public_thread
+                )
+            except discord.HTTPException:
+                log.warning("could not open thread %r", outbox.open_thread, exc_info=True)
+                current = None
+            else:
+                await self.service.set_thread(outbox.channel_id, current.id)
+        if lines:
+            target = current if current is not None else channel
+            await target.send(_fit("\n".join(lines)), allowed_mentions=NO_MENTIONS)
+
+    async def _thread(self, thread_id: int) -> Any:
+        thread = self.bot.get_channel(thread_id)
+        if thread is not None:
+            return thread
+        try:
+            return await self.bot.fetch_channel(thread_id)
+        except discord.HTTPException:
+            return None
+
+    # ------------------------------------------------------------------ private
+
+    async def _private(self, channel: Any, outbox: Outbox, caller_id: int | None) -> None:
+        """Every private line not already in the caller's reply, one DM per player."""
+        by_user: dict[int, list[Post]] = defaultdict(list)
+        for post in outbox.posts:
+            if post.to == "seat" and post.user_id is not None and post.user_id != caller_id:
+                by_user[post.user_id].append(post)
+        for user_id, posts in by_user.items():
+            await self.dm(channel, user_id, "\n".join(p.text for p in posts))
+
+    async def dm(self, channel: Any, user_id: int, text: str) -> bool:
+        if user_id in self._closed:
+            return False
+        if await self.service.dm_closed(user_id):
+            self._closed.add(user_id)
+            return False
+        try:
+            dm = await self.bot.create_dm(discord.Object(user_id))
+            await dm.send(_fit(f"{text}\n-# {channel.mention}"))
+            return True
+        except discord.Forbidden as exc:
+            if exc.code != CLOSED_DM:
+                raise
+        self._closed.add(user_id)
+        await self.service.mark_dm_closed(user_id)
+        await channel.send(
+            f"<@{user_id}>, I cannot send you direct messages. Use `/game me` here to see your "
+            "hand and what you owe; I will not try to DM you again.",
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
+        )
+        return False
+
+    async def _channel(self, channel_id: int) -> Any:
+        channel = self.bot.get_channel(channel_id)
+        if channel is not None:
+            return channel
+        try:
+            return await self.bot.fetch_channel(channel_id)
+        except discord.HTTPException:
+            return None

@@ -1,0 +1,100 @@
+"""Answering an interaction: within Discord's 3-second limit, privately, with clear errors.
+
+The work starts at once; if it is done within `DEFER_AFTER` seconds the answer is the
+interaction's one response, otherwise the interaction is deferred first and answered by a
+follow-up. One call instead of two on the common, fast path keeps the Discord API budget
+per player action (issue 2, item 11).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.outbox import Outbox
+from engine.core.errors import GameError
+
+if TYPE_CHECKING:
+    from .client import ChancelleryBot
+
+__all__ = ["answer_private", "answer_outbox", "say", "refusal_types", "DEFER_AFTER", "APOLOGY"]
+
+log = logging.getLogger(__name__)
+
+DEFER_AFTER = 2.0  # seconds; Discord drops an interaction not answered within 3
+MESSAGE_LIMIT = 2000
+APOLOGY = "Sorry, something went wrong on my side. The table is unchanged; please try again."
+
+
+def refusal_types() -> tuple[type[BaseException], ...]:
+    """Errors whose text is meant for the player: the service's refusals and the engine's."""
+    try:
+        from bot.tables import TableError
+    except ImportError:  # the table service not written yet: engine refusals only
+        return (GameError,)
+    return (TableError, GameError)
+
+
+def _chunks(text: str) -> list[str]:
+    text = text.strip() or "Done."
+    out: list[str] = []
+    while text:
+        if len(text) <= MESSAGE_LIMIT:
+            out.append(text)
+            break
+        cut = text.rfind("\n", 0, MESSAGE_LIMIT)
+        cut = cut if cut > 0 else MESSAGE_LIMIT
+        out.append(text[:cut])
+        text = text[cut:].lstrip("\n")
+    return out
+
+
+async def say(interaction: discord.Interaction, text: str, *, ephemeral: bool = True) -> None:
+    """The private answer: the response if none was sent yet, else follow-ups."""
+    for part in _chunks(text):
+        if interaction.response.is_done():
+            await interaction.followup.send(part, ephemeral=ephemeral)
+        else:
+            await interaction.response.send_message(part, ephemeral=ephemeral)
+
+
+async def _run(interaction: discord.Interaction, work: Awaitable[Any]) -> tuple[bool, Any]:
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    if not done:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    try:
+        return True, await task
+    except refusal_types() as exc:
+        await say(interaction, str(exc))
+    except Exception:
+        log.exception(
+            "interaction %s failed", interaction.command.qualified_name if interaction.command else "?"
+        )
+        await say(interaction, APOLOGY)
+    return False, None
+
+
+async def answer_private(interaction: discord.Interaction, work: Awaitable[str]) -> None:
+    """A read-only answer (status, me, log, rules) shown only to the caller."""
+    ok, text = await _run(interaction, work)
+    if ok:
+        await say(interaction, text)
+
+
+async def answer_outbox(
+    interaction: discord.Interaction, work: Awaitable[Outbox], *, new_status: bool = False
+) -> Outbox | None:
+    """Run a service call that changes a table: answer the caller, then deliver the rest."""
+    ok, outbox = await _run(interaction, work)
+    if not ok:
+        return None
+    bot: ChancelleryBot = interaction.client  # type: ignore[assignment]
+    await say(interaction, bot.delivery.private_reply(outbox, interaction.user.id))
+    await bot.delivery.deliver(outbox, caller_id=interaction.user.id, new_status=new_status)
+    bot.ticker.poke()  # the action may have set a deadline earlier than the one slept towards
+    return outbox

@@ -1,0 +1,195 @@
+"""`/game …`: the verbs every game shares (DESIGN §6), over the table service.
+
+Each verb parses, answers within Discord's 3 seconds (see interact.py) and hands the
+service's outbox to delivery. Refusals come back as the service worded them, privately.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import shlex
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from engine import games
+
+from .interact import answer_outbox, answer_private, say
+
+if TYPE_CHECKING:
+    from .client import ChancelleryBot
+
+__all__ = ["GameGroup", "parse_options", "table_channel_id", "SETTING_KEYS"]
+
+log = logging.getLogger(__name__)
+
+# Shown while typing `/game settings key:`; the service accepts any key a game's prompts name.
+SETTING_KEYS = ("phase_hours", "reminders_hours", "on_expiry", "diplomacy_minutes")
+
+
+def parse_options(text: str | None) -> dict[str, str]:
+    """`rounds=2 variant="short game"` -> {"rounds": "2", "variant": "short game"}."""
+    out: dict[str, str] = {}
+    for word in shlex.split(text or ""):
+        key, sep, value = word.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"Options are written key=value; {word!r} is not.")
+        out[key.strip()] = value.strip()
+    return out
+
+
+async def table_channel_id(interaction: discord.Interaction) -> int:
+    """The table's channel: a command typed in a table's phase thread acts on the table."""
+    channel = interaction.channel
+    channel_id = interaction.channel_id or 0
+    parent = getattr(channel, "parent_id", None)
+    if isinstance(channel, discord.Thread) and parent is not None:
+        service = interaction.client.service  # type: ignore[attr-defined]
+        if await service.table_info(channel_id) is None:
+            return parent
+    return channel_id
+
+
+def _is_admin(interaction: discord.Interaction) -> bool:
+    return bool(interaction.guild_id) and interaction.permissions.manage_guild
+
+
+def _bot(interaction: discord.Interaction) -> ChancelleryBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+async def _game_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    typed = current.casefold()
+    return [
+        app_commands.Choice(name=g.title[:100], value=g.id)
+        for g in games.all()
+        if typed in g.id.casefold() or typed in g.title.casefold()
+    ][:25]
+
+
+class GameGroup(app_commands.Group):
+    def __init__(self) -> None:
+        super().__init__(name="game", description="Game tables in this channel: create, join, play, follow")
+
+    @app_commands.command(name="new", description="Open a table for a game in this channel")
+    @app_commands.describe(game="Which game", options="Table options, e.g. rounds=2 (see /game rules)")
+    @app_commands.autocomplete(game=_game_choices)
+    async def new(self, interaction: discord.Interaction, game: str, options: str | None = None) -> None:
+        try:
+            parsed = parse_options(options)
+        except ValueError as exc:
+            await say(interaction, str(exc))
+            return
+        work = _bot(interaction).service.create(
+            interaction.channel_id,
+            interaction.guild_id,
+            game,
+            interaction.user.id,
+            interaction.user.display_name,
+            parsed,
+        )
+        await answer_outbox(interaction, work, new_status=True)
+
+    @app_commands.command(name="join", description="Take a seat at this channel's table")
+    @app_commands.describe(preference="The nation or role you would like (if the game lets you choose)")
+    async def join(self, interaction: discord.Interaction, preference: str | None = None) -> None:
+        channel_id = await table_channel_id(interaction)
+        work = _bot(interaction).service.join(
+            channel_id, interaction.user.id, interaction.user.display_name, preference
+        )
+        await answer_outbox(interaction, work)
+
+    @join.autocomplete("preference")
+    async def _preference(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        channel_id = await table_channel_id(interaction)
+        found = await _bot(interaction).service.suggest(
+            channel_id, interaction.user.id, "join", "preference", {}, current
+        )
+        return [app_commands.Choice(name=c.label[:100], value=c.value[:100]) for c in found][:25]
+
+    @app_commands.command(name="leave", description="Give up your seat before the game starts")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        channel_id = await table_channel_id(interaction)
+        await answer_outbox(interaction, _bot(interaction).service.leave(channel_id, interaction.user.id))
+
+    @app_commands.command(name="start", description="Start the game with the players seated")
+    async def start(self, interaction: discord.Interaction) -> None:
+        channel_id = await table_channel_id(interaction)
+        await answer_outbox(interaction, _bot(interaction).service.start(channel_id, interaction.user.id))
+
+    @app_commands.command(name="status", description="The table's public status")
+    async def status(self, interaction: discord.Interaction) -> None:
+        channel_id = await table_channel_id(interaction)
+        await answer_private(interaction, _bot(interaction).service.status(channel_id))
+
+    @app_commands.command(name="me", description="Your hand, your orders and what you owe (only you see it)")
+    async def me(self, interaction: discord.Interaction) -> None:
+        channel_id = await table_channel_id(interaction)
+        await answer_private(interaction, _bot(interaction).service.me(channel_id, interaction.user.id))
+
+    @app_commands.command(name="log", description="What has happened at this table, page by page")
+    @app_commands.describe(page="Page number, 1 is the most recent")
+    async def log(self, interaction: discord.Interaction, page: app_commands.Range[int, 1] = 1) -> None:
+        channel_id = await table_channel_id(interaction)
+        await answer_private(interaction, _bot(interaction).service.log(channel_id, page))
+
+    @app_commands.command(
+        name="rules", description="How a game is refereed here, and which content is reconstructed"
+    )
+    @app_commands.describe(game="Which game")
+    @app_commands.autocomplete(game=_game_choices)
+    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+        async def text() -> str:
+            return _bot(interaction).service.rules(game)
+
+        await answer_private(interaction, text())
+
+    @app_commands.command(
+        name="settings", description="Show the table's settings, or change one (host or Manage Server)"
+    )
+    @app_commands.describe(key="The setting to change", value="Its new value")
+    async def settings(
+        self, interaction: discord.Interaction, key: str | None = None, value: str | None = None
+    ) -> None:
+        if (key is None) != (value is None):
+            await say(interaction, "Give both a key and a value to change a setting, or neither to see them.")
+            return
+        channel_id = await table_channel_id(interaction)
+        changes = {key: value} if key is not None and value is not None else {}
+        work = _bot(interaction).service.settings(
+            channel_id, interaction.user.id, changes, admin=_is_admin(interaction)
+        )
+        await answer_outbox(interaction, work)
+
+    @settings.autocomplete("key")
+    async def _setting_keys(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=k, value=k) for k in _setting_names() if current.casefold() in k][
+            :25
+        ]
+
+    @app_commands.command(
+        name="abandon", description="End this table without a result (host or Manage Server)"
+    )
+    async def abandon(self, interaction: discord.Interaction) -> None:
+        channel_id = await table_channel_id(interaction)
+        work = _bot(interaction).service.abandon(
+            channel_id, interaction.user.id, admin=_is_admin(interaction)
+        )
+        await answer_outbox(interaction, work)
+
+
+def _setting_names() -> tuple[str, ...]:
+    try:
+        from bot.tables import Settings
+    except ImportError:
+        return SETTING_KEYS
+    names: list[Any] = (
+        [f.name for f in dataclasses.fields(Settings)] if dataclasses.is_dataclass(Settings) else []
+    )
+    return tuple(dict.fromkeys([*names, *SETTING_KEYS]))

@@ -1,0 +1,243 @@
+"""End to end with SimCord (DESIGN §8, issue 2 item 10): the real bot, a simulated Discord,
+a real table service over a temporary SQLite file. Played with the tiny test game "Envoys"."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.discord.views import CUSTOM_ID, LABEL
+
+from .conftest import BotConfig
+
+
+class Table:
+    """A guild channel with players, and ways to read what each of them can see."""
+
+    def __init__(self, env, *names: str) -> None:
+        self.env = env
+        self.guild = env.create_guild()
+        self.channel = self.guild.create_text_channel("envoys")
+        self.players = {n: self.guild.add_member(env.create_user(n)) for n in names}
+
+    def __getitem__(self, name: str):
+        return self.players[name]
+
+    async def open(self, host: str = "alice", *others: str) -> None:
+        result = await self[host].slash(self.channel, "game new", game="envoys")
+        assert result.ephemeral, result.response
+        for name in others:
+            result = await self[name].slash(self.channel, "game join")
+            assert result.ephemeral and "error" not in result.response.content.lower()
+
+    def status(self) -> discord.Message:
+        wanted = CUSTOM_ID.format(channel_id=self.channel.id)
+        found = [
+            m
+            for m in self.channel.history()
+            if any(getattr(c, "custom_id", None) == wanted for row in m.components for c in row.children)
+        ]
+        assert len(found) == 1, f"expected one status message, found {len(found)}"
+        return found[0]
+
+    def dms(self, name: str) -> list[str]:
+        return [m.content for m in self[name].user.dm_channel.history()]
+
+    def public_text(self) -> str:
+        texts = [m.content for m in self.channel.history()]
+        for thread in self.channel.threads:
+            texts += [m.content for m in thread.history()]
+        return "\n".join(texts)
+
+
+async def _started(env, service, *names: str) -> Table:
+    table = Table(env, *names)
+    await table.open(names[0], *names[1:])
+    result = await table[names[0]].slash(table.channel, "game start")
+    assert result.response.content.startswith("The game has started"), result.response.content
+    return table
+
+
+async def test_create_join_and_start_a_table_in_a_guild_channel(env, service):
+    table = Table(env, "alice", "bob")
+    await table.open("alice")
+    assert "Envoys" in table.status().content and "alice" in table.status().content
+
+    joined = await table["bob"].slash(table.channel, "game join")
+    assert joined.ephemeral
+    assert "bob" in table.status().content
+
+    started = await table["alice"].slash(table.channel, "game start")
+    assert started.ephemeral and started.response.content.startswith("The game has started")
+    info = await service.table_info(table.channel.id)
+    assert info.status == "running"
+    assert {s.user_id for s in info.seats} == {table["alice"].id, table["bob"].id}
+    assert "round 1, commit" in table.status().content
+    assert any("Envoys (test game)** begins" in m.content for m in table.channel.history())
+
+
+async def test_a_secret_prompt_arrives_by_dm(env, service):
+    table = await _started(env, service, "alice", "bob")
+    bob_dms = table.dms("bob")
+    assert len(bob_dms) == 1 and "secret" in bob_dms[0] and "Commit 1, 2 or 3" in bob_dms[0]
+
+    # The host's own prompt came in their ephemeral reply instead: they are looking at it.
+    assert table.dms("alice") == []
+
+    committed = await table["bob"].slash(table.channel, "envoys commit", value=3)
+    assert committed.ephemeral and "You committed 3" in committed.response.content
+    assert "You committed" not in table.public_text()
+    assert "bob has committed" in table.status().content or "s2 has committed" in table.status().content
+
+
+async def test_closed_dms_are_recorded_told_once_and_not_retried(env, service):
+    table = Table(env, "alice", "bob")
+    bob_dm = table["bob"].user.dm_channel
+    env.inject_error(
+        "POST",
+        f"/channels/{bob_dm.id}/messages",
+        status=403,
+        code=50007,
+        message="Cannot send messages to this user",
+        times=None,
+    )
+    await table.open("alice", "bob")
+    await table["alice"].slash(table.channel, "game start")
+
+    assert await service.dm_closed(table["bob"].id)
+    notices = [
+        m for m in table.channel.history() if "/game me" in m.content and table["bob"].mention in m.content
+    ]
+    assert len(notices) == 1
+    assert "Commit" not in notices[0].content  # the notice itself reveals nothing
+
+    # Next prompt for bob: no second DM attempt, no second notice.
+    tries = sum(
+        1 for r in env.http_requests if r.method == "POST" and r.path == f"/channels/{bob_dm.id}/messages"
+    )
+    await table["alice"].slash(table.channel, "envoys commit", value=1)
+    await table["bob"].slash(table.channel, "envoys commit", value=2)  # bob's own reply stays ephemeral
+    for name in ("alice", "bob"):
+        await table[name].slash(table.channel, "game me")
+    after = sum(
+        1 for r in env.http_requests if r.method == "POST" and r.path == f"/channels/{bob_dm.id}/messages"
+    )
+    assert after == tries == 1
+    assert len([m for m in table.channel.history() if "/game me" in m.content]) == 1
+
+    me = await table["bob"].slash(table.channel, "game me")
+    assert me.ephemeral and "round 1" in me.response.content
+
+
+async def test_the_persistent_button_still_answers_after_restart(env, service, make_bot):
+    table = await _started(env, service, "alice", "bob")
+    await table["bob"].slash(table.channel, "envoys commit", value=2)
+
+    await env.restart_bot(make_bot())
+    shown = await table["bob"].click(table.status(), label=LABEL)
+    assert shown.ephemeral
+    assert "Your commit: 2" in shown.response.content
+
+    stranger = table.guild.add_member(env.create_user("carol"))
+    refused = await stranger.click(table.status(), label=LABEL)
+    assert refused.ephemeral and refused.response.content == "You are not seated at this table."
+
+    # After the restart the same status message is found again and edited, not reposted.
+    await table["alice"].slash(table.channel, "envoys commit", value=1)
+    assert "press" in table.status().content
+
+
+async def test_a_deadline_fires_under_advance_time(env, service):
+    table = await _started(env, service, "alice", "bob")
+    await table["alice"].slash(table.channel, "envoys commit", value=3)
+    assert "commit" in table.status().content
+
+    await env.advance_time(23.5 * 3600)  # the one-hour reminder is due; the deadline is not
+    assert any("Reminder" in text for text in table.dms("bob"))
+    assert not any("Reminder" in text for text in table.dms("alice"))  # alice owes nothing
+    assert "round 1, commit" in table.status().content
+
+    await env.advance_time(3600)  # past the 24-hour deadline: bob's default commit is applied
+    status = table.status().content
+    assert "round 1, press" in status, status
+    assert "Commits:" in table.public_text()
+
+
+async def test_a_strangers_action_is_refused_privately_and_changes_nothing(env, service, store):
+    table = await _started(env, service, "alice", "bob")
+    carol = table.guild.add_member(env.create_user("carol"))
+    before_status = table.status().content
+    before_row = await store.get_table(table.channel.id)
+    before_messages = len(table.channel.history())
+    calls = len(env.http_requests)
+
+    refused = await carol.slash(table.channel, "envoys commit", value=2)
+
+    assert refused.ephemeral and refused.response.content == "You are not seated at this table."
+    after_row = await store.get_table(table.channel.id)
+    assert after_row.version == before_row.version and after_row.state == before_row.state
+    assert table.status().content == before_status
+    assert len(table.channel.history()) == before_messages
+    made = [r.path for r in env.http_requests[calls:]]
+    assert len(made) == 1 and made[0].startswith("/interactions/"), made  # the private answer only
+
+
+async def test_an_illegal_move_is_refused_with_the_engines_words(env, service):
+    table = await _started(env, service, "alice", "bob")
+    refused = await table["alice"].slash(table.channel, "envoys press")
+    assert refused.ephemeral
+    assert refused.response.content == "It is not the press phase."
+
+
+async def test_only_the_host_or_manage_server_may_change_settings_or_abandon(env, service):
+    table = Table(env, "alice", "bob", "dora")
+    admins = table.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    table.players["dora"] = table.guild.add_member(env.create_user("dora2"), roles=[admins])
+    await table.open("alice", "bob")
+
+    refused = await table["bob"].slash(table.channel, "game settings", key="phase_hours", value="2")
+    assert refused.ephemeral and "host" in refused.response.content.lower()
+    shown = await table["bob"].slash(table.channel, "game settings")
+    assert shown.ephemeral and "24" in shown.response.content
+
+    changed = await table["dora"].slash(table.channel, "game settings", key="phase_hours", value="2")
+    assert changed.ephemeral and "host" not in changed.response.content.lower()
+
+    refused = await table["bob"].slash(table.channel, "game abandon")
+    assert refused.ephemeral and (await service.table_info(table.channel.id)).status == "lobby"
+    await table["dora"].slash(table.channel, "game abandon")
+    assert (await service.table_info(table.channel.id)).status == "abandoned"
+
+
+async def test_the_diplomacy_thread_opens_and_is_archived(env, service):
+    table = await _started(env, service, "alice", "bob")
+    await table["alice"].slash(table.channel, "envoys commit", value=1)
+    await table["bob"].slash(table.channel, "envoys commit", value=2)
+    await table["alice"].slash(table.channel, "envoys press")  # alice is round 1's first seat
+
+    threads = table.channel.threads
+    assert [t.name for t in threads] == ["Round 1 diplomacy"]
+    info = await service.table_info(table.channel.id)
+    assert info.thread_id == threads[0].id
+
+    # A command typed in the thread acts on the table of its channel.
+    await table["alice"].slash(threads[0], "envoys ready")
+    await table["bob"].slash(threads[0], "envoys ready")
+    thread = env.bot.get_channel(threads[0].id) or await env.bot.fetch_channel(threads[0].id)
+    assert thread.archived
+    assert (await service.table_info(table.channel.id)).thread_id is None
+    assert "round 2, commit" in table.status().content
+
+
+async def test_autocomplete_offers_the_games_choices(env, service):
+    table = await _started(env, service, "alice", "bob")
+    offered = await table["alice"].autocomplete(table.channel, "envoys commit", "value", "")
+    assert [c["value"] for c in offered] == [1, 2, 3]
+    games_offered = await table["alice"].autocomplete(table.channel, "game new", "game", "env")
+    assert [c["value"] for c in games_offered] == ["envoys"]
+
+
+async def test_commands_are_synced_to_the_dev_guild_when_configured(env, make_bot):
+    guild = env.create_guild()
+    await env.restart_bot(make_bot(BotConfig(dev_guild_id=guild.id)))
+    paths = [r.path for r in env.http_requests if r.method == "PUT"]
+    assert paths[-1].endswith(f"/guilds/{guild.id}/commands")
