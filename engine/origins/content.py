@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Literal
 
 from engine.core import Model, Sourced, load_toml
+from engine.core import content as core_content
 
 GAME_ID = "origins"
 
@@ -82,30 +83,44 @@ class Objectives(Model):
     specials: list[Special]
 
 
+# The rules look content up at every step; resolving the file path each time costs more
+# than the rules themselves, so loaded tables are kept per content directory.
+_memo: dict[tuple[str, object], object] = {}
+
+
+def _cached(key: str, make):  # noqa: ANN001 - a zero-argument factory
+    slot = (key, core_content._override)
+    if slot not in _memo:
+        _memo[slot] = make()
+    return _memo[slot]
+
+
 def board() -> Board:
-    return load_toml(GAME_ID, "board.toml", Board)
+    return _cached("board", lambda: load_toml(GAME_ID, "board.toml", Board))
 
 
 def attack_table() -> AttackTable:
-    return load_toml(GAME_ID, "attack_table.toml", AttackTable)
+    return _cached("attacks", lambda: load_toml(GAME_ID, "attack_table.toml", AttackTable))
 
 
 def objectives() -> Objectives:
-    return load_toml(GAME_ID, "objectives.toml", Objectives)
+    return _cached("objectives", lambda: load_toml(GAME_ID, "objectives.toml", Objectives))
 
 
 def powers() -> dict[str, Power]:
-    return {p.code: p for p in board().powers}
+    return _cached("powers", lambda: {p.code: p for p in board().powers})
 
 
 def names() -> dict[str, str]:
     """Every embassy code with its name, in board order (powers first)."""
-    b = board()
-    return {**{p.code: p.name for p in b.powers}, **{m.code: m.name for m in b.minors}}
+    return _cached(
+        "names",
+        lambda: {**{p.code: p.name for p in board().powers}, **{m.code: m.name for m in board().minors}},
+    )
 
 
 def embassies() -> list[str]:
-    return list(names())
+    return _cached("embassies", lambda: list(names()))
 
 
 def assignment(players: int) -> Assignment:

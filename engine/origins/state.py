@@ -63,6 +63,11 @@ class OriginsState(GameState):
     provisional: dict[str, int] = Field(default_factory=dict)  # country -> VPs last posted
     final: dict[str, int] | None = None
 
+    def __deepcopy__(self, memo: dict | None = None) -> OriginsState:
+        # The core copies the state once per action; a round trip through pydantic-core
+        # is several times faster than copy.deepcopy over the nested dicts.
+        return type(self).model_validate(self.model_dump())
+
     def countries_of(self, seat: str) -> list[str]:
         return [c for c, s in self.holders.items() if s == seat]
 
