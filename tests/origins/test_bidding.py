@@ -1,0 +1,129 @@
+"""Phase 3: the attack order and the bidding that rearranges it."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core import IllegalAction, NotYourTurn
+from engine.origins import GAME
+
+from .helpers import new_game
+
+
+def _bid(state, seat, payer, card, position, amount):
+    return GAME.apply(
+        state, seat, {"kind": "bid", "payer": payer, "card": card, "position": position, "amount": amount}
+    )
+
+
+def _next_seat(state, seat):
+    return state.seats[(state.seats.index(seat) + 1) % len(state.seats)]
+
+
+def test_the_cards_are_shuffled_one_per_held_country():
+    orders = {tuple(new_game(5, seed).order) for seed in range(10)}
+    assert len(orders) > 3
+    assert all(sorted(o) == sorted(new_game(5).holders) for o in orders)
+
+
+def test_the_owner_of_the_bottom_card_bids_first():
+    """'Starting from the player who owns the country from the most bottom card.'"""
+    for seed in range(5):
+        state = new_game(5, seed)
+        assert state.bidder == state.holders[state.order[-1]]
+        assert [p.seat for p in GAME.prompts(state)] == [state.bidder]
+
+
+def test_a_bid_moves_one_card_any_number_of_places_and_goes_round_the_table():
+    state = new_game(5, 3)
+    seat = state.bidder
+    country = state.countries_of(seat)[0]
+    card = state.order[-1]
+    state, events = _bid(state, seat, country, card, 1, 2)
+    assert state.order[0] == card
+    assert state.high_bid == 2
+    assert state.bidder == _next_seat(state, seat)
+    assert "bids 2 PF" in events[0].text and events[0].public
+
+
+def test_a_bid_must_outbid_the_last_and_must_move_the_card():
+    state = new_game(5, 3)
+    seat = state.bidder
+    country = state.countries_of(seat)[0]
+    state, _ = _bid(state, seat, country, state.order[-1], 1, 2)
+    other = state.bidder
+    mine = state.countries_of(other)[0]
+    with pytest.raises(IllegalAction, match="at least 3"):
+        _bid(state, other, mine, state.order[-1], 1, 2)
+    with pytest.raises(IllegalAction, match="already at position"):
+        _bid(state, other, mine, state.order[0], 1, 3)
+    with pytest.raises(NotYourTurn):
+        _bid(state, seat, country, state.order[-1], 2, 5)
+
+
+def test_bids_are_paid_from_income_then_the_own_embassy_and_never_from_other_embassies():
+    state = new_game(5, 3)
+    seat = state.bidder
+    country = state.countries_of(seat)[0]
+    income = state.unplaced[country]
+    state.pfs = {country: {country: 4}, "SER": {country: 9}}
+    state.ledger[country].income += 13
+    with pytest.raises(IllegalAction, match=f"at most {income + 4} PFs"):
+        _bid(state, seat, country, state.order[-1], 1, income + 5)
+    state, _ = _bid(state, seat, country, state.order[-1], 1, income + 3)
+    assert state.unplaced[country] == 0
+    assert state.at(country, country) == 1
+    assert state.at("SER", country) == 9
+    assert state.ledger[country].bids == income + 3
+
+
+def test_every_bid_is_lost_even_when_outbid():
+    state = new_game(5, 3)
+    first = state.bidder
+    a = state.countries_of(first)[0]
+    state, _ = _bid(state, first, a, a, 1 if state.order.index(a) else 2, 1)
+    second = state.bidder
+    b = state.countries_of(second)[0]
+    state, _ = _bid(state, second, b, a, 5, 2)
+    assert state.ledger[a].bids == 1 and state.ledger[b].bids == 2
+    assert GAME.invariants(state) == []
+
+
+def test_a_player_who_passed_may_bid_again_and_bidding_ends_when_all_pass_in_a_row():
+    state = new_game(3, 4)
+    first = state.bidder
+    state, _ = GAME.apply(state, first, {"kind": "pass"})
+    second = state.bidder
+    country = state.countries_of(second)[0]
+    state, _ = _bid(state, second, country, country, 1 if state.order.index(country) else 2, 1)
+    state, _ = GAME.apply(state, state.bidder, {"kind": "pass"})  # the third player
+    assert state.bidder == first  # the first player passed earlier and may come back in
+    mine = state.countries_of(first)[0]
+    state, _ = _bid(state, first, mine, state.order[-1], 1, 2)
+    for _ in range(2):  # two passes in a row are not yet all three players
+        state, _ = GAME.apply(state, state.bidder, {"kind": "pass"})
+        assert state.phase == "bidding"
+    assert state.bidder == first  # the last bidder may outbid itself
+    state, events = GAME.apply(state, first, {"kind": "pass"})
+    assert state.phase == "placement" and state.bidder is None
+    assert events[-1].kind == "order"
+
+
+def test_a_player_who_cannot_outbid_passes_by_necessity():
+    state = new_game(2, 4)
+    first = state.bidder
+    other = [s for s in state.seats if s != first][0]
+    for c in state.countries_of(other):  # the other player spent its income already
+        state.ledger[c].bids += state.unplaced[c]
+        state.unplaced[c] = 0
+    country = state.countries_of(first)[0]
+    state, _ = _bid(state, first, country, state.order[-1], 1, 1)
+    assert state.bidder == first  # the other player was skipped
+
+
+def test_a_player_bids_with_one_of_its_own_countries_only():
+    state = new_game(2, 4)
+    seat = state.bidder
+    theirs = [c for c in state.holders if state.holders[c] != seat][0]
+    with pytest.raises(IllegalAction, match="do not hold"):
+        _bid(state, seat, theirs, state.order[-1], 1, 1)
