@@ -17,7 +17,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.outbox import Outbox
 from engine import games
 
 from .delivery import Delivery
@@ -40,9 +39,9 @@ class Ticker:
 
     IDLE = 3600.0  # seconds between checks when nothing is scheduled; a safety net only
 
-    def __init__(self, service: Any, deliver: Callable[[Outbox], Any], clock: Callable[[], float]) -> None:
+    def __init__(self, service: Any, delivery: Delivery, clock: Callable[[], float]) -> None:
         self.service = service
-        self.deliver = deliver
+        self.delivery = delivery
         self.clock = clock
         self._sleep: asyncio.Future[None] | None = None
 
@@ -54,6 +53,9 @@ class Ticker:
             except Exception:
                 log.exception("could not read the next deadline")
                 wake = None
+            notice = self.delivery.next_notice()
+            if notice is not None:
+                wake = notice if wake is None else min(wake, notice)
             delay = self.IDLE if wake is None else max(wake - self.clock(), 0.0)
             self._sleep = asyncio.ensure_future(asyncio.sleep(delay))
             try:
@@ -71,12 +73,16 @@ class Ticker:
             outboxes = await self.service.tick()
         except Exception:
             log.exception("deadline processing failed")
-            return
+            outboxes = []
         for outbox in outboxes:
             try:
-                await self.deliver(outbox)
+                await self.delivery.deliver(outbox)
             except Exception:
                 log.exception("could not deliver the deadline outbox of table %s", outbox.channel_id)
+        try:
+            await self.delivery.send_notices(self.clock())
+        except Exception:
+            log.exception("could not send turn notices")
 
     def poke(self) -> None:
         if self._sleep is not None and not self._sleep.done():
@@ -90,7 +96,7 @@ class ChancelleryBot(commands.Bot):
         self.service = service
         self.delivery = Delivery(self)
         clock = clock or getattr(service, "clock", None) or time.time
-        self.ticker = Ticker(service, self._deliver_unprompted, clock)
+        self.ticker = Ticker(service, self.delivery, clock)
         self._ticker_task: asyncio.Task[None] | None = None
         self.tree.on_error = self._on_tree_error
 
@@ -113,10 +119,12 @@ class ChancelleryBot(commands.Bot):
             self._ticker_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._ticker_task
+        if not self.is_closed():
+            try:  # turn notices still in their grace would be lost: send them now
+                await self.delivery.send_notices()
+            except Exception:
+                log.exception("could not send turn notices while closing")
         await super().close()
-
-    async def _deliver_unprompted(self, outbox: Outbox) -> None:
-        await self.delivery.deliver(outbox)
 
     async def _on_tree_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

@@ -3,6 +3,9 @@
 - the table's one status message is edited in place (posted only when a table is created
   or the old one is gone), with this action's public lines under it;
 - private lines reach only their seat: in the caller's ephemeral reply, else by DM;
+- a turn notice (a prompt post) waits `NOTICE_GRACE` seconds before it is sent by DM, and
+  is dropped if the player acts at that table meanwhile: a player who is playing sees the
+  status and their replies, and does not need a DM for every turn;
 - a closed DM (Forbidden 50007) is recorded once, the player is told in the channel to
   use `/game me`, and no DM is tried again for them;
 - the phase thread is opened and archived as the service asks.
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -35,6 +39,13 @@ LIMIT = 2000
 HISTORY_SCAN = 50  # messages searched for the status message after a restart
 NO_MENTIONS = discord.AllowedMentions.none()
 STANDALONE = {"standings", "notice"}  # public posts that stay in the channel as their own message
+NOTICE_GRACE = 60.0  # seconds a turn notice waits for the player to act before it is DMed
+
+
+@dataclass
+class _Notice:
+    due: float
+    texts: list[str] = field(default_factory=list)
 
 
 def _fit(text: str) -> str:
@@ -47,6 +58,9 @@ class Delivery:
         self._status_ids: dict[int, int] = {}  # table channel -> its status message
         self._shown: dict[int, str] = {}  # table channel -> the status text last shown
         self._closed: set[int] = set()  # users whose DMs are closed (mirrors the database)
+        # Turn notices not yet sent, by (table channel, user). Kept in memory only: a crash
+        # within the grace loses the DM, never the turn (the status and /game me show it).
+        self._notices: dict[tuple[int, int], _Notice] = {}
 
     @property
     def service(self) -> Any:
@@ -77,9 +91,9 @@ class Delivery:
             await self._status(channel, outbox.status, events, new=new_status)
         elif events:
             await channel.send(_fit("\n".join(events)), allowed_mentions=NO_MENTIONS)
-        for post in outbox.posts:
-            if post.to == "channel" and post.kind in STANDALONE:
-                await channel.send(_fit(post.text), allowed_mentions=NO_MENTIONS)
+        standalone = [p.text for p in outbox.posts if p.to == "channel" and p.kind in STANDALONE]
+        if standalone:  # one message for all of them (standings and the seed, say): one call
+            await channel.send(_fit("\n\n".join(standalone)), allowed_mentions=NO_MENTIONS)
         await self._private(channel, outbox, caller_id)
 
     # ------------------------------------------------------------------ status
@@ -163,13 +177,36 @@ class Delivery:
     # ------------------------------------------------------------------ private
 
     async def _private(self, channel: Any, outbox: Outbox, caller_id: int | None) -> None:
-        """Every private line not already in the caller's reply, one DM per player."""
+        """Every private line not already in the caller's reply: turn notices after the
+        grace, anything else (private events, reminders) now, one DM per player."""
+        now = self.bot.ticker.clock()
         by_user: dict[int, list[Post]] = defaultdict(list)
         for post in outbox.posts:
-            if post.to == "seat" and post.user_id is not None and post.user_id != caller_id:
+            if post.to != "seat" or post.user_id is None or post.user_id == caller_id:
+                continue
+            if post.kind == "prompt":
+                key = (outbox.channel_id, post.user_id)
+                self._notices.setdefault(key, _Notice(due=now + NOTICE_GRACE)).texts.append(post.text)
+            else:
                 by_user[post.user_id].append(post)
         for user_id, posts in by_user.items():
             await self.dm(channel, user_id, "\n".join(p.text for p in posts))
+
+    def seen(self, channel_id: int, user_id: int) -> None:
+        """The player acted or looked at their view at this table: their notices are moot."""
+        self._notices.pop((channel_id, user_id), None)
+
+    def next_notice(self) -> float | None:
+        return min((n.due for n in self._notices.values()), default=None)
+
+    async def send_notices(self, now: float | None = None) -> None:
+        """DM every turn notice whose grace is over (all of them when `now` is None)."""
+        due = [k for k, n in self._notices.items() if now is None or n.due <= now]
+        for channel_id, user_id in due:
+            notice = self._notices.pop((channel_id, user_id))
+            channel = await self._channel(channel_id)
+            if channel is not None:
+                await self.dm(channel, user_id, "\n".join(notice.texts))
 
     async def dm(self, channel: Any, user_id: int, text: str) -> bool:
         if user_id in self._closed:
@@ -183,7 +220,11 @@ class Delivery:
             return True
         except discord.Forbidden as exc:
             if exc.code != CLOSED_DM:
-                raise
+                log.warning("DM to %s refused: %s", user_id, exc)
+                return False
+        except discord.HTTPException as exc:
+            log.warning("DM to %s failed: %s", user_id, exc)  # transient: the next one may pass
+            return False
         self._closed.add(user_id)
         await self.service.mark_dm_closed(user_id)
         await channel.send(

@@ -79,11 +79,19 @@ async def _run(interaction: discord.Interaction, work: Awaitable[Any]) -> tuple[
     return False, None
 
 
-async def answer_private(interaction: discord.Interaction, work: Awaitable[str]) -> None:
-    """A read-only answer (status, me, log, rules) shown only to the caller."""
+async def answer_private(
+    interaction: discord.Interaction, work: Awaitable[str], *, own_view_of: int | None = None
+) -> None:
+    """A read-only answer (status, me, log, rules) shown only to the caller.
+
+    `own_view_of` is the table channel when the answer is the caller's own view: their
+    pending turn notices there are then moot.
+    """
     ok, text = await _run(interaction, work)
     if ok:
         await say(interaction, text)
+        if own_view_of is not None:
+            interaction.client.delivery.seen(own_view_of, interaction.user.id)  # type: ignore[attr-defined]
 
 
 async def answer_outbox(
@@ -94,6 +102,7 @@ async def answer_outbox(
     if not ok:
         return None
     bot: ChancelleryBot = interaction.client  # type: ignore[assignment]
+    bot.delivery.seen(outbox.channel_id, interaction.user.id)
     await say(interaction, bot.delivery.private_reply(outbox, interaction.user.id))
     await bot.delivery.deliver(outbox, caller_id=interaction.user.id, new_status=new_status)
     bot.ticker.poke()  # the action may have set a deadline earlier than the one slept towards

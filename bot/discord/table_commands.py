@@ -129,7 +129,8 @@ class GameGroup(app_commands.Group):
     @app_commands.command(name="me", description="Your hand, your orders and what you owe (only you see it)")
     async def me(self, interaction: discord.Interaction) -> None:
         channel_id = await table_channel_id(interaction)
-        await answer_private(interaction, _bot(interaction).service.me(channel_id, interaction.user.id))
+        service = _bot(interaction).service
+        await answer_private(interaction, service.me(channel_id, interaction.user.id), own_view_of=channel_id)
 
     @app_commands.command(name="log", description="What has happened at this table, page by page")
     @app_commands.describe(page="Page number, 1 is the most recent")

@@ -40,7 +40,9 @@ class ShowMine(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"chan:m
 
     async def callback(self, interaction: discord.Interaction) -> None:
         service = interaction.client.service  # type: ignore[attr-defined]
-        await answer_private(interaction, service.me(self.channel_id, interaction.user.id))
+        await answer_private(
+            interaction, service.me(self.channel_id, interaction.user.id), own_view_of=self.channel_id
+        )
 
 
 def status_view(channel_id: int) -> discord.ui.View:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.discord.delivery import NOTICE_GRACE
 from bot.discord.views import CUSTOM_ID, LABEL
 
 from .conftest import BotConfig
@@ -77,6 +78,8 @@ async def test_create_join_and_start_a_table_in_a_guild_channel(env, service):
 
 async def test_a_secret_prompt_arrives_by_dm(env, service):
     table = await _started(env, service, "alice", "bob")
+    assert table.dms("bob") == []  # a turn notice waits a little for the player to act
+    await env.advance_time(NOTICE_GRACE)
     bob_dms = table.dms("bob")
     assert len(bob_dms) == 1 and "secret" in bob_dms[0] and "Commit 1, 2 or 3" in bob_dms[0]
 
@@ -102,6 +105,7 @@ async def test_closed_dms_are_recorded_told_once_and_not_retried(env, service):
     )
     await table.open("alice", "bob")
     await table["alice"].slash(table.channel, "game start")
+    await env.advance_time(NOTICE_GRACE)
 
     assert await service.dm_closed(table["bob"].id)
     notices = [
@@ -116,8 +120,9 @@ async def test_closed_dms_are_recorded_told_once_and_not_retried(env, service):
     )
     await table["alice"].slash(table.channel, "envoys commit", value=1)
     await table["bob"].slash(table.channel, "envoys commit", value=2)  # bob's own reply stays ephemeral
-    for name in ("alice", "bob"):
-        await table[name].slash(table.channel, "game me")
+    await env.advance_time(NOTICE_GRACE)  # bob owes press in no round: alice's notice only
+    await table["alice"].slash(table.channel, "envoys press")
+    await env.advance_time(NOTICE_GRACE)  # the diplomacy notice for bob: not tried
     after = sum(
         1 for r in env.http_requests if r.method == "POST" and r.path == f"/channels/{bob_dm.id}/messages"
     )
@@ -125,7 +130,7 @@ async def test_closed_dms_are_recorded_told_once_and_not_retried(env, service):
     assert len([m for m in table.channel.history() if "/game me" in m.content]) == 1
 
     me = await table["bob"].slash(table.channel, "game me")
-    assert me.ephemeral and "round 1" in me.response.content
+    assert me.ephemeral and "round 1, diplomacy" in me.response.content
 
 
 async def test_the_persistent_button_still_answers_after_restart(env, service, make_bot):
@@ -241,3 +246,23 @@ async def test_commands_are_synced_to_the_dev_guild_when_configured(env, make_bo
     await env.restart_bot(make_bot(BotConfig(dev_guild_id=guild.id)))
     paths = [r.path for r in env.http_requests if r.method == "PUT"]
     assert paths[-1].endswith(f"/guilds/{guild.id}/commands")
+
+
+async def test_a_turn_notice_is_dropped_when_the_player_acts_within_the_grace(env, service):
+    table = await _started(env, service, "alice", "bob")
+    await table["bob"].slash(table.channel, "envoys commit", value=2)
+    await env.advance_time(NOTICE_GRACE)
+    assert table.dms("bob") == []  # bob was playing: no DM for a turn he already took
+
+    await table["alice"].slash(table.channel, "envoys commit", value=1)  # now alice owes press
+    shown = await table["alice"].click(table.status(), label=LABEL)  # she looks at her view
+    assert "You owe: Press or yield." in shown.response.content
+    await env.advance_time(NOTICE_GRACE)
+    assert table.dms("alice") == []
+
+
+async def test_turn_notices_still_in_their_grace_are_sent_on_shutdown(env, service):
+    table = await _started(env, service, "alice", "bob")
+    assert table.dms("bob") == []
+    await env.bot.close()  # SimCord's restart_bot detaches without closing; a real stop closes
+    assert len(table.dms("bob")) == 1
