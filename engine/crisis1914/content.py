@@ -1,0 +1,227 @@
+"""The content of Crisis: 1914 as data: cards, their effects, player boards, the Score Track.
+
+A card's effects are a small vocabulary (a discriminated union on `kind`), so a group with
+the printed cards can type their deck into TOML without touching code.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from engine.core import Model, Sourced, load_toml
+
+GAME_ID = "crisis1914"
+
+CardType = Literal["assertion", "consensus", "national_interests", "caution", "back_channel", "other"]
+Pile = Literal["permanent", "recycled", "return"]
+
+TYPE_NAMES: dict[str, str] = {
+    "assertion": "Assertion",
+    "consensus": "Consensus",
+    "national_interests": "National Interests",
+    "caution": "Caution",
+    "back_channel": "Diplomatic Back-Channel",
+    "other": "Other",
+}
+
+
+# -- effects, carried out top-down when the card is played to a Tableau ----------------------
+class BackChannel(Model):
+    """Second Score marker 1 DP ahead of the first, or the second marker 1 DP further up."""
+
+    kind: Literal["back_channel"] = "back_channel"
+    from_week: int = 1  # some cards change with the calendar (Stürgkh)
+
+
+class DrawToHand(Model):
+    kind: Literal["draw"] = "draw"
+    count: int = 1
+
+
+class ReclaimAssertion(Model):
+    """Take an Assertion card already on your Tableau into your Hand (DP drops by its value)."""
+
+    kind: Literal["reclaim_assertion"] = "reclaim_assertion"
+
+
+class ReduceTension(Model):
+    """Lower one Tension box of your own City Box, never below its Belligerence level."""
+
+    kind: Literal["reduce_tension"] = "reduce_tension"
+    amount: int = 1
+
+
+class DiscardFromHand(Model):
+    """`self`: you discard; `target`: the player of your Target Nation discards."""
+
+    kind: Literal["discard"] = "discard"
+    count: int = 1
+    who: Literal["self", "target"] = "self"
+
+
+class AdvanceCounter(Model):
+    """Move a marker on your player board (the card's DP may read from it)."""
+
+    kind: Literal["advance_counter"] = "advance_counter"
+    counter: str
+    by: int = 1
+
+
+class ImmediatePrestige(Model):
+    """Prestige awarded at once, never doubled at the Score Step."""
+
+    kind: Literal["prestige"] = "prestige"
+    amount: int
+
+
+class BringIn(Model):
+    """A card set aside on your player board enters your Draw Pile (shuffled in)."""
+
+    kind: Literal["bring_in"] = "bring_in"
+    card: str
+
+
+class Mobilize(Model):
+    """General Mobilization: you lose; the game ends with this Week."""
+
+    kind: Literal["mobilize"] = "mobilize"
+
+
+Effect = Annotated[
+    BackChannel
+    | DrawToHand
+    | ReclaimAssertion
+    | ReduceTension
+    | DiscardFromHand
+    | AdvanceCounter
+    | ImmediatePrestige
+    | BringIn
+    | Mobilize,
+    Field(discriminator="kind"),
+]
+
+
+class Card(Sourced):
+    id: str
+    name: str
+    nation: str = ""  # filled from the deck
+    type: CardType = "other"
+    dp: int = 0
+    dp_by_week: list[int] | None = None  # six values, Week 1..6
+    dp_counter: str | None = None  # DP read from a player-board counter
+    momentum: bool = False
+    forced_belligerence: bool = False  # Ultimatum, Maskirovka
+    effects: list[Effect] = Field(default_factory=list)
+    alternative: list[Effect] | None = None  # "or" effects, chosen when played
+    discard: Pile = "recycled"
+    permanent_if: Literal["played", "belligerence"] | None = None  # the second icon's condition
+    text: str = ""
+
+
+# -- conditions on player boards --------------------------------------------------------------
+class InPermanent(Model):
+    kind: Literal["in_permanent"] = "in_permanent"
+    cards: list[str]
+
+
+class BelligerenceAtLeast(Model):
+    kind: Literal["belligerence_at_least"] = "belligerence_at_least"
+    level: int
+
+
+class WeekAtLeast(Model):
+    kind: Literal["week_at_least"] = "week_at_least"
+    week: int
+
+
+class TensionAtLeast(Model):
+    """The highest Tension die in your own City Box."""
+
+    kind: Literal["tension_at_least"] = "tension_at_least"
+    level: int
+
+
+Condition = Annotated[
+    InPermanent | BelligerenceAtLeast | WeekAtLeast | TensionAtLeast, Field(discriminator="kind")
+]
+
+
+class SetAside(Model):
+    """A card removed at setup; it enters the Draw Pile at a Refresh Step once all hold."""
+
+    card: str
+    enters_when: list[Condition] = Field(default_factory=list)
+    solo_only: bool = False
+
+
+class Counter(Model):
+    start: int
+    max: int
+
+
+class Deck(Sourced):
+    nation: str
+    cards: list[Card]
+
+
+class Nation(Sourced):
+    id: str  # AH, RU, DE, FR, GB
+    name: str
+    statesman: str
+    city: str
+    color: str
+    boxes: list[str]  # Tension boxes in the City Box, top (the Target Nation) first
+    set_aside: list[SetAside] = Field(default_factory=list)
+    counters: dict[str, Counter] = Field(default_factory=dict)
+    board_text: str = ""
+
+
+class ScoreSpace(Sourced):
+    space: int
+    tension: int
+
+
+class Board(Model):
+    nations: list[Nation]
+    score_track: list[ScoreSpace]
+    opposing: dict[str, list[str]]
+
+
+class Content(Model):
+    board: Board
+    decks: dict[str, Deck]
+    cards: dict[str, Card]  # every card by id, across the decks
+    nations: dict[str, Nation]
+    tension_at: list[int]  # Score Track space -> its small "+" Tension number
+
+
+DECK_FILES = {
+    "AH": "austria-hungary.toml",
+    "RU": "russia.toml",
+    "DE": "germany.toml",
+    "FR": "france.toml",
+    "GB": "britain.toml",
+}
+
+
+@cache
+def load_content() -> Content:
+    board = load_toml(GAME_ID, "board.toml", Board)
+    decks: dict[str, Deck] = {}
+    for nid, name in DECK_FILES.items():
+        deck = load_toml(GAME_ID, name, Deck)
+        for card in deck.cards:
+            card.nation = nid
+        decks[nid] = deck
+    cards = {c.id: c for d in decks.values() for c in d.cards}
+    track = sorted(board.score_track, key=lambda s: s.space)
+    return Content(
+        board=board,
+        decks=decks,
+        cards=cards,
+        nations={n.id: n for n in board.nations},
+        tension_at=[s.tension for s in track],
+    )

@@ -1,0 +1,509 @@
+"""Crisis: 1914 as a Game: setup, prompts, views, outcome, automatic players, invariants."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+from engine.core import Game, IllegalAction, Model, Outcome, Prompt, Standing, rng_for
+
+from . import actions as a
+from . import bots, rules, weeks
+from .cards import MAX_BELLIGERENCE, assertions, blocked_by_momentum, card, card_dp, limit
+from .content import TYPE_NAMES, load_content
+from .log import Log, statesman
+from .state import CrisisState, Player
+
+NATION_ORDER = ["AH", "RU", "DE", "FR", "GB"]  # Berchtold, Sazonov, Bethmann Hollweg, Poincaré, Grey
+DECK_SIZE = 24
+SOLO_LEVELS = [
+    (40, "Emphatic Diplomatic Victory"),
+    (35, "Clear Diplomatic Victory"),
+    (30, "Marginal Diplomatic Victory"),
+    (25, "Diplomatic Tie"),
+    (0, "Diplomatic Loss"),
+]
+
+
+class CrisisOptions(Model):
+    congress: bool = True  # the optional Congress Step
+
+
+class Crisis1914(Game[CrisisState]):
+    id = "crisis1914"
+    title = "Crisis: 1914"
+    min_players = 1
+    max_players = 5
+    aliases = ("crisis",)
+    Options = CrisisOptions
+    State = CrisisState
+    Action = a.ACTION
+    rules_summary = (
+        "Statesmen of the July Crisis play cards for Diplomatic Pressure each Week: the most DP wins "
+        "Prestige, but DP and Belligerence raise Tension, and 6 Tension in your City Box means war and defeat."
+    )
+
+    # -- lifecycle -------------------------------------------------------------------------------
+    def setup(self, seats: list[str], options: Model, seed: int) -> CrisisState:
+        assert isinstance(options, CrisisOptions)
+        if not self.min_players <= len(seats) <= self.max_players:
+            raise IllegalAction("Crisis: 1914 takes 1 to 5 players.")
+        content = load_content()
+        nations = NATION_ORDER[: len(seats)]
+        rng = rng_for(seed, -1, "setup")
+        players: dict[str, Player] = {}
+        for nid, seat in zip(nations, seats, strict=True):
+            board = content.nations[nid]
+            aside = [s.card for s in board.set_aside]
+            draw = [c.id for c in content.decks[nid].cards if c.id not in aside]
+            rng.shuffle(draw)
+            players[nid] = Player(
+                nation=nid,
+                seat=seat,
+                draw=draw[3:],
+                hand=draw[:3],
+                set_aside=aside,
+                counters={k: v.start for k, v in board.counters.items()},
+            )
+        tension = {
+            nid: {b: 0 for i, b in enumerate(content.nations[nid].boxes) if i == 0 or b in players}
+            for nid in nations
+        }
+        state = CrisisState(
+            game=self.id,
+            seed=seed,
+            seats=list(seats),
+            solo=len(seats) == 1,
+            congress=options.congress,
+            players=players,
+            tension=tension,
+            current=list(nations),
+        )
+        rules.advance(state, rng, Log())  # the First Draw Step of Week 1
+        return state
+
+    def play(self, state: CrisisState, seat: str, action: Any, rng: random.Random) -> list:
+        return rules.play(state, seat, action, rng)
+
+    def prompts(self, state: CrisisState) -> list[Prompt]:
+        w = f"week{state.week}"
+        if state.phase == "over":
+            return []
+        if state.pending:
+            pend = state.pending[0]
+            seat = state.players[pend.nation].seat
+            text = {
+                "resolve": "Decide how your revealed card is played (Belligerence, alternative effect).",
+                "choose": "Play one of the three cards you drew by Deliberating; keep the other two.",
+                "reorder": "Put the top cards of your Draw Pile back in the order you want.",
+                "discard": f"Discard {pend.count} card(s) from your Hand.",
+            }[pend.kind]
+            return [
+                Prompt(
+                    seat=seat,
+                    kind=pend.kind,
+                    text=text,
+                    phase=f"{w}/r{state.round}/{pend.nation}/{pend.kind}",
+                )
+            ]
+        if state.phase in ("play", "first_draw") and state.actor is not None:
+            p = state.players[state.actor]
+            return [
+                Prompt(
+                    seat=p.seat,
+                    kind="turn",
+                    text="Your turn: draw, play, deliberate, reorganize, seize or pass.",
+                    phase=f"{w}/r{state.round}/{p.nation}/turn",
+                )
+            ]
+        if state.phase == "congress_invite" and state.congress_inviter:
+            seat = state.players[state.congress_inviter].seat
+            return [
+                Prompt(
+                    seat=seat,
+                    kind="congress",
+                    text="Invite all statesmen to a Congress?",
+                    phase=f"{w}/congress",
+                )
+            ]
+        if state.phase == "congress_answer":
+            nxt = rules._next_delegate(state)
+            if nxt is not None:
+                seat = state.players[nxt].seat
+                return [
+                    Prompt(
+                        seat=seat,
+                        kind="congress",
+                        text="Attend the Congress or refuse?",
+                        phase=f"{w}/congress",
+                    )
+                ]
+        if state.phase == "refresh":
+            return [
+                Prompt(
+                    seat=state.players[n].seat,
+                    kind="refresh",
+                    text="Refresh: choose the cards to discard from your Hand (keep at most 6).",
+                    phase=f"{w}/refresh",
+                    mode="simultaneous",
+                )
+                for n in weeks.refresh_waiting(state)
+            ]
+        return []
+
+    def seat_label(self, state: CrisisState, seat: str) -> str:
+        p = state.player_of(seat)
+        if p is None:
+            return seat
+        nation = load_content().nations[p.nation]
+        return f"{nation.statesman} ({nation.name})"
+
+    # -- views -----------------------------------------------------------------------------------
+    def view(self, state: CrisisState, seat: str | None) -> dict[str, Any]:
+        content = load_content()
+        players = {}
+        for nid, p in state.players.items():
+            nation = content.nations[nid]
+            players[nid] = {
+                "seat": p.seat,
+                "statesman": nation.statesman,
+                "nation": nation.name,
+                "city": nation.city,
+                "tableau": [
+                    {
+                        "card": t.card,
+                        "name": card(t.card).name,
+                        "dp": t.dp,
+                        "type": card(t.card).type,
+                        "belligerence": t.belligerence,
+                    }
+                    for t in p.tableau
+                ],
+                "score": p.score,
+                "second": p.second,
+                "prestige": p.prestige,
+                "belligerence": p.belligerence,
+                "hand_size": len(p.hand),
+                "draw_size": len(p.draw),
+                "known_top": p.known,
+                "recycled": list(p.recycled),
+                "returned": list(p.returned),
+                "permanent": list(p.permanent),
+                "set_aside": list(p.set_aside),
+                "counters": dict(p.counters),
+                "limit": limit(p),
+                "assertions": assertions(p),
+                "deliberated": p.deliberated,
+                "passed": p.passed,
+                "momentum": p.momentum,
+                "lost": p.lost,
+            }
+        out: dict[str, Any] = {
+            "game": self.id,
+            "week": state.week,
+            "round": state.round,
+            "phase": state.phase,
+            "solo": state.solo,
+            "initiative": list(state.current),
+            "will_move_top": list(state.will_top),
+            "will_move_bottom": list(state.will_bottom),
+            "turn": state.turn + 1,
+            "actor": state.actor,
+            "tension": {k: dict(v) for k, v in state.tension.items()},
+            "players": players,
+            "pending": [
+                {
+                    "kind": x.kind,
+                    "nation": x.nation,
+                    "count": x.count,
+                    "cards": list(x.cards) if x.kind == "resolve" else [],
+                }
+                for x in state.pending
+            ],
+            "congress_inviter": state.congress_inviter,
+            "congress_yes": list(state.congress_yes),
+            "refresh_done": sorted(state.refresh_discards),
+            "last_week": {k: dict(v) for k, v in state.last_week.items()},
+            "result": state.result,
+        }
+        me = state.player_of(seat) if seat is not None else None
+        if me is not None:
+            mine: dict[str, Any] = {
+                "nation": me.nation,
+                "hand": [self._card_view(state, me, c) for c in me.hand],
+                "known_top": [self._card_view(state, me, c) for c in me.draw[: me.known]],
+            }
+            for x in state.pending:
+                if x.nation == me.nation and x.kind in ("choose", "reorder"):
+                    mine["looking_at"] = [self._card_view(state, me, c) for c in x.cards]
+            if me.nation in state.refresh_discards:
+                mine["refresh_discards"] = list(state.refresh_discards[me.nation])
+            out["you"] = mine
+        return out
+
+    @staticmethod
+    def _card_view(state: CrisisState, p: Player, card_id: str) -> dict[str, Any]:
+        c = card(card_id)
+        return {"card": card_id, "name": c.name, "dp": card_dp(state, p, c), "type": c.type}
+
+    def describe(self, view: dict[str, Any]) -> str:
+        content = load_content()
+        nations = content.nations
+        lines = [
+            f"**Crisis: 1914** — Week {view['week']}, Round {view['round']} ({view['phase'].replace('_', ' ')})"
+        ]
+        order = [n for n in view["initiative"] if n]
+        init = " > ".join(nations[n].statesman for n in order)
+        nxt = view["will_move_top"] + view["will_move_bottom"]
+        lines.append(
+            f"Initiative: {init}"
+            + (f" (moving: {', '.join(nations[n].statesman for n in nxt)})" if nxt else "")
+        )
+        if view["actor"]:
+            lines.append(f"Turn {view['turn']}: **{nations[view['actor']].statesman}**")
+        for nid, p in view["players"].items():
+            dp = f"{p['score']}" + (f"&{p['second']}" if p["second"] is not None else "")
+            flags = [
+                f
+                for f, on in (
+                    ("passed", p["passed"]),
+                    ("momentum", p["momentum"]),
+                    ("deliberated", p["deliberated"]),
+                )
+                if on
+            ]
+            if p["lost"]:
+                flags.append(f"LOST: {p['lost']}")
+            tension = ", ".join(f"{nations[b].name} {t}" for b, t in view["tension"][nid].items())
+            lines.append(
+                f"**{p['statesman']}** ({p['city']}): {dp} DP, {p['prestige']} Prestige, "
+                f"Belligerence {p['belligerence']}, Tension {tension}; Hand {p['hand_size']}, "
+                f"Draw {p['draw_size']}, cards {len(p['tableau'])}/{p['limit']}"
+                + (f" [{', '.join(flags)}]" if flags else "")
+            )
+            if p["tableau"]:
+                lines.append("  Tableau: " + ", ".join(f"{t['name']} {t['dp']}" for t in p["tableau"]))
+        for x in view["pending"]:
+            if x["kind"] == "resolve":
+                lines.append(
+                    f"{nations[x['nation']].statesman} is placing {content.cards[x['cards'][0]].name}."
+                )
+        if view.get("you"):
+            you = view["you"]
+            hand = (
+                ", ".join(f"{c['name']} ({c['dp']} DP, {TYPE_NAMES[c['type']]})" for c in you["hand"])
+                or "empty"
+            )
+            lines.append(f"Your Hand: {hand}")
+            if you["known_top"]:
+                lines.append("Top of your Draw Pile: " + ", ".join(c["name"] for c in you["known_top"]))
+            if you.get("looking_at"):
+                lines.append(
+                    "You are looking at: "
+                    + ", ".join(f"{c['name']} ({c['dp']} DP)" for c in you["looking_at"])
+                )
+        if view["result"]:
+            lines.append(f"**{view['result']}**")
+        return "\n".join(lines)
+
+    # -- the end ---------------------------------------------------------------------------------
+    def outcome(self, state: CrisisState) -> Outcome | None:
+        if state.phase != "over":
+            return None
+        if state.solo:
+            p = next(iter(state.players.values()))
+            level = "Diplomatic Loss" if p.lost else next(t for v, t in SOLO_LEVELS if p.prestige >= v)
+            rank = 1 if "Victory" in level else 2
+            return Outcome(
+                reason=state.result or "",
+                standings=[Standing(seat=p.seat, rank=rank, score=p.prestige, detail=level)],
+            )
+        standing = [p for p in state.players.values() if p.lost is None]
+        scores = sorted({p.prestige for p in standing}, reverse=True)
+        out = [
+            Standing(
+                seat=p.seat, rank=scores.index(p.prestige) + 1, score=p.prestige, detail=statesman(p.nation)
+            )
+            for p in standing
+        ]
+        last = len(scores) + 1 if scores else 2  # when all lose, nobody ranks first
+        out += [
+            Standing(seat=p.seat, rank=last, score=0, detail=f"{statesman(p.nation)}: lost ({p.lost})")
+            for p in state.players.values()
+            if p.lost is not None
+        ]
+        return Outcome(reason=state.result or "", standings=out)
+
+    def figures(self, state: CrisisState) -> dict[str, float]:
+        out: dict[str, float] = {
+            "war": 1.0 if any(p.lost for p in state.players.values()) else 0.0,
+            "weeks": float(state.week),
+        }
+        for i, dp in enumerate(state.dp_history, start=1):
+            out[f"dp_week{i}"] = dp
+        result = self.outcome(state)
+        if result is not None:
+            winners = [s.seat for s in result.standings if s.rank == 1]
+            for p in state.players.values():
+                out[f"win_{p.nation}"] = (1.0 / len(winners)) if p.seat in winners else 0.0
+                out[f"prestige_{p.nation}"] = float(p.prestige)
+        return out
+
+    # -- automatic choices -----------------------------------------------------------------------
+    def default_action(self, state: CrisisState, seat: str) -> Any:
+        p = state.player_of(seat)
+        assert p is not None
+        if state.pending and state.pending[0].nation == p.nation:
+            pend = state.pending[0]
+            if pend.kind == "resolve":
+                return a.Resolve()
+            if pend.kind == "choose":
+                safe = [c for c in pend.cards if not bots.is_mobilization(c)] or pend.cards
+                return a.Resolve(card=safe[0])
+            if pend.kind == "reorder":
+                return a.Reorder(order=list(pend.cards))
+            return a.Discard(cards=p.hand[: pend.count])
+        if state.phase == "congress_invite":
+            return a.Congress(yes=False)
+        if state.phase == "congress_answer":
+            return a.Congress(yes=True)
+        if state.phase == "refresh":
+            return a.Refresh(discards=p.hand[weeks.HAND_MAX :])
+        return a.Pass()
+
+    def bot_action(self, state: CrisisState, seat: str, rng: random.Random) -> Any:
+        return bots.bot_action(state, seat, rng)
+
+    def legal_actions(self, state: CrisisState, seat: str) -> list[Any]:
+        p = state.player_of(seat)
+        if p is None or not self.may_act(state, seat):
+            return []
+        if state.pending and state.pending[0].nation == p.nation:
+            pend = state.pending[0]
+            if pend.kind in ("resolve", "choose"):
+                cards = pend.cards if pend.kind == "choose" else [None]
+                return [
+                    a.Resolve(card=c, belligerence=b, alternative=alt)
+                    for c in cards
+                    for b in self._bell_options(p, pend.cards[0] if c is None else c)
+                    for alt in self._alt_options(pend.cards[0] if c is None else c)
+                ]
+            if pend.kind == "reorder":
+                return [a.Reorder(order=list(o)) for o in itertools.permutations(pend.cards)]
+            return [a.Discard(cards=list(c)) for c in itertools.combinations(p.hand, pend.count)]
+        if state.phase in ("congress_invite", "congress_answer"):
+            return [a.Congress(yes=True), a.Congress(yes=False)]
+        if state.phase == "refresh":
+            must = max(0, len(p.hand) - weeks.HAND_MAX)
+            return [a.Refresh(discards=list(c)) for c in itertools.combinations(p.hand, must)][:50]
+        if len(p.tableau) >= limit(p):
+            return [a.Pass()]
+        out: list[Any] = []
+        if p.draw or p.recycled:
+            out.append(a.Draw())
+        for c in dict.fromkeys(p.hand):
+            for b in self._bell_options(p, c):
+                for alt in self._alt_options(c):
+                    out.append(a.Play(card=c, belligerence=b, alternative=alt))
+        free = blocked_by_momentum(state, p) is None and (not state.solo or p.prestige >= rules.SOLO_COST)
+        if free and not p.deliberated and (p.draw or p.recycled):
+            out += [a.Deliberate(discard=c) for c in dict.fromkeys(p.hand)]
+        if free:
+            out += [a.Reorganize(discard=c) for c in dict.fromkeys(p.hand)]
+        top = next((n for n in state.current if n is not None), p.nation)
+        if not state.solo and len(p.hand) >= 3 and p.highest >= state.players[top].highest:
+            out += [a.Seize(discards=list(c)) for c in itertools.combinations(p.hand, 3)][:20]
+        out.append(a.Pass())
+        return out
+
+    @staticmethod
+    def _bell_options(p: Player, card_id: str) -> list[bool]:
+        if card(card_id).forced_belligerence or p.belligerence >= MAX_BELLIGERENCE:
+            return [False]
+        return [False, True]
+
+    @staticmethod
+    def _alt_options(card_id: str) -> list[bool]:
+        return [False, True] if card(card_id).alternative is not None else [False]
+
+    # -- checks ----------------------------------------------------------------------------------
+    def invariants(self, state: CrisisState) -> list[str]:
+        broken: list[str] = []
+        held: dict[str, list[str]] = {n: [] for n in state.players}
+        for x in state.pending:
+            if x.kind in ("resolve", "choose"):
+                held[x.nation] += x.cards
+        for nid, p in state.players.items():
+            cards = (
+                p.draw
+                + p.hand
+                + [t.card for t in p.tableau]
+                + p.recycled
+                + p.returned
+                + p.permanent
+                + p.set_aside
+                + held[nid]
+            )
+            if len(cards) != DECK_SIZE or len(set(cards)) != DECK_SIZE:
+                broken.append(
+                    f"{nid}'s deck holds {len(cards)} cards ({len(set(cards))} distinct), not {DECK_SIZE}"
+                )
+            if any(card(c).nation != nid for c in cards):
+                broken.append(f"{nid}'s piles hold another nation's card")
+            if not 0 <= p.belligerence <= MAX_BELLIGERENCE:
+                broken.append(f"{nid}'s Belligerence is {p.belligerence}")
+            for box, t in state.tension[nid].items():
+                if t < p.belligerence or not 0 <= t <= weeks.WAR_TENSION:
+                    broken.append(f"Tension {t} in {nid}'s {box} box (Belligerence {p.belligerence})")
+            if p.lost is not None and p.prestige != 0:
+                broken.append(f"{nid} lost but has {p.prestige} Prestige")
+            if p.prestige < 0:
+                broken.append(f"{nid} has negative Prestige")
+            if p.second is not None and p.second <= p.score:
+                broken.append(f"{nid}'s second Score marker is not above the first")
+            if state.phase in ("first_draw", "play") and sum(t.dp for t in p.tableau) != p.score:
+                broken.append(f"{nid}'s Score marker {p.score} is not the sum of its Tableau")
+            if not 0 <= p.known <= len(p.draw):
+                broken.append(f"{nid} knows {p.known} cards of a Draw Pile of {len(p.draw)}")
+        markers = [n for n in state.current if n] + state.will_top + state.will_bottom
+        if sorted(markers) != sorted(n for n, p in state.players.items() if p.lost is None):
+            broken.append(f"Initiative markers {markers} do not match the players still in the game")
+        return broken
+
+    def vary_hidden(self, state: CrisisState, observer: str | None, rng: random.Random) -> CrisisState:
+        """Reshuffle every card whose place the observer cannot know: others' Hands and Draw
+        Piles (and the cards they are looking at), and the unseen part of one's own Draw Pile."""
+        varied = state.model_copy(deep=True)
+        for nid, p in varied.players.items():
+            if p.seat == observer:
+                unseen = p.draw[p.known :]
+                rng.shuffle(unseen)
+                p.draw[p.known :] = unseen
+                continue
+            looking = [x for x in varied.pending if x.nation == nid and x.kind == "choose"]
+            pool = p.hand + p.draw + [c for x in looking for c in x.cards]
+            rng.shuffle(pool)
+            n_hand = len(p.hand)
+            p.hand = pool[:n_hand]
+            rest = pool[n_hand:]
+            for x in looking:
+                x.cards, rest = rest[: len(x.cards)], rest[len(x.cards) :]
+            p.draw = rest
+            for x in varied.pending:
+                if x.nation == nid and x.kind == "reorder":
+                    x.cards = p.draw[: len(x.cards)]
+            if nid in varied.refresh_discards:
+                varied.refresh_discards[nid] = p.hand[: len(varied.refresh_discards[nid])]
+        return varied
+
+    def provenance(self) -> list[dict[str, str]]:
+        content = load_content()
+        out = []
+        for c in content.cards.values():
+            out.append({"entry": f"card {c.name} ({c.nation})", **c.provenance.model_dump()})
+        for n in content.board.nations:
+            out.append({"entry": f"player board {n.statesman} ({n.name})", **n.provenance.model_dump()})
+        for s in content.board.score_track:
+            out.append({"entry": f"Score Track space {s.space} (+{s.tension})", **s.provenance.model_dump()})
+        return out

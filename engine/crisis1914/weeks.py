@@ -1,0 +1,240 @@
+"""The end of a Round and of a Week: the Initiative Track, Score, Congress, Game End, Refresh."""
+
+from __future__ import annotations
+
+import random
+
+from . import content as ct
+from .cards import assertions, card, discard_pile, draw_card, put_discard, reduce_tension, reducible_boxes
+from .log import Log, name, statesman
+from .state import CrisisState, Player
+
+PRESTIGE_THRESHOLD = 14  # every Prestige award needs 14+ DP; 13 or fewer may lower a Tension die
+SOLO_BONUS_FROM = 18  # solitaire: 1 Prestige per DP above 18
+WAR_TENSION = 6
+LAST_WEEK = 6
+HAND_MIN, HAND_MAX = 3, 6
+
+
+def new_round(state: CrisisState) -> None:
+    """Next Round column into the Current Round column: Will Move Bottom first, then Will Move Top.
+
+    The piles are kept top first; the bottom pile's lowest marker lands lowest and the top
+    pile's highest marker lands highest, so both piles keep their order in the column.
+    """
+    rest = [n for n in state.current if n is not None]
+    state.current = [*state.will_top, *rest, *state.will_bottom]
+    state.will_top, state.will_bottom = [], []
+    state.turn = 0
+    state.actor = None
+
+
+# -- 3. Score Step -------------------------------------------------------------------------------
+def score_week(state: CrisisState, log: Log) -> None:
+    track = ct.load_content().tension_at
+    active = state.active()
+    summary: dict[str, dict[str, int]] = {}
+    if state.solo:
+        for p in active:
+            summary[p.nation] = {"prestige": _solo_prestige(p), "dp": p.highest}
+    else:
+        order = [n for n in state.initiative() if state.players[n].lost is None]
+        ranked = sorted(active, key=lambda p: (-p.highest, order.index(p.nation)))
+        for i, p in enumerate(ranked):
+            summary[p.nation] = {
+                "prestige": prestige_award(p, i, len(state.players), order[0]),
+                "dp": p.highest,
+            }
+    for p in active:
+        won = summary[p.nation]["prestige"]
+        p.prestige = max(0, p.prestige + won)
+        log.public(
+            "score", f"{statesman(p.nation)} scores {won:+d} Prestige (now {p.prestige}).", nation=p.nation
+        )
+    for p in active:
+        if p.highest < PRESTIGE_THRESHOLD and reducible_boxes(state, p.nation):
+            reduce_tension(state, p.nation, None, 1, log)
+        added = track[min(p.score, len(track) - 1)]
+        summary[p.nation]["tension"] = added
+        if added:
+            target = ct.load_content().nations[p.nation].boxes[0]
+            box = state.tension[p.nation]
+            box[target] = min(WAR_TENSION, box[target] + added)
+            where = ct.load_content().nations[p.nation]
+            log.public(
+                "tension",
+                f"{statesman(p.nation)} ({p.score} DP) adds {added} Tension: the "
+                f"{ct.load_content().nations[target].name} box in {where.city} is at {box[target]}.",
+            )
+    flow_down(state)
+    state.last_week = summary
+    if active:
+        state.dp_history.append(sum(p.highest for p in active) / len(active))
+
+
+def prestige_award(p: Player, place: int, players: int, top_of_initiative: str) -> int:
+    """The Prestige table for 2-5 players; `place` 0 is most DP (ties went to the Initiative Track)."""
+    points = 0
+    if p.highest >= PRESTIGE_THRESHOLD:
+        if p.nation == top_of_initiative:
+            points += 1
+        if place == 0:
+            points += 3
+        elif place == 1:
+            points += 2 if players >= 3 else 1
+        else:
+            points += 1
+    if p.belligerent_this_week:
+        points += 1 if place == 0 else -1
+    if assertions(p) >= 4:
+        points *= 2  # after the -1, as the table's note says
+    return points
+
+
+def _solo_prestige(p: Player) -> int:
+    if p.highest < PRESTIGE_THRESHOLD:
+        return 0
+    return 1 + max(0, p.highest - SOLO_BONUS_FROM)
+
+
+def flow_down(state: CrisisState) -> None:
+    """Every box below the top one is at least half (rounded down) the box above it."""
+    for city, boxes in state.tension.items():
+        order = [b for b in ct.load_content().nations[city].boxes if b in boxes]
+        for upper, lower in zip(order, order[1:], strict=False):
+            boxes[lower] = max(boxes[lower], boxes[upper] // 2)
+
+
+# -- 4. Congress Step ----------------------------------------------------------------------------
+def congress_possible(state: CrisisState) -> bool:
+    return state.congress and not state.solo and len(state.active()) >= 2
+
+
+def congress_order(state: CrisisState) -> list[str]:
+    return [n for n in state.initiative() if state.players[n].lost is None]
+
+
+def hold_congress(state: CrisisState, log: Log) -> None:
+    for city, boxes in state.tension.items():
+        floor = state.players[city].belligerence
+        for b in boxes:
+            boxes[b] = max(floor, boxes[b] - 1, 0)
+    inviter = state.players[state.congress_inviter or ""]
+    gain = 2 if assertions(inviter) >= 4 else 1
+    inviter.prestige += gain
+    log.public(
+        "congress",
+        f"The Congress meets: every Tension die falls by 1; {statesman(inviter.nation)} gains {gain} Prestige.",
+    )
+
+
+# -- 5. Game End Check Step ----------------------------------------------------------------------
+def game_end_check(state: CrisisState, log: Log) -> bool:
+    for p in state.active():
+        worst = max(state.tension[p.nation].values())
+        if worst >= WAR_TENSION:
+            city = ct.load_content().nations[p.nation].city
+            p.lost = f"Tension {worst} in {city}: war"
+            p.prestige = 0
+            log.public(
+                "lost", f"{statesman(p.nation)} loses: Tension reaches {worst} in {city}.", nation=p.nation
+            )
+    if any(p.lost is not None for p in state.players.values()) or state.week >= LAST_WEEK:
+        state.phase = "over"
+        state.result = _result(state)
+        log.public("over", state.result)
+        return True
+    return False
+
+
+def _result(state: CrisisState) -> str:
+    lost = [p for p in state.players.values() if p.lost is not None]
+    if not lost:
+        return f"The crisis is weathered: the game ends after Week {state.week}."
+    return (
+        f"The game ends in Week {state.week}: "
+        + "; ".join(f"{statesman(p.nation)} lost ({p.lost})" for p in lost)
+        + "."
+    )
+
+
+# -- 6. Refresh Step -----------------------------------------------------------------------------
+def conditions_hold(state: CrisisState, p: Player, conditions: list[ct.Condition]) -> bool:
+    for c in conditions:
+        if isinstance(c, ct.InPermanent) and not all(x in p.permanent for x in c.cards):
+            return False
+        if isinstance(c, ct.BelligerenceAtLeast) and p.belligerence < c.level:
+            return False
+        if isinstance(c, ct.WeekAtLeast) and state.week + 1 < c.week:
+            return False
+        if isinstance(c, ct.TensionAtLeast) and max(state.tension[p.nation].values()) < c.level:
+            return False
+    return True
+
+
+def start_refresh(state: CrisisState, rng: random.Random, log: Log) -> None:
+    """Tableau and Return cards go back, then the player boards are checked; Hand discards follow."""
+    for p in state.active():
+        back: list[str] = list(p.returned)
+        p.returned = []
+        for played in p.tableau:
+            pile = discard_pile(card(played.card), played)
+            if pile == "return":
+                back.append(played.card)
+            else:
+                put_discard(p, played.card, pile)
+        p.tableau = []
+        for cid in [c for c in p.hand if card(c).discard == "return"]:
+            p.hand.remove(cid)
+            back.append(cid)
+            log.public(
+                "return", f"{name(cid)} goes from {statesman(p.nation)}'s Hand back into the Draw Pile."
+            )
+        board = ct.load_content().nations[p.nation]
+        for aside in board.set_aside:
+            if aside.card in p.set_aside and conditions_hold(state, p, aside.enters_when):
+                p.set_aside.remove(aside.card)
+                back.append(aside.card)
+                log.public(
+                    "enters",
+                    f"{name(aside.card)} leaves {statesman(p.nation)}'s player board for the Draw Pile.",
+                )
+        if back:
+            p.draw.extend(back)
+            rng.shuffle(p.draw)
+            p.known = 0
+    state.phase = "refresh"
+    state.refresh_discards = {}
+
+
+def refresh_waiting(state: CrisisState) -> list[str]:
+    return [p.nation for p in state.active() if p.hand and p.nation not in state.refresh_discards]
+
+
+def finish_refresh(state: CrisisState, rng: random.Random, log: Log) -> None:
+    for p in state.active():
+        for cid in state.refresh_discards.get(p.nation, []):
+            p.hand.remove(cid)
+            pile = discard_pile(card(cid), None)
+            put_discard(p, cid, pile)
+            log.public(
+                "discard", f"{statesman(p.nation)} discards {name(cid)} to the {pile.title()} Discards."
+            )
+        drawn = 0
+        while len(p.hand) < HAND_MIN:
+            got = draw_card(p, rng, log)
+            if got is None:
+                break
+            p.hand.append(got)
+            drawn += 1
+            log.private(p.seat, "drawn", f"You draw {name(got)} into your Hand.", reveals=True, card=got)
+        if drawn:
+            log.public("drawn", f"{statesman(p.nation)} draws {drawn} card(s) into their Hand.")
+        p.score, p.second = 0, None
+        p.belligerent_this_week = p.deliberated = p.passed = p.momentum = False
+    state.refresh_discards = {}
+    state.week += 1
+    state.round = 1
+    new_round(state)
+    state.phase = "first_draw"
+    log.public("week", f"Week {state.week} begins.")
