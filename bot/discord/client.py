@@ -104,7 +104,8 @@ class ChancelleryBot(commands.Bot):
         self.add_dynamic_items(ShowMine)
         self.tree.add_command(GameGroup())
         for game in games.all():
-            self.tree.add_command(build_game_group(game))
+            if game.commands:  # a game still without commands has nothing to offer yet
+                self.tree.add_command(build_game_group(game))
         guild_id = getattr(self.config, "dev_guild_id", None)
         if guild_id:
             guild = discord.Object(int(guild_id))

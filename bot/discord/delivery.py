@@ -161,9 +161,28 @@ class Delivery:
                 current = None
             else:
                 await self.service.set_thread(outbox.channel_id, current.id)
+                due = await self._thread_due(outbox.channel_id, outbox.open_thread)
+                opening = f"**{outbox.open_thread}**" + (
+                    f": this phase ends <t:{int(due)}:F> (<t:{int(due)}:R>)." if due is not None else "."
+                )
+                lines.insert(0, opening)  # with any thread lines: one message, one call
         if lines:
             target = current if current is not None else channel
             await target.send(_fit("\n".join(lines)), allowed_mentions=NO_MENTIONS)
+
+    async def _thread_due(self, channel_id: int, name: str) -> float | None:
+        """When the phase that opened this thread ends. The outbox does not carry it, so it
+        is read from the deadlines the service stored (see the report: an Outbox field
+        would be cleaner)."""
+        store = getattr(self.service, "store", None)
+        if store is None:
+            return None
+        try:
+            rows = await store.get_deadlines(channel_id)
+        except Exception:
+            log.warning("could not read the deadlines of table %s", channel_id, exc_info=True)
+            return None
+        return next((d.due_at for d in rows if d.thread == name), None)
 
     async def _thread(self, thread_id: int) -> Any:
         thread = self.bot.get_channel(thread_id)

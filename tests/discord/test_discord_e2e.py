@@ -221,6 +221,8 @@ async def test_the_diplomacy_thread_opens_and_is_archived(env, service):
 
     threads = table.channel.threads
     assert [t.name for t in threads] == ["Round 1 diplomacy"]
+    due = int(env.now().timestamp()) + 24 * 3600  # diplomacy_minutes defaults to a day
+    assert f"<t:{due}:F>" in threads[0].history()[-1].content
     info = await service.table_info(table.channel.id)
     assert info.thread_id == threads[0].id
 
