@@ -1,0 +1,362 @@
+"""Schönbrunn as a `Game`: prompts, views, outcome, invariants and the hidden-information hooks."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from pydantic import Field
+
+from engine.core import Event, Game, IllegalAction, Model, Outcome, Prompt, Standing
+
+from . import bots, rules
+from .actions import ACTION
+from .commands import COMMANDS
+from .content import card, cards, nations, tables
+from .pieces import face_down_at, name, supply_values
+from .state import SchonbrunnState
+
+STAGE_TEXT = {
+    "bid": "Auction: hide Receptions in hand (at least 1) with `bid`.",
+    "choose": "Auction: choose your Nation with `choose`.",
+    "commit": "Hierarchy: commit one Delegate face down with `commit`.",
+    "tiebreak": "Hierarchy: order the tied nations with `tiebreak`.",
+    "sign": "Hierarchy: sign any Treaties with `sign` (or sign none).",
+    "receptions": "Hierarchy: spend Receptions for Prestige with `receptions`, up to your Delegate's Influence.",
+    "favour": "Assignments: reveal one face-down Political Favour with `favour`.",
+    "plot": "Plot: spend 1-4 Receptions against a face-down Delegate with `plot`, or `pass`.",
+    "move": "Chancellery: move a face-up Delegate of the nation your Delegation Head faces with `move`.",
+    "minister": "Chancellery: assign your Foreign Minister with `minister` (or keep it).",
+    "activate": "Congress: activate your Treaty with `activate`, or `pass`.",
+    "keep": "Recovery: keep Treaties by discarding one Aid each with `keep`.",
+}
+PHASE = {
+    "bid": "Auction",
+    "choose": "Auction",
+    "commit": "Hierarchy",
+    "tiebreak": "Hierarchy",
+    "sign": "Hierarchy",
+    "receptions": "Hierarchy",
+    "favour": "Assignments",
+    "assign": "Assignments",
+    "plot": "Plot",
+    "move": "Chancellery",
+    "minister": "Chancellery",
+    "activate": "Congress",
+    "keep": "Recovery",
+    "over": "End of the Game",
+}
+
+
+class SchonbrunnOptions(Model):
+    simplified: bool = Field(False, description="Simplified rules: no Receptions, Favours, Heads or Plots")
+    auction: bool = Field(False, description="Auction for the Nations (very experienced players)")
+    see_own_face_down: bool = Field(
+        False, description="Players may look at their own face-down Delegates (the rulebook forbids it)"
+    )
+
+
+class Schonbrunn(Game[SchonbrunnState]):
+    id = "schonbrunn"
+    title = "Schönbrunn"
+    aliases = ("schönbrunn",)
+    min_players = 3
+    max_players = 6
+    Options = SchonbrunnOptions
+    State = SchonbrunnState
+    Action = ACTION
+    commands = COMMANDS
+    rules_summary = (
+        "The Congress of Vienna in 4 rounds (5 with 6 players): commit a Delegate for the "
+        "Hierarchy, assign Delegates to five Objectives, plot, move, and win Reparations in Congress."
+    )
+
+    def setup(self, seats: list[str], options: Model, seed: int) -> SchonbrunnState:
+        assert isinstance(options, SchonbrunnOptions)
+        if not self.min_players <= len(seats) <= self.max_players:
+            raise IllegalAction("Schönbrunn takes 3 to 6 players.")
+        return rules.setup(
+            self.id, seats, options.simplified, options.auction, options.see_own_face_down, seed
+        )
+
+    def prompts(self, state: SchonbrunnState) -> list[Prompt]:
+        if state.stage == "over":
+            return []
+        if state.stage in ("bid", "commit"):
+            return [
+                Prompt(
+                    seat=s,
+                    kind=state.stage,
+                    text=STAGE_TEXT[state.stage],
+                    phase=f"r{state.round}/{state.stage}",
+                    mode="simultaneous",
+                )
+                for s in state.queue
+            ]
+        seat = state.queue[0]
+        kind = state.stage
+        text = STAGE_TEXT.get(state.stage, "")
+        if state.stage == "assign":
+            kind = "head" if state.assign_step == "head" else "assign"
+            text = _assign_text(state)
+        return [Prompt(seat=seat, kind=kind, text=text, phase=f"r{state.round}/{state.stage}/{seat}")]
+
+    def play(self, state: SchonbrunnState, seat: str, action: Any, rng: random.Random) -> list[Event]:
+        return rules.play(state, seat, action, rng)
+
+    def seat_label(self, state: SchonbrunnState, seat: str) -> str:
+        return name(state, seat)
+
+    # ---------------------------------------------------------------- views
+
+    def view(self, state: SchonbrunnState, seat: str | None) -> dict[str, Any]:
+        board = {}
+        for o in [*state.objectives]:
+            pile = state.piles[o]
+            pieces = {}
+            for s in state.hierarchy or state.seats:
+                up = [d.value for d in state.delegates if d.owner == s and d.place == o and d.face_up]
+                down = len(face_down_at(state, s, o))
+                p = state.players[s]
+                markers = [m.value for m in state.markers if m.owner == s and m.objective == o]
+                if up or down or p.minister == o or p.head == o or markers:
+                    pieces[name(state, s)] = {
+                        "face_up": sorted(up),
+                        "face_down": down,
+                        "minister": p.minister == o,
+                        "head": p.head == o,
+                        "markers": markers,
+                    }
+            board[o] = {
+                "reparation": card(pile[0]).name if pile and state.tops_revealed else None,
+                "pile": len(pile),
+                "favour": state.favours[o] if o in state.favours_up else None,
+                "pieces": pieces,
+            }
+        pob = state.piles["PoB"]
+        players = {}
+        for s in state.seats:
+            p = state.players[s]
+            players[s] = {
+                "nation": name(state, s),
+                "prestige": p.prestige,
+                "signed": [card(t).name for t in p.signed],
+                "behind_screen": len(p.screen),
+                "under_nation_card": len(p.under),
+                "ally_markers": list(p.ally_markers),
+                "supply": sum(1 for d in state.delegates if d.owner == s and d.place == "supply"),
+                "committed": p.committed,
+                "head": (name(state, p.head) if p.head in state.players else p.head),
+                "bid": p.bid if state.stage == "choose" else None,
+            }
+            if state.simplified or state.stage == "over":
+                players[s]["receptions"] = p.receptions  # nothing hides them at the end
+        out: dict[str, Any] = {
+            "round": state.round,
+            "rounds": state.rounds,
+            "stage": state.stage,
+            "phase": PHASE[state.stage],
+            "simplified": state.simplified,
+            "hierarchy": [name(state, s) for s in state.hierarchy],
+            "master": name(state, state.master) if state.players[state.master].nation else state.master,
+            "objectives": board,
+            "balance": {
+                "reparation": card(pob[0]).name if pob and state.tops_revealed else None,
+                "pile": len(pob),
+            },
+            "players": players,
+            "waiting": [name(state, p.seat) for p in self.prompts(state)],
+            "last_awards": list(state.last_awards),
+            "final": {name(state, s): v for s, v in state.final.items()},
+        }
+        if seat is not None and seat in state.players:
+            out["me"] = self._private(state, seat)
+        return out
+
+    def _private(self, state: SchonbrunnState, seat: str) -> dict[str, Any]:
+        p = state.players[seat]
+        me: dict[str, Any] = {
+            "seat": seat,
+            "nation": name(state, seat),
+            "receptions": p.receptions,
+            "supply": supply_values(state, seat),
+            "screen": [card(c).name for c in p.screen],
+            "aids_shown": [card(c).name for c in p.shown_aids],
+            "bid": p.bid,
+        }
+        pending = [d.value for d in state.delegates if d.owner == seat and d.place == "committed"]
+        me["committed"] = pending[0] if pending else None
+        if state.see_own_face_down:
+            me["face_down"] = sorted(
+                (d.place, d.value)
+                for d in state.delegates
+                if d.owner == seat and d.place in state.objectives and not d.face_up
+            )
+        return me
+
+    def describe(self, view: dict[str, Any]) -> str:
+        lines = [
+            f"**Schönbrunn** round {view['round']}/{view['rounds']} · {view['phase']}"
+            + (" · simplified" if view["simplified"] else "")
+        ]
+        if view["hierarchy"]:
+            lines.append("Hierarchy: " + " › ".join(view["hierarchy"]) + f" · Master: {view['master']}")
+        for o, info in view["objectives"].items():
+            head = f"**{o}** {info['reparation'] or '—'} ({info['pile']} left)"
+            if info["favour"] is not None:
+                head += f" · favour {info['favour']}"
+            parts = []
+            for nation, pc in info["pieces"].items():
+                bits = [str(v) for v in pc["face_up"]] + ["?"] * pc["face_down"]
+                if pc["minister"]:
+                    bits.append("FM")
+                if pc["head"]:
+                    bits.append("Head")
+                bits += [f"{m:+d}" for m in pc["markers"]]
+                parts.append(f"{nation} {' '.join(bits)}")
+            lines.append(head + (": " + "; ".join(parts) if parts else ""))
+        bal = view["balance"]
+        lines.append(f"Balance: {bal['reparation'] or '—'} ({bal['pile']} left)")
+        scores = []
+        for info in view["players"].values():
+            extra = f" ({info['receptions']}R)" if "receptions" in info else ""
+            signed = f" signed: {', '.join(info['signed'])}" if info["signed"] else ""
+            allies = f" allies {'+'.join(map(str, info['ally_markers']))}" if info["ally_markers"] else ""
+            scores.append(f"{info['nation']} {info['prestige']}P{extra}{allies}{signed}")
+        lines.append("Prestige: " + " · ".join(scores))
+        if view["waiting"]:
+            lines.append("Waiting for: " + ", ".join(view["waiting"]))
+        if view["final"]:
+            lines.append("Final: " + ", ".join(f"{n} {v}" for n, v in view["final"].items()))
+        me = view.get("me")
+        if me:
+            lines.append(
+                f"You ({me['nation']}): {me['receptions']} Receptions · supply {me['supply']}"
+                + (f" · committed {me['committed']}" if me["committed"] is not None else "")
+            )
+            if me["screen"]:
+                lines.append("Behind your screen: " + ", ".join(me["screen"]))
+            if me.get("face_down"):
+                lines.append("Your face-down: " + ", ".join(f"{v} in {o}" for o, v in me["face_down"]))
+        return "\n".join(lines)
+
+    # ---------------------------------------------------------------- outcome and automation
+
+    def outcome(self, state: SchonbrunnState) -> Outcome | None:
+        if state.stage != "over":
+            return None
+        order = rules.ranking(state)
+        return Outcome(
+            reason=f"{state.rounds} rounds played",
+            standings=[
+                Standing(
+                    seat=s, rank=i + 1, score=state.players[s].prestige, detail=state.players[s].end_detail
+                )
+                for i, s in enumerate(order)
+            ],
+        )
+
+    def default_action(self, state: SchonbrunnState, seat: str) -> Any:
+        return bots.default_action(state, seat)
+
+    def bot_action(self, state: SchonbrunnState, seat: str, rng: random.Random) -> Any:
+        return bots.bot_action(state, seat, rng)
+
+    def figures(self, state: SchonbrunnState) -> dict[str, float]:
+        winner = rules.ranking(state)[0]
+        out = {f"won_{state.players[s].nation}": float(s == winner) for s in state.seats}
+        out |= {f"prestige_{state.players[s].nation}": float(state.players[s].prestige) for s in state.seats}
+        return out
+
+    def provenance(self) -> list[dict[str, str]]:
+        out = []
+        for n in nations().values():
+            out.append({"entry": f"Nation {n.name}", **n.provenance.model_dump()})
+        for c in cards().values():
+            out.append({"entry": f"{c.type.capitalize()} {c.name}", **c.provenance.model_dump()})
+        t = tables()
+        for key in ("rounds", "plot", "favours", "receptions", "minister", "aid_sets"):
+            out.append({"entry": f"Table {key}", **getattr(t, key).provenance.model_dump()})
+        return out
+
+    # ---------------------------------------------------------------- checks
+
+    def invariants(self, state: SchonbrunnState) -> list[str]:
+        broken = []
+        places = {"supply", "committed", *state.objectives}
+        for d in state.delegates:
+            if d.place not in places:
+                broken.append(f"Delegate {d.id} is in no place ({d.place!r})")
+        ids = [d.id for d in state.delegates]
+        if len(ids) != len(set(ids)):
+            broken.append("a Delegate is in two places")
+        if state.players and all(p.nation for p in state.players.values()):
+            expected = sum(len(nations()[p.nation].delegates) for p in state.players.values())
+            if len(ids) != expected:
+                broken.append(f"{len(ids)} Delegates instead of {expected}")
+        for s, p in state.players.items():
+            if p.receptions < 0 or p.prestige < 0:
+                broken.append(f"{s} has negative Receptions or Prestige")
+        held = [c for p in state.players.values() for c in (*p.screen, *p.signed, *p.under)]
+        piled = [c for pile in state.piles.values() for c in pile]
+        every = held + piled + state.box + state.box_hidden
+        if sorted(every) != sorted(cards()):
+            broken.append("the Reparations are not all accounted for exactly once")
+        return broken
+
+    def vary_hidden(
+        self, state: SchonbrunnState, observer: str | None, rng: random.Random
+    ) -> SchonbrunnState:
+        v = state.model_copy(deep=True)
+        # Delegates: permute values among the pieces each owner has hidden from the observer.
+        for seat in v.seats:
+            hidden = [
+                d
+                for d in v.delegates
+                if d.owner == seat
+                and not d.face_up
+                and not d.known
+                and (seat != observer or (d.place in v.objectives and not v.see_own_face_down))
+            ]
+            values = [d.value for d in hidden]
+            rng.shuffle(values)
+            for d, value in zip(hidden, values, strict=True):
+                d.value = value
+        # Reparations still face down: permute within each type (Poland stays put).
+        start = 1 if v.tops_revealed else 0
+        slots: dict[str, list[tuple[list[str], int]]] = {}
+        for pile in v.piles.values():
+            for i in range(start, len(pile)):
+                if not card(pile[i]).legitimacy:
+                    slots.setdefault(card(pile[i]).type, []).append((pile, i))
+        for i, c in enumerate(v.box_hidden):
+            slots.setdefault(card(c).type, []).append((v.box_hidden, i))
+        for places in slots.values():
+            ids = [lst[i] for lst, i in places]
+            rng.shuffle(ids)
+            for (lst, i), c in zip(places, ids, strict=True):
+                lst[i] = c
+        # Political Favours still face down, and the unplaced token.
+        down = [o for o in v.objectives if o in v.favours and o not in v.favours_up]
+        values = [v.favours[o] for o in down] + v.favour_spare
+        rng.shuffle(values)
+        for o, value in zip(down, values, strict=False):
+            v.favours[o] = value
+        v.favour_spare = values[len(down) :]
+        # Auction bids not yet revealed.
+        if v.stage == "bid":
+            for s, p in v.players.items():
+                if s != observer and p.bid is not None:
+                    p.bid = rng.randint(1, p.receptions)
+        return v
+
+
+def _assign_text(state: SchonbrunnState) -> str:
+    step, left = state.assign_step, state.assign_left
+    if step == "head":
+        return "Assignments: assign your Delegation Head with `head` (an Objective for 1 Reception, or a nation's screen), or keep it."
+    face = {"down": "face down", "up": "face up", "last": "face down (your last)"}[step]
+    return f"Assignments: assign {left} more Delegate(s) {face} with `assign`."
+
+
+GAME = Schonbrunn()

@@ -1,0 +1,152 @@
+"""Reading the board: who is where, Influence totals, and what a seat may legally do.
+
+Shared by the rules, the bots and the commands' autocomplete, so the three agree.
+"""
+
+from __future__ import annotations
+
+from .content import card, nations, tables
+from .state import Delegate, SchonbrunnState
+
+
+def nation_of(state: SchonbrunnState, seat: str) -> str:
+    return state.players[seat].nation
+
+
+def seat_of(state: SchonbrunnState, nation: str) -> str | None:
+    key = nation.strip().casefold()
+    for seat, player in state.players.items():
+        nat = player.nation
+        if nat and key in (nat.casefold(), nations()[nat].name.casefold()):
+            return seat
+    return None
+
+
+def name(state: SchonbrunnState, seat: str) -> str:
+    nat = state.players[seat].nation
+    return nations()[nat].name if nat else seat
+
+
+def ally_bonus(state: SchonbrunnState, seat: str) -> int:
+    return sum(state.players[seat].ally_markers)
+
+
+def worth(state: SchonbrunnState, d: Delegate) -> int:
+    """A Delegate's Influence: a printed 0 adds its owner's Ally markers (Phase 3, Phase 6)."""
+    return d.value if d.value else ally_bonus(state, d.owner)
+
+
+def delegates_at(state: SchonbrunnState, seat: str, place: str) -> list[Delegate]:
+    return [d for d in state.delegates if d.owner == seat and d.place == place]
+
+
+def supply(state: SchonbrunnState, seat: str) -> list[Delegate]:
+    return delegates_at(state, seat, "supply")
+
+
+def supply_values(state: SchonbrunnState, seat: str) -> list[int]:
+    return sorted(d.value for d in supply(state, seat))
+
+
+def minister_bonus(state: SchonbrunnState, seat: str) -> int:
+    strong = nations()[nation_of(state, seat)].ability == "strong_minister"
+    return tables().minister.bonus + (1 if strong else 0)
+
+
+def influence(state: SchonbrunnState, seat: str, objective: str) -> int:
+    """The total of a delegation in an Objective: Delegates, Foreign Minister, markers, head."""
+    player = state.players[seat]
+    total = sum(worth(state, d) for d in delegates_at(state, seat, objective))
+    if player.minister == objective:
+        total += minister_bonus(state, seat)
+    total += sum(m.value for m in state.markers if m.owner == seat and m.objective == objective)
+    nation = nations()[player.nation]
+    if player.head == objective and nation.head_power == "influence":
+        total += nation.head_value
+    return total
+
+
+def head_at(state: SchonbrunnState, place: str) -> str | None:
+    """The seat whose Delegation Head stands at an Objective or before a seat's screen."""
+    for seat, player in state.players.items():
+        if player.head == place:
+            return seat
+    return None
+
+
+def in_reverse_hierarchy(state: SchonbrunnState) -> list[str]:
+    return list(reversed(state.hierarchy))
+
+
+def best(state: SchonbrunnState, totals: dict[str, int]) -> str:
+    """The highest total; ties go to the first in reverse Hierarchy order (Phase 5)."""
+    winner = None
+    for seat in in_reverse_hierarchy(state):
+        if seat in totals and (winner is None or totals[seat] > totals[winner]):
+            winner = seat
+    assert winner is not None
+    return winner
+
+
+def aids_held(state: SchonbrunnState, seat: str) -> list[str]:
+    return [c for c in state.players[seat].screen if card(c).type == "aid"]
+
+
+def unshown_aids(state: SchonbrunnState, seat: str) -> list[str]:
+    player = state.players[seat]
+    return [c for c in aids_held(state, seat) if c not in player.shown_aids]
+
+
+def head_targets(state: SchonbrunnState, seat: str) -> list[str]:
+    """Objectives and nations where this seat's Delegation Head may go now (Phase 2)."""
+    player = state.players[seat]
+    free_screen = nations()[player.nation].head_power == "free_screen"
+    out: list[str] = []
+    if player.receptions >= 1:
+        out += [o for o in state.objectives if head_at(state, o) is None]
+    if player.receptions >= 1 or free_screen:
+        out += [state.players[s].nation for s in state.seats if s != seat and head_at(state, s) is None]
+    return out
+
+
+def plot_targets(state: SchonbrunnState, seat: str) -> list[tuple[str, str, int]]:
+    """(target seat, Objective, index) of every opposing face-down Delegate a Plot may reach."""
+    out: list[tuple[str, str, int]] = []
+    for other in state.seats:
+        if other == seat:
+            continue
+        shield = nations()[nation_of(state, other)].head_power == "plot_shield"
+        for objective in state.objectives:
+            if shield and state.players[other].head == objective:
+                continue  # Russia's Delegation Head protects its Delegates there
+            hidden = face_down_at(state, other, objective)
+            out += [(other, objective, i + 1) for i in range(len(hidden))]
+    return out
+
+
+def face_down_at(state: SchonbrunnState, seat: str, objective: str) -> list[Delegate]:
+    return sorted((d for d in delegates_at(state, seat, objective) if not d.face_up), key=lambda d: d.order)
+
+
+def move_destinations(state: SchonbrunnState, target: str, origin: str) -> list[str]:
+    """Other Objectives where the target nation has assigned Delegates (Phase 4)."""
+    return [o for o in state.objectives if o != origin and delegates_at(state, target, o)]
+
+
+def face_up_of(state: SchonbrunnState, target: str) -> list[Delegate]:
+    return sorted(
+        (d for d in state.delegates if d.owner == target and d.face_up and d.place in state.objectives),
+        key=lambda d: (state.objectives.index(d.place), d.value),
+    )
+
+
+def minister_objectives(state: SchonbrunnState, seat: str) -> list[str]:
+    return [o for o in state.objectives if delegates_at(state, seat, o)]
+
+
+def activatable(state: SchonbrunnState, seat: str, timing: str) -> list[str]:
+    """Signed Treaties of this timing not yet activated this round, if the seat can pay."""
+    player = state.players[seat]
+    if not unshown_aids(state, seat) and player.minister is not None:
+        return []
+    return [t for t in player.signed if card(t).timing == timing and t not in player.activated]
