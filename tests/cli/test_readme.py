@@ -1,0 +1,56 @@
+"""The README stays true: generated parts current, every config key and subcommand documented."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import pathlib
+import re
+
+from bot.__main__ import _parser
+from bot.config import Config
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def _readme_script():
+    spec = importlib.util.spec_from_file_location("readme_script", ROOT / "scripts" / "readme.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_generated_command_list_and_content_table_are_current():
+    script = _readme_script()
+    assert script.stale(README) == [], (
+        "README.md is out of date: run .venv/bin/python scripts/readme.py --write"
+    )
+
+
+def test_the_generator_notices_a_stale_list():
+    script = _readme_script()
+    tampered = README.replace("| `/game start` |", "| `/game begin` |")
+    assert script.stale(tampered) == ["commands"]
+
+
+def test_the_two_commands_exist_and_ci_runs_the_test_command():
+    for name in ("run", "test"):
+        path = ROOT / "scripts" / name
+        assert f"./scripts/{name}" in README
+        assert path.is_file() and os.access(path, os.X_OK), f"scripts/{name} is not executable"
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "./scripts/test" in ci and os.access(ROOT / ".ci" / "run", os.X_OK)
+
+
+def test_every_config_key_is_in_the_readme():
+    for key in Config.model_fields:
+        assert f"| `{key}` |" in README, f"README's configuration table lacks {key}"
+
+
+def test_every_subcommand_is_in_the_readme():
+    parser = _parser()
+    subparsers = next(a for a in parser._actions if a.dest == "command")
+    for name in subparsers.choices:
+        assert re.search(rf"\| `{name}( |`)", README), f"README's command-line table lacks {name}"
