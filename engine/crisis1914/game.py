@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from typing import Any
@@ -24,6 +25,11 @@ SOLO_LEVELS = [
     (25, "Diplomatic Tie"),
     (0, "Diplomatic Loss"),
 ]
+
+
+@functools.cache
+def _deck_ids() -> dict[str, frozenset[str]]:
+    return {nid: frozenset(c.id for c in deck.cards) for nid, deck in load_content().decks.items()}
 
 
 class CrisisOptions(Model):
@@ -430,6 +436,7 @@ class Crisis1914(Game[CrisisState]):
     # -- checks ----------------------------------------------------------------------------------
     def invariants(self, state: CrisisState) -> list[str]:
         broken: list[str] = []
+        deck_ids = _deck_ids()
         held: dict[str, list[str]] = {n: [] for n in state.players}
         for x in state.pending:
             if x.kind in ("resolve", "choose"):
@@ -445,12 +452,10 @@ class Crisis1914(Game[CrisisState]):
                 + p.set_aside
                 + held[nid]
             )
-            if len(cards) != DECK_SIZE or len(set(cards)) != DECK_SIZE:
+            if len(cards) != DECK_SIZE or set(cards) != deck_ids[nid]:
                 broken.append(
-                    f"{nid}'s deck holds {len(cards)} cards ({len(set(cards))} distinct), not {DECK_SIZE}"
+                    f"{nid}'s deck holds {len(cards)} cards ({len(set(cards))} distinct), not its {DECK_SIZE}"
                 )
-            if any(card(c).nation != nid for c in cards):
-                broken.append(f"{nid}'s piles hold another nation's card")
             if not 0 <= p.belligerence <= MAX_BELLIGERENCE:
                 broken.append(f"{nid}'s Belligerence is {p.belligerence}")
             for box, t in state.tension[nid].items():
@@ -467,7 +472,8 @@ class Crisis1914(Game[CrisisState]):
             if not 0 <= p.known <= len(p.draw):
                 broken.append(f"{nid} knows {p.known} cards of a Draw Pile of {len(p.draw)}")
         markers = [n for n in state.current if n] + state.will_top + state.will_bottom
-        if sorted(markers) != sorted(n for n, p in state.players.items() if p.lost is None):
+        still_in = sorted(n for n, p in state.players.items() if p.lost is None or state.phase == "over")
+        if state.phase != "over" and sorted(markers) != still_in:
             broken.append(f"Initiative markers {markers} do not match the players still in the game")
         return broken
 

@@ -83,6 +83,11 @@ class CrisisState(GameState):
     dp_history: list[float] = Field(default_factory=list)  # mean highest DP of each Week, for simulations
     result: str | None = None
 
+    def __deepcopy__(self, memo: dict | None = None) -> CrisisState:
+        # The core copies the state once per action; a pydantic-core round trip is several
+        # times faster than copy.deepcopy over the nested models.
+        return type(self).model_validate(self.model_dump())
+
     def player_of(self, seat: str) -> Player | None:
         for p in self.players.values():
             if p.seat == seat:
