@@ -104,6 +104,9 @@ async def answer_outbox(
     bot: ChancelleryBot = interaction.client  # type: ignore[assignment]
     bot.delivery.seen(outbox.channel_id, interaction.user.id)
     await say(interaction, bot.delivery.private_reply(outbox, interaction.user.id))
-    await bot.delivery.deliver(outbox, caller_id=interaction.user.id, new_status=new_status)
+    try:
+        await bot.delivery.deliver(outbox, caller_id=interaction.user.id, new_status=new_status)
+    except Exception:  # the action is saved; only its announcement failed: no apology to the player
+        log.exception("could not deliver the outbox of table %s", outbox.channel_id)
     bot.ticker.poke()  # the action may have set a deadline earlier than the one slept towards
     return outbox

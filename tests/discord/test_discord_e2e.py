@@ -268,3 +268,48 @@ async def test_turn_notices_still_in_their_grace_are_sent_on_shutdown(env, servi
     assert table.dms("bob") == []
     await env.bot.close()  # SimCord's restart_bot detaches without closing; a real stop closes
     assert len(table.dms("bob")) == 1
+
+
+async def test_a_slow_answer_is_deferred_then_followed_up(env, service, monkeypatch):
+    import asyncio
+
+    from bot.discord import interact
+
+    table = await _started(env, service, "alice", "bob")
+    monkeypatch.setattr(interact, "DEFER_AFTER", 0.01)
+    real_me = service.me
+
+    async def slow_me(channel_id, user_id):
+        await asyncio.sleep(30)  # a slow disk
+        return await real_me(channel_id, user_id)
+
+    monkeypatch.setattr(service, "me", slow_me)
+    shown = await table["bob"].slash(table.channel, "game me")
+    assert shown.deferred and shown.ephemeral and shown.followups == []
+    await env.advance_time(30)
+    assert "round 1, commit" in shown.response.content  # the follow-up fills the deferred answer
+
+
+async def test_an_unexpected_failure_is_answered_with_an_apology(env, service, monkeypatch, caplog):
+    from bot.discord.interact import APOLOGY
+
+    table = await _started(env, service, "alice", "bob")
+
+    async def broken(channel_id):
+        raise RuntimeError("database on fire")
+
+    monkeypatch.setattr(service, "status", broken)
+    answered = await table["bob"].slash(table.channel, "game status")
+    assert answered.ephemeral and answered.response.content == APOLOGY
+    assert "database on fire" in caplog.text
+
+
+async def test_deadlines_that_passed_while_the_bot_was_down_are_processed_at_start_up(env, service, make_bot):
+    table = await _started(env, service, "alice", "bob")
+    await table["alice"].slash(table.channel, "envoys commit", value=3)
+    env.bot._ticker_task.cancel()  # the bot is down: nothing watches the clock
+    await env.advance_time(25 * 3600)
+    assert "round 1, commit" in table.status().content
+
+    await env.restart_bot(make_bot())
+    assert "round 1, press" in table.status().content
