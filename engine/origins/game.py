@@ -181,17 +181,20 @@ class Origins(Game[OriginsState]):
     # -- checks ---------------------------------------------------------------------------
     def invariants(self, state: OriginsState) -> list[str]:
         broken = []
-        known = set(content.names())
+        known = content.names()
+        on_board = dict.fromkeys(state.holders, 0)
         for embassy, here in state.pfs.items():
             if embassy not in known:
                 broken.append(f"unknown embassy {embassy}")
             for country, n in here.items():
                 if n <= 0:
                     broken.append(f"{country} has {n} PFs in {embassy}")
-                if country not in state.holders:
+                if country not in on_board:
                     broken.append(f"{country} holds PFs but nobody holds it")
+                else:
+                    on_board[country] += n
         for country, ledger in state.ledger.items():
-            board = sum(here.get(country, 0) for here in state.pfs.values())
+            board = on_board[country]
             unplaced = state.unplaced.get(country, 0)
             if unplaced < 0:
                 broken.append(f"{country} has {unplaced} unplaced PFs")
