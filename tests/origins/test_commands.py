@@ -1,0 +1,113 @@
+"""The `/origins` commands: each builds the engine's action; autocomplete offers only legal values."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core import IllegalAction
+from engine.origins import GAME
+from engine.origins.actions import Attack, Bid, Place, Remove, Submit, WriteSheet
+
+from .helpers import finish_bidding, new_game, position, to_attacks
+
+COMMANDS = {c.name: c for c in GAME.commands}
+
+
+def _suggest(command, option, state, seat, typed=None):
+    opt = next(o for o in COMMANDS[command].options if o.name == option)
+    return [c.value for c in opt.suggest(state, seat, typed or {})]
+
+
+def test_the_issues_commands_exist():
+    assert set(COMMANDS) == {"bid", "pass", "place", "remove", "sheet", "submit", "attack", "done", "ready"}
+    assert all(COMMANDS[c].private for c in ("place", "remove", "sheet", "submit"))
+
+
+def test_bid_command_and_its_suggestions():
+    state = new_game(5, 3)
+    seat = state.bidder
+    mine = state.countries_of(seat)[0]
+    assert _suggest("bid", "card", state, seat) == state.order
+    current = state.order.index(mine) + 1
+    assert current not in [int(p) for p in _suggest("bid", "position", state, seat, {"card": mine})]
+    assert _suggest("bid", "amount", state, seat)[0] == "1"
+    action = COMMANDS["bid"].build(
+        state, seat, {"card": mine.lower(), "position": "1" if current != 1 else "2", "amount": "1"}
+    )
+    assert isinstance(action, Bid) and action.payer == mine
+    state, _ = GAME.apply(state, seat, action)
+    assert state.high_bid == 1
+    assert _suggest("bid", "amount", state, state.bidder)[0] == "2"
+
+
+def test_place_remove_sheet_submit_commands():
+    state = finish_bidding(new_game(5, 3))
+    position(state, {"SER": {"GER": 7}})
+    seat = state.holders["GER"]
+    assert _suggest("place", "amount", state, seat) == [str(n) for n in range(6)]
+    assert _suggest("remove", "embassy", state, seat) == ["SER"]
+    assert _suggest("remove", "amount", state, seat, {"embassy": "SER"}) == [str(n) for n in range(6)]
+    place = COMMANDS["place"].build(state, seat, {"embassy": "Serbia", "amount": 3})
+    assert place == Place(country="GER", embassy="SER", amount=3)
+    state, events = GAME.apply(state, seat, place)
+    assert events[0].text == "Your sheet for Germany: SER 3"
+    remove = COMMANDS["remove"].build(state, seat, {"embassy": "ser", "amount": "2"})
+    assert remove == Remove(country="GER", embassy="SER", amount=2)
+    state, events = GAME.apply(state, seat, remove)
+    assert events[0].text == "Your sheet for Germany: SER 3, -SER 2"
+    assert COMMANDS["sheet"].build(state, seat, {}) is None  # shows the sheet
+    line = COMMANDS["sheet"].build(state, seat, {"line": "SER 5, ROM 3, FE 2"})
+    assert line == WriteSheet(country="GER", text="SER 5, ROM 3, FE 2")
+    with pytest.raises(IllegalAction, match="No embassy called 'XX'"):
+        COMMANDS["sheet"].build(state, seat, {"line": "XX 5"})
+    assert COMMANDS["submit"].build(state, seat, {}) == Submit()
+
+
+def test_a_player_with_several_countries_must_say_which():
+    state = finish_bidding(new_game(2, 3))
+    seat = state.holders["UK"]
+    with pytest.raises(IllegalAction, match="say which with country"):
+        COMMANDS["place"].build(state, seat, {"embassy": "FE", "amount": 3})
+    with pytest.raises(IllegalAction, match="do not hold Germany"):
+        COMMANDS["place"].build(state, seat, {"embassy": "FE", "amount": 3, "country": "GER"})
+    assert (
+        COMMANDS["place"].build(state, seat, {"embassy": "FE", "amount": 3, "country": "France"}).country
+        == "FRA"
+    )
+
+
+def test_attack_command_suggests_only_legal_embassies_and_targets():
+    state = new_game(5, 1)
+    position(state, {"SER": {"GER": 6, "RUS": 3, "AH": 2}, "ROM": {"GER": 4}, "FE": {"UK": 5, "FRA": 1}})
+    state = to_attacks(state, "GER")
+    seat = state.holders["GER"]
+    assert _suggest("attack", "embassy", state, seat) == ["SER"]
+    assert _suggest("attack", "target", state, seat, {"embassy": "SER"}) == [
+        c for c in state.order if c in ("RUS", "AH")
+    ]
+    other = state.holders["UK"]
+    assert _suggest("attack", "embassy", state, other) == []  # not the UK's turn
+    single = COMMANDS["attack"].build(state, seat, {"embassy": "SER", "target": "RUS"})
+    assert single == Attack(embassy="SER", split={"RUS": 6})
+    split = COMMANDS["attack"].build(state, seat, {"embassy": "SER", "split": "RUS 4, AH 2"})
+    assert split == Attack(embassy="SER", split={"RUS": 4, "AH": 2})
+    with pytest.raises(IllegalAction, match="named twice"):
+        COMMANDS["attack"].build(state, seat, {"embassy": "SER", "split": "RUS 4, RUS 2"})
+    GAME.validate(state, seat, split)
+
+
+def test_every_listed_legal_action_is_legal():
+    from engine.core.playout import play_out
+
+    checked = 0
+
+    def on_step(before, seat, action, after, events):
+        nonlocal checked
+        if before.step % 7:
+            return
+        for legal in GAME.legal_actions(before, seat)[:12]:
+            GAME.validate(before, seat, legal)
+            checked += 1
+
+    play_out(GAME, 4, 5, on_step=on_step)
+    assert checked > 20
