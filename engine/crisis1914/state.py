@@ -79,6 +79,7 @@ class CrisisState(GameState):
     congress_inviter: str | None = None
     congress_yes: list[str] = Field(default_factory=list)
     refresh_discards: dict[str, list[str]] = Field(default_factory=dict)  # secret until all are in
+    refresh_choosers: list[str] = Field(default_factory=list)  # who owes a Refresh choice
     last_week: dict[str, dict[str, int]] = Field(default_factory=dict)  # the last Score Step, for display
     dp_history: list[float] = Field(default_factory=list)  # mean highest DP of each Week, for simulations
     result: str | None = None

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+from engine.core import Event
+
 from . import content as ct
 from .cards import assertions, card, discard_pile, draw_card, put_discard, reduce_tension, reducible_boxes
 from .log import Log, name, statesman
@@ -173,7 +175,11 @@ def conditions_hold(state: CrisisState, p: Player, conditions: list[ct.Condition
 
 
 def start_refresh(state: CrisisState, rng: random.Random, log: Log) -> None:
-    """Tableau and Return cards go back, then the player boards are checked; Hand discards follow."""
+    """Tableau and Return cards go back, then the player boards are checked; Hand discards follow.
+
+    Who owes a Hand choice is settled first, from the public Hand sizes, so that the cards
+    going back face-down never change who is asked."""
+    state.refresh_choosers = [p.nation for p in state.active() if p.hand]
     for p in state.active():
         back: list[str] = list(p.returned)
         p.returned = []
@@ -184,11 +190,23 @@ def start_refresh(state: CrisisState, rng: random.Random, log: Log) -> None:
             else:
                 put_discard(p, played.card, pile)
         p.tableau = []
-        for cid in [c for c in p.hand if card(c).discard == "return"]:
-            p.hand.remove(cid)
-            back.append(cid)
-            log.public(
-                "return", f"{name(cid)} goes from {statesman(p.nation)}'s Hand back into the Draw Pile."
+        going = [c for c in p.hand if card(c).discard == "return"]
+        if going:
+            for cid in going:
+                p.hand.remove(cid)
+            back += going
+            # face-down: the others see how many cards go back, never which
+            log.private(
+                p.seat,
+                "return",
+                "Back into your Draw Pile from your Hand: " + ", ".join(map(name, going)) + ".",
+            )
+            log.events.append(
+                Event(
+                    kind="return",
+                    text=f"{statesman(p.nation)} shuffles {len(going)} card(s) from Hand back into the Draw Pile.",
+                    reveals=True,
+                )
             )
         board = ct.load_content().nations[p.nation]
         for aside in board.set_aside:
@@ -208,7 +226,7 @@ def start_refresh(state: CrisisState, rng: random.Random, log: Log) -> None:
 
 
 def refresh_waiting(state: CrisisState) -> list[str]:
-    return [p.nation for p in state.active() if p.hand and p.nation not in state.refresh_discards]
+    return [n for n in state.refresh_choosers if n not in state.refresh_discards]
 
 
 def finish_refresh(state: CrisisState, rng: random.Random, log: Log) -> None:
@@ -233,6 +251,7 @@ def finish_refresh(state: CrisisState, rng: random.Random, log: Log) -> None:
         p.score, p.second = 0, None
         p.belligerent_this_week = p.deliberated = p.passed = p.momentum = False
     state.refresh_discards = {}
+    state.refresh_choosers = []
     state.week += 1
     state.round = 1
     new_round(state)

@@ -7,6 +7,7 @@ from engine.crisis1914.actions import (
     Draw,
     Pass,
     Play,
+    Refresh,
     Reorder,
     Reorganize,
     Resolve,
@@ -167,6 +168,8 @@ def test_example_of_play_2_players_week_1():
     assert (state.tension["RU"]["AH"], state.tension["AH"]["RU"]) == (2, 3)
 
     # Refresh Step: the Blank Cheque and Hartwig are Permanent; The Czar goes back from the Hand.
+    assert state.phase == "refresh" and cid("The Czar") in ru.draw and ru.hand == []
+    act(state, "RU", Refresh())  # Sergei held a card, so he is asked; nothing is left to discard
     assert names(ah.permanent) == ["The Kaiser's Blank Cheque"]
     assert names(ru.permanent) == ["Hartwig"]
     assert cid("Conrad") in ah.recycled and cid("Shebeko") in ru.recycled
