@@ -16,6 +16,7 @@ player action (issue 2, item 11).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -57,6 +58,7 @@ class Delivery:
         self.bot = bot
         self._status_ids: dict[int, int] = {}  # table channel -> its status message
         self._shown: dict[int, str] = {}  # table channel -> the status text last shown
+        self._locks: dict[int, asyncio.Lock] = {}  # table channel -> its status message's edits
         self._closed: set[int] = set()  # users whose DMs are closed (mirrors the database)
         # Turn notices not yet sent, by (table channel, user). Kept in memory only: a crash
         # within the grace loses the DM, never the turn (the status and /game me show it).
@@ -99,6 +101,16 @@ class Delivery:
     # ------------------------------------------------------------------ status
 
     async def _status(self, channel: Any, status: str, events: list[str], *, new: bool) -> None:
+        async with self._locks.setdefault(channel.id, asyncio.Lock()):
+            # Two quick actions' deliveries can finish out of order; what is shown must be
+            # the table's latest status, so it is read again under the lock.
+            try:
+                status = await self.service.status(channel.id)
+            except Exception:
+                pass  # the table is gone: show what the outbox carried
+            await self._show_status(channel, status, events, new=new)
+
+    async def _show_status(self, channel: Any, status: str, events: list[str], *, new: bool) -> None:
         text = status if not events else f"{status}\n\n" + "\n".join(f"> {line}" for line in events)
         text = _fit(text)
         if not new and self._shown.get(channel.id) == text:

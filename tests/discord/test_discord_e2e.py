@@ -313,3 +313,14 @@ async def test_deadlines_that_passed_while_the_bot_was_down_are_processed_at_sta
 
     await env.restart_bot(make_bot())
     assert "round 1, press" in table.status().content
+
+
+async def test_a_late_delivery_never_shows_an_older_status(env, service):
+    table = await _started(env, service, "alice", "bob")
+    older = await service.command(table.channel.id, table["alice"].id, "commit", {"value": 1})
+    await table["bob"].slash(table.channel, "envoys commit", value=2)  # the table moves on
+    assert "round 1, press" in table.status().content
+
+    with env.time_context():
+        await env.bot.delivery.deliver(older)  # the first action's delivery finishes last
+    assert "round 1, press" in table.status().content
