@@ -3,7 +3,9 @@
 Each game is `engine.core.playout.play_out` with every seat played by `bot_action`. The
 report gives each nation's (or seat's) share of wins, the mean game length in actions,
 and the mean of every figure the game reports for a finished game (`Game.figures`, such
-as the share of Crisis games that end in war). A first place shared by k seats counts
+as the share of Crisis games that end in war). A game that leaves a figure out counts as
+0 for it (so an indicator's mean is a share); the report then also says in how many games
+it was reported and its mean over those. A first place shared by k seats counts
 1/k to each, so the win shares of one player count add up to 100%.
 """
 
@@ -56,8 +58,24 @@ class Simulation:
         return statistics.fmean(self.lengths) if self.lengths else 0.0
 
     def mean_figures(self) -> dict[str, float]:
-        # a figure missing from some games is averaged over the games that report it
-        return {key: statistics.fmean(values) for key, values in sorted(self.figures.items())}
+        """Mean per game, a figure missing from a game counting as 0."""
+        return {key: sum(values) / self.games for key, values in sorted(self.figures.items())}
+
+    def _figure_lines(self, markdown: bool) -> list[str]:
+        lines = []
+        for key, mean in self.mean_figures().items():
+            values = self.figures[key]
+            partial = (
+                f" (reported in {len(values)} of {self.games} games; mean there {statistics.fmean(values):.3f})"
+                if len(values) < self.games
+                else ""
+            )
+            lines.append(
+                f"| {key} | {mean:.3f} | {partial.strip(' ()')} |"
+                if markdown
+                else f"  {key}: {mean:.3f}{partial}"
+            )
+        return lines
 
     def text(self) -> str:
         lines = [
@@ -75,7 +93,7 @@ class Simulation:
             ]
         if self.figures:
             lines.append("Figures (mean per game):")
-            lines += [f"  {key}: {value:.3f}" for key, value in self.mean_figures().items()]
+            lines += self._figure_lines(markdown=False)
         return "\n".join(lines)
 
     def markdown(self) -> str:
@@ -97,8 +115,8 @@ class Simulation:
                 f"| {reason} | {n} |" for reason, n in sorted(self.reasons.items(), key=lambda r: -r[1])
             ]
         if self.figures:
-            lines += ["", "| Figure | Mean |", "|---|---:|"]
-            lines += [f"| {key} | {value:.3f} |" for key, value in self.mean_figures().items()]
+            lines += ["", "| Figure | Mean per game | Note |", "|---|---:|---|"]
+            lines += self._figure_lines(markdown=True)
         return "\n".join(lines)
 
 

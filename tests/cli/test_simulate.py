@@ -16,7 +16,10 @@ class ScoredEnvoys(Envoys):
     """Envoys reporting two figures, to check that simulate averages them."""
 
     def figures(self, state: Any) -> dict[str, float]:
-        return {"top_score": max(state.scores.values()), "rounds": state.rounds}
+        figures = {"top_score": max(state.scores.values()), "rounds": state.rounds}
+        if "s1" in self.outcome(state).winners:
+            figures["s1_first"] = 1.0  # an indicator reported only when true
+        return figures
 
     def seat_label(self, state: Any, seat: str) -> str:
         return f"Envoy {seat[1:]}"
@@ -54,6 +57,16 @@ def test_figures_are_averaged_and_labels_are_the_games_own():
     assert means["top_score"] == pytest.approx(sum(result.figures["top_score"]) / 40)
     assert set(result.win_rates()) == {"Envoy 1", "Envoy 2"}
     assert "top_score: " in result.text() and "| Envoy 1 | 40 |" in result.markdown()
+
+
+def test_a_figure_left_out_counts_as_zero_and_says_so():
+    result = simulate(ScoredEnvoys(), 2, games=40, seed=2)
+    firsts = len(result.figures["s1_first"])
+    assert 0 < firsts < 40  # the seed gives both kinds of game
+    assert result.mean_figures()["s1_first"] == pytest.approx(firsts / 40)
+    assert (
+        f"s1_first: {firsts / 40:.3f} (reported in {firsts} of 40 games; mean there 1.000)" in result.text()
+    )
 
 
 def test_cli_runs_every_player_count_and_writes_the_report(envoys, clean_env):
