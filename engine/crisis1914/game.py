@@ -12,6 +12,7 @@ from engine.core import Game, IllegalAction, Model, Outcome, Prompt, Standing, r
 from . import actions as a
 from . import bots, rules, weeks
 from .cards import MAX_BELLIGERENCE, assertions, blocked_by_momentum, card, card_dp, limit
+from .commands import COMMANDS
 from .content import TYPE_NAMES, load_content
 from .log import Log, statesman
 from .state import CrisisState, Player
@@ -45,6 +46,7 @@ class Crisis1914(Game[CrisisState]):
     Options = CrisisOptions
     State = CrisisState
     Action = a.ACTION
+    commands = COMMANDS
     rules_summary = (
         "Statesmen of the July Crisis play cards for Diplomatic Pressure each Week: the most DP wins "
         "Prestige, but DP and Belligerence raise Tension, and 6 Tension in your City Box means war and defeat."
