@@ -123,7 +123,9 @@ def _build_command(game: Game[Any], command: Command) -> app_commands.Command[An
 
 
 def build_game_group(game: Game[Any]) -> app_commands.Group:
-    group = app_commands.Group(name=command_name(game.id), description=_description(f"Play {game.title}"))
+    group = app_commands.Group(
+        name=command_name(game.id), description=_description(f"Play {game.title}"), guild_only=True
+    )
     seen: set[str] = set()
     for command in game.commands[:MAX_SUBCOMMANDS]:
         built = _build_command(game, command)

@@ -71,7 +71,12 @@ async def _game_choices(interaction: discord.Interaction, current: str) -> list[
 
 class GameGroup(app_commands.Group):
     def __init__(self) -> None:
-        super().__init__(name="game", description="Game tables in this channel: create, join, play, follow")
+        # Tables live in server channels: a DM has no one to play with.
+        super().__init__(
+            name="game",
+            description="Game tables in this channel: create, join, play, follow",
+            guild_only=True,
+        )
 
     @app_commands.command(name="new", description="Open a table for a game in this channel")
     @app_commands.describe(game="Which game", options="Table options, e.g. rounds=2 (see /game rules)")

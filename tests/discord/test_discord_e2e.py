@@ -324,3 +324,30 @@ async def test_a_late_delivery_never_shows_an_older_status(env, service):
     with env.time_context():
         await env.bot.delivery.deliver(older)  # the first action's delivery finishes last
     assert "round 1, press" in table.status().content
+
+
+async def test_no_private_line_ever_reaches_the_channel_or_a_thread(env, service, monkeypatch):
+    from .test_api_budget import _play_whole_game
+
+    table = await _started(env, service, "alice", "bob", "carol")
+    private: list[str] = []
+    deliver = env.bot.delivery.deliver
+
+    async def recording(outbox, **kwargs):
+        private.extend(p.text for p in outbox.posts if p.to == "seat")
+        if outbox.reply:
+            private.append(outbox.reply)
+        await deliver(outbox, **kwargs)
+
+    monkeypatch.setattr(env.bot.delivery, "deliver", recording)
+    await _play_whole_game(env, service, table)
+
+    public = table.public_text()
+    assert any("You committed" in text for text in private)  # the game did have secrets
+    leaked = [text for text in private if text.strip() and text in public]
+    assert leaked == []
+
+
+async def test_the_commands_are_offered_in_servers_only(env):
+    stranger = env.create_user("dave")
+    assert not any(name.startswith(("game", "envoys")) for name in stranger.available_commands())
