@@ -72,3 +72,27 @@ async def test_every_registered_game_is_synced_and_offered(simcord_env):
         for command in game.commands:
             assert f"{command_name(game.id)} {command_name(command.name)}" in offered
     assert {"game new", "game join", "game me", "game settings", "game abandon"} <= offered
+
+
+@pytest.mark.parametrize("game_id", [g.id for g in games.all() if g.commands])
+async def test_a_real_game_starts_in_discord_and_tells_everyone_what_they_owe(env, store, service, game_id):
+    from bot.discord.delivery import NOTICE_GRACE
+
+    game = games.get(game_id)
+    guild = env.create_guild()
+    channel = guild.create_text_channel(game_id)
+    players = [guild.add_member(env.create_user(f"p{i}")) for i in range(game.min_players)]
+    await players[0].slash(channel, "game new", game=game_id)
+    for player in players[1:]:
+        await player.slash(channel, "game join")
+    started = await players[0].slash(channel, "game start")
+    assert started.response.content.startswith("The game has started"), started.response.content
+    await env.advance_time(NOTICE_GRACE)
+
+    state = game.load_state((await store.get_table(channel.id)).state)
+    owing = {p.seat for p in game.prompts(state)}
+    assert owing
+    for seat in (await service.table_info(channel.id)).seats:
+        if seat.seat in owing and seat.user_id != players[0].id:
+            player = next(p for p in players if p.id == seat.user_id)
+            assert player.user.dm_channel.history(), f"{seat.name} owes but got no DM"
