@@ -1,0 +1,37 @@
+"""Persistence behind one async interface (DESIGN §5). SQLite is the embedded default."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .base import (
+    ActionRow,
+    DeadlineRow,
+    EventRow,
+    SeatRow,
+    StaleWrite,
+    Store,
+    StoreError,
+    TableExists,
+    TableRow,
+)
+from .sqlite import SqliteStore
+
+__all__ = [
+    "ActionRow",
+    "DeadlineRow",
+    "EventRow",
+    "SeatRow",
+    "SqliteStore",
+    "StaleWrite",
+    "Store",
+    "StoreError",
+    "TableExists",
+    "TableRow",
+    "open_store",
+]
+
+
+async def open_store(path: str | Path) -> Store:
+    """The SQLite store at `path`: creates the file and its folder, runs migrations."""
+    return await SqliteStore.open(path)

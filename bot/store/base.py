@@ -1,0 +1,175 @@
+"""The one async storage interface the table service talks to (DESIGN §5).
+
+Rows are plain dataclasses holding only ids and JSON text, never live Discord objects.
+Every change to a table goes through `save`, which writes the table row, the action log,
+events, deadlines and seats in one transaction guarded by the table's `version`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+__all__ = [
+    "Status",
+    "TableRow",
+    "SeatRow",
+    "ActionRow",
+    "EventRow",
+    "DeadlineRow",
+    "Store",
+    "StoreError",
+    "StaleWrite",
+    "TableExists",
+]
+
+Status = Literal["lobby", "running", "paused", "finished", "abandoned"]
+
+
+class StoreError(Exception):
+    """Storage failed; the previous state is intact."""
+
+
+class StaleWrite(StoreError):
+    """Another writer saved this table first; reload and try again."""
+
+
+class TableExists(StoreError):
+    """A table already lives in this channel."""
+
+
+@dataclass
+class TableRow:
+    channel_id: int
+    game: str
+    host_id: int
+    status: Status = "lobby"
+    guild_id: int | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    settings: dict[str, Any] = field(default_factory=dict)
+    state: str | None = None  # the game State as JSON
+    version: int = 0
+    seed: int | None = None
+    thread_id: int | None = None
+    created_at: float = 0.0
+    updated_at: float = 0.0
+
+
+@dataclass
+class SeatRow:
+    channel_id: int
+    user_id: int
+    name: str
+    position: int
+    preference: str | None = None
+    seat: str | None = None  # engine seat id, given at start
+    joined_at: float = 0.0
+
+
+@dataclass
+class ActionRow:
+    channel_id: int
+    idx: int
+    seat: str
+    user_id: int | None  # None: a deadline acted for the seat
+    action: str  # JSON
+    at: float
+    undoable: bool = False
+
+
+@dataclass
+class EventRow:
+    channel_id: int
+    action_idx: int | None
+    audience: str | None
+    kind: str
+    text: str
+    at: float
+
+
+@dataclass
+class DeadlineRow:
+    channel_id: int
+    phase: str
+    started_at: float
+    due_at: float
+    reminders: list[float] = field(default_factory=list)  # pending reminder times
+    reminders_sent: list[float] = field(default_factory=list)
+    extended: bool = False
+    thread: str | None = None
+
+    @property
+    def next_at(self) -> float:
+        return min([self.due_at, *self.reminders])
+
+
+class Store(ABC):
+    # -- tables --------------------------------------------------------------------------
+    @abstractmethod
+    async def create_table(self, table: TableRow, seats: Sequence[SeatRow] = ()) -> TableRow:
+        """Insert a new table (version 1). TableExists if the channel has one."""
+
+    @abstractmethod
+    async def get_table(self, channel_id: int) -> TableRow | None: ...
+
+    @abstractmethod
+    async def save(
+        self,
+        table: TableRow,
+        expected_version: int,
+        *,
+        actions: Sequence[ActionRow] = (),
+        events: Sequence[EventRow] = (),
+        deadlines: Sequence[DeadlineRow] | None = None,
+        seats: Sequence[SeatRow] | None = None,
+    ) -> TableRow:
+        """Write everything in one transaction, if the stored version is still
+        `expected_version`; else StaleWrite and nothing changes. `deadlines` / `seats`,
+        when given, replace the table's rows. Returns the table with its new version."""
+
+    # -- reading -------------------------------------------------------------------------
+    @abstractmethod
+    async def get_seats(self, channel_id: int) -> list[SeatRow]:
+        """In table order (position)."""
+
+    @abstractmethod
+    async def get_actions(self, channel_id: int) -> list[ActionRow]: ...
+
+    @abstractmethod
+    async def get_events(
+        self,
+        channel_id: int,
+        *,
+        audience: str | None = None,
+        public_only: bool = True,
+        offset: int = 0,
+        limit: int = 20,
+    ) -> list[EventRow]:
+        """Newest first. public_only=False with `audience` adds that seat's private events."""
+
+    @abstractmethod
+    async def count_events(self, channel_id: int, *, public_only: bool = True) -> int: ...
+
+    @abstractmethod
+    async def get_deadlines(self, channel_id: int) -> list[DeadlineRow]: ...
+
+    # -- scheduling ----------------------------------------------------------------------
+    @abstractmethod
+    async def due_tables(self, now: float) -> list[int]:
+        """Channels of running tables with a deadline or reminder due at `now` or before."""
+
+    @abstractmethod
+    async def next_due(self) -> float | None:
+        """The earliest pending deadline or reminder of a running table."""
+
+    # -- private delivery ----------------------------------------------------------------
+    @abstractmethod
+    async def set_dm_closed(self, user_id: int, closed: bool, at: float) -> None: ...
+
+    @abstractmethod
+    async def is_dm_closed(self, user_id: int) -> bool: ...
+
+    @abstractmethod
+    async def close(self) -> None: ...

@@ -1,0 +1,382 @@
+"""The SQLite store: one aiosqlite connection, WAL, foreign keys, numbered migrations.
+
+Each call runs as one function on aiosqlite's worker thread (`_run`), so a save is one
+thread hop and one transaction however many statements it holds, and no other coroutine
+can interleave statements inside it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import aiosqlite
+
+from .base import (
+    ActionRow,
+    DeadlineRow,
+    EventRow,
+    SeatRow,
+    StaleWrite,
+    Store,
+    StoreError,
+    TableExists,
+    TableRow,
+)
+
+__all__ = ["SqliteStore", "MIGRATIONS"]
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+T = TypeVar("T")
+
+_TABLE_COLS = (
+    "channel_id, guild_id, game, options, settings, status, state, version, host_id, seed, "
+    "thread_id, created_at, updated_at"
+)
+
+
+def _table(row: sqlite3.Row) -> TableRow:
+    return TableRow(
+        channel_id=row[0],
+        guild_id=row[1],
+        game=row[2],
+        options=json.loads(row[3]),
+        settings=json.loads(row[4]),
+        status=row[5],
+        state=row[6],
+        version=row[7],
+        host_id=row[8],
+        seed=row[9],
+        thread_id=row[10],
+        created_at=row[11],
+        updated_at=row[12],
+    )
+
+
+def _deadline(row: sqlite3.Row) -> DeadlineRow:
+    return DeadlineRow(
+        channel_id=row[0],
+        phase=row[1],
+        started_at=row[2],
+        due_at=row[3],
+        reminders=json.loads(row[4]),
+        reminders_sent=json.loads(row[5]),
+        extended=bool(row[6]),
+        thread=row[7],
+    )
+
+
+def migrations() -> list[tuple[int, str]]:
+    """(number, SQL) of every migration file, in order; names look like 0001_initial.sql."""
+    found = []
+    for path in MIGRATIONS.glob("*.sql"):
+        match = re.match(r"(\d+)_", path.name)
+        if match:
+            found.append((int(match.group(1)), path.read_text(encoding="utf-8")))
+    return sorted(found)
+
+
+class SqliteStore(Store):
+    def __init__(self, db: aiosqlite.Connection, path: Path):
+        self._db = db
+        self.path = path
+
+    @classmethod
+    async def open(cls, path: str | Path) -> SqliteStore:
+        path = Path(path)
+        if str(path) != ":memory:":
+            path.parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level=None: we issue BEGIN/COMMIT ourselves, one per save.
+        db = await aiosqlite.connect(path, isolation_level=None)
+        store = cls(db, path)
+        await store._run(store._prepare)
+        return store
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        # aiosqlite's worker-thread entry point; public calls would cost a hop per statement.
+        return await self._db._execute(fn, self._db._conn)
+
+    # -- schema --------------------------------------------------------------------------
+    @staticmethod
+    def _prepare(conn: sqlite3.Connection) -> None:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable at checkpoints, fast commits
+        conn.execute("PRAGMA busy_timeout=5000")
+        conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        current = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] or 0
+        for number, sql in migrations():
+            if number <= current:
+                continue
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                for statement in _statements(sql):
+                    conn.execute(statement)
+                conn.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
+                conn.execute("COMMIT")
+            except Exception:
+                conn.execute("ROLLBACK")
+                raise
+
+    async def schema_version(self) -> int:
+        return await self._run(lambda c: c.execute("SELECT MAX(version) FROM schema_version").fetchone()[0])
+
+    # -- writing -------------------------------------------------------------------------
+    def _transaction(self, conn: sqlite3.Connection, body: Callable[[], T]) -> T:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            result = body()
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+        return result
+
+    async def create_table(self, table: TableRow, seats: Sequence[SeatRow] = ()) -> TableRow:
+        now = time.time()
+        table.created_at = table.created_at or now
+        table.updated_at = table.updated_at or now
+        table.version = 1
+
+        def body(conn: sqlite3.Connection) -> None:
+            def write() -> None:
+                # A channel whose game ended may host a new one; the old table goes.
+                conn.execute(
+                    "DELETE FROM tables WHERE channel_id=? AND status IN ('finished', 'abandoned')",
+                    (table.channel_id,),
+                )
+                try:
+                    conn.execute(
+                        f"INSERT INTO tables ({_TABLE_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                        self._table_params(table),
+                    )
+                except sqlite3.IntegrityError:
+                    raise TableExists(f"channel {table.channel_id} already has a table") from None
+                self._write_seats(conn, table.channel_id, seats)
+
+            self._transaction(conn, write)
+
+        await self._run(body)
+        return table
+
+    @staticmethod
+    def _table_params(t: TableRow) -> tuple[Any, ...]:
+        return (
+            t.channel_id,
+            t.guild_id,
+            t.game,
+            json.dumps(t.options),
+            json.dumps(t.settings),
+            t.status,
+            t.state,
+            t.version,
+            t.host_id,
+            t.seed,
+            t.thread_id,
+            t.created_at,
+            t.updated_at,
+        )
+
+    async def save(
+        self,
+        table: TableRow,
+        expected_version: int,
+        *,
+        actions: Sequence[ActionRow] = (),
+        events: Sequence[EventRow] = (),
+        deadlines: Sequence[DeadlineRow] | None = None,
+        seats: Sequence[SeatRow] | None = None,
+    ) -> TableRow:
+        def body(conn: sqlite3.Connection) -> None:
+            def write() -> None:
+                self._update_table(conn, table, expected_version)
+                self._append_actions(conn, actions)
+                self._write_events(conn, events)
+                if deadlines is not None:
+                    self._write_deadlines(conn, table.channel_id, deadlines)
+                if seats is not None:
+                    self._write_seats(conn, table.channel_id, seats)
+
+            self._transaction(conn, write)
+
+        try:
+            await self._run(body)
+        except sqlite3.IntegrityError as exc:
+            raise StoreError(f"save refused by the database: {exc}") from exc
+        table.version = expected_version + 1
+        return table
+
+    # The steps of a save, separate so a test can make one fail midway.
+    def _update_table(self, conn: sqlite3.Connection, t: TableRow, expected_version: int) -> None:
+        cur = conn.execute(
+            "UPDATE tables SET guild_id=?, options=?, settings=?, status=?, state=?, version=?, "
+            "host_id=?, seed=?, thread_id=?, updated_at=? WHERE channel_id=? AND version=?",
+            (
+                t.guild_id,
+                json.dumps(t.options),
+                json.dumps(t.settings),
+                t.status,
+                t.state,
+                expected_version + 1,
+                t.host_id,
+                t.seed,
+                t.thread_id,
+                t.updated_at or time.time(),
+                t.channel_id,
+                expected_version,
+            ),
+        )
+        if cur.rowcount != 1:
+            raise StaleWrite(f"table {t.channel_id} changed since version {expected_version}")
+
+    def _append_actions(self, conn: sqlite3.Connection, actions: Sequence[ActionRow]) -> None:
+        conn.executemany(
+            "INSERT INTO actions (channel_id, idx, seat, user_id, action, at, undoable) VALUES (?,?,?,?,?,?,?)",
+            [(a.channel_id, a.idx, a.seat, a.user_id, a.action, a.at, int(a.undoable)) for a in actions],
+        )
+
+    def _write_events(self, conn: sqlite3.Connection, events: Sequence[EventRow]) -> None:
+        conn.executemany(
+            "INSERT INTO events (channel_id, action_idx, audience, kind, text, at) VALUES (?,?,?,?,?,?)",
+            [(e.channel_id, e.action_idx, e.audience, e.kind, e.text, e.at) for e in events],
+        )
+
+    def _write_deadlines(
+        self, conn: sqlite3.Connection, channel_id: int, rows: Sequence[DeadlineRow]
+    ) -> None:
+        conn.execute("DELETE FROM deadlines WHERE channel_id=?", (channel_id,))
+        conn.executemany(
+            "INSERT INTO deadlines (channel_id, phase, started_at, due_at, next_at, reminders, "
+            "reminders_sent, extended, thread) VALUES (?,?,?,?,?,?,?,?,?)",
+            [
+                (
+                    channel_id,
+                    d.phase,
+                    d.started_at,
+                    d.due_at,
+                    d.next_at,
+                    json.dumps(d.reminders),
+                    json.dumps(d.reminders_sent),
+                    int(d.extended),
+                    d.thread,
+                )
+                for d in rows
+            ],
+        )
+
+    def _write_seats(self, conn: sqlite3.Connection, channel_id: int, rows: Sequence[SeatRow]) -> None:
+        conn.execute("DELETE FROM seats WHERE channel_id=?", (channel_id,))
+        conn.executemany(
+            "INSERT INTO seats (channel_id, user_id, name, position, preference, seat, joined_at) "
+            "VALUES (?,?,?,?,?,?,?)",
+            [(channel_id, s.user_id, s.name, s.position, s.preference, s.seat, s.joined_at) for s in rows],
+        )
+
+    # -- reading -------------------------------------------------------------------------
+    async def _fetch(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+        return await self._run(lambda c: c.execute(sql, params).fetchall())
+
+    async def get_table(self, channel_id: int) -> TableRow | None:
+        rows = await self._fetch(f"SELECT {_TABLE_COLS} FROM tables WHERE channel_id=?", (channel_id,))
+        return _table(rows[0]) if rows else None
+
+    async def get_seats(self, channel_id: int) -> list[SeatRow]:
+        rows = await self._fetch(
+            "SELECT channel_id, user_id, name, position, preference, seat, joined_at FROM seats "
+            "WHERE channel_id=? ORDER BY position",
+            (channel_id,),
+        )
+        return [SeatRow(*r) for r in rows]
+
+    async def get_actions(self, channel_id: int) -> list[ActionRow]:
+        rows = await self._fetch(
+            "SELECT channel_id, idx, seat, user_id, action, at, undoable FROM actions "
+            "WHERE channel_id=? ORDER BY idx",
+            (channel_id,),
+        )
+        return [ActionRow(*r[:6], undoable=bool(r[6])) for r in rows]
+
+    async def get_events(
+        self,
+        channel_id: int,
+        *,
+        audience: str | None = None,
+        public_only: bool = True,
+        offset: int = 0,
+        limit: int = 20,
+    ) -> list[EventRow]:
+        if public_only or audience is None:
+            where, params = "audience IS NULL", (channel_id, limit, offset)
+        else:
+            where, params = "(audience IS NULL OR audience=?)", (channel_id, audience, limit, offset)
+        rows = await self._fetch(
+            f"SELECT channel_id, action_idx, audience, kind, text, at FROM events "
+            f"WHERE channel_id=? AND {where} ORDER BY id DESC LIMIT ? OFFSET ?",
+            params,
+        )
+        return [EventRow(*r) for r in rows]
+
+    async def count_events(self, channel_id: int, *, public_only: bool = True) -> int:
+        where = " AND audience IS NULL" if public_only else ""
+        rows = await self._fetch(f"SELECT COUNT(*) FROM events WHERE channel_id=?{where}", (channel_id,))
+        return rows[0][0]
+
+    async def get_deadlines(self, channel_id: int) -> list[DeadlineRow]:
+        rows = await self._fetch(
+            "SELECT channel_id, phase, started_at, due_at, reminders, reminders_sent, extended, thread "
+            "FROM deadlines WHERE channel_id=? ORDER BY due_at, phase",
+            (channel_id,),
+        )
+        return [_deadline(r) for r in rows]
+
+    async def due_tables(self, now: float) -> list[int]:
+        rows = await self._fetch(
+            "SELECT DISTINCT d.channel_id FROM deadlines d JOIN tables t USING (channel_id) "
+            "WHERE d.next_at <= ? AND t.status = 'running' ORDER BY d.channel_id",
+            (now,),
+        )
+        return [r[0] for r in rows]
+
+    async def next_due(self) -> float | None:
+        rows = await self._fetch(
+            "SELECT MIN(d.next_at) FROM deadlines d JOIN tables t USING (channel_id) WHERE t.status = 'running'"
+        )
+        return rows[0][0]
+
+    # -- private delivery ----------------------------------------------------------------
+    async def set_dm_closed(self, user_id: int, closed: bool, at: float) -> None:
+        def body(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT INTO deliveries (user_id, dm_closed, updated_at) VALUES (?,?,?) "
+                "ON CONFLICT (user_id) DO UPDATE SET dm_closed=excluded.dm_closed, updated_at=excluded.updated_at",
+                (user_id, int(closed), at),
+            )
+
+        await self._run(body)
+
+    async def is_dm_closed(self, user_id: int) -> bool:
+        rows = await self._fetch("SELECT dm_closed FROM deliveries WHERE user_id=?", (user_id,))
+        return bool(rows and rows[0][0])
+
+
+def _statements(sql: str) -> list[str]:
+    """Split a migration into statements (sqlite3.execute runs one at a time)."""
+    out, buf = [], ""
+    for line in sql.splitlines():
+        if line.strip().startswith("--"):
+            continue
+        buf += line + "\n"
+        if sqlite3.complete_statement(buf):
+            out.append(buf.strip())
+            buf = ""
+    if buf.strip():
+        out.append(buf.strip())
+    return out

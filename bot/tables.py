@@ -1,0 +1,971 @@
+"""The table service (DESIGN §4): the only place that loads, locks, applies and saves.
+
+One table per channel. Every call takes the table's lock, reads the table (from a small
+cache checked by the store's version on write), changes it through the engine, saves in
+one transaction, and returns an `Outbox` of what each front end must deliver. Refusals
+raise `TableError` whose text is shown privately to the caller.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any, Literal
+
+from pydantic import ValidationError
+
+from engine import games
+from engine.core import Choice, Event, Game, GameError, GameState, IllegalAction, Prompt, seed_commitment
+
+from .outbox import Outbox, Post
+from .render import seat_list, standings, timestamp
+from .store import ActionRow, DeadlineRow, EventRow, SeatRow, StaleWrite, Store, TableExists, TableRow
+
+__all__ = ["TableError", "Settings", "SeatInfo", "TableInfo", "TableService"]
+
+log = logging.getLogger(__name__)
+
+NO_TABLE = "There is no table in this channel."
+NOT_SEATED = "You are not seated at this table."
+NOT_THIS_PHASE = "That is not possible in this phase."
+PAUSED = "The game is paused."
+OVER = "The game is over."
+LOG_PAGE = 15
+CACHE_SIZE = 256
+DEFAULT_LOOP_CAP = 200  # default orders applied for one expired phase before we suspect a bug
+
+
+class TableError(Exception):
+    """A refusal; str(exc) is shown to the caller privately."""
+
+
+# -- settings ------------------------------------------------------------------------------
+
+
+@dataclass
+class Settings:
+    """Per-table deadline settings, stored as JSON with the table."""
+
+    phase_hours: float = 24.0
+    reminders_hours: list[float] = field(default_factory=lambda: [12.0, 1.0])
+    on_expiry: Literal["default", "extend", "pause"] = "default"
+    diplomacy_minutes: float = 1440.0
+    # game-specific phase lengths a Prompt.deadline_setting names, e.g. {"crisis_minutes": 30}
+    extra: dict[str, float] = field(default_factory=dict)
+
+    KEYS = ("phase_hours", "reminders_hours", "on_expiry", "diplomacy_minutes")
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Settings:
+        known = {k: data[k] for k in cls.KEYS if k in data}
+        extra = {k: float(v) for k, v in data.items() if k not in cls.KEYS and _is_length(k)}
+        extra.update(data.get("extra", {}))
+        return cls(**known, extra=extra)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def seconds_for(self, setting: str | None) -> float:
+        """The length of a phase whose prompts name `setting` (None: phase_hours)."""
+        if setting is not None:
+            value = getattr(self, setting, None) if setting in self.KEYS else self.extra.get(setting)
+            if isinstance(value, int | float):
+                return value * (60.0 if setting.endswith("_minutes") else 3600.0)
+        return self.phase_hours * 3600.0
+
+    def changed(self, key: str, text: str) -> Settings:
+        """A copy with `key` set from typed `text`; TableError saying what is allowed."""
+        key = key.strip().lower()
+        text = str(text).strip()
+        new = replace(self, reminders_hours=list(self.reminders_hours), extra=dict(self.extra))
+        if key == "on_expiry":
+            if text not in ("default", "extend", "pause"):
+                raise TableError("on_expiry must be default, extend or pause.")
+            new.on_expiry = text  # type: ignore[assignment]
+        elif key == "reminders_hours":
+            try:
+                hours = [float(h) for h in text.replace(" ", ",").split(",") if h]
+            except ValueError:
+                raise TableError(
+                    "reminders_hours takes hours before the deadline, e.g. 12,1 (or none)."
+                ) from None
+            if any(h <= 0 for h in hours) or text.lower() == "none":
+                hours = [] if text.lower() == "none" else hours
+                if any(h <= 0 for h in hours):
+                    raise TableError("Reminder lead times must be more than 0 hours.")
+            new.reminders_hours = sorted(set(hours), reverse=True)
+        elif key in ("phase_hours", "diplomacy_minutes") or _is_length(key):
+            try:
+                value = float(text)
+            except ValueError:
+                raise TableError(f"{key} must be a number, not {text!r}.") from None
+            if not 0 < value <= 24 * 365:
+                raise TableError(f"{key} must be more than 0.")
+            if key in self.KEYS:
+                setattr(new, key, value)
+            else:
+                new.extra[key] = value
+        else:
+            raise TableError(
+                f"There is no setting {key!r}. Settings: phase_hours, reminders_hours, on_expiry, "
+                "diplomacy_minutes, or a game's own <name>_minutes / <name>_hours."
+            )
+        return new
+
+    def describe(self) -> str:
+        reminders = ", ".join(f"{h:g} h" for h in self.reminders_hours) or "none"
+        lines = [
+            f"phase_hours: {self.phase_hours:g}",
+            f"reminders_hours: {reminders} before each deadline",
+            f"on_expiry: {self.on_expiry}",
+            f"diplomacy_minutes: {self.diplomacy_minutes:g}",
+        ]
+        lines += [f"{k}: {v:g}" for k, v in sorted(self.extra.items())]
+        return "\n".join(lines)
+
+
+def _is_length(key: str) -> bool:
+    return key.endswith("_minutes") or key.endswith("_hours")
+
+
+# -- what the adapters read about a table --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    seat: str | None  # None until the game starts
+    user_id: int
+    name: str
+    label: str  # the seat in the game's words (its nation), or "" in the lobby
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    channel_id: int
+    guild_id: int | None
+    game: str
+    status: str
+    host_id: int
+    seats: list[SeatInfo]
+    thread_id: int | None
+
+
+@dataclass
+class _Table:
+    """A loaded table: the stored rows and the parsed game state."""
+
+    row: TableRow
+    seats: list[SeatRow]
+    deadlines: list[DeadlineRow]
+    game: Game
+    state: GameState | None
+
+    def seat_of(self, user_id: int) -> SeatRow | None:
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+    def holder(self, seat: str) -> SeatRow | None:
+        return next((s for s in self.seats if s.seat == seat), None)
+
+    def label(self, seat: str) -> str:
+        return self.game.seat_label(self.state, seat) if self.state is not None else seat
+
+    def who(self, seat: str) -> str:
+        holder = self.holder(seat)
+        label = self.label(seat)
+        if holder is None:
+            return label
+        return holder.name if label == seat else f"{holder.name} ({label})"
+
+    @property
+    def settings(self) -> Settings:
+        return Settings.from_json(self.row.settings)
+
+
+class TableService:
+    def __init__(
+        self, store: Store, *, clock: Callable[[], float] = time.time, default_settings: dict | None = None
+    ):
+        self.store = store
+        self.clock = clock
+        self.default_settings = Settings.from_json(default_settings or {})
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._cache: OrderedDict[int, _Table] = OrderedDict()
+
+    # -- loading and saving ----------------------------------------------------------------
+    def _lock(self, channel_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(channel_id, asyncio.Lock())
+
+    async def _load(self, channel_id: int, *, fresh: bool = False) -> _Table:
+        if not fresh and channel_id in self._cache:
+            self._cache.move_to_end(channel_id)
+            return self._cache[channel_id]
+        row = await self.store.get_table(channel_id)
+        if row is None:
+            self._cache.pop(channel_id, None)
+            raise TableError(NO_TABLE)
+        try:
+            game = games.get(row.game)
+        except GameError:
+            raise TableError(f"This table plays {row.game!r}, which this bot no longer knows.") from None
+        table = _Table(
+            row=row,
+            seats=await self.store.get_seats(channel_id),
+            deadlines=await self.store.get_deadlines(channel_id),
+            game=game,
+            state=game.load_state(row.state) if row.state else None,
+        )
+        self._remember(table)
+        return table
+
+    def _remember(self, table: _Table) -> None:
+        self._cache[table.row.channel_id] = table
+        self._cache.move_to_end(table.row.channel_id)
+        while len(self._cache) > CACHE_SIZE:
+            self._cache.popitem(last=False)
+
+    async def _save(
+        self,
+        t: _Table,
+        *,
+        row: TableRow | None = None,
+        state: GameState | None = None,
+        seats: list[SeatRow] | None = None,
+        deadlines: list[DeadlineRow] | None = None,
+        actions: list[ActionRow] = (),  # type: ignore[assignment]
+        events: list[EventRow] = (),  # type: ignore[assignment]
+    ) -> _Table:
+        """Save a changed table in one transaction; the cache only learns of it on success."""
+        row = replace(row or t.row, updated_at=self.clock())
+        if state is not None:
+            row.state = state.model_dump_json()
+        try:
+            saved = await self.store.save(
+                row, t.row.version, actions=actions, events=events, deadlines=deadlines, seats=seats
+            )
+        except BaseException:
+            self._cache.pop(t.row.channel_id, None)  # the database is the truth; reload next time
+            raise
+        new = _Table(
+            row=saved,
+            seats=seats if seats is not None else t.seats,
+            deadlines=deadlines if deadlines is not None else t.deadlines,
+            game=t.game,
+            state=state if state is not None else t.state,
+        )
+        self._remember(new)
+        return new
+
+    async def _with_table(self, channel_id: int, fn: Callable[[_Table], Any]) -> Any:
+        """Run `fn` on the table under its lock; once more on fresh rows if another
+        process saved in between (the version check refused our write)."""
+        async with self._lock(channel_id):
+            table = await self._load(channel_id)
+            try:
+                return await fn(table)
+            except StaleWrite:
+                return await fn(await self._load(channel_id, fresh=True))
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    async def create(
+        self,
+        channel_id: int,
+        guild_id: int | None,
+        game: str,
+        host_id: int,
+        host_name: str,
+        options: dict | None = None,
+    ) -> Outbox:
+        try:
+            g = games.get(game)
+        except GameError as exc:
+            raise TableError(str(exc)) from None
+        try:
+            parsed = g.Options.model_validate(options or {})
+        except ValidationError as exc:
+            raise TableError(f"Those options do not fit {g.title}: {_first_error(exc)}") from None
+        now = self.clock()
+        row = TableRow(
+            channel_id=channel_id,
+            guild_id=guild_id,
+            game=g.id,
+            host_id=host_id,
+            status="lobby",
+            options=parsed.model_dump(mode="json"),
+            settings=self.default_settings.to_json(),
+            created_at=now,
+            updated_at=now,
+        )
+        host = SeatRow(channel_id, host_id, host_name, position=1, joined_at=now)
+        async with self._lock(channel_id):
+            try:
+                row = await self.store.create_table(row, [host])
+            except TableExists:
+                raise TableError(
+                    "This channel already has a table. Finish or /game abandon it first, or use another channel."
+                ) from None
+            table = _Table(row=row, seats=[host], deadlines=[], game=g, state=None)
+            self._remember(table)
+        out = Outbox(channel_id=channel_id, status=self._status(table))
+        out.posts.append(
+            Post(
+                to="channel",
+                kind="notice",
+                text=f"{host_name} opened a table for **{g.title}** ({g.min_players}-{g.max_players} players). "
+                "Use /game join to take a seat.",
+            )
+        )
+        out.reply = f"Table created; you are seated. Start with /game start once {g.min_players} have joined."
+        return out
+
+    async def join(self, channel_id: int, user_id: int, name: str, preference: str | None = None) -> Outbox:
+        async def run(t: _Table) -> Outbox:
+            if t.row.status != "lobby":
+                raise TableError(self._closed_text(t, "join"))
+            if t.seat_of(user_id):
+                raise TableError("You are already seated at this table.")
+            if len(t.seats) >= t.game.max_players:
+                raise TableError(f"The table is full ({t.game.max_players} players).")
+            seat = SeatRow(
+                channel_id,
+                user_id,
+                name,
+                position=max((s.position for s in t.seats), default=0) + 1,
+                preference=(preference or None),
+                joined_at=self.clock(),
+            )
+            t = await self._save(t, seats=[*t.seats, seat])
+            out = Outbox(channel_id=channel_id, status=self._status(t))
+            wants = f", hoping for {preference}" if preference else ""
+            out.posts.append(
+                Post(to="channel", kind="notice", text=f"{name} joined{wants}. ({len(t.seats)} seated)")
+            )
+            out.reply = "You are seated." + (
+                f" Your preference {preference!r} is noted." if preference else ""
+            )
+            return out
+
+        return await self._with_table(channel_id, run)
+
+    async def leave(self, channel_id: int, user_id: int) -> Outbox:
+        async def run(t: _Table) -> Outbox:
+            me = t.seat_of(user_id)
+            if me is None:
+                raise TableError(NOT_SEATED)
+            if t.row.status != "lobby":
+                raise TableError(
+                    "The game has started, so seats are fixed. The host or a server manager can /game abandon it."
+                )
+            rest = [s for s in t.seats if s.user_id != user_id]
+            out = Outbox(channel_id=channel_id)
+            if not rest:
+                t = await self._save(t, row=replace(t.row, status="abandoned"), seats=[])
+                out.posts.append(
+                    Post(to="channel", kind="notice", text=f"{me.name} left; the table is closed.")
+                )
+            else:
+                host, passed = t.row.host_id, ""
+                if user_id == host:  # the host role passes to the next in table order
+                    host, passed = rest[0].user_id, f" {rest[0].name} is now the host."
+                t = await self._save(t, row=replace(t.row, host_id=host), seats=rest)
+                out.posts.append(Post(to="channel", kind="notice", text=f"{me.name} left the table.{passed}"))
+            out.status = self._status(t)
+            out.reply = "You left the table."
+            return out
+
+        return await self._with_table(channel_id, run)
+
+    async def start(self, channel_id: int, user_id: int, seed: int | None = None) -> Outbox:
+        async def run(t: _Table) -> Outbox:
+            if t.row.status != "lobby":
+                raise TableError(self._closed_text(t, "start"))
+            if user_id != t.row.host_id:
+                raise TableError(f"Only the host ({self._host_name(t)}) can start the game.")
+            g = t.game
+            if len(t.seats) < g.min_players:
+                raise TableError(f"{g.title} needs at least {g.min_players} players; {len(t.seats)} seated.")
+            seats = [replace(s, seat=f"s{i}") for i, s in enumerate(t.seats, 1)]
+            options = dict(t.row.options)
+            # A game that takes nation preferences says so with a `preferences` option.
+            if "preferences" in g.Options.model_fields:
+                options["preferences"] = {s.seat: s.preference for s in seats if s.preference}
+            table_seed = seed if seed is not None else secrets.randbits(63)
+            try:
+                state = g.setup([s.seat for s in seats], g.Options.model_validate(options), table_seed)
+            except (IllegalAction, ValidationError) as exc:
+                raise TableError(f"The game could not start: {_message(exc)}") from None
+            started = _Table(
+                row=replace(t.row, status="running", seed=table_seed),
+                seats=seats,
+                deadlines=[],
+                game=g,
+                state=state,
+            )
+            now = self.clock()
+            prompts = g.prompts(state)
+            deadlines, opened, _ = self._deadlines(started, prompts, now)
+            t = await self._save(started, row=started.row, state=state, seats=seats, deadlines=deadlines)
+            out = Outbox(channel_id=channel_id)
+            order = seat_list([(s.name, t.label(s.seat)) for s in seats])
+            out.posts.append(
+                Post(
+                    to="channel",
+                    kind="notice",
+                    text=f"**{g.title}** begins.\n{order}\nSeed commitment: `{seed_commitment(table_seed)[:16]}` "
+                    "(the seed is revealed at the end).",
+                )
+            )
+            self._prompt_posts(t, out, [], prompts)
+            self._thread_changes(out, opened, [])
+            out.status = self._status(t)
+            out.reply = "The game has started."
+            return out
+
+        return await self._with_table(channel_id, run)
+
+    async def abandon(self, channel_id: int, user_id: int, *, admin: bool = False) -> Outbox:
+        async def run(t: _Table) -> Outbox:
+            if t.row.status in ("finished", "abandoned"):
+                raise TableError(OVER)
+            if user_id != t.row.host_id and not admin:
+                raise TableError(
+                    f"Only the host ({self._host_name(t)}) or a member with Manage Server can abandon the game."
+                )
+            closed = [d for d in t.deadlines if d.thread]
+            t = await self._save(t, row=replace(t.row, status="abandoned"), deadlines=[])
+            out = Outbox(channel_id=channel_id, close_thread=bool(closed))
+            who = next((s.name for s in t.seats if s.user_id == user_id), "A server manager")
+            out.posts.append(Post(to="channel", kind="notice", text=f"{who} abandoned the game."))
+            out.status = self._status(t)
+            out.reply = "The game is abandoned."
+            return out
+
+        return await self._with_table(channel_id, run)
+
+    async def resume(self, channel_id: int, user_id: int, *, admin: bool = False) -> Outbox:
+        """Un-pause: every open phase gets a fresh full deadline from now."""
+
+        async def run(t: _Table) -> Outbox:
+            if t.row.status != "paused":
+                raise TableError("The game is not paused.")
+            if user_id != t.row.host_id and not admin:
+                raise TableError(
+                    f"Only the host ({self._host_name(t)}) or a member with Manage Server can resume."
+                )
+            now = self.clock()
+            settings = t.settings
+            prompts = t.game.prompts(t.state)
+            deadlines = []
+            for d in t.deadlines:
+                length = settings.seconds_for(_setting_of(prompts, d.phase))
+                deadlines.append(
+                    replace(
+                        d,
+                        due_at=now + length,
+                        reminders=_reminders(settings, now, now + length),
+                        reminders_sent=[],
+                        extended=False,
+                    )
+                )
+            t = await self._save(t, row=replace(t.row, status="running"), deadlines=deadlines)
+            out = Outbox(channel_id=channel_id, status=self._status(t), reply="The game resumes.")
+            out.posts.append(Post(to="channel", kind="notice", text="The game resumes." + self._due_text(t)))
+            return out
+
+        return await self._with_table(channel_id, run)
+
+    # -- play ------------------------------------------------------------------------------
+    async def act(self, channel_id: int, user_id: int, action: Any) -> Outbox:
+        async def run(t: _Table) -> Outbox:
+            seat = self._acting_seat(t, user_id)
+            return await self._apply(t, seat, user_id, action)
+
+        return await self._with_table(channel_id, run)
+
+    async def command(self, channel_id: int, user_id: int, name: str, options: dict[str, Any]) -> Outbox:
+        async def run(t: _Table) -> Outbox:
+            me = t.seat_of(user_id)
+            if me is None:
+                raise TableError(NOT_SEATED)
+            if t.state is None:
+                raise TableError("The game has not started yet; the host starts it with /game start.")
+            cmd = next((c for c in t.game.commands if c.name == name.strip().lower()), None)
+            if cmd is None:
+                known = ", ".join(c.name for c in t.game.commands)
+                raise TableError(f"There is no /{t.game.id} {name}. Commands: {known}.")
+            missing = [o for o in cmd.options if o.required and options.get(o.name) in (None, "")]
+            if missing:
+                need = " ".join(f"{o.name}:<{o.description}>" for o in missing)
+                raise TableError(f"/{t.game.id} {cmd.name} needs {need}.")
+            try:
+                action = cmd.build(t.state, me.seat, dict(options))
+            except IllegalAction as exc:
+                raise TableError(str(exc)) from None
+            if action is None:  # a query: show the caller their own view, change nothing
+                return Outbox(channel_id=channel_id, reply=self._private_text(t, me.seat))
+            seat = self._acting_seat(t, user_id)
+            return await self._apply(t, seat, user_id, action)
+
+        return await self._with_table(channel_id, run)
+
+    async def suggest(
+        self, channel_id: int, user_id: int, name: str, option: str, typed: dict[str, Any], current: str
+    ) -> list[Choice]:
+        try:
+            t = await self._load(channel_id)
+            me = t.seat_of(user_id)
+            cmd = next((c for c in t.game.commands if c.name == name), None)
+            opt = next((o for o in cmd.options if o.name == option), None) if cmd else None
+            if me is None or me.seat is None or t.state is None or opt is None or opt.suggest is None:
+                return []
+            choices = opt.suggest(t.state, me.seat, dict(typed))
+            needle = str(current or "").casefold()
+            hits = [c for c in choices if needle in c.label.casefold() or needle in c.value.casefold()]
+            return hits[:25]  # Discord shows at most 25
+        except Exception:  # autocomplete must never fail the interaction
+            log.exception("suggest failed in channel %s", channel_id)
+            return []
+
+    def _acting_seat(self, t: _Table, user_id: int) -> str:
+        """The caller's seat, if they may act now; else the refusal a player understands."""
+        me = t.seat_of(user_id)
+        if t.row.status == "lobby":
+            if me is None:
+                raise TableError(NOT_SEATED)
+            raise TableError("The game has not started yet; the host starts it with /game start.")
+        if t.row.status in ("finished", "abandoned"):
+            raise TableError(OVER)
+        if me is None or me.seat is None:
+            raise TableError(NOT_SEATED)
+        if t.row.status == "paused":
+            raise TableError(PAUSED + " The host can /game resume it.")
+        prompts = t.game.prompts(t.state)
+        if not any(p.seat == me.seat for p in prompts):
+            owing = "; ".join(f"{t.who(p.seat)} owes {p.kind}" for p in prompts)
+            raise TableError(f"It is not your turn: {owing}." if owing else OVER)
+        return me.seat
+
+    async def _apply(self, t: _Table, seat: str, user_id: int | None, action: Any) -> Outbox:
+        """Apply one action and save it with its events and deadlines in one transaction."""
+        g = t.game
+        before = g.prompts(t.state)
+        try:
+            if isinstance(action, dict):
+                action = g.parse_action(action)
+            applied = g.step(t.state, seat, action)
+        except ValidationError:
+            owed = "; ".join(p.text for p in before if p.seat == seat)
+            raise TableError(f"{NOT_THIS_PHASE} You owe: {owed}" if owed else NOT_THIS_PHASE) from None
+        except IllegalAction as exc:
+            raise TableError(str(exc)) from None
+        now = self.clock()
+        state = applied.state
+        after = g.prompts(state)
+        outcome = g.outcome(state)
+        deadlines, opened, closed = self._deadlines(t, after, now)
+        idx = t.state.step
+        action_row = ActionRow(
+            t.row.channel_id, idx, seat, user_id, g.Action.dump_json(action).decode(), now, applied.undoable
+        )
+        event_rows = [
+            EventRow(t.row.channel_id, idx, e.audience, e.kind, e.text, now) for e in applied.events
+        ]
+        row = replace(t.row, status="finished") if outcome is not None else t.row
+        t = await self._save(
+            t, row=row, state=state, deadlines=deadlines, actions=[action_row], events=event_rows
+        )
+
+        out = Outbox(channel_id=t.row.channel_id)
+        self._event_posts(t, out, applied.events)
+        self._prompt_posts(t, out, before, after)
+        self._thread_changes(out, opened, closed)
+        if outcome is not None:
+            names = {s.seat: t.who(s.seat) for s in t.seats if s.seat}
+            out.posts.append(Post(to="channel", kind="standings", text=standings(outcome, names)))
+            out.posts.append(
+                Post(
+                    to="channel",
+                    kind="notice",
+                    text=f"Seed: `{t.row.seed}` (check it against the commitment).",
+                )
+            )
+        out.status = self._status(t)
+        out.reply = f"Done: {getattr(action, 'kind', 'action')}."
+        return out
+
+    # -- reading ---------------------------------------------------------------------------
+    async def status(self, channel_id: int) -> str:
+        return self._status(await self._load(channel_id))
+
+    async def me(self, channel_id: int, user_id: int) -> str:
+        t = await self._load(channel_id)
+        me = t.seat_of(user_id)
+        if me is None:
+            raise TableError(NOT_SEATED)
+        if t.state is None or me.seat is None:
+            return "You are seated; the game has not started yet."
+        return self._private_text(t, me.seat)
+
+    async def log(self, channel_id: int, page: int = 1) -> str:
+        t = await self._load(channel_id)
+        total = await self.store.count_events(channel_id)
+        pages = max(1, -(-total // LOG_PAGE))
+        page = min(max(1, page), pages)
+        rows = await self.store.get_events(channel_id, offset=(page - 1) * LOG_PAGE, limit=LOG_PAGE)
+        if not rows:
+            return f"**{t.game.title}** log: nothing has happened yet."
+        body = "\n".join(r.text for r in reversed(rows))
+        return f"**{t.game.title}** log, page {page} of {pages} (page 1 is the newest):\n{body}"
+
+    def rules(self, game: str) -> str:
+        try:
+            g = games.get(game)
+        except GameError as exc:
+            raise TableError(str(exc)) from None
+        lines = [f"**{g.title}** ({g.min_players}-{g.max_players} players)"]
+        if g.rules_summary:
+            lines.append(g.rules_summary)
+        entries = g.provenance()
+        if entries:
+            kinds: dict[str, int] = {}
+            for e in entries:
+                kinds[e.get("kind", "?")] = kinds.get(e.get("kind", "?"), 0) + 1
+            lines.append("Content: " + ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())) + ".")
+            rebuilt = [e for e in entries if e.get("kind") == "reconstructed"]
+            if rebuilt:
+                lines.append("Reconstructed (not in the rulebook; designed to fit it):")
+                for e in rebuilt[:15]:
+                    note = f": {e['note']}" if e.get("note") else ""
+                    lines.append(f"- {e.get('name') or e.get('source', '?')}{note}")
+                if len(rebuilt) > 15:
+                    lines.append(f"- …and {len(rebuilt) - 15} more (see the README).")
+        return "\n".join(lines)
+
+    async def settings(
+        self, channel_id: int, user_id: int, changes: dict[str, str], *, admin: bool = False
+    ) -> Outbox:
+        async def run(t: _Table) -> Outbox:
+            current = t.settings
+            if not changes:
+                return Outbox(channel_id=channel_id, reply=f"Settings:\n{current.describe()}")
+            if user_id != t.row.host_id and not admin:
+                raise TableError(
+                    f"Only the host ({self._host_name(t)}) or a member with Manage Server can change settings."
+                )
+            new = current
+            for key, value in changes.items():
+                new = new.changed(key, value)
+            t = await self._save(t, row=replace(t.row, settings=new.to_json()))
+            said = ", ".join(f"{k} = {v}" for k, v in changes.items())
+            out = Outbox(channel_id=channel_id, reply=f"Settings:\n{new.describe()}")
+            out.posts.append(
+                Post(
+                    to="channel",
+                    kind="notice",
+                    text=f"Settings changed: {said}. They apply from the next phase.",
+                )
+            )
+            return out
+
+        return await self._with_table(channel_id, run)
+
+    async def seat_user(self, channel_id: int, seat: str) -> int | None:
+        try:
+            t = await self._load(channel_id)
+        except TableError:
+            return None
+        holder = t.holder(seat)
+        return holder.user_id if holder else None
+
+    async def table_info(self, channel_id: int) -> TableInfo | None:
+        try:
+            t = await self._load(channel_id)
+        except TableError:
+            return None
+        seats = [SeatInfo(s.seat, s.user_id, s.name, t.label(s.seat) if s.seat else "") for s in t.seats]
+        return TableInfo(
+            t.row.channel_id, t.row.guild_id, t.game.id, t.row.status, t.row.host_id, seats, t.row.thread_id
+        )
+
+    async def set_thread(self, channel_id: int, thread_id: int | None) -> None:
+        async def run(t: _Table) -> None:
+            await self._save(t, row=replace(t.row, thread_id=thread_id))
+
+        await self._with_table(channel_id, run)
+
+    # -- deadlines -------------------------------------------------------------------------
+    async def tick(self) -> list[Outbox]:
+        now = self.clock()
+        outs = []
+        for channel_id in await self.store.due_tables(now):
+            try:
+                out = await self._with_table(channel_id, lambda t: self._tick_table(t, now))
+            except Exception:  # one broken table must not stop every other table's deadlines
+                log.exception("deadline processing failed for channel %s", channel_id)
+                continue
+            if out is not None:
+                outs.append(out)
+        return outs
+
+    async def next_wakeup(self) -> float | None:
+        return await self.store.next_due()
+
+    async def _tick_table(self, t: _Table, now: float) -> Outbox | None:
+        if t.row.status != "running" or t.state is None:
+            return None
+        out = Outbox(channel_id=t.row.channel_id)
+        settings = t.settings
+        prompts = t.game.prompts(t.state)
+        for d in sorted(t.deadlines, key=lambda d: d.due_at):
+            if d.next_at > now:
+                continue
+            if d.due_at > now:  # only reminders are due; several overdue ones become one
+                t = await self._remind(t, d, prompts, now, out)
+            elif settings.on_expiry == "pause":
+                t = await self._pause(t, d, prompts, out)
+                break
+            elif settings.on_expiry == "extend" and not d.extended:
+                t = await self._extend(t, d, prompts, now, out)
+            else:
+                t = await self._default_orders(t, d.phase, out)
+                if t.row.status != "running":
+                    break
+            prompts = t.game.prompts(t.state)
+        out.status = self._status(t)
+        return out
+
+    async def _remind(
+        self, t: _Table, d: DeadlineRow, prompts: list[Prompt], now: float, out: Outbox
+    ) -> _Table:
+        due = [r for r in d.reminders if r <= now]
+        new = replace(
+            d, reminders=[r for r in d.reminders if r > now], reminders_sent=[*d.reminders_sent, *due]
+        )
+        t = await self._save(t, deadlines=[new if x.phase == d.phase else x for x in t.deadlines])
+        for p in prompts:
+            if p.phase == d.phase:
+                self._seat_post(
+                    t, out, p.seat, f"Reminder: {p.text} Due {timestamp(d.due_at)}.", kind="reminder", dm=True
+                )
+        return t
+
+    async def _pause(self, t: _Table, d: DeadlineRow, prompts: list[Prompt], out: Outbox) -> _Table:
+        owing = ", ".join(t.who(p.seat) for p in prompts if p.phase == d.phase)
+        t = await self._save(t, row=replace(t.row, status="paused"))
+        out.posts.append(
+            Post(
+                to="channel",
+                kind="notice",
+                text=f"Time is up and {owing} still owe orders; the game is paused. "
+                "The host can /game resume it.",
+            )
+        )
+        return t
+
+    async def _extend(
+        self, t: _Table, d: DeadlineRow, prompts: list[Prompt], now: float, out: Outbox
+    ) -> _Table:
+        length = t.settings.seconds_for(_setting_of(prompts, d.phase))
+        due = max(d.due_at, now) + length
+        new = replace(d, due_at=due, extended=True, reminders=_reminders(t.settings, now, due))
+        t = await self._save(t, deadlines=[new if x.phase == d.phase else x for x in t.deadlines])
+        owing = ", ".join(t.who(p.seat) for p in prompts if p.phase == d.phase)
+        out.posts.append(
+            Post(
+                to="channel",
+                kind="notice",
+                text=f"Time is up; the deadline is extended once, to {timestamp(due)}. Still owing: {owing}.",
+            )
+        )
+        return t
+
+    async def _default_orders(self, t: _Table, phase: str, out: Outbox) -> _Table:
+        """Give the default order for every seat still owing in `phase`, one transaction each."""
+        defaulted: list[str] = []
+        for _ in range(DEFAULT_LOOP_CAP):
+            owing = [p for p in t.game.prompts(t.state) if p.phase == phase]
+            if not owing or t.row.status != "running":
+                break
+            seat = owing[0].seat
+            try:
+                step = await self._apply(t, seat, None, t.game.default_action(t.state, seat))
+            except TableError as exc:
+                out.posts.append(
+                    Post(
+                        to="channel",
+                        kind="notice",
+                        text=f"The default order for {t.who(seat)} was refused ({exc}); the game is paused.",
+                    )
+                )
+                return await self._save(t, row=replace(t.row, status="paused"))
+            defaulted.append(t.who(seat))
+            _merge(out, step)
+            t = self._cache[t.row.channel_id]
+        if defaulted:
+            out.posts.insert(
+                0,
+                Post(
+                    to="channel",
+                    kind="notice",
+                    text=f"Time is up: default orders given for {', '.join(dict.fromkeys(defaulted))}.",
+                ),
+            )
+        return t
+
+    def _deadlines(
+        self, t: _Table, prompts: list[Prompt], now: float
+    ) -> tuple[list[DeadlineRow], list[DeadlineRow], list[DeadlineRow]]:
+        """The table's deadlines after a change: a phase key seen for the first time gets
+        one; a phase that is gone loses its own. Returns (all, opened, closed)."""
+        phases = list(dict.fromkeys(p.phase for p in prompts))
+        existing = {d.phase: d for d in t.deadlines}
+        settings = t.settings
+        rows, opened = [], []
+        for phase in phases:
+            if phase in existing:
+                rows.append(existing[phase])
+                continue
+            due = now + settings.seconds_for(_setting_of(prompts, phase))
+            thread = next((p.thread for p in prompts if p.phase == phase and p.thread), None)
+            row = DeadlineRow(
+                t.row.channel_id, phase, now, due, _reminders(settings, now, due), thread=thread
+            )
+            rows.append(row)
+            opened.append(row)
+        closed = [d for d in t.deadlines if d.phase not in phases]
+        return rows, opened, closed
+
+    # -- private delivery bookkeeping ------------------------------------------------------
+    async def mark_dm_closed(self, user_id: int) -> None:
+        await self.store.set_dm_closed(user_id, True, self.clock())
+
+    async def dm_closed(self, user_id: int) -> bool:
+        return await self.store.is_dm_closed(user_id)
+
+    # -- text ------------------------------------------------------------------------------
+    def _status(self, t: _Table) -> str:
+        g = t.game
+        if t.state is None:
+            lines = [
+                f"**{g.title}**: {t.row.status}, {len(t.seats)} seated ({g.min_players}-{g.max_players} players)"
+            ]
+            lines.append(seat_list([(s.name, s.preference and f"wants {s.preference}") for s in t.seats]))
+            if t.row.status == "lobby":
+                lines.append(
+                    f"/game join to sit down; the host ({self._host_name(t)}) starts with /game start."
+                )
+            return "\n".join(lines)
+        lines = [g.describe(g.view(t.state, None))]
+        lines.append(seat_list([(s.name, t.label(s.seat)) for s in t.seats if s.seat]))
+        if t.row.status == "running":
+            owing = g.prompts(t.state)
+            if owing:
+                lines.append(
+                    "Waiting for: "
+                    + ", ".join(f"{t.who(p.seat)} ({p.kind})" for p in owing)
+                    + self._due_text(t)
+                )
+        elif t.row.status == "paused":
+            lines.append("The game is paused.")
+        elif t.row.status == "finished":
+            lines.append("The game is over.")
+        else:
+            lines.append("The game was abandoned.")
+        return "\n".join(lines)
+
+    def _due_text(self, t: _Table) -> str:
+        if not t.deadlines:
+            return ""
+        return f" — due {timestamp(min(d.due_at for d in t.deadlines))}"
+
+    def _private_text(self, t: _Table, seat: str) -> str:
+        g = t.game
+        lines = [g.describe(g.view(t.state, seat))]
+        due = {d.phase: d.due_at for d in t.deadlines}
+        mine = [p for p in g.prompts(t.state) if p.seat == seat]
+        for p in mine:
+            when = f" Due {timestamp(due[p.phase])}." if p.phase in due else ""
+            lines.append(f"You owe: {p.text}{when}")
+        if not mine and t.row.status == "running":
+            lines.append("You owe nothing right now.")
+        return "\n".join(lines)
+
+    def _host_name(self, t: _Table) -> str:
+        return next((s.name for s in t.seats if s.user_id == t.row.host_id), "the host")
+
+    def _closed_text(self, t: _Table, verb: str) -> str:
+        if t.row.status in ("finished", "abandoned"):
+            return OVER
+        return f"The game has already started; you cannot {verb} now."
+
+    # -- outbox ----------------------------------------------------------------------------
+    def _seat_post(
+        self, t: _Table, out: Outbox, seat: str, text: str, *, kind: str = "event", dm: bool = False
+    ) -> None:
+        holder = t.holder(seat)
+        out.posts.append(
+            Post(
+                to="seat", seat=seat, user_id=holder.user_id if holder else None, text=text, kind=kind, dm=dm
+            )
+        )
+
+    def _event_posts(self, t: _Table, out: Outbox, events: list[Event]) -> None:
+        for e in events:
+            if e.audience is None:
+                out.posts.append(Post(to="channel", text=e.text))
+            else:
+                self._seat_post(t, out, e.audience, e.text)
+
+    def _prompt_posts(self, t: _Table, out: Outbox, before: list[Prompt], after: list[Prompt]) -> None:
+        """Tell each player of a decision they newly owe, with its deadline (always by DM)."""
+        old = {(p.seat, p.phase, p.kind) for p in before}
+        due = {d.phase: d.due_at for d in t.deadlines}
+        for p in after:
+            if (p.seat, p.phase, p.kind) in old:
+                continue
+            when = f" Due {timestamp(due[p.phase])}." if p.phase in due else ""
+            secret = " (secret: only you see this)" if p.simultaneous else ""
+            self._seat_post(
+                t, out, p.seat, f"**{t.game.title}**{secret}: {p.text}{when}", kind="prompt", dm=True
+            )
+
+    @staticmethod
+    def _thread_changes(out: Outbox, opened: list[DeadlineRow], closed: list[DeadlineRow]) -> None:
+        if any(d.thread for d in closed):
+            out.close_thread = True
+        thread = next((d.thread for d in opened if d.thread), None)
+        if thread:
+            out.open_thread = thread
+
+
+# -- small helpers ---------------------------------------------------------------------------
+
+
+def _setting_of(prompts: list[Prompt], phase: str) -> str | None:
+    return next((p.deadline_setting for p in prompts if p.phase == phase and p.deadline_setting), None)
+
+
+def _reminders(settings: Settings, now: float, due: float) -> list[float]:
+    """Reminder times before `due`; a lead time longer than the phase sends none."""
+    return sorted({due - h * 3600 for h in settings.reminders_hours if due - h * 3600 > now})
+
+
+def _merge(into: Outbox, step: Outbox) -> None:
+    into.posts.extend(step.posts)
+    into.close_thread = into.close_thread or step.close_thread
+    into.open_thread = step.open_thread or into.open_thread
+    into.status = step.status or into.status
+
+
+def _first_error(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    where = ".".join(str(x) for x in err["loc"])
+    return f"{where}: {err['msg']}" if where else err["msg"]
+
+
+def _message(exc: Exception) -> str:
+    return _first_error(exc) if isinstance(exc, ValidationError) else str(exc)

@@ -1,0 +1,56 @@
+"""A table service over a real temporary SQLite file, with a clock the test moves."""
+
+from __future__ import annotations
+
+import pytest
+
+import tests.tinygame
+from bot.store import open_store
+from bot.tables import TableService
+from engine import games
+
+try:
+    games.all()
+except Exception:  # noqa: BLE001 - a game package mid-edit elsewhere must not fail platform tests
+    pass
+games.register(tests.tinygame.GAME)
+
+CHANNEL = 100
+ALICE, BOB, CAROL = 1, 2, 3
+
+
+class Clock:
+    def __init__(self, now: float = 1_800_000_000.0):
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def store(tmp_path):
+    s = await open_store(tmp_path / "db" / "test.sqlite3")
+    yield s
+    await s.close()
+
+
+@pytest.fixture
+def service(store, clock) -> TableService:
+    return TableService(store, clock=clock)
+
+
+async def seated(service: TableService, *names: str, seed: int = 7, start: bool = True) -> None:
+    """A table in CHANNEL with users 1, 2, ... named `names`, started with `seed`."""
+    await service.create(CHANNEL, 9, "envoys", 1, names[0])
+    for i, name in enumerate(names[1:], 2):
+        await service.join(CHANNEL, i, name)
+    if start:
+        await service.start(CHANNEL, 1, seed=seed)
