@@ -1,0 +1,259 @@
+"""The table service in a terminal (DESIGN §7): `python -m bot console [--script FILE]`.
+
+A line is `as <name> /<command> <option>:<value> …`, the grammar of the slash commands
+(`as alice /game new game:origins`, `as bob /origins bid country:GER amount:3`); a value
+with spaces is quoted. `wait <minutes>` moves the console clock and runs due deadlines;
+`# …` is a comment. Public output is printed plain; everything private is labelled
+`[private to <name>]`, line by line, so a transcript shows who saw what.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shlex
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from .outbox import Outbox
+from .render import plain_timestamps
+from .tables import TableError, TableService
+
+__all__ = ["run_console", "Console", "CHANNEL", "user_id_for"]
+
+CHANNEL = 1  # the console's one table lives in "channel" 1
+
+GAME_VERBS = (
+    "new",
+    "join",
+    "leave",
+    "start",
+    "status",
+    "me",
+    "log",
+    "rules",
+    "settings",
+    "abandon",
+    "resume",
+)
+HELP = (
+    "Lines: as <name> /game new game:<id> | /game join [nation:<x>] | /game leave | /game start [seed:<n>] | "
+    "/game status | /game me | /game log [page:<n>] | /game rules [game:<id>] | /game settings [<key>:<value> …] | "
+    "/game abandon | /game resume | /<game> <command> <option>:<value> … | wait <minutes> | # comment | quit"
+)
+
+
+def user_id_for(name: str) -> int:
+    """A stable user id per console name, so a saved console table survives restarts."""
+    return int.from_bytes(hashlib.sha256(name.casefold().encode()).digest()[:6], "big")
+
+
+class ConsoleError(Exception):
+    """A line the console cannot read."""
+
+
+class Console:
+    def __init__(self, service: TableService, out: TextIO, as_user: str = "you"):
+        self.service = service
+        self.out = out
+        self.user = as_user
+        self.names: dict[int, str] = {}
+        self.offset = 0.0  # seconds `wait` has moved the clock
+        self._last_status: str | None = None
+        base = service.clock
+        service.clock = lambda: base() + self.offset
+
+    # -- output ----------------------------------------------------------------------------
+    def say(self, text: str, label: str | None = None) -> None:
+        text = plain_timestamps(text, self.service.clock())
+        for line in text.splitlines() or [""]:
+            self.out.write(f"[{label}] {line}\n" if label else f"{line}\n")
+
+    def private(self, name: str, text: str) -> None:
+        self.say(text, f"private to {name}")
+
+    async def show(self, out: Outbox, caller: str | None = None) -> None:
+        for post in out.posts:
+            if post.to == "seat":
+                who = self.names.get(post.user_id or -1) or await self._name_of(post.user_id, post.seat)
+                self.private(who, post.text)
+            elif post.to == "thread":
+                self.say(post.text, "thread")
+            else:
+                self.say(post.text)
+        if out.close_thread:
+            self.say("(the phase thread is archived)")
+        if out.open_thread:
+            self.say(f"(thread opened: {out.open_thread})")
+        if out.status and out.status != self._last_status:
+            self._last_status = out.status
+            self.say(out.status)
+        if out.reply and caller:
+            self.private(caller, out.reply)
+
+    async def _name_of(self, user_id: int | None, seat: str | None) -> str:
+        info = await self.service.table_info(CHANNEL)
+        for s in info.seats if info else []:
+            self.names[s.user_id] = s.name
+        return self.names.get(user_id or -1, seat or "?")
+
+    # -- input -----------------------------------------------------------------------------
+    async def line(self, raw: str) -> bool:
+        """Run one line; False if it could not be read (the reason is printed)."""
+        text = raw.strip()
+        if not text or text.startswith("#"):
+            return True
+        try:
+            words = shlex.split(text)
+        except ValueError as exc:
+            self.say(f"! cannot read {text!r}: {exc}")
+            return False
+        if words[0] == "wait":
+            return await self._wait(words[1:])
+        if words[0] == "help":
+            self.say(HELP)
+            return True
+        user = self.user
+        if words[0] == "as":
+            if len(words) < 2:
+                self.say("! `as` needs a name: as <name> /<command> …")
+                return False
+            user, words = words[1], words[2:]
+            if not words:  # `as bob` alone: later lines without `as` are bob's
+                self.user = user
+                return True
+        self.names[user_id_for(user)] = user
+        try:
+            await self._command(user, words)
+        except ConsoleError as exc:
+            self.say(f"! {exc} (type help)")
+            return False
+        except TableError as exc:
+            self.private(user, f"Refused: {exc}")
+        return True
+
+    async def _wait(self, args: list[str]) -> bool:
+        try:
+            minutes = float(args[0])
+        except (IndexError, ValueError):
+            self.say("! wait takes minutes, e.g. wait 30")
+            return False
+        self.offset += minutes * 60
+        await self.tick()
+        return True
+
+    async def tick(self) -> None:
+        for out in await self.service.tick():
+            await self.show(out)
+
+    async def _command(self, user: str, words: list[str]) -> None:
+        if not words or not words[0].startswith("/"):
+            raise ConsoleError(f"expected /<command>, got {' '.join(words) or 'nothing'!r}")
+        group = words[0][1:].lower()
+        if group == "game":
+            if len(words) < 2 or words[1].lower() not in GAME_VERBS:
+                raise ConsoleError(f"/game takes one of: {', '.join(GAME_VERBS)}")
+            verb, options = words[1].lower(), _options(words[2:])
+        else:
+            if len(words) < 2:
+                raise ConsoleError(f"/{group} needs a command")
+            verb, options = words[1].lower(), _options(words[2:])
+        uid = user_id_for(user)
+        s = self.service
+        if group != "game":
+            info = await s.table_info(CHANNEL)
+            if info is not None and group not in (info.game, *_aliases(info.game)):
+                raise TableError(f"This table plays {info.game}; its commands are /{info.game} ….")
+            if info is None:
+                raise TableError("There is no table in this channel.")
+            await self.show(await s.command(CHANNEL, uid, verb, options), user)
+        elif verb == "new":
+            game = options.pop("game", None)
+            if not game:
+                raise ConsoleError("/game new needs game:<id>")
+            await self.show(await s.create(CHANNEL, None, game, uid, user, options or None), user)
+        elif verb == "join":
+            pref = options.get("nation") or options.get("preference")
+            await self.show(await s.join(CHANNEL, uid, user, pref), user)
+        elif verb == "leave":
+            await self.show(await s.leave(CHANNEL, uid), user)
+        elif verb == "start":
+            seed = options.get("seed")
+            try:
+                seed_value = int(seed) if seed is not None else None
+            except ValueError:
+                raise ConsoleError("seed must be a whole number") from None
+            await self.show(await s.start(CHANNEL, uid, seed_value), user)
+        elif verb == "status":
+            self._last_status = await s.status(CHANNEL)
+            self.say(self._last_status)
+        elif verb == "me":
+            self.private(user, await s.me(CHANNEL, uid))
+        elif verb == "log":
+            page = options.get("page", "1")
+            if not page.isdigit():
+                raise ConsoleError("page must be a whole number")
+            self.say(await s.log(CHANNEL, int(page)))
+        elif verb == "rules":
+            info = await s.table_info(CHANNEL)
+            game = options.get("game") or (info.game if info else None)
+            if not game:
+                raise ConsoleError("/game rules needs game:<id> when no table is open")
+            self.say(s.rules(game))
+        elif verb == "settings":
+            await self.show(await s.settings(CHANNEL, uid, options), user)
+        elif verb == "abandon":
+            await self.show(await s.abandon(CHANNEL, uid), user)
+        elif verb == "resume":
+            await self.show(await s.resume(CHANNEL, uid), user)
+
+
+def _aliases(game_id: str) -> tuple[str, ...]:
+    from engine import games
+
+    try:
+        return tuple(a.casefold() for a in games.get(game_id).aliases)
+    except Exception:  # noqa: BLE001 - an unknown game simply has no aliases
+        return ()
+
+
+def _options(words: list[str]) -> dict[str, str]:
+    options = {}
+    for word in words:
+        name, sep, value = word.partition(":")
+        if not sep or not name:
+            raise ConsoleError(f"options look like name:value, not {word!r}")
+        options[name.lower()] = value
+    return options
+
+
+async def run_console(
+    service: TableService,
+    *,
+    script: Path | None = None,
+    stdin: TextIO = sys.stdin,
+    stdout: TextIO = sys.stdout,
+    as_user: str = "you",
+) -> int:
+    """Run a script (echoing each line) or an interactive session. Returns the exit code:
+    1 if a script had lines the console could not read; refusals are ordinary output."""
+    console = Console(service, stdout, as_user)
+    await console.tick()  # deadlines that passed while nobody was here
+    if script is not None:
+        failed = 0
+        for number, raw in enumerate(Path(script).read_text(encoding="utf-8").splitlines(), 1):
+            if raw.strip() and not raw.strip().startswith("#"):
+                stdout.write(f"> {raw.strip()}\n")
+            if not await console.line(raw):
+                stdout.write(f"! line {number} of {script}\n")
+                failed += 1
+        return 1 if failed else 0
+    stdout.write(f"Chancellery console. You are {as_user}; `as <name>` switches. {HELP}\n")
+    while True:
+        stdout.write(f"{console.user}> ")
+        stdout.flush()
+        raw = stdin.readline()
+        if not raw or raw.strip() in ("quit", "exit"):
+            return 0
+        await console.tick()  # real time passed while the prompt waited
+        await console.line(raw)

@@ -1,0 +1,138 @@
+"""The SQLite store: first run, migrations, versioned saves, and a failure mid-save."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from bot.store import (
+    ActionRow,
+    DeadlineRow,
+    EventRow,
+    SqliteStore,
+    StaleWrite,
+    TableExists,
+    TableRow,
+    open_store,
+)
+from bot.store.sqlite import migrations
+from bot.tables import TableService
+
+from .conftest import CHANNEL, Clock, seated
+
+
+async def test_first_run_creates_the_file_and_folder_with_wal_and_foreign_keys(tmp_path):
+    path = tmp_path / "new" / "deeper" / "bot.sqlite3"
+    store = await open_store(path)
+    try:
+        assert path.exists()
+        assert await store.schema_version() == migrations()[-1][0]
+        assert (await store._fetch("PRAGMA journal_mode"))[0][0] == "wal"
+        assert (await store._fetch("PRAGMA foreign_keys"))[0][0] == 1
+    finally:
+        await store.close()
+
+
+async def test_reopening_runs_no_migration_twice_and_keeps_data(tmp_path):
+    path = tmp_path / "bot.sqlite3"
+    store = await open_store(path)
+    await store.create_table(TableRow(channel_id=5, game="envoys", host_id=1))
+    await store.close()
+    store = await open_store(path)
+    try:
+        rows = await store._fetch("SELECT version FROM schema_version")
+        assert [r[0] for r in rows] == [n for n, _ in migrations()]
+        assert (await store.get_table(5)).game == "envoys"
+    finally:
+        await store.close()
+
+
+async def test_a_stale_writer_fails_and_changes_nothing(store):
+    table = await store.create_table(
+        TableRow(channel_id=5, game="envoys", host_id=1, status="running", state="{}")
+    )
+    fresh = await store.save(TableRow(**{**vars(table), "state": '{"a": 1}'}), expected_version=1)
+    assert fresh.version == 2
+    stale = TableRow(**{**vars(table), "state": '{"b": 2}'})
+    with pytest.raises(StaleWrite):
+        await store.save(stale, expected_version=1, actions=[ActionRow(5, 0, "s1", 1, "{}", 0.0)])
+    stored = await store.get_table(5)
+    assert (stored.state, stored.version) == ('{"a": 1}', 2)
+    assert await store.get_actions(5) == []
+
+
+async def test_a_second_table_in_a_busy_channel_is_refused_but_an_ended_one_is_replaced(store):
+    await store.create_table(TableRow(channel_id=5, game="envoys", host_id=1, status="running"))
+    with pytest.raises(TableExists):
+        await store.create_table(TableRow(channel_id=5, game="envoys", host_id=2))
+    t = await store.get_table(5)
+    t.status = "finished"
+    await store.save(t, t.version)
+    await store.create_table(TableRow(channel_id=5, game="envoys", host_id=2))
+    assert (await store.get_table(5)).host_id == 2
+
+
+class FailingStore(SqliteStore):
+    """Fails after the table row and the action are written, before the events."""
+
+    fail = False
+
+    def _write_events(self, conn, events):
+        if self.fail:
+            raise RuntimeError("disk pulled out mid-save")
+        super()._write_events(conn, events)
+
+
+async def test_a_failure_mid_save_leaves_the_previous_state_intact(tmp_path):
+    store = await FailingStore.open(tmp_path / "bot.sqlite3")
+    try:
+        table = await store.create_table(TableRow(channel_id=5, game="envoys", host_id=1, state='{"v": 1}'))
+        deadline = DeadlineRow(5, "r1/commit", 0.0, 100.0, [50.0])
+        await store.save(table, 1, deadlines=[deadline])
+        store.fail = True
+        changed = TableRow(**{**vars(table), "state": '{"v": 2}'})
+        with pytest.raises(RuntimeError):
+            await store.save(
+                changed,
+                2,
+                actions=[ActionRow(5, 0, "s1", 1, "{}", 1.0)],
+                events=[EventRow(5, 0, None, "x", "x", 1.0)],
+                deadlines=[],
+            )
+        stored = await store.get_table(5)
+        assert (stored.state, stored.version) == ('{"v": 1}', 2)
+        assert await store.get_actions(5) == []
+        assert await store.get_deadlines(5) == [deadline]
+        store.fail = False  # the connection is usable again: no transaction was left open
+        await store.save(changed, 2, actions=[ActionRow(5, 0, "s1", 1, "{}", 1.0)])
+        assert (await store.get_table(5)).state == '{"v": 2}'
+    finally:
+        await store.close()
+
+
+async def test_a_failed_save_during_an_action_loses_nothing_and_the_next_action_works(tmp_path):
+    store = await FailingStore.open(tmp_path / "bot.sqlite3")
+    try:
+        service = TableService(store, clock=Clock())
+        await seated(service, "alice", "bob")
+        before = (await store.get_table(CHANNEL)).state
+        store.fail = True
+        with pytest.raises(RuntimeError):
+            await service.command(CHANNEL, 1, "commit", {"value": "2"})
+        assert (await store.get_table(CHANNEL)).state == before
+        assert await store.get_actions(CHANNEL) == []
+        store.fail = False
+        await service.command(CHANNEL, 1, "commit", {"value": "2"})  # not refused as "already committed"
+        assert [a.idx for a in await store.get_actions(CHANNEL)] == [0]
+    finally:
+        await store.close()
+
+
+async def test_foreign_keys_refuse_seats_of_a_missing_table(store):
+    with pytest.raises(sqlite3.IntegrityError):
+        await store._run(
+            lambda c: c.execute(
+                "INSERT INTO seats (channel_id, user_id, name, position, joined_at) VALUES (77, 1, 'x', 1, 0)"
+            )
+        )

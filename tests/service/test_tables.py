@@ -1,0 +1,302 @@
+"""The table service over a temporary SQLite file: lifecycle, play, refusals, concurrency."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from typing import Annotated, Any, Literal
+
+import pytest
+from pydantic import Field, TypeAdapter
+
+from bot.store import open_store
+from bot.tables import TableError, TableService
+from engine import games
+from engine.core import Event, Game, GameState, Model, Outcome, Prompt
+from tests.tinygame import EnvoyOptions, Envoys
+
+from .conftest import ALICE, BOB, CAROL, CHANNEL, seated
+
+
+async def _play_round(service: TableService, commits=(2, 3), presser=ALICE) -> None:
+    for user, value in zip((ALICE, BOB), commits, strict=True):
+        await service.command(CHANNEL, user, "commit", {"value": str(value)})
+    await service.command(CHANNEL, presser, "press", {})  # the round's first seat
+    for user in (ALICE, BOB):
+        await service.command(CHANNEL, user, "ready", {})
+
+
+# -- lifecycle ---------------------------------------------------------------------------------
+
+
+async def test_create_join_start_seats_players_in_join_order(service):
+    out = await service.create(CHANNEL, 9, "envoys", ALICE, "alice")
+    assert "Envoys" in out.posts[0].text and out.reply
+    await service.join(CHANNEL, BOB, "bob", "France")
+    await service.join(CHANNEL, CAROL, "carol")
+    await service.leave(CHANNEL, CAROL)
+    out = await service.start(CHANNEL, ALICE, seed=7)
+    info = await service.table_info(CHANNEL)
+    assert info.status == "running" and info.game == "envoys" and info.host_id == ALICE
+    assert [(s.seat, s.user_id, s.name) for s in info.seats] == [("s1", ALICE, "alice"), ("s2", BOB, "bob")]
+    assert await service.seat_user(CHANNEL, "s2") == BOB
+    # both owe a secret commit, told by DM with the deadline as a Discord timestamp
+    prompts = [p for p in out.posts if p.kind == "prompt"]
+    assert {(p.seat, p.user_id, p.dm) for p in prompts} == {("s1", ALICE, True), ("s2", BOB, True)}
+    assert all("<t:" in p.text and ":R>" in p.text for p in prompts)
+
+
+async def test_lobby_refusals_say_what_is_wrong(service):
+    with pytest.raises(TableError, match="There is no table in this channel."):
+        await service.join(CHANNEL, BOB, "bob")
+    with pytest.raises(TableError, match="No game called 'chess'"):
+        await service.create(CHANNEL, 9, "chess", ALICE, "alice")
+    await service.create(CHANNEL, 9, "envoys", ALICE, "alice")
+    with pytest.raises(TableError, match="already has a table"):
+        await service.create(CHANNEL, 9, "envoys", BOB, "bob")
+    with pytest.raises(TableError, match="already seated"):
+        await service.join(CHANNEL, ALICE, "alice")
+    with pytest.raises(TableError, match="needs at least 2 players; 1 seated"):
+        await service.start(CHANNEL, ALICE)
+    await service.join(CHANNEL, BOB, "bob")
+    with pytest.raises(TableError, match=r"Only the host \(alice\) can start"):
+        await service.start(CHANNEL, BOB)
+    for uid in (3, 4):
+        await service.join(CHANNEL, uid, f"p{uid}")
+    with pytest.raises(TableError, match=r"The table is full \(4 players\)"):
+        await service.join(CHANNEL, 5, "p5")
+    with pytest.raises(TableError, match="You are not seated"):
+        await service.leave(CHANNEL, 5)
+
+
+async def test_the_host_leaving_passes_the_host_role_on(service):
+    await service.create(CHANNEL, 9, "envoys", ALICE, "alice")
+    await service.join(CHANNEL, BOB, "bob")
+    out = await service.leave(CHANNEL, ALICE)
+    assert "bob is now the host" in out.posts[0].text
+    assert (await service.table_info(CHANNEL)).host_id == BOB
+
+
+async def test_abandon_only_by_the_host_or_a_server_manager(service):
+    await seated(service, "alice", "bob")
+    with pytest.raises(TableError, match="Only the host"):
+        await service.abandon(CHANNEL, BOB)
+    await service.abandon(CHANNEL, BOB, admin=True)
+    assert (await service.table_info(CHANNEL)).status == "abandoned"
+    with pytest.raises(TableError, match="The game is over."):
+        await service.command(CHANNEL, ALICE, "commit", {"value": "1"})
+    await service.create(CHANNEL, 9, "envoys", BOB, "bob")  # the channel is free again
+
+
+class PreferenceOptions(EnvoyOptions):
+    preferences: dict[str, str] = Field(default_factory=dict)
+
+
+class PreferenceState(Envoys.State):  # type: ignore[name-defined]
+    nations: dict[str, str] = Field(default_factory=dict)
+
+
+class Preferring(Envoys):
+    """Envoys whose setup honours nation preferences, as a real game's may."""
+
+    id = "envoys-pref"
+    Options = PreferenceOptions
+    State = PreferenceState
+
+    def setup(self, seats, options, seed):
+        base = super().setup(seats, EnvoyOptions(rounds=options.rounds), seed)
+        return PreferenceState(**base.model_dump(), nations=dict(options.preferences))
+
+    def seat_label(self, state, seat):
+        return state.nations.get(seat, seat)
+
+
+games.register(Preferring())
+
+
+async def test_a_nation_preference_reaches_a_game_that_takes_preferences(service):
+    await service.create(CHANNEL, 9, "envoys-pref", ALICE, "alice")
+    await service.join(CHANNEL, BOB, "bob", preference="France")
+    await service.start(CHANNEL, ALICE, seed=1)
+    info = await service.table_info(CHANNEL)
+    assert [(s.name, s.label) for s in info.seats] == [("alice", "s1"), ("bob", "France")]
+    assert "bob (France)" in await service.status(CHANNEL)
+
+
+# -- play --------------------------------------------------------------------------------------
+
+
+async def test_play_refusals_are_clear(service):
+    await seated(service, "alice", "bob", "carol")
+    with pytest.raises(TableError, match="You are not seated at this table."):
+        await service.command(CHANNEL, 99, "commit", {"value": "1"})
+    with pytest.raises(TableError, match=r"^Commit 1, 2 or 3, not 5\.$"):  # the engine's words
+        await service.command(CHANNEL, ALICE, "commit", {"value": "5"})
+    with pytest.raises(TableError, match="value must be a whole number"):
+        await service.command(CHANNEL, ALICE, "commit", {"value": "two"})
+    with pytest.raises(TableError, match="needs value:"):
+        await service.command(CHANNEL, ALICE, "commit", {})
+    with pytest.raises(TableError, match="There is no /envoys bid"):
+        await service.command(CHANNEL, ALICE, "bid", {})
+    with pytest.raises(TableError, match="That is not possible in this phase"):
+        await service.act(CHANNEL, ALICE, {"kind": "bid"})
+    await service.command(CHANNEL, ALICE, "commit", {"value": "1"})
+    with pytest.raises(TableError, match=r"It is not your turn: bob owes commit; carol owes commit\."):
+        await service.command(CHANNEL, ALICE, "commit", {"value": "2"})
+    with pytest.raises(TableError, match="It is not the press phase."):  # engine refusal passed through
+        await service.command(CHANNEL, BOB, "press", {})
+    assert [a.idx for a in await service.store.get_actions(CHANNEL)] == [0]
+
+
+async def test_a_query_command_shows_only_the_callers_view(service):
+    await seated(service, "alice", "bob")
+    await service.command(CHANNEL, ALICE, "commit", {"value": "3"})
+    out = await service.command(CHANNEL, ALICE, "hand", {})
+    assert "Your commit: 3" in out.reply and out.posts == []
+    assert "Your commit" not in (await service.command(CHANNEL, BOB, "hand", {})).reply
+    assert "Your commit: 3" in await service.me(CHANNEL, ALICE)
+    with pytest.raises(TableError, match="not seated"):
+        await service.me(CHANNEL, 99)
+
+
+async def test_autocomplete_offers_the_commands_choices_and_never_raises(service):
+    await seated(service, "alice", "bob")
+    values = await service.suggest(CHANNEL, ALICE, "commit", "value", {}, "")
+    assert [c.value for c in values] == ["1", "2", "3"]
+    assert [c.value for c in await service.suggest(CHANNEL, ALICE, "commit", "value", {}, "2")] == ["2"]
+    assert await service.suggest(CHANNEL, 99, "commit", "value", {}, "") == []
+    assert await service.suggest(CHANNEL, ALICE, "nope", "value", {}, "") == []
+    assert await service.suggest(12345, ALICE, "commit", "value", {}, "") == []
+
+
+async def test_a_whole_game_ends_with_standings_and_the_seed(service):
+    await seated(service, "alice", "bob", seed=11)
+    for presser in (ALICE, BOB):
+        await _play_round(service, presser=presser)
+    await service.command(CHANNEL, ALICE, "commit", {"value": "1"})
+    await service.command(CHANNEL, BOB, "commit", {"value": "3"})
+    await service.command(CHANNEL, ALICE, "yield", {})
+    await service.command(CHANNEL, ALICE, "ready", {})
+    out = await service.command(CHANNEL, BOB, "ready", {})
+    final = [p for p in out.posts if p.kind == "standings"]
+    assert len(final) == 1 and final[0].to == "channel"
+    assert final[0].text.splitlines()[1].startswith("1. bob")  # bob committed the unique high every round
+    assert "Seed: `11`" in "\n".join(p.text for p in out.posts)
+    assert out.close_thread and "The game is over." in out.status
+    assert (await service.table_info(CHANNEL)).status == "finished"
+    with pytest.raises(TableError, match="The game is over."):
+        await service.command(CHANNEL, ALICE, "commit", {"value": "1"})
+    assert len(await service.store.get_actions(CHANNEL)) == 15
+
+
+async def test_the_action_log_replays_to_the_stored_state(service):
+    await seated(service, "alice", "bob", seed=5)
+    await _play_round(service, (1, 1))
+    await service.command(CHANNEL, ALICE, "commit", {"value": "2"})
+    game = games.get("envoys")
+    state = game.setup(["s1", "s2"], game.Options(), 5)
+    for a in await service.store.get_actions(CHANNEL):
+        state, _ = game.apply(state, a.seat, game.parse_action(json.loads(a.action)))
+    assert state.model_dump_json() == (await service.store.get_table(CHANNEL)).state
+
+
+async def test_a_restarted_service_loads_the_table_from_the_database(tmp_path, clock):
+    path = tmp_path / "bot.sqlite3"
+    store = await open_store(path)
+    service = TableService(store, clock=clock)
+    await seated(service, "alice", "bob")
+    await service.command(CHANNEL, ALICE, "commit", {"value": "2"})
+    await store.close()
+    store = await open_store(path)
+    try:
+        again = TableService(store, clock=clock)
+        out = await again.command(CHANNEL, BOB, "commit", {"value": "1"})
+        assert any("Commits: s1=2, s2=1" in p.text for p in out.posts)
+    finally:
+        await store.close()
+
+
+# -- concurrency -------------------------------------------------------------------------------
+
+
+class Tally(Model):
+    kind: Literal["tally"] = "tally"
+    by: int
+
+
+class TallyState(GameState):
+    marks: list[int] = Field(default_factory=list)
+
+
+class Counter(Game[TallyState]):
+    """Every seat may always add a mark: fifty orders that are all legal at once."""
+
+    id = "counter"
+    title = "Counter (test game)"
+    min_players = 1
+    max_players = 4
+    Options = EnvoyOptions
+    State = TallyState
+    Action = TypeAdapter(Annotated[Tally, Field(discriminator="kind")])
+
+    def setup(self, seats, options, seed):
+        return TallyState(game=self.id, seed=seed, seats=seats)
+
+    def prompts(self, state):
+        return [Prompt(seat=s, kind="tally", text="Add a mark.", phase="count") for s in state.seats]
+
+    def play(self, state, seat, action, rng: random.Random):
+        state.marks.append(action.by)
+        return [Event(kind="tally", text=f"{seat} marks {action.by} ({len(state.marks)})")]
+
+    def view(self, state, seat) -> dict[str, Any]:
+        return {"marks": len(state.marks)}
+
+    def describe(self, view):
+        return f"{view['marks']} marks"
+
+    def outcome(self, state) -> Outcome | None:
+        return None
+
+    def default_action(self, state, seat):
+        return Tally(by=0)
+
+    def bot_action(self, state, seat, rng):
+        return Tally(by=0)
+
+
+games.register(Counter())
+
+
+async def test_fifty_simultaneous_actions_on_one_table_serialize_with_nothing_lost(service):
+    await service.create(CHANNEL, 9, "counter", ALICE, "alice")
+    for uid in (BOB, CAROL, 4):
+        await service.join(CHANNEL, uid, f"p{uid}")
+    await service.start(CHANNEL, ALICE, seed=1)
+    users = [ALICE, BOB, CAROL, 4]
+    await asyncio.gather(*(service.act(CHANNEL, users[i % 4], {"kind": "tally", "by": i}) for i in range(50)))
+    state = games.get("counter").load_state((await service.store.get_table(CHANNEL)).state)
+    assert sorted(state.marks) == list(range(50)) and state.step == 50
+    actions = await service.store.get_actions(CHANNEL)
+    assert [a.idx for a in actions] == list(range(50))
+    assert (await service.store.get_table(CHANNEL)).version == 1 + 4 + 50  # create, 3 joins + start, 50 acts
+
+
+async def test_two_services_on_one_database_never_overwrite_each_other(tmp_path, clock):
+    # Two processes (shards) on one file: each one's cache goes stale; the version check
+    # refuses the stale write and the service retries on fresh rows.
+    first = await open_store(tmp_path / "shared.sqlite3")
+    second = await open_store(tmp_path / "shared.sqlite3")
+    try:
+        a, b = TableService(first, clock=clock), TableService(second, clock=clock)
+        await a.create(CHANNEL, 9, "counter", ALICE, "alice")
+        await a.join(CHANNEL, BOB, "bob")
+        await a.start(CHANNEL, ALICE, seed=1)
+        for i in range(6):
+            await (a if i % 2 else b).act(CHANNEL, ALICE, {"kind": "tally", "by": i})
+        state = games.get("counter").load_state((await first.get_table(CHANNEL)).state)
+        assert state.marks == list(range(6))
+    finally:
+        await first.close()
+        await second.close()
