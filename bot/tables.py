@@ -88,16 +88,15 @@ class Settings:
                 raise TableError("on_expiry must be default, extend or pause.")
             new.on_expiry = text  # type: ignore[assignment]
         elif key == "reminders_hours":
+            words = [] if text.lower() in ("none", "off", "") else text.replace(" ", ",").split(",")
             try:
-                hours = [float(h) for h in text.replace(" ", ",").split(",") if h]
+                hours = [float(h) for h in words if h]
             except ValueError:
                 raise TableError(
                     "reminders_hours takes hours before the deadline, e.g. 12,1 (or none)."
                 ) from None
-            if any(h <= 0 for h in hours) or text.lower() == "none":
-                hours = [] if text.lower() == "none" else hours
-                if any(h <= 0 for h in hours):
-                    raise TableError("Reminder lead times must be more than 0 hours.")
+            if any(h <= 0 for h in hours):
+                raise TableError("Reminder lead times must be more than 0 hours.")
             new.reminders_hours = sorted(set(hours), reverse=True)
         elif key in ("phase_hours", "diplomacy_minutes") or _is_length(key):
             try:
