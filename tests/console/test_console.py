@@ -1,0 +1,113 @@
+"""The console: scripted whole games of the test game over a real SQLite file."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import tests.service.conftest  # noqa: F401 - registers the test game
+from bot.console import run_console, user_id_for
+from bot.store import open_store
+from bot.tables import TableService
+from tests.service.conftest import Clock
+
+SCRIPT = Path(__file__).with_name("envoys.script")
+
+
+@pytest.fixture
+async def store(tmp_path):
+    s = await open_store(tmp_path / "console.sqlite3")
+    yield s
+    await s.close()
+
+
+async def run(
+    store, text: str | None = None, *, script: Path | None = None, stdin: str = "", clock=None
+) -> tuple[int, str]:
+    if text is not None:
+        script = Path(store.path).with_name(f"s{abs(hash(text))}.script")
+        script.write_text(text, encoding="utf-8")
+    out = io.StringIO()
+    rc = await run_console(
+        TableService(store, clock=clock or Clock()), script=script, stdin=io.StringIO(stdin), stdout=out
+    )
+    return rc, out.getvalue()
+
+
+async def test_a_scripted_whole_game_runs_to_its_standings(store):
+    rc, out = await run(store, script=SCRIPT)
+    assert rc == 0
+    assert "**Final standings** (three rounds played)\n1. bob: 8\n2. alice: 3\n" in out
+    # the refusals in the script are shown to their caller only
+    assert "[private to carol] Refused: You are not seated at this table." in out
+    assert "[private to alice] Refused: It is not your turn: bob owes commit." in out
+    assert out.rstrip().endswith("[private to bob] Refused: The game is over.")
+    # `wait` ran the deadlines: the diplomacy phase after 10 minutes, bob's commit after a day
+    assert out.count("Time is up: default orders given for bob.") == 2
+    assert "Due in 10 min." in out and "<t:" not in out  # timestamps read as words here
+
+
+async def test_secrets_appear_only_in_lines_labelled_for_their_owner(store):
+    _, out = await run(store, script=SCRIPT)
+    for line in out.splitlines():
+        if "You committed" in line or "Your commit" in line:
+            assert re.match(r"\[private to (alice|bob)\] ", line), line
+    # bob's secret commit of round 3 reaches only bob before the reveal
+    assert "[private to bob] You committed 2." in out
+    assert "[private to alice] You committed 2." in out  # alice's own, in round 1
+
+
+async def test_an_unreadable_line_is_reported_and_fails_the_script(store):
+    rc, out = await run(store, "as alice /game new game:envoys\nas alice game start\nwait soon\n")
+    assert rc == 1
+    assert "! expected /<command>" in out and "! line 2 of" in out and "! wait takes minutes" in out
+
+
+async def test_an_unknown_game_command_names_the_right_group(store):
+    _, out = await run(
+        store,
+        "as alice /game new game:envoys\nas bob /game join\nas alice /game start\n"
+        "as alice /origins bid country:GER\nas alice /envoys bid\n",
+    )
+    assert "[private to alice] Refused: This table plays envoys; its commands are /envoys …." in out
+    assert (
+        "[private to alice] Refused: There is no /envoys bid. Commands: commit, press, yield, ready, hand."
+        in out
+    )
+
+
+async def test_interactive_lines_act_as_the_current_user_and_as_switches(store):
+    stdin = "/game new game:envoys\nas bob\n/game join\n/game status\nquit\n"
+    rc, out = await run(store, stdin=stdin)
+    assert rc == 0
+    assert "[private to you] Table created" in out and "[private to bob] You are seated." in out
+    assert "1. you\n2. bob" in out
+
+
+async def test_a_second_console_session_continues_the_saved_table(store):
+    clock = Clock()
+    await run(
+        store, "as alice /game new game:envoys\nas bob /game join\nas alice /game start seed:3\n", clock=clock
+    )
+    rc, out = await run(store, "as bob /envoys commit value:2\nas bob /game me\n", clock=clock)
+    assert rc == 0 and "[private to bob] You committed 2." in out
+    assert "[private to bob] Your commit: 2" in out
+
+
+def test_console_user_ids_are_stable_per_name_across_processes():
+    # Python's hash() differs per process; a saved console table must keep its players.
+    assert user_id_for("Alice") == user_id_for("alice") != user_id_for("bob")
+    code = "from bot.console import user_id_for; print(user_id_for('alice'))"
+    root = Path(__file__).resolve().parents[2]
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        done = subprocess.run(
+            [sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True, check=True
+        )
+        assert int(done.stdout) == user_id_for("alice")
