@@ -55,7 +55,13 @@ def attack_embassies(state: OriginsState, country: str) -> list[str]:
     """Embassies where `country` may still attack this turn."""
     if state.attacks_made >= allowed(state):
         return []
-    return [e for e in content.embassies() if targets(state, country, e)]
+    out = []
+    for embassy in content.embassies():
+        here = state.pfs.get(embassy)
+        # only positive counts are kept, so a second entry is another country's PFs
+        if here and len(here) > 1 and country in here and embassy not in state.embassies_used:
+            out.append(embassy)
+    return out
 
 
 def check(state: OriginsState, country: str, embassy: str, split: dict[str, int]) -> None:

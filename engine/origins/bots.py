@@ -97,16 +97,29 @@ def random_sheet(state: OriginsState, country: str, rng: random.Random) -> Sheet
     return sheet
 
 
+def _enemy(country: str) -> str:
+    """The country whose treaty rights with major countries spoil `country`'s special."""
+    for special in content.objectives().specials:
+        if special.power == country and special.enemy:
+            return special.enemy
+    return ""
+
+
 def _attack(state: OriginsState, country: str, rng: random.Random) -> Any:
     wishes = _wishes(country)
+    enemy = _enemy(country)
     best: tuple[float, str, str] | None = None
     for embassy in attacks.attack_embassies(state, country):
         mine = state.at(embassy, country)
         for target in attacks.targets(state, country, embassy):
-            col = attacks.column(mine, state.at(embassy, target))
-            score = col + (2 if embassy in wishes else 0) + (1 if state.at(embassy, target) >= 10 else 0)
-            score += rng.random()
-            if col >= 4 and (best is None or score > best[0]):
+            theirs = state.at(embassy, target)
+            col = attacks.column(mine, theirs)
+            treaty = theirs >= 10 and target != embassy
+            spoils = treaty and (embassy in wishes or (target == enemy and embassy in state.holders))
+            if col < 4 and not (spoils and col >= 3):
+                continue  # only at good odds, or at even odds to break a harmful treaty
+            score = col + (2 if embassy in wishes else 0) + (3 if spoils else 0) + rng.random()
+            if best is None or score > best[0]:
                 best = (score, embassy, target)
     if best is None:
         return Done()

@@ -12,9 +12,9 @@ def treaty_rights(state: OriginsState) -> dict[str, list[str]]:
     """embassy -> countries with treaty rights there (never in their own embassy)."""
     out: dict[str, list[str]] = {}
     for embassy, here in state.pfs.items():
-        holders = sorted(c for c, n in here.items() if n >= TREATY and c != embassy)
+        holders = [c for c, n in here.items() if n >= TREATY and c != embassy]
         if holders:
-            out[embassy] = holders
+            out[embassy] = sorted(holders)
     return out
 
 
