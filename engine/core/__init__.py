@@ -5,7 +5,7 @@ from .content import Provenance, Sourced, load_toml, set_content_dir
 from .errors import ContentError, GameError, IllegalAction, NotYourTurn
 from .game import Applied, Game, TrackingRandom
 from .model import PUBLIC, Event, GameState, Model, Outcome, Prompt, Standing
-from .rng import roll, rng_for, seed_commitment
+from .rng import rng_for, roll, seed_commitment
 
 __all__ = [
     "Applied",

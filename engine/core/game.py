@@ -18,7 +18,7 @@ from pydantic import TypeAdapter
 from .commands import Command
 from .errors import IllegalAction, NotYourTurn
 from .model import Event, GameState, Model, Outcome, Prompt
-from .rng import rng_for
+from .rng import seed_for
 
 __all__ = ["Game", "Applied", "TrackingRandom"]
 
@@ -146,8 +146,9 @@ class Game(ABC, Generic[S]):
         if isinstance(action, dict):
             action = self.parse_action(action)
         new = state.model_copy(deep=True)
-        rng = TrackingRandom()
-        rng.seed(rng_for(state.seed, state.step).getrandbits(64))
+        # Seeded at construction: an unseeded Random reads os.urandom first (slow, and
+        # it releases the GIL mid-action).
+        rng = TrackingRandom(seed_for(state.seed, state.step))
         rng.used = False
         events = self.play(new, seat, action, rng)
         new.step = state.step + 1

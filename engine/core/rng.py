@@ -9,13 +9,18 @@ from __future__ import annotations
 import hashlib
 import random
 
-__all__ = ["rng_for", "seed_commitment", "roll"]
+__all__ = ["rng_for", "seed_for", "seed_commitment", "roll"]
+
+
+def seed_for(seed: int, index: int, salt: str = "") -> int:
+    """The integer seed of action number `index` of a table seeded with `seed`."""
+    digest = hashlib.sha256(f"{seed}:{index}:{salt}".encode()).digest()
+    return int.from_bytes(digest[:16], "big")
 
 
 def rng_for(seed: int, index: int, salt: str = "") -> random.Random:
     """A fresh generator for action number `index` of a table seeded with `seed`."""
-    digest = hashlib.sha256(f"{seed}:{index}:{salt}".encode()).digest()
-    return random.Random(int.from_bytes(digest[:16], "big"))
+    return random.Random(seed_for(seed, index, salt))
 
 
 def seed_commitment(seed: int) -> str:
