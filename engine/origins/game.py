@@ -69,7 +69,10 @@ class Origins(Game[OriginsState]):
                 Prompt(
                     seat=state.bidder,
                     kind="bid",
-                    text=f"Bid at least {state.high_bid + 1} PF to move a card of the attack order, or pass.",
+                    text=(
+                        f"Attack order {' > '.join(state.order)}: bid at least {state.high_bid + 1} PF "
+                        "to move one card, or pass."
+                    ),
                     phase=f"{label}/bidding/{state.step}",
                 )
             ]
@@ -88,11 +91,12 @@ class Origins(Game[OriginsState]):
         if state.phase == "attacks":
             country = state.order[state.attacker]
             left = attacks.allowed(state) - state.attacks_made
+            where = ", ".join(attacks.attack_embassies(state, country))
             return [
                 Prompt(
                     seat=state.holders[country],
                     kind="attack",
-                    text=f"{names[country]}: attack ({left} left) or done.",
+                    text=f"{names[country]}: attack in {where} ({left} left), or done.",
                     phase=f"{label}/attacks/{country}",
                 )
             ]

@@ -96,7 +96,8 @@ def _submit(state: OriginsState, seat: str, action: Submit, rng: random.Random) 
             placement.check_sheet(state, country, sheet)
             state.drafts[country] = sheet
     state.submitted.append(seat)
-    events = [Event(kind="submitted", text=f"{_label(state, seat)} has handed in its sheet.")]
+    verb = "have handed in their sheets" if len(mine) > 1 else "has handed in its sheet"
+    events = [Event(kind="submitted", text=f"{_label(state, seat)} {verb}.")]
     if len(state.submitted) < len(state.seats):
         return events
     # Everything from here on follows from the sheets just revealed.
@@ -169,17 +170,30 @@ def end_turn(state: OriginsState, rng: random.Random) -> list[Event]:
     """After the attacks: final scoring, Phase 6, or the next turn."""
     turn = content.board().turns[state.turn]
     vps = scoring.country_vps(state)
-    names = content.names()
-    summary = ", ".join(f"{names[c]} {v}" for c, v in vps.items())
+    summary = _vp_summary(state, vps)
     if state.last_turn:
         state.final = vps
         state.provisional = vps
         state.phase = "over"
-        return [Event(kind="final", text=f"Final victory points: {summary}.", data={"vps": vps})]
+        return [Event(kind="final", text=f"Final victory points: {summary}", data={"vps": vps})]
     if turn.scoring:
         state.provisional = vps
         state.phase = "diplomacy"
         state.ready = []
-        return [Event(kind="provisional", text=f"Provisional victory points: {summary}.", data={"vps": vps})]
+        return [Event(kind="provisional", text=f"Provisional victory points: {summary}", data={"vps": vps})]
     state.turn += 1
     return begin_turn(state, rng)
+
+
+def _vp_summary(state: OriginsState, vps: dict[str, int]) -> str:
+    """Each country's VPs, then each player's total where players hold several or are doubled."""
+    names = content.names()
+    text = ", ".join(f"{names[c]} {v}" for c, v in vps.items()) + "."
+    doubled = scoring.doubled_seats(state)
+    if doubled or any(len(state.countries_of(s)) > 1 for s in state.seats):
+        totals = scoring.seat_scores(state, vps)
+        players = [
+            f"{_label(state, s)} {totals[s]}" + (" (doubled)" if s in doubled else "") for s in state.seats
+        ]
+        text += " Players: " + ", ".join(players) + "."
+    return text

@@ -96,11 +96,12 @@ def describe(v: dict[str, Any]) -> str:
     if "you" in v:
         you = v["you"]
         lines.append("**You**: " + ", ".join(names[c] for c in you["countries"]))
-        for c in you["countries"]:
-            line = f"{c}: {you['funds'][c]} PFs available"
-            if "sheets" in you:
-                line += f"; sheet: {you['sheets'][c]}"
-            lines.append(line)
+        if v["phase"] in ("bidding", "placement"):
+            for c in you["countries"]:
+                line = f"{c}: {you['funds'][c]} PFs to bid or place"
+                if "sheets" in you:
+                    line += f"; sheet: {you['sheets'][c]}"
+                lines.append(line)
         if you.get("handed_in"):
             lines.append("Your sheets are handed in.")
     return "\n".join(lines)
