@@ -111,3 +111,51 @@ def test_every_listed_legal_action_is_legal():
 
     play_out(GAME, 4, 5, on_step=on_step)
     assert checked > 20
+
+
+def test_a_whole_five_player_game_through_the_commands_alone():
+    """Every decision of a game can be given with the commands as a player types them:
+    sheets in the one-line form, attacks by embassy and target, passes, done and ready."""
+    import random
+
+    from engine.origins.bots import plan
+    from engine.origins.placement import sheet_line
+
+    state = new_game(5, 11)
+    rng = random.Random(11)
+    seen = set()
+    while GAME.outcome(state) is None:
+        prompt = GAME.prompts(state)[0]
+        seat = prompt.seat
+        if prompt.kind == "bid":
+            if state.high_bid == 0 and rng.random() < 0.5:
+                card = state.order[-1]
+                opts = {"card": card, "position": "1", "amount": "1", "payer": state.countries_of(seat)[0]}
+                calls = [("bid", opts)]
+            else:
+                calls = [("pass", {})]
+        elif prompt.kind == "sheet":
+            calls = []
+            for country in state.countries_of(seat):
+                line = sheet_line(plan(state, country, rng))
+                calls.append(("sheet", {"line": "" if line == "(empty)" else line, "country": country}))
+            calls.append(("submit", {}))
+        elif prompt.kind == "attack":
+            embassies = _suggest("attack", "embassy", state, seat)
+            if embassies and rng.random() < 0.7:
+                embassy = rng.choice(embassies)
+                target = rng.choice(_suggest("attack", "target", state, seat, {"embassy": embassy}))
+                calls = [("attack", {"embassy": embassy, "target": target})]
+            else:
+                calls = [("done", {})]
+        else:
+            calls = [("ready", {})]
+        for name, opts in calls:
+            action = COMMANDS[name].build(state, seat, opts)
+            if action is None:
+                continue
+            state, _ = GAME.apply(state, seat, action)
+            seen.add(name)
+            assert GAME.invariants(state) == []
+    assert {"bid", "pass", "sheet", "submit", "attack", "done", "ready"} <= seen
+    assert 9 <= state.turn <= 11
