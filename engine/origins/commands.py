@@ -44,6 +44,14 @@ def _typed_country(state: OriginsState, seat: str, opts: dict[str, Any], key: st
         return None
 
 
+def _typed_code(typed: dict[str, Any], key: str) -> str | None:
+    """A code from what the player typed so far ('ser', 'Serbia'), or None."""
+    try:
+        return placement.embassy_code(str(typed[key])) if typed.get(key) else None
+    except IllegalAction:
+        return None
+
+
 # -- suggestions ---------------------------------------------------------------------------
 def _own_countries(state: OriginsState, seat: str, typed: dict[str, Any]) -> list[Choice]:
     return _choices(state.countries_of(seat))
@@ -56,7 +64,7 @@ def _cards(state: OriginsState, seat: str, typed: dict[str, Any]) -> list[Choice
 def _positions(state: OriginsState, seat: str, typed: dict[str, Any]) -> list[Choice]:
     if state.phase != "bidding":
         return []
-    card = typed.get("card")
+    card = _typed_code(typed, "card")
     current = state.order.index(card) + 1 if card in state.order else None
     return _numbers([p for p in range(1, len(state.order) + 1) if p != current])
 
@@ -94,7 +102,7 @@ def _own_embassies(state: OriginsState, seat: str, typed: dict[str, Any]) -> lis
 
 def _remove_amounts(state: OriginsState, seat: str, typed: dict[str, Any]) -> list[Choice]:
     country = _typed_country(state, seat, typed)
-    embassy = typed.get("embassy")
+    embassy = _typed_code(typed, "embassy")
     if state.phase != "placement" or country is None or embassy not in content.names():
         return []
     return _numbers(range(0, min(placement.ELIMINATE_CAP, state.at(embassy, country)) + 1))
@@ -114,7 +122,7 @@ def _attack_embassies(state: OriginsState, seat: str, typed: dict[str, Any]) -> 
 
 def _attack_targets(state: OriginsState, seat: str, typed: dict[str, Any]) -> list[Choice]:
     country = _attacker(state, seat)
-    embassy = typed.get("embassy")
+    embassy = _typed_code(typed, "embassy")
     if country is None or embassy not in content.names():
         return []
     return _choices(attacks.targets(state, country, embassy))

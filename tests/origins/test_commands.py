@@ -46,7 +46,7 @@ def test_place_remove_sheet_submit_commands():
     seat = state.holders["GER"]
     assert _suggest("place", "amount", state, seat) == [str(n) for n in range(6)]
     assert _suggest("remove", "embassy", state, seat) == ["SER"]
-    assert _suggest("remove", "amount", state, seat, {"embassy": "SER"}) == [str(n) for n in range(6)]
+    assert _suggest("remove", "amount", state, seat, {"embassy": "ser"}) == [str(n) for n in range(6)]
     place = COMMANDS["place"].build(state, seat, {"embassy": "Serbia", "amount": 3})
     assert place == Place(country="GER", embassy="SER", amount=3)
     state, events = GAME.apply(state, seat, place)
