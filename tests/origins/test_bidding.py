@@ -127,3 +127,14 @@ def test_a_player_bids_with_one_of_its_own_countries_only():
     theirs = [c for c in state.holders if state.holders[c] != seat][0]
     with pytest.raises(IllegalAction, match="do not hold"):
         _bid(state, seat, theirs, state.order[-1], 1, 1)
+
+
+def test_pfs_of_two_countries_are_never_combined_for_a_bid():
+    """Phase 1: PFs cannot be transferred between countries, even of the same player."""
+    state = new_game(2, 4)
+    seat = state.bidder
+    first, second = state.countries_of(seat)[:2]
+    most = state.unplaced[first]
+    assert most + 1 <= most + state.unplaced[second]
+    with pytest.raises(IllegalAction, match=f"at most {most} PFs"):
+        _bid(state, seat, first, state.order[-1], 1, most + 1)
