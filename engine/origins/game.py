@@ -17,8 +17,8 @@ from .state import Ledger, OriginsState, Sheet
 class OriginsOptions(Model):
     # Optional rule (§9): the winner needs 3 VPs more than the 2nd player, else a tie.
     margin_rule: bool = False
-    # Phase 6 diplomacy length; the rulebook's 10 minutes (front ends may set their own).
-    diplomacy_minutes: int = 10
+    # The diplomacy length is the table setting `diplomacy_minutes` the prompts name
+    # (the platform's: 10 minutes in the console as in the rulebook, 24 hours in Discord).
 
 
 class Origins(Game[OriginsState]):

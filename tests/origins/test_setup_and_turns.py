@@ -119,10 +119,6 @@ def test_the_last_turn_ends_with_final_scoring_not_diplomacy():
     assert GAME.outcome(state) is not None
 
 
-def test_diplomacy_minutes_is_a_table_option_defaulting_to_the_rulebooks_ten():
-    assert GAME.Options().diplomacy_minutes == 10
-
-
 @pytest.mark.parametrize("seed", range(30))
 def test_games_end_between_july_and_september_1914(seed):
     result = play_out(GAME, 3, seed)
