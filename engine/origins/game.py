@@ -81,7 +81,10 @@ class Origins(Game[OriginsState]):
                 Prompt(
                     seat=seat,
                     kind="sheet",
-                    text="Write your placement sheet (place, remove, sheet) and submit it.",
+                    text=(
+                        f"Write your secret sheet, at most {placement.cap(state)} PFs per embassy "
+                        "(e.g. sheet line:'SER 5, ROM 3, FE 2'), then submit."
+                    ),
                     phase=f"{label}/placement",
                     mode="simultaneous",
                 )
