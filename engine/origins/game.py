@@ -272,4 +272,4 @@ class Origins(Game[OriginsState]):
         ]
 
 
-__all__ = ["Origins", "OriginsOptions", "Ready"]
+__all__ = ["Origins", "OriginsOptions"]

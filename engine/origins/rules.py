@@ -54,6 +54,10 @@ def play(state: OriginsState, seat: str, action: Any, rng: random.Random) -> lis
         else:
             embassy = placement.embassy_code(action.embassy)
             split = {placement.embassy_code(t): n for t, n in action.split.items()}
+            if len(split) < len(action.split):
+                raise IllegalAction(
+                    "A country is named twice; attacks in one embassy go to different countries."
+                )
             attacks.check(state, country, embassy, split)
             events = attacks.resolve(state, country, embassy, split, rng)
             state.treaties = scoring.treaty_rights(state)

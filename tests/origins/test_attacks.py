@@ -150,3 +150,9 @@ def test_treaty_rights_need_ten_pfs_in_another_nations_embassy():
     """§8: ten or more PFs in another nation's embassy; never in one's own."""
     state = _game({"SER": {"GER": 10, "RUS": 9}, "GER": {"GER": 15}, "FE": {"UK": 12, "FRA": 10}})
     assert state.treaties == {"SER": ["GER"], "FE": ["FRA", "UK"]}
+
+
+def test_the_same_defender_twice_in_one_embassy_is_refused():
+    state = _game({"SER": {"GER": 9, "RUS": 6}})
+    with pytest.raises(IllegalAction, match="named twice"):
+        _attack(state, "SER", {"RUS": 4, "Russia": 5})
