@@ -7,8 +7,11 @@ import os
 import pathlib
 import re
 
+import pytest
+
 from bot.__main__ import _parser
 from bot.config import Config
+from engine import games
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -22,14 +25,22 @@ def _readme_script():
     return module
 
 
-def test_generated_command_list_and_content_table_are_current():
+@pytest.fixture
+def shipped_games(monkeypatch: pytest.MonkeyPatch):
+    """The registry as a fresh process sees it: other tests may have registered test games."""
+    monkeypatch.setattr(games, "_GAMES", {})
+    monkeypatch.setattr(games, "_ALIASES", {})
+    monkeypatch.setattr(games, "_loaded", False)
+
+
+def test_generated_command_list_and_content_table_are_current(shipped_games):
     script = _readme_script()
     assert script.stale(README) == [], (
         "README.md is out of date: run .venv/bin/python scripts/readme.py --write"
     )
 
 
-def test_the_generator_notices_a_stale_list():
+def test_the_generator_notices_a_stale_list(shipped_games):
     script = _readme_script()
     fresh = README
     for name in script.BLOCKS:
