@@ -116,6 +116,8 @@ def test_sheets_are_secret_until_all_are_in_then_revealed_together():
     reveal = next(e for e in events if e.kind == "sheets_revealed")
     assert reveal.public and reveal.reveals and "Germany: SER 5" in reveal.text
     assert state.at("SER", "GER") == 5
+    public = GAME.view(state, None)
+    assert public["last_sheets"]["GER"] == "SER 5" and public["board"]["SER"] == {"GER": 5}
 
 
 def test_a_sheet_cannot_be_changed_after_it_is_handed_in():
