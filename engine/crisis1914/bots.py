@@ -6,6 +6,7 @@ the rules offer and avoids the obvious ways to lose (General Mobilization, 6 Ten
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
@@ -18,21 +19,31 @@ from .weeks import HAND_MAX, LAST_WEEK, refresh_waiting
 SAFE_TENSION = 4  # aim to end a Week with the Target box at most here (5 in the last Week)
 
 
+@functools.cache
+def _mobilization_cards() -> frozenset[str]:
+    return frozenset(
+        c.id for c in ct.load_content().cards.values() if any(e.kind == "mobilize" for e in c.effects)
+    )
+
+
 def is_mobilization(card_id: str) -> bool:
-    return any(e.kind == "mobilize" for e in card(card_id).effects)
+    return card_id in _mobilization_cards()
+
+
+@functools.cache
+def _cap_for_room(room: int) -> int:
+    best = 13
+    for space, added in enumerate(ct.load_content().tension_at):
+        if added <= room:
+            best = space
+    return best
 
 
 def lower_cap(state: CrisisState, p: Player) -> int:
     """The highest lower-marker space whose Tension keeps the Target box safe."""
     target = ct.load_content().nations[p.nation].boxes[0]
     now = state.tension[p.nation][target]
-    room = (SAFE_TENSION + (1 if state.week >= LAST_WEEK else 0)) - now
-    track = ct.load_content().tension_at
-    best = 13
-    for space, added in enumerate(track):
-        if added <= room:
-            best = space
-    return best
+    return _cap_for_room((SAFE_TENSION + (1 if state.week >= LAST_WEEK else 0)) - now)
 
 
 def value(state: CrisisState, p: Player, card_id: str) -> int:

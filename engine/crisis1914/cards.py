@@ -30,7 +30,8 @@ def card_dp(state: CrisisState, p: Player, c: ct.Card) -> int:
 
 def limit(p: Player) -> int:
     """7 cards, +1 per National Interests card, +1 per pair of Consensus cards."""
-    types = [card(t.card).type for t in p.tableau]
+    cards = ct.load_content().cards
+    types = [cards[t.card].type for t in p.tableau]
     return BASE_LIMIT + types.count("national_interests") + types.count("consensus") // 2
 
 

@@ -12,11 +12,17 @@ class Log:
         self.events: list[Event] = []
         self._reveal_from: int | None = None
 
+    # model_construct: these fields are built here from known types, and a game makes
+    # thousands of events, so pydantic's validation is skipped
     def public(self, kind: str, text: str, **data: object) -> None:
-        self.events.append(Event(kind=kind, text=text, data=dict(data)))
+        self.events.append(
+            Event.model_construct(kind=kind, text=text, audience=None, reveals=False, data=data)
+        )
 
     def private(self, seat: str, kind: str, text: str, reveals: bool = False, **data: object) -> None:
-        self.events.append(Event(kind=kind, text=text, audience=seat, reveals=reveals, data=dict(data)))
+        self.events.append(
+            Event.model_construct(kind=kind, text=text, audience=seat, reveals=reveals, data=data)
+        )
 
     def revealed(self) -> None:
         """A hidden card is now known: what follows in this action may depend on it."""

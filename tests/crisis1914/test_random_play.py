@@ -38,7 +38,7 @@ def _whole_game(players: int, seed: int) -> None:
         assert prompts, f"no prompt and no outcome (players {players}, seed {seed})"
         seat = prompts[0].seat
         action = GAME.bot_action(state, seat, bots)
-        GAME.play(state, seat, action, random.Random(bots.random()))
+        GAME.play(state, seat, action, bots)
         state.step += 1
         steps += 1
         broken = GAME.invariants(state)
@@ -51,7 +51,11 @@ def _whole_game(players: int, seed: int) -> None:
             assert all(s.rank != 1 for s in outcome.standings if s.seat == p.seat)
 
 
+CHUNK = 100  # games per test case, so that `pytest -n 2` can share them between the cores
+
+
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
-def test_whole_random_games(players):
-    for seed in range(WHOLE_GAMES):
+@pytest.mark.parametrize("first", range(0, WHOLE_GAMES, CHUNK))
+def test_whole_random_games(players, first):
+    for seed in range(first, first + CHUNK):
         _whole_game(players, 1000 + seed)
