@@ -10,6 +10,7 @@ import pytest
 
 from bot.__main__ import main
 from bot.replay import FORMAT, Record, load_record, make_record, record_from_playout, replay, state_hash
+from engine import games
 from engine.core.playout import play_out
 
 
@@ -114,3 +115,21 @@ def test_cli_ok_tampered_and_unreadable(envoys, record, clean_env, capsys):
     data["format"] = "someone-else/2"
     assert main(["replay", str(_save(clean_env / "other.json", data))], stdout=io.StringIO()) == 2
     assert "record format 'someone-else/2'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("game_id", ["crisis1914", "origins", "schonbrunn"])
+def test_every_shipped_game_round_trips_through_a_record_file(game_id, clean_env):
+    """The record format carries each real game's actions as they are (nested, typed)."""
+    game = games.get(game_id)
+    seed = 17
+    playout = play_out(game, game.min_players, seed)
+    path = _save(clean_env / f"{game.id}.json", record_from_playout(game, playout, seed))
+    out = io.StringIO()
+    assert main(["replay", str(path)], stdout=out) == 0, out.getvalue()
+    assert out.getvalue().startswith(f"OK: {len(playout.actions)} actions replayed; ")
+
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["seed"] += 1
+    out = io.StringIO()
+    assert main(["replay", str(_save(clean_env / "other-seed.json", data))], stdout=out) == 1
+    assert not out.getvalue().startswith("OK")
