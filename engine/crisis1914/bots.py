@@ -52,7 +52,7 @@ def value(state: CrisisState, p: Player, card_id: str) -> int:
 
 def want_belligerence(state: CrisisState, p: Player, card_id: str, rng: random.Random) -> bool:
     c = card(card_id)
-    if p.belligerence >= MAX_BELLIGERENCE or c.forced_belligerence:
+    if p.belligerence >= MAX_BELLIGERENCE or c.forced_belligerence or state.phase == "first_draw":
         return False
     v = card_dp(state, p, c)
     city_max = max(state.tension[p.nation].values())

@@ -179,10 +179,13 @@ def belligerence(state: CrisisState, p: Player, log: Log) -> None:
 
 # -- a card lands on the Tableau -----------------------------------------------------------------
 def offers_choice(state: CrisisState, p: Player, c: ct.Card) -> bool:
-    """Whether a card revealed from the Draw Pile needs its player to decide something."""
+    """Whether a card revealed from the Draw Pile needs its player to decide something.
+
+    In the First Draw Step "players make no choices" beyond what the card demands, so no
+    Belligerence action there (2-player example, First Draw Step)."""
     if c.alternative is not None:
         return True
-    if not c.forced_belligerence and p.belligerence < MAX_BELLIGERENCE:
+    if state.phase != "first_draw" and not c.forced_belligerence and p.belligerence < MAX_BELLIGERENCE:
         return True
     if any(e.kind == "reduce_tension" for e in c.effects) and len(reducible_boxes(state, p.nation)) > 1:
         return True
@@ -192,6 +195,8 @@ def offers_choice(state: CrisisState, p: Player, c: ct.Card) -> bool:
 def check_choices(state: CrisisState, p: Player, c: ct.Card, ch: CardChoices) -> None:
     if ch.belligerence and p.belligerence >= MAX_BELLIGERENCE:
         raise IllegalAction("You have no Belligerence actions left (your track is at 5).")
+    if ch.belligerence and state.phase == "first_draw":
+        raise IllegalAction("No Belligerence action in the First Draw Step: it makes no choices.")
     if ch.alternative and c.alternative is None:
         raise IllegalAction(f"{c.name} has no alternative effect.")
     if ch.box is not None and ch.box not in state.tension[p.nation]:

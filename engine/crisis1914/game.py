@@ -394,7 +394,11 @@ class Crisis1914(Game[CrisisState]):
                 return [
                     a.Resolve(card=c, belligerence=b, alternative=alt)
                     for c in cards
-                    for b in self._bell_options(p, pend.cards[0] if c is None else c)
+                    for b in (
+                        [False]
+                        if state.phase == "first_draw"
+                        else self._bell_options(p, pend.cards[0] if c is None else c)
+                    )
                     for alt in self._alt_options(pend.cards[0] if c is None else c)
                 ]
             if pend.kind == "reorder":

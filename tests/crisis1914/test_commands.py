@@ -27,8 +27,8 @@ def _ready():
             "RU": ["Maklakov", "Krivoshein", "Sergei Witte"],
         },
     )
-    act(state, "AH", Resolve())
-    act(state, "RU", Resolve())
+    while state.pending:  # choices the First Draw Step's cards demand
+        act(state, state.pending[0].nation, Resolve())
     return state
 
 

@@ -56,7 +56,7 @@ def test_example_of_play_2_players_week_1():
     )
     ah, ru = state.players["AH"], state.players["RU"]
     # First Draw Step: Conrad 4 DP; Freedericksz 0 DP, Caution: the top card goes to Hand.
-    act(state, "AH", Resolve())
+    assert state.pending[0].nation == "RU"  # Conrad needed no choice; Freedericksz has an "or"
     act(state, "RU", Resolve())
     assert (ah.score, ru.score) == (4, 0)
     assert names(ru.hand) == ["Basili", "Goremykin", "Hartwig", "The Czar"]
@@ -212,8 +212,7 @@ def test_example_of_play_solitaire_through_week_2():
     )
     ah = state.players["AH"]
     assert names(ah.set_aside) == ["Ultimatum", "General Mobilization (Austria-Hungary)"]
-    act(state, "AH", Resolve())  # First Draw: The Emperor, 1 DP
-    assert ah.score == 1
+    assert ah.score == 1 and not state.pending  # First Draw: The Emperor, 1 DP, no choice to make
     expected = [(1, 2), (3, 4), (7, 8), (11, 12), (15, 16), (19, 20)]
     for markers in expected:
         act(state, "AH", Draw())
@@ -255,7 +254,7 @@ def test_example_of_play_solitaire_through_week_2():
     assert state.week == 2 and names(ah.hand) == ["Tisza", "Assassination Investigations", "Mensdorff"]
 
     # Week 2
-    act(state, "AH", Resolve())  # First Draw: Summer Harvest Leave, 0 DP
+    assert ah.tableau[0].card == cid("Summer Harvest Leave")  # First Draw, 0 DP
     act(state, "AH", Deliberate(discard=cid("Tisza")))  # -1 Prestige
     assert ah.prestige == 2 and ah.returned == [cid("Tisza")]
     act(state, "AH", Resolve(card=cid("Hoyos")))
