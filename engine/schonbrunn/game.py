@@ -300,7 +300,7 @@ class Schonbrunn(Game[SchonbrunnState]):
         held = [c for p in state.players.values() for c in (*p.screen, *p.signed, *p.under)]
         piled = [c for pile in state.piles.values() for c in pile]
         every = held + piled + state.box + state.box_hidden
-        if sorted(every) != sorted(cards()):
+        if len(every) != len(cards()) or set(every) != cards().keys():
             broken.append("the Reparations are not all accounted for exactly once")
         return broken
 

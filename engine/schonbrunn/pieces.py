@@ -49,8 +49,7 @@ def supply_values(state: SchonbrunnState, seat: str) -> list[int]:
 
 
 def minister_bonus(state: SchonbrunnState, seat: str) -> int:
-    strong = nations()[nation_of(state, seat)].ability == "strong_minister"
-    return tables().minister.bonus + (1 if strong else 0)
+    return tables().minister.bonus
 
 
 def influence(state: SchonbrunnState, seat: str, objective: str) -> int:
@@ -111,17 +110,17 @@ def head_targets(state: SchonbrunnState, seat: str) -> list[str]:
 
 def plot_targets(state: SchonbrunnState, seat: str) -> list[tuple[str, str, int]]:
     """(target seat, Objective, index) of every opposing face-down Delegate a Plot may reach."""
+    counts: dict[tuple[str, str], int] = {}
+    for d in state.delegates:
+        if d.owner != seat and not d.face_up and d.place in state.objectives:
+            counts[d.owner, d.place] = counts.get((d.owner, d.place), 0) + 1
     out: list[tuple[str, str, int]] = []
-    for other in state.seats:
-        if other == seat:
-            continue
-        shield = nations()[nation_of(state, other)].head_power == "plot_shield"
-        for objective in state.objectives:
-            if shield and state.players[other].head == objective:
-                continue  # Russia's Delegation Head protects its Delegates there
-            hidden = face_down_at(state, other, objective)
-            out += [(other, objective, i + 1) for i in range(len(hidden))]
-    return out
+    for (other, objective), n in counts.items():
+        player = state.players[other]
+        if player.head == objective and nations()[player.nation].head_power == "plot_shield":
+            continue  # Russia's Delegation Head protects its Delegates there
+        out += [(other, objective, i + 1) for i in range(n)]
+    return sorted(out, key=lambda t: (state.seats.index(t[0]), state.objectives.index(t[1]), t[2]))
 
 
 def face_down_at(state: SchonbrunnState, seat: str, objective: str) -> list[Delegate]:
@@ -141,7 +140,9 @@ def face_up_of(state: SchonbrunnState, target: str) -> list[Delegate]:
 
 
 def minister_objectives(state: SchonbrunnState, seat: str) -> list[str]:
-    return [o for o in state.objectives if delegates_at(state, seat, o)]
+    """Objectives where the seat still has at least one Delegate."""
+    here = {d.place for d in state.delegates if d.owner == seat}
+    return [o for o in state.objectives if o in here]
 
 
 def activatable(state: SchonbrunnState, seat: str, timing: str) -> list[str]:

@@ -699,6 +699,9 @@ def _resolve_congress(state: SchonbrunnState, events: list[Event]) -> None:
             d.place, d.face_up, d.known = "supply", False, True
         state.markers = [m for m in state.markers if not (m.owner == winner and m.objective == o)]
         p = state.players[winner]
+        if nations()[p.nation].ability == "reparation_prestige":
+            p.prestige += 1
+            line += " (+1 Prestige, Prussia's ability)"
         if p.minister == o:
             p.minister = "removed"
         if p.head == o and not state.simplified:

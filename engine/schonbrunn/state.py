@@ -30,13 +30,18 @@ _ATOMS = (str, int, bool, type(None))
 
 
 def _fast(value: Any) -> Any:
+    # Every container in the state is homogeneous, so its first item tells what it holds.
     kind = type(value)
     if kind in _ATOMS:
         return value
     if kind is list:
-        return [x if type(x) in _ATOMS else _fast(x) for x in value]
+        if not value or type(value[0]) in _ATOMS:
+            return value[:]
+        return [_fast(x) for x in value]
     if kind is dict:
-        return {k: x if type(x) in _ATOMS else _fast(x) for k, x in value.items()}
+        if not value or type(next(iter(value.values()))) in _ATOMS:
+            return value.copy()
+        return {k: _fast(x) for k, x in value.items()}
     assert isinstance(value, BaseModel)
     return _clone(value)
 
