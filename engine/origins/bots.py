@@ -51,7 +51,12 @@ def plan(state: OriginsState, country: str, rng: random.Random) -> Sheet:
     for embassy, _ in wishes:
         if budget <= 0:
             break
-        need = 12 - state.at(embassy, country)
+        mine = state.at(embassy, country)
+        rival = max((n for c, n in state.pfs.get(embassy, {}).items() if c != country), default=0)
+        if rival > mine + 3 * limit:
+            continue  # hopeless this turn: spend elsewhere
+        # enough for treaty rights, and enough to face the strongest rival at better than even odds
+        need = max(12 - mine, (3 * rival) // 2 + 1 - mine)
         n = min(limit, budget, max(need, 0) if rng.random() < 0.8 else limit)
         if n > 0:
             sheet.place[embassy] = n
