@@ -17,8 +17,9 @@ A record is one JSON object (format "chancellery-record/1"):
     }
 
 `state_hash` (optional on each action) is `state_hash(state)` of the state after that
-action: the SHA-256 of the state's JSON. Other keys (names, channel, timestamps) may be
-added by the exporter; replay keeps them but checks nothing in them.
+action: the SHA-256 of the state's JSON. Other keys may be added by the exporter
+(`record_from_store` adds `names`: seat -> player name); replay keeps them but checks
+nothing in them.
 
 Replay starts from `setup(seats, options, seed)` and applies every action in order. At
 each step it requires that the action parses, is legal for that seat, that the state
@@ -32,12 +33,16 @@ import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from engine import games
 from engine.core import Game, GameError, GameState, Model
 from engine.core.playout import Playout
+
+if TYPE_CHECKING:
+    from bot.store import Store
 
 __all__ = [
     "FORMAT",
@@ -48,6 +53,7 @@ __all__ = [
     "state_hash",
     "make_record",
     "record_from_playout",
+    "record_from_store",
     "load_record",
     "replay",
 ]
@@ -128,6 +134,38 @@ def make_record(
 
 def record_from_playout(game: Game, playout: Playout, seed: int, options: Model | None = None) -> Record:
     return make_record(game, list(playout.state.seats), options or game.Options(), seed, playout.actions)
+
+
+async def record_from_store(store: Store, channel_id: int) -> Record:
+    """The record of the game stored for a channel (what `/game export` will write).
+
+    Step hashes come from replaying the stored action log; `final_state_hash` is the
+    stored state's, so a replay that does not reach the state the service saved fails.
+    """
+    row = await store.get_table(channel_id)
+    if row is None or row.state is None or row.seed is None:
+        raise ReplayError(f"channel {channel_id} has no started game to export")
+    game = games.get(row.game)
+    seats = [s for s in await store.get_seats(channel_id) if s.seat is not None]
+    actions = [(a.seat, json.loads(a.action)) for a in await store.get_actions(channel_id)]
+    # TableService.start passes the stored options (plus seat preferences, for a game
+    # whose Options has a `preferences` field) to setup; the record must carry the same.
+    options = dict(row.options)
+    if "preferences" in game.Options.model_fields:
+        options["preferences"] = {s.seat: s.preference for s in seats if s.preference}
+    try:
+        record = make_record(
+            game,
+            [s.seat for s in seats],
+            game.Options.model_validate(options),
+            row.seed,
+            actions,
+            names={s.seat: s.name for s in seats},
+        )
+    except (GameError, ValidationError) as exc:
+        raise ReplayError(f"the stored action log does not replay: {exc}") from None
+    record.final_state_hash = state_hash(game.load_state(row.state))
+    return record
 
 
 def load_record(path: Path) -> Record:

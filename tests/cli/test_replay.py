@@ -4,12 +4,25 @@ from __future__ import annotations
 
 import io
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
 
 from bot.__main__ import main
-from bot.replay import FORMAT, Record, load_record, make_record, record_from_playout, replay, state_hash
+from bot.replay import (
+    FORMAT,
+    Record,
+    ReplayError,
+    load_record,
+    make_record,
+    record_from_playout,
+    record_from_store,
+    replay,
+    state_hash,
+)
+from bot.store import open_store
+from bot.tables import TableService
 from engine import games
 from engine.core.playout import play_out
 
@@ -133,3 +146,43 @@ def test_every_shipped_game_round_trips_through_a_record_file(game_id, clean_env
     out = io.StringIO()
     assert main(["replay", str(_save(clean_env / "other-seed.json", data))], stdout=out) == 1
     assert not out.getvalue().startswith("OK")
+
+
+async def _played_table(game, db: Path, seed: int):
+    """A whole game of the test game played through the table service on a SQLite file."""
+    store = await open_store(db)
+    service = TableService(store)
+    users = {"s1": 11, "s2": 22, "s3": 33}
+    await service.create(5, None, game.id, users["s1"], "ann")
+    await service.join(5, users["s2"], "ben")
+    await service.join(5, users["s3"], "cas")
+    await service.start(5, users["s1"], seed=seed)
+    for seat, action in play_out(game, 3, seed).actions:  # the service names seats s1..s3 too
+        await service.act(5, users[seat], action)
+    return store
+
+
+async def test_a_game_played_through_the_service_exports_and_replays(envoys, clean_env):
+    db = clean_env / "tables.sqlite3"
+    store = await _played_table(envoys, db, seed=8)
+    try:
+        record = await record_from_store(store, 5)
+        assert record.seed == 8 and record.seats == ["s1", "s2", "s3"] and len(record.actions) == 21
+        assert record.names == {"s1": "ann", "s2": "ben", "s3": "cas"}
+        assert str(replay(envoys, record)) == "OK: 21 actions replayed; three rounds played"
+        with pytest.raises(ReplayError, match="no started game"):
+            await record_from_store(store, 6)
+    finally:
+        await store.close()
+
+    # a stored state that the log does not lead to (tampered, or an engine that changed)
+    with sqlite3.connect(db) as conn:
+        conn.execute(
+            "UPDATE tables SET state = replace(state, '\"round\":3', '\"round\":2') WHERE channel_id = 5"
+        )
+    store = await open_store(db)
+    try:
+        tampered = await record_from_store(store, 5)
+    finally:
+        await store.close()
+    assert replay(envoys, tampered).message.startswith("Final state ")
