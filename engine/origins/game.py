@@ -243,6 +243,8 @@ class Origins(Game[OriginsState]):
 
     def figures(self, state: OriginsState) -> dict[str, float]:
         out: dict[str, float] = {"turns": float(state.turn + 1)}
+        for country, vps in (state.final or {}).items():
+            out[f"vps_{country}"] = float(vps)
         result = self.outcome(state)
         if result is not None:
             for seat in result.winners:

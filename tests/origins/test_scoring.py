@@ -99,3 +99,14 @@ def test_outcome_reports_each_players_countries_and_the_doubling():
 def test_margin_rule_is_a_table_option():
     state = new_game(5, 1, margin_rule=True)
     assert state.margin_rule is True
+
+
+def test_figures_report_length_winners_and_final_vps():
+    from engine.core.playout import play_out
+
+    result = play_out(GAME, 5, 3)
+    figures = GAME.figures(result.state)
+    assert figures["turns"] == result.state.turn + 1
+    assert {k for k in figures if k.startswith("vps_")} == {f"vps_{c}" for c in result.state.holders}
+    winners = {c for s in result.outcome.winners for c in result.state.countries_of(s)}
+    assert {k[4:] for k in figures if k.startswith("won_")} == winners
