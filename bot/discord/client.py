@@ -44,9 +44,11 @@ class Ticker:
         self.delivery = delivery
         self.clock = clock
         self._sleep: asyncio.Future[None] | None = None
+        self._poked = False
 
     async def run(self) -> None:
         while True:
+            self._poked = False
             await self.run_due()
             try:
                 wake = await self.service.next_wakeup()
@@ -57,6 +59,8 @@ class Ticker:
             if notice is not None:
                 wake = notice if wake is None else min(wake, notice)
             delay = self.IDLE if wake is None else max(wake - self.clock(), 0.0)
+            if self._poked:  # an action landed while this pass read the deadlines: read again
+                continue
             self._sleep = asyncio.ensure_future(asyncio.sleep(delay))
             try:
                 await self._sleep
@@ -85,6 +89,7 @@ class Ticker:
             log.exception("could not send turn notices")
 
     def poke(self) -> None:
+        self._poked = True
         if self._sleep is not None and not self._sleep.done():
             self._sleep.cancel()
 
