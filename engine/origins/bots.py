@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from engine.core import IllegalAction
+
 from . import attacks, content, placement
 from .actions import Attack, Bid, Done, Pass, Ready, Submit
 from .state import OriginsState, Sheet
@@ -75,7 +77,7 @@ def plan(state: OriginsState, country: str, rng: random.Random) -> Sheet:
             sheet.remove[embassy] = rng.randint(1, min(placement.ELIMINATE_CAP, state.at(embassy, country)))
     try:
         placement.check_sheet(state, country, sheet)
-    except Exception:  # never hand in an illegal sheet: fall back to an empty one
+    except IllegalAction:  # never hand in an illegal sheet: fall back to an empty one
         return Sheet()
     return sheet
 
@@ -97,7 +99,7 @@ def random_sheet(state: OriginsState, country: str, rng: random.Random) -> Sheet
         sheet.remove[embassy] = rng.randint(1, min(placement.ELIMINATE_CAP, state.at(embassy, country)))
     try:
         placement.check_sheet(state, country, sheet)
-    except Exception:
+    except IllegalAction:
         return Sheet()
     return sheet
 
