@@ -43,11 +43,17 @@ def lower_cap(state: CrisisState, p: Player) -> int:
     """The highest lower-marker space whose Tension keeps the Target box safe."""
     target = ct.load_content().nations[p.nation].boxes[0]
     now = state.tension[p.nation][target]
-    return _cap_for_room((SAFE_TENSION + (1 if state.week >= LAST_WEEK else 0)) - now)
+    # alone, only Vienna's Russia box matters and each DP above 18 scores: press harder
+    safe = SAFE_TENSION + (1 if state.week >= LAST_WEEK or (state.solo and state.week >= 4) else 0)
+    return _cap_for_room(safe - now)
 
 
 def value(state: CrisisState, p: Player, card_id: str) -> int:
-    return -99 if is_mobilization(card_id) else card_dp(state, p, card(card_id))
+    if is_mobilization(card_id):
+        return -99
+    if card(card_id).forced_belligerence and p.belligerence >= 2:
+        return -9  # one more forced Belligerence could bring General Mobilization into the deck
+    return card_dp(state, p, card(card_id))
 
 
 def want_belligerence(state: CrisisState, p: Player, card_id: str, rng: random.Random) -> bool:
