@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.scheduler import Scheduler
 from engine import games
 
 from .delivery import Delivery
@@ -31,16 +32,19 @@ log = logging.getLogger(__name__)
 
 
 class Ticker:
-    """Runs the service's deadlines and reminders: tick, deliver, sleep until the next one.
+    """Drives `bot.scheduler.Scheduler` in Discord: tick and deliver, send the turn notices
+    whose grace is over, sleep until the next of either.
 
-    The sleep is cut short (`poke`) after every action, because an action may have set an
-    earlier deadline than the one being slept towards.
+    The sleep is a plain `asyncio.sleep` cut short by `poke` after every action (an action
+    may set an earlier deadline), rather than the Scheduler's own capped wait on an Event:
+    a sleep to the exact due time is what SimCord's `advance_time` can drive.
     """
 
     IDLE = 3600.0  # seconds between checks when nothing is scheduled; a safety net only
+    RETRY = 60.0  # after a failed pass
 
     def __init__(self, service: Any, delivery: Delivery, clock: Callable[[], float]) -> None:
-        self.service = service
+        self.scheduler = Scheduler(service, max_sleep=self.IDLE)
         self.delivery = delivery
         self.clock = clock
         self._sleep: asyncio.Future[None] | None = None
@@ -49,16 +53,10 @@ class Ticker:
     async def run(self) -> None:
         while True:
             self._poked = False
-            await self.run_due()
-            try:
-                wake = await self.service.next_wakeup()
-            except Exception:
-                log.exception("could not read the next deadline")
-                wake = None
+            delay = await self.run_due()
             notice = self.delivery.next_notice()
             if notice is not None:
-                wake = notice if wake is None else min(wake, notice)
-            delay = self.IDLE if wake is None else max(wake - self.clock(), 0.0)
+                delay = min(delay, max(notice - self.clock(), 0.0))
             if self._poked:  # an action landed while this pass read the deadlines: read again
                 continue
             self._sleep = asyncio.ensure_future(asyncio.sleep(delay))
@@ -71,22 +69,19 @@ class Ticker:
             finally:
                 self._sleep = None
 
-    async def run_due(self) -> None:
-        """Everything due now, including deadlines that passed while the bot was down."""
+    async def run_due(self) -> float:
+        """Everything due now, including deadlines that passed while the bot was down;
+        returns the seconds until the next deadline or reminder."""
         try:
-            outboxes = await self.service.tick()
+            delay = await self.scheduler.run_once(self.delivery.deliver)
         except Exception:
             log.exception("deadline processing failed")
-            outboxes = []
-        for outbox in outboxes:
-            try:
-                await self.delivery.deliver(outbox)
-            except Exception:
-                log.exception("could not deliver the deadline outbox of table %s", outbox.channel_id)
+            delay = self.RETRY
         try:
             await self.delivery.send_notices(self.clock())
         except Exception:
             log.exception("could not send turn notices")
+        return delay
 
     def poke(self) -> None:
         self._poked = True

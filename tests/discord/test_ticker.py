@@ -29,6 +29,9 @@ class _Service:
         self.reads = 0
         self.on_read = lambda: None
 
+    def clock(self) -> float:
+        return 0.0
+
     async def tick(self) -> list[object]:
         self.ticks += 1
         return []
