@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import sys
 from pathlib import Path
 from typing import TextIO
@@ -70,6 +71,9 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=1, metavar="S", help="seed of the run (default 1)")
     sim.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
     sim.add_argument("--report", type=Path, metavar="FILE", help="also write the results as Markdown")
+    sim.add_argument(
+        "--jobs", type=int, default=1, metavar="J", help="worker processes (default 1; 0: one per CPU)"
+    )
 
     rep = sub.add_parser("replay", parents=[common], help="re-run an exported game record and check it")
     rep.add_argument("file", type=Path, metavar="FILE", help="a JSON game record (see bot/replay.py)")
@@ -131,7 +135,8 @@ def _cmd_simulate(args: argparse.Namespace, stdout: TextIO) -> int:
     if args.games < 1:
         print("simulate: --games must be at least 1", file=sys.stderr)
         return 2
-    results = [simulate(game, n, args.games, args.seed, options) for n in counts]
+    jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
+    results = [simulate(game, n, args.games, args.seed, options, jobs=jobs) for n in counts]
     stdout.write("\n\n".join(r.text() for r in results) + "\n")
     if args.report is not None:
         args.report.parent.mkdir(parents=True, exist_ok=True)

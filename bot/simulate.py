@@ -14,7 +14,9 @@ from __future__ import annotations
 import json
 import statistics
 from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from engine.core import Game, Model, rng_for
@@ -120,25 +122,57 @@ class Simulation:
         return "\n".join(lines)
 
 
-def simulate(game: Game, players: int, games: int, seed: int, options: Model | None = None) -> Simulation:
-    """Play `games` games at `players` seats; deterministic for a given seed."""
+@dataclass(frozen=True)
+class _Played:
+    """What one game contributes to the report (small, so workers can send it back)."""
+
+    labels: tuple[str, ...]
+    winners: tuple[str, ...]  # labels
+    length: int
+    reason: str
+    figures: dict[str, float]
+
+
+def _play(game: Game, players: int, seed: int, options: Model | None, index: int) -> _Played:
+    playout = play_out(game, players, game_seed(seed, index), options)
+    state, outcome = playout.state, playout.outcome
+    assert outcome is not None  # play_out raises rather than return an unfinished game
+    label = {seat: game.seat_label(state, seat) for seat in state.seats}
+    return _Played(
+        labels=tuple(label.values()),
+        winners=tuple(label[seat] for seat in outcome.winners),
+        length=len(playout.actions),
+        reason=outcome.reason,
+        figures={key: float(value) for key, value in game.figures(state).items()},
+    )
+
+
+def simulate(
+    game: Game, players: int, games: int, seed: int, options: Model | None = None, jobs: int = 1
+) -> Simulation:
+    """Play `games` games at `players` seats; deterministic for a given seed, whatever `jobs`.
+
+    With jobs > 1 the games are shared among worker processes; the results are added up
+    in game order, so the report is the same as with one process.
+    """
     if games < 1:
         raise ValueError("Simulate at least one game.")
+    play = partial(_play, game, players, seed, options)
+    if jobs > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            played = list(pool.map(play, range(games), chunksize=max(1, games // (jobs * 4))))
+    else:
+        played = [play(index) for index in range(games)]
     result = Simulation(game=game.id, title=game.title, players=players, games=games, seed=seed)
-    for index in range(games):
-        playout = play_out(game, players, game_seed(seed, index), options)
-        state, outcome = playout.state, playout.outcome
-        assert outcome is not None  # play_out raises rather than return an unfinished game
-        labels = {seat: game.seat_label(state, seat) for seat in state.seats}
-        for label in labels.values():
+    for one in played:
+        for label in one.labels:
             result.seated[label] += 1
-        winners = outcome.winners
-        for seat in winners:
-            result.wins[labels[seat]] += 1 / len(winners)
-        result.lengths.append(len(playout.actions))
-        result.reasons[outcome.reason] += 1
-        for key, value in game.figures(state).items():
-            result.figures[key].append(float(value))
+        for label in one.winners:
+            result.wins[label] += 1 / len(one.winners)
+        result.lengths.append(one.length)
+        result.reasons[one.reason] += 1
+        for key, value in one.figures.items():
+            result.figures[key].append(value)
     return result
 
 

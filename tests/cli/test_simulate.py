@@ -105,3 +105,11 @@ def test_cli_one_player_count_and_options(envoys):
 def test_cli_refuses_bad_arguments(envoys, capsys, argv, message):
     assert main(argv, stdout=io.StringIO()) == 2
     assert message in capsys.readouterr().err
+
+
+def test_worker_processes_give_the_same_report():
+    game = ScoredEnvoys()
+    one = simulate(game, 3, games=24, seed=9)
+    two = simulate(game, 3, games=24, seed=9, jobs=2)
+    assert two.text() == one.text() and two.markdown() == one.markdown()
+    assert two.lengths == one.lengths and dict(two.figures) == dict(one.figures)
