@@ -62,7 +62,10 @@ def view(state: OriginsState, seat: str | None) -> dict[str, Any]:
 
 def describe(v: dict[str, Any]) -> str:
     names = {c: info["name"] for c, info in v["countries"].items()}
-    lines = [f"**Origins of World War I: {v['turn']}**" + (" (last turn)" if v["last_turn"] else "")]
+    lines = [f"**Origins of World War I: {v['turn']}**"]
+    if v["last_turn"]:
+        caps = v["caps"]
+        lines[0] += f" (last turn: {caps['per_embassy']} PFs per embassy, {caps['attacks']} attacks)"
     phase = {
         "bidding": "Phase 3, bidding for the attack order",
         "placement": "Phase 4, secret placement",
