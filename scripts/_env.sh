@@ -28,7 +28,11 @@ ensure_env() {
         python="$(find_python)" || return 1
         echo "Creating $VENV with $python ..." >&2
         rm -rf "$VENV"
-        "$python" -m venv "$VENV"
+        if ! "$python" -m venv "$VENV"; then
+            echo "Could not create $VENV (on Debian or Ubuntu: apt install python3.11-venv)." >&2
+            rm -rf "$VENV"
+            return 1
+        fi
     fi
     want="$("$VENV/bin/python" -c 'import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], "rb").read()).hexdigest())' "$ROOT/pyproject.toml")"
     stamp="$VENV/.installed-${extra:-base}"
