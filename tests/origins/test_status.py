@@ -1,0 +1,33 @@
+"""The public status: turn, attack order, PFs per embassy and country, treaty rights and
+provisional VPs, short enough for one Discord message on a phone."""
+
+from __future__ import annotations
+
+from engine.core.playout import play_out
+from engine.origins import GAME
+
+from .helpers import new_game, position, to_attacks
+
+
+def test_public_status_shows_the_board_the_treaties_the_order_and_the_vps():
+    state = position(new_game(5, 1), {"FE": {"UK": 12, "RUS": 3}, "SER": {"AH": 9}})
+    state.provisional = {"UK": 10, "FRA": 5, "GER": 3, "RUS": 0, "AH": 0}
+    state = to_attacks(state, state.order[0])
+    text = GAME.describe(GAME.view(state, None))
+    assert "October 1913" in text
+    assert "Order: " + " > ".join(state.order) in text
+    assert "`FE ` UK 12★, RUS 3" in text
+    assert "`SER` AH 9" in text and "AH 9★" not in text
+    assert "Provisional VPs: UK 10, FRA 5" in text
+
+
+def test_the_status_fits_one_message_even_late_in_a_seven_player_game():
+    longest = 0
+
+    def on_step(before, seat, action, after, events):
+        nonlocal longest
+        for observer in (None, seat):
+            longest = max(longest, len(GAME.describe(GAME.view(after, observer))))
+
+    play_out(GAME, 7, 2, on_step=on_step)
+    assert longest < 2000
