@@ -50,7 +50,7 @@ def _annotation(option: Option) -> Any:
     return str
 
 
-def _autocomplete(game: Game[Any], command: Command, option: Option) -> Any:
+def _autocomplete(command: Command, option: Option) -> Any:
     async def suggest(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[Any]]:
         typed = {
             o.name: getattr(interaction.namespace, command_name(o.name), None)
@@ -77,8 +77,10 @@ def _autocomplete(game: Game[Any], command: Command, option: Option) -> Any:
     return suggest
 
 
-def _build_command(game: Game[Any], command: Command) -> app_commands.Command[Any, ..., None]:
-    options = command.options[:MAX_OPTIONS]
+def _build_command(command: Command) -> app_commands.Command[Any, ..., None]:
+    options = command.options
+    if len(options) > MAX_OPTIONS:
+        raise ValueError(f"/{command.name} has {len(options)} options; Discord allows {MAX_OPTIONS}")
     # Python names are generated (o0, o1, …) so any option name works; Discord sees the real ones.
     py_names = {f"o{i}": option for i, option in enumerate(options)}
 
@@ -113,7 +115,7 @@ def _build_command(game: Game[Any], command: Command) -> app_commands.Command[An
         py: _description(o.description) for py, o in py_names.items()
     }
     callback.__discord_app_commands_param_autocomplete__ = {  # type: ignore[attr-defined]
-        py: _autocomplete(game, command, o)
+        py: _autocomplete(command, o)
         for py, o in py_names.items()
         if o.suggest is not None and o.type != "bool"
     }
@@ -127,8 +129,10 @@ def build_game_group(game: Game[Any]) -> app_commands.Group:
         name=command_name(game.id), description=_description(f"Play {game.title}"), guild_only=True
     )
     seen: set[str] = set()
-    for command in game.commands[:MAX_SUBCOMMANDS]:
-        built = _build_command(game, command)
+    if len(game.commands) > MAX_SUBCOMMANDS:
+        raise ValueError(f"{game.id} has {len(game.commands)} commands; Discord allows {MAX_SUBCOMMANDS}")
+    for command in game.commands:
+        built = _build_command(command)
         if built.name in seen:
             raise ValueError(f"{game.id}: two commands are both called /{group.name} {built.name}")
         seen.add(built.name)

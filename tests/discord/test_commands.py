@@ -96,3 +96,14 @@ async def test_a_real_game_starts_in_discord_and_tells_everyone_what_they_owe(en
         if seat.seat in owing and seat.user_id != players[0].id:
             player = next(p for p in players if p.id == seat.user_id)
             assert player.user.dm_channel.history(), f"{seat.name} owes but got no DM"
+
+
+def test_a_game_with_more_commands_than_discord_allows_is_an_error_not_a_silent_cut():
+    from engine.core import Command
+
+    class Crowded(type(tinygame.GAME)):
+        id = "crowded"
+        commands = tuple(Command(f"c{i}", "x", lambda s, seat, o: None) for i in range(26))
+
+    with pytest.raises(ValueError, match="26 commands"):
+        build_game_group(Crowded())
