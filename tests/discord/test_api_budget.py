@@ -8,12 +8,20 @@ action: the status edit, DMs, threads and standings (see bot/discord/RULINGS.md)
 
 from __future__ import annotations
 
-from bot.discord.delivery import NOTICE_GRACE
+import random
 
+import pytest
+
+from bot.discord import create_bot
+from bot.discord.delivery import NOTICE_GRACE
+from engine import games
+
+from .conftest import BotConfig
 from .test_discord_e2e import _started
 
 BUDGET = 1.5
 SLOW_CEILING = 2.5
+MAX_ACTIONS = 400  # a whole game of each real game takes fewer; a cap, not a target
 
 
 def _is_answer(path: str) -> bool:
@@ -93,3 +101,52 @@ async def test_discord_calls_per_player_action_when_every_turn_notice_is_sent(en
     # Above the 1.5 target: each DM is one call and this game prompts everyone three times a
     # round. A ceiling against regressions (measured 2.29), not the target.
     assert len(added) / actions <= SLOW_CEILING
+
+
+class TestRealGames:
+    """Whole games of every registered game, played by its own automatic players.
+
+    Engine actions cannot be typed as slash options generically, so each action goes to
+    the service as Discord's command handler would send it and its outbox is delivered
+    the same way; the answer to the player is the part not made here, and not counted.
+    """
+
+    @pytest.fixture
+    def simcord_bot(self, service):
+        return create_bot(BotConfig(), service)
+
+    @pytest.mark.parametrize("prompt", [True, False], ids=["players-at-the-table", "players-away"])
+    @pytest.mark.parametrize("game_id", games.ids())
+    async def test_calls_per_action_in_a_whole_game(self, env, store, service, game_id, prompt, capsys):
+        game = games.get(game_id)
+        guild = env.create_guild()
+        channel = guild.create_text_channel(game_id)
+        players = [guild.add_member(env.create_user(f"p{i}")) for i in range(game.min_players)]
+        await players[0].slash(channel, "game new", game=game_id)
+        for player in players[1:]:
+            await player.slash(channel, "game join")
+        with env.time_context():
+            await env.bot.delivery.deliver(await service.start(channel.id, players[0].id, seed=7))
+        users = {s.seat: s.user_id for s in (await service.table_info(channel.id)).seats}
+        first_call, actions, rng = len(env.http_requests), 0, random.Random(7)
+
+        while actions < MAX_ACTIONS and (row := await store.get_table(channel.id)).status == "running":
+            if not prompt:
+                await env.advance_time(NOTICE_GRACE)  # every turn notice goes out by DM
+            state = game.load_state(row.state)
+            seat = game.prompts(state)[0].seat
+            outbox = await service.act(channel.id, users[seat], game.bot_action(state, seat, rng))
+            with env.time_context():
+                if prompt:
+                    env.bot.delivery.seen(channel.id, users[seat])
+                await env.bot.delivery.deliver(outbox, caller_id=users[seat])
+            actions += 1
+        await env.advance_time(NOTICE_GRACE)
+
+        calls = len(env.http_requests) - first_call
+        with capsys.disabled():
+            print(
+                f"\n{game_id}, {len(players)} players: {actions} actions, {calls / actions:.2f} calls per action"
+            )
+        assert actions > 0
+        assert calls / actions <= BUDGET
