@@ -133,6 +133,7 @@ class Crisis1914(Game[CrisisState]):
                     kind="congress",
                     text="Invite all statesmen to a Congress?",
                     phase=f"{w}/congress",
+                    thread=f"Week {state.week} Congress",
                 )
             ]
         if state.phase == "congress_answer":
@@ -145,6 +146,7 @@ class Crisis1914(Game[CrisisState]):
                         kind="congress",
                         text="Attend the Congress or refuse?",
                         phase=f"{w}/congress",
+                        thread=f"Week {state.week} Congress",
                     )
                 ]
         if state.phase == "refresh":
@@ -259,7 +261,7 @@ class Crisis1914(Game[CrisisState]):
         content = load_content()
         nations = content.nations
         lines = [
-            f"**Crisis: 1914** — Week {view['week']}, Round {view['round']} ({view['phase'].replace('_', ' ')})"
+            f"**Crisis: 1914** — Week {view['week']} of 6, Round {view['round']} ({view['phase'].replace('_', ' ')})"
         ]
         order = [n for n in view["initiative"] if n]
         init = " > ".join(nations[n].statesman for n in order)
@@ -291,7 +293,11 @@ class Crisis1914(Game[CrisisState]):
                 + (f" [{', '.join(flags)}]" if flags else "")
             )
             if p["tableau"]:
-                lines.append("  Tableau: " + ", ".join(f"{t['name']} {t['dp']}" for t in p["tableau"]))
+                played = [
+                    f"{t['name']} {t['dp']}" + (" (Belligerence)" if t["belligerence"] else "")
+                    for t in p["tableau"]
+                ]
+                lines.append("  Tableau: " + ", ".join(played))
         for x in view["pending"]:
             if x["kind"] == "resolve":
                 lines.append(
