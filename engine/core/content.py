@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from .errors import ContentError
 from .model import Model
 
-__all__ = ["Provenance", "Sourced", "load_toml", "set_content_dir", "content_path"]
+__all__ = ["Provenance", "Sourced", "load_toml", "set_content_dir", "content_dir", "content_path"]
 
 _BUILTIN = Path(__file__).resolve().parent.parent / "content"
 _override: Path | None = None
@@ -44,6 +44,11 @@ def set_content_dir(path: str | Path | None) -> None:
     global _override
     _override = Path(path) if path else None
     _load_cached.cache_clear()
+
+
+def content_dir() -> Path | None:
+    """The group's own content folder in force, if any (part of a game's cache key)."""
+    return _override
 
 
 def content_path(game: str, name: str) -> Path:

@@ -89,7 +89,7 @@ _memo: dict[tuple[str, object], object] = {}
 
 
 def _cached(key: str, make):  # noqa: ANN001 - a zero-argument factory
-    slot = (key, core_content._override)
+    slot = (key, core_content.content_dir())
     if slot not in _memo:
         _memo[slot] = make()
     return _memo[slot]
