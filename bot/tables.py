@@ -15,6 +15,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
+from functools import cached_property
 from typing import Any, Literal
 
 from pydantic import ValidationError
@@ -36,6 +37,7 @@ NOT_THIS_PHASE = "That is not possible in this phase."
 PAUSED = "The game is paused."
 OVER = "The game is over."
 LOG_PAGE = 15
+_COLUMNS = ("guild_id", "options", "settings", "status", "state", "host_id", "seed", "thread_id")
 CACHE_SIZE = 256
 DEFAULT_LOOP_CAP = 200  # default orders applied for one expired phase before we suspect a bug
 
@@ -180,9 +182,14 @@ class _Table:
             return label
         return holder.name if label == seat else f"{holder.name} ({label})"
 
-    @property
+    # A _Table is replaced, never changed, on every save, so these are computed once per version.
+    @cached_property
     def settings(self) -> Settings:
         return Settings.from_json(self.row.settings)
+
+    @cached_property
+    def prompts(self) -> list[Prompt]:
+        return self.game.prompts(self.state) if self.state is not None else []
 
 
 class TableService:
@@ -237,14 +244,25 @@ class TableService:
         deadlines: list[DeadlineRow] | None = None,
         actions: list[ActionRow] = (),  # type: ignore[assignment]
         events: list[EventRow] = (),  # type: ignore[assignment]
+        prompts: list[Prompt] | None = None,
     ) -> _Table:
-        """Save a changed table in one transaction; the cache only learns of it on success."""
+        """Save a changed table in one transaction; the cache only learns of it on success.
+        Only what changed is written: the columns that differ, deadlines and seats if new."""
         row = replace(row or t.row, updated_at=self.clock())
         if state is not None:
             row.state = state.model_dump_json()
+        columns = [c for c in _COLUMNS if getattr(row, c) != getattr(t.row, c)]
+        if deadlines == t.deadlines:
+            deadlines = None
         try:
             saved = await self.store.save(
-                row, t.row.version, actions=actions, events=events, deadlines=deadlines, seats=seats
+                row,
+                t.row.version,
+                actions=actions,
+                events=events,
+                deadlines=deadlines,
+                seats=seats,
+                columns=columns,
             )
         except BaseException:
             self._cache.pop(t.row.channel_id, None)  # the database is the truth; reload next time
@@ -256,6 +274,12 @@ class TableService:
             game=t.game,
             state=state if state is not None else t.state,
         )
+        if prompts is not None:
+            new.__dict__["prompts"] = prompts
+        elif state is None and "prompts" in t.__dict__:
+            new.__dict__["prompts"] = t.__dict__["prompts"]
+        if row.settings == t.row.settings and "settings" in t.__dict__:
+            new.__dict__["settings"] = t.__dict__["settings"]
         self._remember(new)
         return new
 
@@ -397,17 +421,19 @@ class TableService:
                 state = g.setup([s.seat for s in seats], g.Options.model_validate(options), table_seed)
             except (IllegalAction, ValidationError) as exc:
                 raise TableError(f"The game could not start: {_message(exc)}") from None
-            started = _Table(
-                row=replace(t.row, status="running", seed=table_seed),
-                seats=seats,
-                deadlines=[],
-                game=g,
-                state=state,
-            )
+            # `t` keeps the stored row: _save writes the columns that differ from it
+            started = replace(t, seats=seats, deadlines=[], state=state)
             now = self.clock()
             prompts = g.prompts(state)
             deadlines, opened, _ = self._deadlines(started, prompts, now)
-            t = await self._save(started, row=started.row, state=state, seats=seats, deadlines=deadlines)
+            t = await self._save(
+                started,
+                row=replace(t.row, status="running", seed=table_seed),
+                state=state,
+                seats=seats,
+                deadlines=deadlines,
+                prompts=prompts,
+            )
             out = Outbox(channel_id=channel_id)
             order = seat_list([(s.name, t.label(s.seat)) for s in seats])
             out.posts.append(
@@ -457,7 +483,7 @@ class TableService:
                 )
             now = self.clock()
             settings = t.settings
-            prompts = t.game.prompts(t.state)
+            prompts = t.prompts
             deadlines = []
             for d in t.deadlines:
                 length = settings.seconds_for(_setting_of(prompts, d.phase))
@@ -542,7 +568,7 @@ class TableService:
             raise TableError(NOT_SEATED)
         if t.row.status == "paused":
             raise TableError(PAUSED + " The host can /game resume it.")
-        prompts = t.game.prompts(t.state)
+        prompts = t.prompts
         if not any(p.seat == me.seat for p in prompts):
             owing = "; ".join(f"{t.who(p.seat)} owes {p.kind}" for p in prompts)
             raise TableError(f"It is not your turn: {owing}." if owing else OVER)
@@ -551,7 +577,7 @@ class TableService:
     async def _apply(self, t: _Table, seat: str, user_id: int | None, action: Any) -> Outbox:
         """Apply one action and save it with its events and deadlines in one transaction."""
         g = t.game
-        before = g.prompts(t.state)
+        before = t.prompts
         try:
             if isinstance(action, dict):
                 action = g.parse_action(action)
@@ -718,7 +744,7 @@ class TableService:
             return None
         out = Outbox(channel_id=t.row.channel_id)
         settings = t.settings
-        prompts = t.game.prompts(t.state)
+        prompts = t.prompts
         for d in sorted(t.deadlines, key=lambda d: d.due_at):
             if d.next_at > now:
                 continue
@@ -733,7 +759,7 @@ class TableService:
                 t = await self._default_orders(t, d.phase, out)
                 if t.row.status != "running":
                     break
-            prompts = t.game.prompts(t.state)
+            prompts = t.prompts
         out.status = self._status(t)
         return out
 
@@ -786,7 +812,7 @@ class TableService:
         """Give the default order for every seat still owing in `phase`, one transaction each."""
         defaulted: list[str] = []
         for _ in range(DEFAULT_LOOP_CAP):
-            owing = [p for p in t.game.prompts(t.state) if p.phase == phase]
+            owing = [p for p in t.prompts if p.phase == phase]
             if not owing or t.row.status != "running":
                 break
             seat = owing[0].seat
@@ -861,7 +887,7 @@ class TableService:
         lines = [g.describe(g.view(t.state, None))]
         lines.append(seat_list([(s.name, t.label(s.seat)) for s in t.seats if s.seat]))
         if t.row.status == "running":
-            owing = g.prompts(t.state)
+            owing = t.prompts
             if owing:
                 lines.append(
                     "Waiting for: "
@@ -885,7 +911,7 @@ class TableService:
         g = t.game
         lines = [g.describe(g.view(t.state, seat))]
         due = {d.phase: d.due_at for d in t.deadlines}
-        mine = [p for p in g.prompts(t.state) if p.seat == seat]
+        mine = [p for p in t.prompts if p.seat == seat]
         for p in mine:
             when = f" Due {timestamp(due[p.phase])}." if p.phase in due else ""
             lines.append(f"You owe: {p.text}{when}")

@@ -124,10 +124,13 @@ class Store(ABC):
         events: Sequence[EventRow] = (),
         deadlines: Sequence[DeadlineRow] | None = None,
         seats: Sequence[SeatRow] | None = None,
+        columns: Sequence[str] | None = None,
     ) -> TableRow:
         """Write everything in one transaction, if the stored version is still
         `expected_version`; else StaleWrite and nothing changes. `deadlines` / `seats`,
-        when given, replace the table's rows. Returns the table with its new version."""
+        when given, replace the table's rows; `columns`, when given, names the only table
+        columns that changed (version and updated_at are always written). Returns the
+        table with its new version."""
 
     # -- reading -------------------------------------------------------------------------
     @abstractmethod

@@ -7,6 +7,7 @@ can interleave statements inside it.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import sqlite3
@@ -38,6 +39,16 @@ _TABLE_COLS = (
     "channel_id, guild_id, game, options, settings, status, state, version, host_id, seed, "
     "thread_id, created_at, updated_at"
 )
+
+
+_UPDATABLE = ("guild_id", "options", "settings", "status", "state", "host_id", "seed", "thread_id")
+_JSON = ("options", "settings")
+
+
+@functools.lru_cache(maxsize=64)
+def _update_sql(names: tuple[str, ...]) -> str:
+    sets = "".join(f"{n}=?, " for n in names)
+    return f"UPDATE tables SET {sets}version=?, updated_at=? WHERE channel_id=? AND version=?"
 
 
 def _table(row: sqlite3.Row) -> TableRow:
@@ -194,10 +205,11 @@ class SqliteStore(Store):
         events: Sequence[EventRow] = (),
         deadlines: Sequence[DeadlineRow] | None = None,
         seats: Sequence[SeatRow] | None = None,
+        columns: Sequence[str] | None = None,
     ) -> TableRow:
         def body(conn: sqlite3.Connection) -> None:
             def write() -> None:
-                self._update_table(conn, table, expected_version)
+                self._update_table(conn, table, expected_version, columns)
                 self._append_actions(conn, actions)
                 self._write_events(conn, events)
                 if deadlines is not None:
@@ -215,24 +227,18 @@ class SqliteStore(Store):
         return table
 
     # The steps of a save, separate so a test can make one fail midway.
-    def _update_table(self, conn: sqlite3.Connection, t: TableRow, expected_version: int) -> None:
+    def _update_table(
+        self,
+        conn: sqlite3.Connection,
+        t: TableRow,
+        expected_version: int,
+        columns: Sequence[str] | None = None,
+    ) -> None:
+        names = tuple(_UPDATABLE if columns is None else [c for c in _UPDATABLE if c in columns])
+        values = [json.dumps(getattr(t, c)) if c in _JSON else getattr(t, c) for c in names]
         cur = conn.execute(
-            "UPDATE tables SET guild_id=?, options=?, settings=?, status=?, state=?, version=?, "
-            "host_id=?, seed=?, thread_id=?, updated_at=? WHERE channel_id=? AND version=?",
-            (
-                t.guild_id,
-                json.dumps(t.options),
-                json.dumps(t.settings),
-                t.status,
-                t.state,
-                expected_version + 1,
-                t.host_id,
-                t.seed,
-                t.thread_id,
-                t.updated_at or time.time(),
-                t.channel_id,
-                expected_version,
-            ),
+            _update_sql(names),
+            (*values, expected_version + 1, t.updated_at or time.time(), t.channel_id, expected_version),
         )
         if cur.rowcount != 1:
             raise StaleWrite(f"table {t.channel_id} changed since version {expected_version}")

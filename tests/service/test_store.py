@@ -136,3 +136,11 @@ async def test_foreign_keys_refuse_seats_of_a_missing_table(store):
                 "INSERT INTO seats (channel_id, user_id, name, position, joined_at) VALUES (77, 1, 'x', 1, 0)"
             )
         )
+
+
+async def test_a_save_naming_its_changed_columns_writes_only_those(store):
+    table = await store.create_table(TableRow(channel_id=5, game="envoys", host_id=1, state="{}"))
+    changed = TableRow(**{**vars(table), "state": '{"v": 2}', "host_id": 99})
+    await store.save(changed, 1, columns=["state"])
+    stored = await store.get_table(5)
+    assert (stored.state, stored.host_id, stored.version) == ('{"v": 2}', 1, 2)

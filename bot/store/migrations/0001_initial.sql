@@ -45,7 +45,7 @@ CREATE TABLE actions (
 
 -- Everything the game told anyone, for /game log. audience NULL = public.
 CREATE TABLE events (
-    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    id          INTEGER PRIMARY KEY,  -- rowid order; no AUTOINCREMENT bookkeeping per insert
     channel_id  INTEGER NOT NULL REFERENCES tables (channel_id) ON DELETE CASCADE,
     action_idx  INTEGER,
     audience    TEXT,
