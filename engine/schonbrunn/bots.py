@@ -19,7 +19,9 @@ from .pieces import (
     minister_bonus,
     minister_objectives,
     move_destinations,
+    objectives_with_delegates,
     plot_targets,
+    spend_limit,
     supply_values,
     unshown_aids,
 )
@@ -65,7 +67,7 @@ def default_action(state: SchonbrunnState, seat: str) -> Any:
 
 def _weakest_own(state: SchonbrunnState, seat: str) -> str:
     """The first Objective where the seat already is (or the first), for the default."""
-    mine = minister_objectives(state, seat)
+    mine = objectives_with_delegates(state, seat)
     return mine[0] if mine else state.objectives[0]
 
 
@@ -140,7 +142,7 @@ def bot_action(state: SchonbrunnState, seat: str, rng: random.Random) -> Any:
             usable = [t for t in p.screen if card(t).type == "treaty" and card(t).timing != "end"]
             return A.Sign(treaties=usable[: max(1, len(aids_held(state, seat)))])
         case "receptions":
-            cap = min(p.committed or 0, p.receptions)
+            cap = spend_limit(state, seat)
             keep = 0 if state.round == state.rounds else 2
             return A.Spend(receptions=max(0, min(cap, p.receptions - keep)))
         case "favour":
@@ -176,7 +178,7 @@ def _assign(state: SchonbrunnState, seat: str, rng: random.Random) -> Any:
         objectives = [t for t in targets if t in state.objectives]
         screens = [t for t in targets if t not in state.objectives]
         free = nations()[p.nation].head_power == "free_screen"
-        if screens and free and rng.random() < 0.6:
+        if screens and free and rng.random() < 0.3:
             return A.Head(target=rng.choice(screens))
         if objectives and p.receptions >= 2 and rng.random() < 0.5:
             return A.Head(target=max(objectives, key=lambda o: (est.get((seat, o), 0.0), rng.random())))
@@ -238,7 +240,7 @@ def _activate(state: SchonbrunnState, seat: str, treaty: str) -> Any:
     objective = None
     est = estimates(state, seat)
     if c.marker:
-        mine = minister_objectives(state, seat) if c.timing == "congress" else state.objectives
+        mine = objectives_with_delegates(state, seat) if c.timing == "congress" else state.objectives
         if not mine:
             return A.Pass()
         objective = max(mine, key=lambda o: (prize(state, o), est.get((seat, o), 0.0)))

@@ -17,6 +17,7 @@ from .pieces import (
     minister_objectives,
     move_destinations,
     plot_targets,
+    spend_limit,
     supply_values,
     unshown_aids,
 )
@@ -58,8 +59,7 @@ def _unsigned(state: SchonbrunnState, seat: str, typed: dict[str, Any]) -> list[
 
 
 def _spendable(state: SchonbrunnState, seat: str, typed: dict[str, Any]) -> list[Choice]:
-    p = state.players[seat]
-    return [Choice(str(n), str(n)) for n in range(min(p.committed or 0, p.receptions) + 1)]
+    return [Choice(str(n), str(n)) for n in range(spend_limit(state, seat) + 1)]
 
 
 def _hidden_favours(state: SchonbrunnState, seat: str, typed: dict[str, Any]) -> list[Choice]:

@@ -19,7 +19,7 @@ class Nation(Sourced):
     min_players: int
     delegates: list[int]
     face_down_first: int
-    ability: Literal["none", "hierarchy_ties", "recovery_reception", "reparation_prestige", "cheap_plots"]
+    ability: Literal["none", "hierarchy_ties", "free_minister", "cheap_plots"]
     ability_text: str
     head: str
     head_power: Literal["influence", "free_screen", "plot_shield"]

@@ -263,9 +263,11 @@ class Schonbrunn(Game[SchonbrunnState]):
         return bots.bot_action(state, seat, rng)
 
     def figures(self, state: SchonbrunnState) -> dict[str, float]:
-        winner = rules.ranking(state)[0]
-        out = {f"won_{state.players[s].nation}": float(s == winner) for s in state.seats}
-        out |= {f"prestige_{state.players[s].nation}": float(state.players[s].prestige) for s in state.seats}
+        order = rules.ranking(state)
+        out = {f"prestige_{state.players[s].nation}": float(state.players[s].prestige) for s in state.seats}
+        out["winning_prestige"] = float(state.players[order[0]].prestige)
+        out["margin"] = float(state.players[order[0]].prestige - state.players[order[1]].prestige)
+        out["decided_by_tiebreak"] = float(out["margin"] == 0)
         return out
 
     def provenance(self) -> list[dict[str, str]]:

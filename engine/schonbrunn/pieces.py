@@ -48,6 +48,13 @@ def supply_values(state: SchonbrunnState, seat: str) -> list[int]:
     return sorted(d.value for d in supply(state, seat))
 
 
+def spend_limit(state: SchonbrunnState, seat: str) -> int:
+    """Receptions a seat may spend for Prestige in the Hierarchy: up to its Delegate's
+    Influence, and no more than it holds."""
+    p = state.players[seat]
+    return min(p.committed or 0, p.receptions)
+
+
 def minister_bonus(state: SchonbrunnState, seat: str) -> int:
     return tables().minister.bonus
 
@@ -140,7 +147,13 @@ def face_up_of(state: SchonbrunnState, target: str) -> list[Delegate]:
 
 
 def minister_objectives(state: SchonbrunnState, seat: str) -> list[str]:
-    """Objectives where the seat still has at least one Delegate."""
+    """Where the Foreign Minister may go: an Objective with a Delegate of the seat (Prussia: any)."""
+    if nations()[state.players[seat].nation].ability == "free_minister":
+        return list(state.objectives)
+    return objectives_with_delegates(state, seat)
+
+
+def objectives_with_delegates(state: SchonbrunnState, seat: str) -> list[str]:
     here = {d.place for d in state.delegates if d.owner == seat}
     return [o for o in state.objectives if o in here]
 

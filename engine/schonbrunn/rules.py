@@ -36,8 +36,10 @@ from .pieces import (
     minister_objectives,
     move_destinations,
     name,
+    objectives_with_delegates,
     plot_targets,
     seat_of,
+    spend_limit,
     supply,
     unshown_aids,
     worth,
@@ -178,7 +180,7 @@ def _has_choice(state: SchonbrunnState, seat: str) -> bool:
         case "sign":
             return any(card(c).type == "treaty" for c in p.screen)
         case "receptions":
-            return p.receptions > 0 and (p.committed or 0) > 0
+            return spend_limit(state, seat) > 0
         case "plot":
             return p.receptions > 0 and bool(plot_targets(state, seat))
         case "move":
@@ -343,7 +345,7 @@ def _sign(state: SchonbrunnState, seat: str, action: A.Sign, events: list[Event]
 
 def _spend(state: SchonbrunnState, seat: str, action: A.Spend, events: list[Event]) -> None:
     p = state.players[seat]
-    most = min(p.committed or 0, p.receptions)
+    most = spend_limit(state, seat)
     if not 0 <= action.receptions <= most:
         raise IllegalAction(f"Spend between 0 and {most} Receptions (your Hierarchy Delegate's Influence).")
     p.receptions -= action.receptions
@@ -603,7 +605,7 @@ def _activate(state: SchonbrunnState, seat: str, action: A.Activate, events: lis
         )
     opponents: list[tuple[str, str]] = []
     if c.marker:
-        allowed = state.objectives if timing == "assignments" else minister_objectives(state, seat)
+        allowed = state.objectives if timing == "assignments" else objectives_with_delegates(state, seat)
         if action.objective not in allowed:
             raise IllegalAction(f"Place the marker in one of: {', '.join(allowed) or 'none'}.")
     if c.minus:
@@ -699,9 +701,6 @@ def _resolve_congress(state: SchonbrunnState, events: list[Event]) -> None:
             d.place, d.face_up, d.known = "supply", False, True
         state.markers = [m for m in state.markers if not (m.owner == winner and m.objective == o)]
         p = state.players[winner]
-        if nations()[p.nation].ability == "reparation_prestige":
-            p.prestige += 1
-            line += " (+1 Prestige, Prussia's ability)"
         if p.minister == o:
             p.minister = "removed"
         if p.head == o and not state.simplified:
@@ -756,8 +755,6 @@ def _recover(state: SchonbrunnState, events: list[Event]) -> None:
     state.markers, state.favours, state.favours_up, state.favour_spare = [], {}, [], []
     for p in state.players.values():
         p.head = p.minister = None
-        if nations()[p.nation].ability == "recovery_reception" and not state.simplified:
-            p.receptions += 1
     events.append(Event(kind="recovery", text="Recovery: every piece returns behind its screen."))
     state.stage, state.queue = "keep", list(state.hierarchy)
 

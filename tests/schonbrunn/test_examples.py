@@ -126,7 +126,7 @@ def test_assignments_example_and_delegation_head_example():
 
     assert s.stage == "assign" and s.queue[0] == "GB" and s.assign_left == 3  # GB: three face down
     s = _turn(
-        s, "GB", [(2, "II"), (4, "II"), (3, "V")], "III", [(1, "V"), (0, "IIII"), (1, "IIII")], (5, "IIII")
+        s, "GB", [(2, "II"), (4, "II"), (3, "V")], "III", [(1, "V"), (1, "IIII"), (1, "IIII")], (5, "IIII")
     )
     assert s.players["GB"].receptions == 4
     s = _turn(s, "PRU", [(1, "I"), (4, "IIII")], "ESP", [(1, "V"), (2, "I"), (3, "V")], (5, "I"))
@@ -187,7 +187,8 @@ def _congress_position(last_round=False):
     place(s, "PRU", "V", [1, 3])
     place(s, "GB", "II", [2, 4, 1])
     place(s, "GB", "V", [3])
-    place(s, "GB", "IIII", [0, 1, 5])
+    place(s, "GB", "IIII", [1, 5])
+    place(s, "GB", "I", [1])
     place(s, "AUT", "I", [1])
     place(s, "AUT", "III", [4, 0])  # its 3 was removed by France's Plot
     place(s, "AUT", "V", [2, 5])
