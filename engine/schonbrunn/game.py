@@ -296,6 +296,9 @@ class Schonbrunn(Game[SchonbrunnState]):
             expected = sum(len(nations()[p.nation].delegates) for p in state.players.values())
             if len(ids) != expected:
                 broken.append(f"{len(ids)} Delegates instead of {expected}")
+        heads = [p.head for p in state.players.values() if p.head]
+        if len(heads) != len(set(heads)):
+            broken.append("two Delegation Heads in one place")
         for s, p in state.players.items():
             if p.receptions < 0 or p.prestige < 0:
                 broken.append(f"{s} has negative Receptions or Prestige")
