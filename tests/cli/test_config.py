@@ -115,3 +115,18 @@ def test_main_reports_a_bad_config_and_exits_2(clean_env, capsys):
     _write(clean_env / "config.toml", "colour = 3\n")
     assert main(["replay", "nothing.json"], stdout=io.StringIO()) == 2
     assert "unknown key 'colour'" in capsys.readouterr().err
+
+
+def test_content_dir_and_log_level_are_applied(clean_env, monkeypatch):
+    import logging
+
+    import engine.core
+
+    seen = []
+    monkeypatch.setattr(engine.core, "set_content_dir", seen.append)
+    monkeypatch.setattr(logging, "basicConfig", lambda **kw: seen.append(kw["level"]))
+    _write(clean_env / "config.toml", 'content_dir = "our-cards"\nlog_level = "warning"\n')
+    assert (
+        main(["replay", "missing.json"], stdout=io.StringIO()) == 2
+    )  # the file is missing; config came first
+    assert seen == ["WARNING", Path("our-cards")]
