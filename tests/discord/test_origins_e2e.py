@@ -1,0 +1,302 @@
+"""Issue 3: a whole 5-player game of Origins of World War I through SimCord, orders by DM.
+
+Five members open, join and start a table with `/game …`, then play every decision with
+`/origins bid|pass|place|remove|submit|attack|done|ready`, each order chosen by the
+engine's automatic player for that seat and typed as the slash command a player would
+type. Beside the Discord table the same orders are applied to the engine alone (the
+"mirror"); after every command the stored state must equal the mirror's, so each slash
+command is checked to have meant exactly the order it was typed for.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from bot import tables
+from bot.discord import create_bot
+from bot.discord.delivery import NOTICE_GRACE
+from engine.origins import GAME, content
+from engine.origins.actions import Attack, Bid, Done, Pass, Place, Ready, Remove, Submit
+from engine.origins.placement import sheet_line
+from engine.origins.state import OriginsState
+
+from .conftest import BotConfig
+
+SEED = 1914  # the table seed (fixed: the same game every run) and the automatic players' seed
+NAMES = ("anna", "boris", "clara", "dmitri", "emil")
+SECRET = "(secret: only you see this)"  # how the service marks a simultaneous prompt
+DRAFT = "Your sheet for "  # the engine's private reply to each line written on a sheet
+
+
+@pytest.fixture
+def simcord_bot(service):
+    """The bot over the real game registry (conftest's default narrows it to the test game)."""
+    return create_bot(BotConfig(), service)
+
+
+@pytest.fixture
+def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    # `/game start` draws the table seed from `secrets`; a fixed one makes the game repeatable.
+    monkeypatch.setattr(tables, "secrets", SimpleNamespace(randbits=lambda bits: SEED))
+
+
+class OriginsTable:
+    """A guild channel with five members at an Origins table, and what each of them sees."""
+
+    def __init__(self, env: Any, store: Any) -> None:
+        self.env = env
+        self.store = store
+        self.guild = env.create_guild()
+        self.channel = self.guild.create_text_channel("origins")
+        self.members = {n: self.guild.add_member(env.create_user(n)) for n in NAMES}
+        self.seats: dict[str, str] = {}  # seat -> member name
+
+    async def start(self) -> None:
+        host, *others = NAMES
+        opened = await self.members[host].slash(self.channel, "game new", game="origins")
+        assert opened.ephemeral, opened.response.content
+        for name in others:
+            joined = await self.members[name].slash(self.channel, "game join")
+            assert joined.ephemeral and "error" not in joined.response.content.lower()
+        started = await self.members[host].slash(self.channel, "game start")
+        assert started.response.content.startswith("The game has started"), started.response.content
+        by_user = {m.id: n for n, m in self.members.items()}
+        row = await self.store.get_table(self.channel.id)
+        assert row.seed == SEED
+        self.seats = {s.seat: by_user[s.user_id] for s in await self.store.get_seats(self.channel.id)}
+
+    async def state(self) -> OriginsState:
+        row = await self.store.get_table(self.channel.id)
+        return GAME.load_state(row.state)
+
+    async def order(self, seat: str, command: str, where: Any = None, **options: Any) -> str:
+        """`/origins <command>` typed by the member holding `seat`; returns the private answer."""
+        result = await self.members[self.seats[seat]].slash(
+            where or self.channel, f"origins {command}", **options
+        )
+        answer = result.response.content
+        assert result.ephemeral, f"/origins {command} was answered in public: {answer}"
+        assert answer.startswith("Done"), f"/origins {command} {options} refused: {answer}"
+        return answer
+
+    def dms(self, name: str) -> list[str]:
+        return [m.content for m in self.members[name].user.dm_channel.history()]
+
+    def public_since(self, first_call: int) -> list[str]:
+        """Every text the bot posted or edited into the channel or its threads since the
+        given REST call: what a spectator could have read at some moment, not only now
+        (the status message is edited in place)."""
+        public = {self.channel.id} | {t.id for t in self.channel.threads}
+        out = []
+        for call in self.env.http_requests[first_call:]:
+            parts = call.path.strip("/").split("/")
+            if parts[0] != "channels" or int(parts[1]) not in public or not isinstance(call.json, dict):
+                continue
+            if call.method in ("POST", "PATCH") and call.json.get("content"):
+                out.append(call.json["content"])
+        return out
+
+    async def archived(self, thread_id: int) -> bool:
+        """As the bot sees it (an archived thread drops out of its cache: fetched then)."""
+        thread = self.env.bot.get_channel(thread_id) or await self.env.bot.fetch_channel(thread_id)
+        return thread.archived
+
+
+def translate(state: OriginsState, seat: str, action: Any) -> list[tuple[str, dict[str, Any], Any]]:
+    """The engine's order as the slash commands a player types: (command, options, the
+    order each command must mean)."""
+    mine = state.countries_of(seat)
+    several = len(mine) > 1
+    if isinstance(action, Pass):
+        return [("pass", {}, Pass())]
+    if isinstance(action, Bid):
+        opts: dict[str, Any] = {"card": action.card, "position": action.position, "amount": action.amount}
+        if several:
+            opts["payer"] = action.payer
+        return [("bid", opts, action)]
+    if isinstance(action, Submit):
+        calls: list[tuple[str, dict[str, Any], Any]] = []
+        for country, sheet in (action.sheets or {}).items():
+            which = {"country": country} if several else {}
+            for embassy, n in sheet.place.items():
+                calls.append(
+                    (
+                        "place",
+                        {"embassy": embassy, "amount": n, **which},
+                        Place(country=country, embassy=embassy, amount=n),
+                    )
+                )
+            for embassy, n in sheet.remove.items():
+                calls.append(
+                    (
+                        "remove",
+                        {"embassy": embassy, "amount": n, **which},
+                        Remove(country=country, embassy=embassy, amount=n),
+                    )
+                )
+        return [*calls, ("submit", {}, Submit())]
+    if isinstance(action, Attack):
+        if len(action.split) == 1:
+            (target,) = action.split
+            return [("attack", {"embassy": action.embassy, "target": target}, action)]
+        split = ", ".join(f"{c} {n}" for c, n in action.split.items())
+        return [("attack", {"embassy": action.embassy, "split": split}, action)]
+    if isinstance(action, Done):
+        return [("done", {}, Done())]
+    assert isinstance(action, Ready), action
+    return [("ready", {}, Ready())]
+
+
+async def test_a_whole_five_player_game_of_origins_by_slash_commands(env, store, fixed_seed):
+    table = OriginsTable(env, store)
+    await table.start()
+    names = content.names()
+    rng = random.Random(SEED)
+    mirror = await table.state()  # the same game on the engine alone
+    used: set[str] = set()
+    placements = diplomacies = 0
+    opener: tuple[str, str] | None = None  # (seat, private answer) of the last order given
+
+    while GAME.outcome(mirror) is None:
+        prompts = GAME.prompts(mirror)
+        phase = mirror.phase
+        label = content.board().turns[mirror.turn].label
+
+        if phase == "placement":
+            placements += 1
+            await _secret_prompts_arrive_by_dm(table, mirror, prompts, opener)
+            phase_start = len(env.http_requests)
+            drafts: dict[str, str] = {}  # country -> its sheet line, as the owner was told
+            for prompt in prompts:
+                seat = prompt.seat
+                submit = GAME.bot_action(mirror, seat, rng)
+                for command, opts, meant in translate(mirror, seat, submit):
+                    if command == "submit" and len(mirror.submitted) == len(mirror.seats) - 1:
+                        _no_sheet_was_shown_in_public(table, phase_start, drafts)
+                    answer = await table.order(seat, command, **opts)
+                    if command in ("place", "remove"):
+                        assert answer.count(DRAFT) == 1, answer
+                        told = answer.split(f"{DRAFT}{names[meant.country]}: ", 1)[1]
+                        drafts[meant.country] = told.splitlines()[0]
+                    mirror = await _agrees(table, mirror, seat, meant)
+                    used.add(command)
+                for country, sheet in submit.sheets.items():  # the sheet handed in is the one planned
+                    drafts.setdefault(country, "(empty)")
+                    assert drafts[country] == sheet_line(sheet), (country, drafts[country], sheet)
+            revealed = "\n".join(table.public_since(phase_start))
+            assert "Placement sheets revealed" in revealed
+            for country, line in drafts.items():  # a leak would have looked like the reveal
+                assert f"{names[country]}: {line}" in revealed, (country, line)
+            opener = (seat, answer)
+            continue
+
+        if phase == "diplomacy":
+            diplomacies += 1
+            thread = await _the_phase_thread_is_open(table, f"Diplomacy {label}")
+            for prompt in prompts:
+                answer = await table.order(prompt.seat, "ready", where=thread)
+                mirror = await _agrees(table, mirror, prompt.seat, Ready())
+                used.add("ready")
+            assert await table.archived(thread.id)
+            assert (await table.store.get_table(table.channel.id)).thread_id is None
+            opener = (prompt.seat, answer)
+            continue
+
+        (prompt,) = prompts  # bidding and attacks are one seat at a time
+        for command, opts, meant in translate(mirror, prompt.seat, GAME.bot_action(mirror, prompt.seat, rng)):
+            answer = await table.order(prompt.seat, command, **opts)
+            mirror = await _agrees(table, mirror, prompt.seat, meant)
+            used.add(command)
+        opener = (prompt.seat, answer)
+
+    assert {"bid", "pass", "place", "submit", "attack", "done", "ready"} <= used
+    assert 9 <= mirror.turn <= 11 and placements == mirror.turn + 1 and diplomacies >= 3
+    await _the_standings_are_the_engines(table, mirror)
+    _each_private_line_reached_its_owner_only(table, mirror)
+
+
+async def _agrees(table: OriginsTable, mirror: OriginsState, seat: str, meant: Any) -> OriginsState:
+    """The stored state after a command is the engine's for the order it was meant to give."""
+    expected, _ = GAME.apply(mirror, seat, meant)
+    stored = await table.state()
+    assert stored == expected, f"{seat}'s command did not mean {meant!r}"
+    assert GAME.invariants(stored) == []
+    return stored
+
+
+async def _secret_prompts_arrive_by_dm(
+    table: OriginsTable, state: OriginsState, prompts: list, opener: tuple[str, str] | None
+) -> None:
+    """Each seat's secret placement prompt reaches its member alone: the member whose order
+    opened the phase in that order's private answer, everyone else by DM after the grace."""
+    assert opener is not None and {p.seat for p in prompts} == set(state.seats)
+    before = {name: len(table.dms(name)) for name in NAMES}
+    await table.env.advance_time(NOTICE_GRACE)
+    for prompt in prompts:
+        name = table.seats[prompt.seat]
+        secret = [text for text in table.dms(name)[before[name] :] if SECRET in text]
+        if prompt.seat == opener[0]:
+            assert SECRET in opener[1] and prompt.text in opener[1], opener[1]
+            assert secret == [], f"{name} saw the prompt in their answer and was DMed it too"
+        else:
+            assert len(secret) == 1 and prompt.text in secret[0], (name, secret)
+            assert table.channel.mention in secret[0]  # the DM says which table it is for
+    for text in table.public_since(0):
+        assert SECRET not in text
+
+
+def _no_sheet_was_shown_in_public(table: OriginsTable, phase_start: int, drafts: dict[str, str]) -> None:
+    names = content.names()
+    for text in table.public_since(phase_start):
+        assert DRAFT not in text and "; sheet: " not in text, text
+        for country, line in drafts.items():
+            assert f"{names[country]}: {line}" not in text, (country, line, text)
+
+
+async def _the_phase_thread_is_open(table: OriginsTable, name: str) -> Any:
+    info = await table.store.get_table(table.channel.id)
+    thread = next(t for t in table.channel.threads if t.name == name)
+    assert info.thread_id == thread.id
+    assert not await table.archived(thread.id)
+    assert thread.history()[0].content.startswith(f"**{name}**: this phase ends <t:")
+    return thread
+
+
+async def _the_standings_are_the_engines(table: OriginsTable, mirror: OriginsState) -> None:
+    row = await table.store.get_table(table.channel.id)
+    assert row.status == "finished"
+    final = GAME.load_state(row.state)
+    outcome = GAME.outcome(final)
+    assert outcome is not None and outcome == GAME.outcome(mirror)
+    posted = [m.content for m in table.channel.history() if "**Final standings**" in m.content]
+    assert len(posted) == 1
+    heading, *lines = posted[0].split("\n\n")[0].splitlines()  # the seed follows in the same message
+    assert outcome.reason in heading
+    # "2. boris — France: 7 — France 7": rank, player, score, the game's detail (how the
+    # player is labelled beside the name is the renderer's business, not checked here)
+    line = re.compile(r"(\d+)\. (\w+)\b.*: (-?\d+(?:\.\d+)?)(?: — (.*))?")
+    shown = []
+    for text in lines:
+        match = line.fullmatch(text)
+        assert match, text
+        shown.append((int(match[1]), match[2], float(match[3]), match[4] or ""))
+    best_first = sorted(outcome.standings, key=lambda s: (s.rank, -s.score))
+    assert shown == [(s.rank, table.seats[s.seat], s.score, s.detail) for s in best_first]
+
+
+def _each_private_line_reached_its_owner_only(table: OriginsTable, final: OriginsState) -> None:
+    """What each member was told of sheets (private answers in the channel, DMs) names
+    only their own countries."""
+    names = content.names()
+    for seat, name in table.seats.items():
+        member = table.members[name]
+        mine = [names[c] for c in final.countries_of(seat)]
+        seen = [m.content for m in table.channel.history(viewer=member)] + table.dms(name)
+        told = [line for text in seen for line in text.splitlines() if DRAFT in line]
+        assert told, f"{name} was never told their sheet"
+        assert all(any(line.startswith(f"{DRAFT}{c}:") for c in mine) for line in told), (name, told)
