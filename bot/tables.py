@@ -37,6 +37,7 @@ NOT_THIS_PHASE = "That is not possible in this phase."
 PAUSED = "The game is paused."
 OVER = "The game is over."
 LOG_PAGE = 15
+RULES_NAMES_CHARS = 1200
 _COLUMNS = ("guild_id", "options", "settings", "status", "state", "host_id", "seed", "thread_id")
 CACHE_SIZE = 256
 DEFAULT_LOOP_CAP = 200  # default orders applied for one expired phase before we suspect a bug
@@ -176,11 +177,14 @@ class _Table:
         return self.game.seat_label(self.state, seat) if self.state is not None else seat
 
     def who(self, seat: str) -> str:
+        """The player's name (the seat list shows which nation each plays)."""
         holder = self.holder(seat)
+        return holder.name if holder else self.label(seat)
+
+    def who_as(self, seat: str) -> str:
+        """The player's name with their seat in the game's words: "alice (France)"."""
         label = self.label(seat)
-        if holder is None:
-            return label
-        return holder.name if label == seat else f"{holder.name} ({label})"
+        return self.who(seat) if label == seat else f"{self.who(seat)} ({label})"
 
     # A _Table is replaced, never changed, on every save, so these are computed once per version.
     @cached_property
@@ -342,7 +346,9 @@ class TableService:
                 "Use /game join to take a seat.",
             )
         )
-        out.reply = f"Table created; you are seated. Start with /game start once {g.min_players} have joined."
+        out.reply = "Table created; you are seated. Start with /game start once everyone has joined" + (
+            f" (at least {g.min_players} players)." if g.min_players > 1 else "."
+        )
         return out
 
     async def join(self, channel_id: int, user_id: int, name: str, preference: str | None = None) -> Outbox:
@@ -609,7 +615,7 @@ class TableService:
         self._prompt_posts(t, out, before, after)
         self._thread_changes(out, opened, closed)
         if outcome is not None:
-            names = {s.seat: t.who(s.seat) for s in t.seats if s.seat}
+            names = {s.seat: t.who_as(s.seat) for s in t.seats if s.seat}
             out.posts.append(Post(to="channel", kind="standings", text=standings(outcome, names)))
             out.posts.append(
                 Post(
@@ -660,14 +666,20 @@ class TableService:
             for e in entries:
                 kinds[e.get("kind", "?")] = kinds.get(e.get("kind", "?"), 0) + 1
             lines.append("Content: " + ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())) + ".")
-            rebuilt = [e for e in entries if e.get("kind") == "reconstructed"]
+            rebuilt = [
+                str(e.get("entry") or e.get("name") or e.get("source", "?"))
+                for e in entries
+                if e.get("kind") == "reconstructed"
+            ]
             if rebuilt:
-                lines.append("Reconstructed (not in the rulebook; designed to fit it):")
-                for e in rebuilt[:15]:
-                    note = f": {e['note']}" if e.get("note") else ""
-                    lines.append(f"- {e.get('name') or e.get('source', '?')}{note}")
-                if len(rebuilt) > 15:
-                    lines.append(f"- …and {len(rebuilt) - 15} more (see the README).")
+                shown = _fit_names(rebuilt, RULES_NAMES_CHARS)
+                more = f", and {len(rebuilt) - len(shown)} more" if len(shown) < len(rebuilt) else ""
+                lines.append(
+                    "Reconstructed (designed to fit the rulebook, not printed in it; notes in the README): "
+                    + ", ".join(shown)
+                    + more
+                    + "."
+                )
         return "\n".join(lines)
 
     async def settings(
@@ -968,6 +980,17 @@ class TableService:
 
 
 # -- small helpers ---------------------------------------------------------------------------
+
+
+def _fit_names(names: list[str], limit: int) -> list[str]:
+    """As many names as fit in `limit` characters (a Discord message holds 2000)."""
+    shown, used = [], 0
+    for name in names:
+        if used + len(name) + 2 > limit:
+            break
+        shown.append(name)
+        used += len(name) + 2
+    return shown
 
 
 def _setting_of(prompts: list[Prompt], phase: str) -> str | None:

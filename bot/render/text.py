@@ -39,9 +39,9 @@ def plain_timestamps(text: str, now: float) -> str:
 
 
 def seat_list(rows: Sequence[tuple[str, str | None]]) -> str:
-    """One line per player: `name (label)`, in table order."""
+    """One line per player: `name — label`, in table order."""
     return "\n".join(
-        f"{i}. {name}" + (f" ({label})" if label else "") for i, (name, label) in enumerate(rows, 1)
+        f"{i}. {name}" + (f" — {label}" if label else "") for i, (name, label) in enumerate(rows, 1)
     )
 
 

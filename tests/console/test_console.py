@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-import tests.service.conftest  # noqa: F401 - registers the test game
 from bot.console import run_console, user_id_for
 from bot.store import open_store
 from bot.tables import TableService

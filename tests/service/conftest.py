@@ -9,11 +9,20 @@ from bot.store import open_store
 from bot.tables import TableService
 from engine import games
 
-try:
-    games.all()
-except Exception:  # noqa: BLE001 - a game package mid-edit elsewhere must not fail platform tests
-    pass
-games.register(tests.tinygame.GAME)
+
+@pytest.fixture(autouse=True)
+def registry(monkeypatch):
+    """The real games plus the test game, for this test only (the registry is global and
+    other suites enumerate it)."""
+    try:
+        games.all()
+    except Exception:  # noqa: BLE001 - a game package mid-edit elsewhere must not fail platform tests
+        pass
+    monkeypatch.setattr(games, "_GAMES", dict(games._GAMES))
+    monkeypatch.setattr(games, "_ALIASES", dict(games._ALIASES))
+    games.register(tests.tinygame.GAME)
+    return games
+
 
 CHANNEL = 100
 ALICE, BOB, CAROL = 1, 2, 3

@@ -19,6 +19,12 @@ from tests.tinygame import EnvoyOptions, Envoys
 from .conftest import ALICE, BOB, CAROL, CHANNEL, seated
 
 
+@pytest.fixture(autouse=True)
+def more_games(registry):
+    registry.register(Preferring())
+    registry.register(Counter())
+
+
 async def _play_round(service: TableService, commits=(2, 3), presser=ALICE) -> None:
     for user, value in zip((ALICE, BOB), commits, strict=True):
         await service.command(CHANNEL, user, "commit", {"value": str(value)})
@@ -112,16 +118,13 @@ class Preferring(Envoys):
         return state.nations.get(seat, seat)
 
 
-games.register(Preferring())
-
-
 async def test_a_nation_preference_reaches_a_game_that_takes_preferences(service):
     await service.create(CHANNEL, 9, "envoys-pref", ALICE, "alice")
     await service.join(CHANNEL, BOB, "bob", preference="France")
     await service.start(CHANNEL, ALICE, seed=1)
     info = await service.table_info(CHANNEL)
     assert [(s.name, s.label) for s in info.seats] == [("alice", "s1"), ("bob", "France")]
-    assert "bob (France)" in await service.status(CHANNEL)
+    assert "2. bob — France" in await service.status(CHANNEL)
 
 
 # -- play --------------------------------------------------------------------------------------
@@ -264,9 +267,6 @@ class Counter(Game[TallyState]):
 
     def bot_action(self, state, seat, rng):
         return Tally(by=0)
-
-
-games.register(Counter())
 
 
 async def test_fifty_simultaneous_actions_on_one_table_serialize_with_nothing_lost(service):
