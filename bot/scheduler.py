@@ -20,11 +20,20 @@ log = logging.getLogger(__name__)
 
 
 class Scheduler:
-    def __init__(self, service: TableService, *, max_sleep: float = 60.0, min_sleep: float = 0.05):
+    def __init__(
+        self,
+        service: TableService,
+        *,
+        max_sleep: float = 60.0,
+        min_sleep: float = 0.05,
+        stuck_sleep: float = 30.0,
+    ):
         self.service = service
         # A capped sleep also catches deadlines another process (or a settings change) moved earlier.
         self.max_sleep = max_sleep
         self.min_sleep = min_sleep
+        # Work still due right after a tick means a table failed (logged); retry it slowly.
+        self.stuck_sleep = stuck_sleep
         self._stopped = False
         self._wake = asyncio.Event()
 
@@ -46,7 +55,10 @@ class Scheduler:
         nxt = await self.service.next_wakeup()
         if nxt is None:
             return self.max_sleep
-        return min(self.max_sleep, max(self.min_sleep, nxt - self.service.clock()))
+        wait = nxt - self.service.clock()
+        if wait <= 0:
+            return min(self.max_sleep, self.stuck_sleep)
+        return min(self.max_sleep, max(self.min_sleep, wait))
 
     async def run(
         self,

@@ -25,7 +25,17 @@ from engine.core import Choice, Event, Game, GameError, GameState, IllegalAction
 
 from .outbox import Outbox, Post
 from .render import seat_list, standings, timestamp
-from .store import ActionRow, DeadlineRow, EventRow, SeatRow, StaleWrite, Store, TableExists, TableRow
+from .store import (
+    ActionRow,
+    DeadlineRow,
+    EventRow,
+    SeatRow,
+    StaleWrite,
+    Store,
+    StoreError,
+    TableExists,
+    TableRow,
+)
 
 __all__ = ["TableError", "Settings", "SeatInfo", "TableInfo", "TableService"]
 
@@ -581,6 +591,9 @@ class TableService:
         return me.seat
 
     async def _apply(self, t: _Table, seat: str, user_id: int | None, action: Any) -> Outbox:
+        return (await self._step(t, seat, user_id, action))[1]
+
+    async def _step(self, t: _Table, seat: str, user_id: int | None, action: Any) -> tuple[_Table, Outbox]:
         """Apply one action and save it with its events and deadlines in one transaction."""
         g = t.game
         before = t.prompts
@@ -626,7 +639,7 @@ class TableService:
             )
         out.status = self._status(t)
         out.reply = f"Done: {getattr(action, 'kind', 'action')}."
-        return out
+        return t, out
 
     # -- reading ---------------------------------------------------------------------------
     async def status(self, channel_id: int) -> str:
@@ -829,19 +842,19 @@ class TableService:
                 break
             seat = owing[0].seat
             try:
-                step = await self._apply(t, seat, None, t.game.default_action(t.state, seat))
-            except TableError as exc:
-                out.posts.append(
-                    Post(
-                        to="channel",
-                        kind="notice",
-                        text=f"The default order for {t.who(seat)} was refused ({exc}); the game is paused.",
-                    )
-                )
-                return await self._save(t, row=replace(t.row, status="paused"))
+                t, step = await self._step(t, seat, None, t.game.default_action(t.state, seat))
+            except StoreError:
+                raise
+            except Exception as exc:  # an engine that refuses or fails its own default must not spin the loop
+                log.exception("default order failed in channel %s", t.row.channel_id)
+                return await self._pause_for(t, out, f"The default order for {t.who(seat)} failed ({exc})")
             defaulted.append(t.who(seat))
             _merge(out, step)
-            t = self._cache[t.row.channel_id]
+        else:
+            if any(p.phase == phase for p in t.prompts):
+                return await self._pause_for(
+                    t, out, f"{DEFAULT_LOOP_CAP} default orders did not end the phase"
+                )
         if defaulted:
             out.posts.insert(
                 0,
@@ -852,6 +865,14 @@ class TableService:
                 ),
             )
         return t
+
+    async def _pause_for(self, t: _Table, out: Outbox, why: str) -> _Table:
+        out.posts.append(
+            Post(
+                to="channel", kind="notice", text=f"{why}; the game is paused. The host can /game resume it."
+            )
+        )
+        return await self._save(t, row=replace(t.row, status="paused"))
 
     def _deadlines(
         self, t: _Table, prompts: list[Prompt], now: float

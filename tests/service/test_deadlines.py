@@ -162,3 +162,44 @@ async def test_the_scheduler_loop_delivers_due_deadlines_and_sleeps_until_the_ne
     assert sleeps[:5] == [6 * HOUR, 6 * HOUR, 6 * HOUR, 5 * HOUR, 1 * HOUR]
     kinds = [p.kind for out in delivered for p in out.posts]
     assert kinds.count("reminder") == 4 and "Time is up" in delivered[-1].posts[0].text
+
+
+async def test_a_default_order_the_engine_cannot_carry_out_pauses_the_table(service, clock, monkeypatch):
+    await seated(service, "alice", "bob")
+    game = service._cache[CHANNEL].game
+    monkeypatch.setattr(game, "default_action", lambda state, seat: {"kind": "commit", "value": 9})
+    clock.advance(24 * HOUR)
+    (out,) = await service.tick()
+    assert (
+        "The default order for alice failed (Commit 1, 2 or 3, not 9.); the game is paused."
+        in out.posts[-1].text
+    )
+    assert (await service.table_info(CHANNEL)).status == "paused"
+    assert await service.tick() == [] and await service.next_wakeup() is None
+
+
+async def test_the_scheduler_backs_off_from_a_table_that_keeps_failing(service, clock, monkeypatch):
+    await seated(service, "alice", "bob")
+    clock.advance(25 * HOUR)
+
+    async def broken(t, now):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(service, "_tick_table", broken)
+    scheduler = Scheduler(service, max_sleep=60, stuck_sleep=30)
+    assert await scheduler.run_once(lambda out: None) == 30  # not a busy loop at min_sleep
+
+
+async def test_a_closed_dm_is_remembered_across_restarts(tmp_path, clock):
+    store = await open_store(tmp_path / "bot.sqlite3")
+    service = TableService(store, clock=clock)
+    assert not await service.dm_closed(ALICE)
+    await service.mark_dm_closed(ALICE)
+    await service.mark_dm_closed(ALICE)  # idempotent
+    await store.close()
+    store = await open_store(tmp_path / "bot.sqlite3")
+    try:
+        again = TableService(store, clock=clock)
+        assert await again.dm_closed(ALICE) and not await again.dm_closed(BOB)
+    finally:
+        await store.close()
