@@ -77,3 +77,22 @@ async def test_the_status_names_who_owes_what_and_when(service):
     status = await service.status(CHANNEL)
     assert "Waiting for: alice (commit), bob (commit)" in status
     assert f"<t:{int(service.clock() + 24 * 3600)}:R>" in status
+
+
+async def test_the_log_pages_from_the_newest(service, monkeypatch):
+    monkeypatch.setattr("bot.tables.LOG_PAGE", 5)
+    await seated(service, "alice", "bob")
+    for round_ in range(3):  # 4 public events a round, and the game's end: 13 in all
+        await service.command(CHANNEL, ALICE, "commit", {"value": "1"})
+        await service.command(CHANNEL, BOB, "commit", {"value": "2"})
+        await service.command(CHANNEL, ALICE if round_ % 2 == 0 else BOB, "press", {})
+        await service.command(CHANNEL, ALICE, "ready", {})
+        await service.command(CHANNEL, BOB, "ready", {})
+    assert await service.store.count_events(CHANNEL) == 13
+    pages = [(await service.log(CHANNEL, n)).splitlines() for n in (1, 2, 3, 9)]
+    assert pages[0][0].endswith("page 1 of 3 (page 1 is the newest):")
+    assert pages[0][-1] == "The game is over." and len(pages[0]) == 6
+    assert pages[2][1:3] == ["s1 has committed.", "s2 has committed."] and len(pages[2]) == 4
+    assert pages[3] == pages[2]  # past the last page: the last page
+    body = [line for page in reversed(pages[:3]) for line in page[1:]]
+    assert len(body) == 13 and body[0] == "s1 has committed."  # nothing lost or repeated between pages
