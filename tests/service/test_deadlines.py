@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
+
 import pytest
 
 from bot.scheduler import Scheduler
@@ -203,3 +206,23 @@ async def test_a_closed_dm_is_remembered_across_restarts(tmp_path, clock):
         assert await again.dm_closed(ALICE) and not await again.dm_closed(BOB)
     finally:
         await store.close()
+
+
+async def test_the_scheduler_in_real_time_fires_a_short_deadline(store):
+    service = TableService(
+        store, clock=time.time, default_settings={"phase_hours": 0.0001, "reminders_hours": []}
+    )
+    await seated(service, "alice", "bob")  # due in 0.36 s
+    scheduler = Scheduler(service, max_sleep=5)
+    fired = asyncio.Event()
+
+    async def deliver(out):
+        if any(p.text.startswith("Time is up") for p in out.posts):
+            fired.set()
+
+    task = asyncio.create_task(scheduler.run(deliver))
+    try:
+        await asyncio.wait_for(fired.wait(), 3)  # well before max_sleep: it slept until the deadline
+    finally:
+        scheduler.stop()
+        await asyncio.wait_for(task, 1)
