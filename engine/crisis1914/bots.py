@@ -44,7 +44,7 @@ def lower_cap(state: CrisisState, p: Player) -> int:
     target = ct.load_content().nations[p.nation].boxes[0]
     now = state.tension[p.nation][target]
     # alone, only Vienna's Russia box matters and each DP above 18 scores: press harder
-    safe = SAFE_TENSION + (1 if state.week >= LAST_WEEK or (state.solo and state.week >= 4) else 0)
+    safe = SAFE_TENSION + (1 if state.week >= LAST_WEEK or state.solo else 0)
     return _cap_for_room(safe - now)
 
 
@@ -62,7 +62,7 @@ def want_belligerence(state: CrisisState, p: Player, card_id: str, rng: random.R
         return False
     v = card_dp(state, p, c)
     city_max = max(state.tension[p.nation].values())
-    if v < 3 or p.belligerence >= 2 or city_max >= 3:
+    if v < 3 or p.belligerence >= 2 or city_max >= 3 or state.solo:  # alone it only raises the floor
         return False
     return p.score + 2 * v <= lower_cap(state, p) and rng.random() < 0.35
 
@@ -146,7 +146,7 @@ def _turn(state: CrisisState, p: Player, rng: random.Random) -> Any:
     if free and room >= 0 and rng.random() < 0.5:
         return a.Play(card=free[0], **choices(state, p, free[0], rng))
     unblocked = blocked_by_momentum(state, p) is None
-    cost_ok = not state.solo or p.prestige >= 2
+    cost_ok = not state.solo or (p.prestige >= 4 and rng.random() < 0.3)
     known_danger = any(is_mobilization(c) for c in p.draw[: p.known])
     if unblocked and cost_ok and p.hand and not p.deliberated and room >= 2 and rng.random() < 0.5:
         return a.Deliberate(discard=spare[0])
