@@ -395,6 +395,8 @@ class TableService:
             me = t.seat_of(user_id)
             if me is None:
                 raise TableError(NOT_SEATED)
+            if t.row.status in ("finished", "abandoned"):
+                raise TableError(OVER)
             if t.row.status != "lobby":
                 raise TableError(
                     "The game has started, so seats are fixed. The host or a server manager can /game abandon it."
@@ -437,6 +439,11 @@ class TableService:
                 state = g.setup([s.seat for s in seats], g.Options.model_validate(options), table_seed)
             except (IllegalAction, ValidationError) as exc:
                 raise TableError(f"The game could not start: {_message(exc)}") from None
+            if "preferences" not in g.Options.model_fields:
+                # Seat ids are opaque, so who holds which is ours to choose: seat players
+                # whose preference names a nation the game dealt out on that nation.
+                labels = {s.seat: g.seat_label(state, s.seat) for s in seats}
+                seats = _honour_preferences(seats, labels)
             # `t` keeps the stored row: _save writes the columns that differ from it
             started = replace(t, seats=seats, deadlines=[], state=state)
             now = self.clock()
@@ -1001,6 +1008,22 @@ class TableService:
 
 
 # -- small helpers ---------------------------------------------------------------------------
+
+
+def _honour_preferences(seats: list[SeatRow], labels: dict[str, str]) -> list[SeatRow]:
+    """Re-seat players onto the seat whose label their preference names (first come,
+    first served, in join order); everyone else keeps join order on the seats left."""
+    free = list(labels)
+    chosen: dict[int, str] = {}
+    for s in seats:
+        want = (s.preference or "").strip().casefold()
+        if not want:
+            continue
+        match = next((sid for sid in free if want == sid or want in labels[sid].casefold()), None)
+        if match is not None:
+            chosen[s.user_id] = match
+            free.remove(match)
+    return [replace(s, seat=chosen.get(s.user_id) or free.pop(0)) for s in seats]
 
 
 def _fit_names(names: list[str], limit: int) -> list[str]:

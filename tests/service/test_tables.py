@@ -10,8 +10,8 @@ from typing import Annotated, Any, Literal
 import pytest
 from pydantic import Field, TypeAdapter
 
-from bot.store import open_store
-from bot.tables import TableError, TableService
+from bot.store import SeatRow, open_store
+from bot.tables import TableError, TableService, _honour_preferences
 from engine import games
 from engine.core import Event, Game, GameState, Model, Outcome, Prompt
 from tests.tinygame import EnvoyOptions, Envoys
@@ -300,3 +300,40 @@ async def test_two_services_on_one_database_never_overwrite_each_other(tmp_path,
     finally:
         await first.close()
         await second.close()
+
+
+class Nations(Envoys):
+    """Envoys whose seats are nations in table order, dealt by setup; no preference option."""
+
+    id = "envoys-nations"
+    NATIONS = ("Britain", "France", "Germany & Austria-Hungary")
+
+    def seat_label(self, state, seat):
+        return self.NATIONS[state.seats.index(seat)]
+
+
+async def test_a_game_without_a_preference_option_seats_players_on_the_nation_they_asked_for(
+    service, registry
+):
+    registry.register(Nations())
+    await service.create(CHANNEL, 9, "envoys-nations", ALICE, "alice")
+    await service.join(CHANNEL, BOB, "bob", preference="germany")
+    await service.join(CHANNEL, CAROL, "carol", preference="Britain")
+    await service.start(CHANNEL, ALICE, seed=1)
+    info = await service.table_info(CHANNEL)
+    assert [(s.name, s.label) for s in info.seats] == [
+        ("alice", "France"),
+        ("bob", "Germany & Austria-Hungary"),
+        ("carol", "Britain"),
+    ]
+    out = await service.command(CHANNEL, CAROL, "commit", {"value": "2"})
+    assert [(p.seat, p.user_id) for p in out.posts if p.to == "seat"] == [("s1", CAROL)]
+
+
+def test_a_preference_already_taken_falls_back_to_join_order():
+    labels = {"s1": "Britain", "s2": "France", "s3": "Germany"}
+    seats = [
+        SeatRow(1, uid, name, uid, pref)
+        for uid, name, pref in [(1, "a", None), (2, "b", "germany"), (3, "c", "GERMANY")]
+    ]
+    assert [s.seat for s in _honour_preferences(seats, labels)] == ["s1", "s3", "s2"]
