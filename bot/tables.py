@@ -305,7 +305,11 @@ class TableService:
             try:
                 return await fn(table)
             except StaleWrite:
+                pass
+            try:
                 return await fn(await self._load(channel_id, fresh=True))
+            except StaleWrite:
+                raise TableError("The table is busy right now; please try again.") from None
 
     # -- lifecycle ---------------------------------------------------------------------------
     async def create(

@@ -17,7 +17,7 @@ from bot.store import (
     open_store,
 )
 from bot.store.sqlite import migrations
-from bot.tables import TableService
+from bot.tables import TableError, TableService
 
 from .conftest import CHANNEL, Clock, seated
 
@@ -144,3 +144,24 @@ async def test_a_save_naming_its_changed_columns_writes_only_those(store):
     await store.save(changed, 1, columns=["state"])
     stored = await store.get_table(5)
     assert (stored.state, stored.host_id, stored.version) == ('{"v": 2}', 1, 2)
+
+
+async def test_a_table_another_process_keeps_changing_is_reported_busy(tmp_path):
+    class Contended(SqliteStore):
+        contended = False
+
+        def _update_table(self, conn, t, expected_version, columns=None):
+            if self.contended:
+                raise StaleWrite("someone else wrote first")
+            super()._update_table(conn, t, expected_version, columns)
+
+    store = await Contended.open(tmp_path / "bot.sqlite3")
+    try:
+        service = TableService(store, clock=Clock())
+        await seated(service, "alice", "bob")
+        store.contended = True
+        with pytest.raises(TableError, match="The table is busy right now; please try again."):
+            await service.command(CHANNEL, 1, "commit", {"value": "2"})
+        assert await store.get_actions(CHANNEL) == []
+    finally:
+        await store.close()
