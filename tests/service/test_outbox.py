@@ -96,3 +96,24 @@ async def test_the_log_pages_from_the_newest(service, monkeypatch):
     assert pages[3] == pages[2]  # past the last page: the last page
     body = [line for page in reversed(pages[:3]) for line in page[1:]]
     assert len(body) == 13 and body[0] == "s1 has committed."  # nothing lost or repeated between pages
+
+
+async def test_a_public_event_marked_for_the_thread_is_posted_there(service, monkeypatch):
+    from engine.core import Event
+    from tests.tinygame import Envoys
+
+    original = Envoys.play
+
+    def play(self, state, seat, action, rng):
+        events = original(self, state, seat, action, rng)
+        if action.kind == "ready":
+            events.append(Event(kind="talk", text=f"{seat} is ready to sign.", data={"thread": True}))
+        return events
+
+    monkeypatch.setattr(Envoys, "play", play)
+    await seated(service, "alice", "bob")
+    await service.command(CHANNEL, ALICE, "commit", {"value": "1"})
+    await service.command(CHANNEL, BOB, "commit", {"value": "2"})
+    await service.command(CHANNEL, ALICE, "press", {})
+    out = await service.command(CHANNEL, ALICE, "ready", {})
+    assert [(p.to, p.text) for p in out.posts] == [("thread", "s1 is ready to sign.")]
