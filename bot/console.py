@@ -3,7 +3,7 @@
 A line is `as <name> /<command> <option>:<value> …`, the grammar of the slash commands
 (`as alice /game new game:origins`, `as bob /origins bid country:GER amount:3`); a value
 with spaces is quoted. `wait <minutes>` moves the console clock and runs due deadlines;
-`# …` is a comment. Public output is printed plain; everything private is labelled
+`auto [n|all]` lets automatic players make the next decisions; `# …` is a comment. Public output is printed plain; everything private is labelled
 `[private to <name>]`, line by line, so a transcript shows who saw what.
 """
 
@@ -22,6 +22,7 @@ from .tables import TableError, TableService
 __all__ = ["run_console", "Console", "CHANNEL", "user_id_for"]
 
 CHANNEL = 1  # the console's one table lives in "channel" 1
+AUTO_CAP = 100_000  # `auto all` stops here even if a game never ends
 
 GAME_VERBS = (
     "new",
@@ -39,7 +40,7 @@ GAME_VERBS = (
 HELP = (
     "Lines: as <name> /game new game:<id> | /game join [nation:<x>] | /game leave | /game start [seed:<n>] | "
     "/game status | /game me | /game log [page:<n>] | /game rules [game:<id>] | /game settings [<key>:<value> …] | "
-    "/game abandon | /game resume | /<game> <command> <option>:<value> … | wait <minutes> | # comment | quit"
+    "/game abandon | /game resume | /<game> <command> <option>:<value> … | wait <minutes> | auto [<n>|all] | # comment | quit"
 )
 
 
@@ -110,6 +111,8 @@ class Console:
             return False
         if words[0] == "wait":
             return await self._wait(words[1:])
+        if words[0] == "auto":
+            return await self._auto(words[1:])
         if words[0] == "help":
             self.say(HELP)
             return True
@@ -140,6 +143,24 @@ class Console:
             return False
         self.offset += minutes * 60
         await self.tick()
+        return True
+
+    async def _auto(self, args: list[str]) -> bool:
+        """`auto [n|all]`: automatic players make the next n decisions (default 1)."""
+        word = args[0] if args else "1"
+        if word != "all" and not word.isdigit():
+            self.say("! auto takes a number of moves or all, e.g. auto 10")
+            return False
+        count = AUTO_CAP if word == "all" else int(word)
+        for _ in range(count):
+            try:
+                out = await self.service.auto(CHANNEL)
+            except TableError as exc:
+                self.say(f"Refused: {exc}")
+                return True
+            if out is None:
+                break
+            await self.show(out)
         return True
 
     async def tick(self) -> None:

@@ -21,7 +21,17 @@ from typing import Any, Literal
 from pydantic import ValidationError
 
 from engine import games
-from engine.core import Choice, Event, Game, GameError, GameState, IllegalAction, Prompt, seed_commitment
+from engine.core import (
+    Choice,
+    Event,
+    Game,
+    GameError,
+    GameState,
+    IllegalAction,
+    Prompt,
+    rng_for,
+    seed_commitment,
+)
 
 from .outbox import Outbox, Post
 from .render import seat_list, standings, timestamp
@@ -561,6 +571,23 @@ class TableService:
                 return Outbox(channel_id=channel_id, reply=self._private_text(t, me.seat))
             seat = self._acting_seat(t, user_id)
             return await self._apply(t, seat, user_id, action)
+
+        return await self._with_table(channel_id, run)
+
+    async def auto(self, channel_id: int) -> Outbox | None:
+        """One automatic move: the first seat that owes a decision plays the game's
+        `bot_action` (seeded from the table seed and step). None when nobody owes one.
+        The console's `auto` and, later, automatic seats use it."""
+
+        async def run(t: _Table) -> Outbox | None:
+            if t.row.status != "running" or not t.prompts:
+                return None
+            seat = t.prompts[0].seat
+            holder = t.holder(seat)
+            rng = rng_for(t.state.seed, t.state.step, "auto")
+            return await self._apply(
+                t, seat, holder.user_id if holder else None, t.game.bot_action(t.state, seat, rng)
+            )
 
         return await self._with_table(channel_id, run)
 
