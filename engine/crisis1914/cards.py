@@ -231,9 +231,11 @@ def play_card(
     p.tableau.append(Played(card=card_id, dp=value, belligerence=bell))
     add_dp(state, p, value, log)
     for effect in c.alternative if ch.alternative and c.alternative else c.effects:
-        apply_effect(state, p, effect, ch, card_id, rng, log)
-        if p.lost is not None:
+        if p.lost is not None:  # beyond 32 DP: a loser takes nothing more from the card
             return
+        apply_effect(state, p, effect, ch, card_id, rng, log)
+    if p.lost is not None:
+        return
     if not p.momentum and sum(1 for t in p.tableau if card(t.card).momentum) >= 3:
         p.momentum = True
         log.public("momentum", f"Momentum: {who}'s opponents may not Deliberate or Reorganize this Week.")

@@ -59,3 +59,25 @@ CHUNK = 100  # games per test case, so that `pytest -n 2` can share them between
 def test_whole_random_games(players, first):
     for seed in range(first, first + CHUNK):
         _whole_game(players, 1000 + seed)
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_random_legal_actions_are_accepted(players):
+    """Any action `legal_actions` lists (what buttons offer) is accepted, in any order of
+    prompts, and keeps the invariants; bots fill in where nothing is listed."""
+    for seed in range(6):
+        pick = random.Random(seed * 7 + players)
+        state = GAME.setup([f"s{i + 1}" for i in range(players)], GAME.Options(congress=seed % 3 != 0), seed)
+        steps = 0
+        while GAME.outcome(state) is None:
+            prompt = pick.choice(GAME.prompts(state))
+            legal = GAME.legal_actions(state, prompt.seat)
+            action = (
+                pick.choice(legal)
+                if legal and pick.random() < 0.7
+                else GAME.bot_action(state, prompt.seat, pick)
+            )
+            state, _ = GAME.apply(state, prompt.seat, action)
+            assert not GAME.invariants(state), (players, seed, action)
+            steps += 1
+            assert steps < 3000

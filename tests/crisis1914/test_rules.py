@@ -365,3 +365,13 @@ def test_public_view_and_description_show_the_status():
     mine = GAME.view(state, state.players["AH"].seat)
     assert len(mine["you"]["hand"]) == len(state.players["AH"].hand)
     assert "Your Hand" in GAME.describe(mine)
+
+
+def test_a_card_that_takes_you_beyond_32_dp_gives_no_prestige():
+    state = _game(hands={"AH": ["Hoyos"]})
+    ah = _to_turn(state, "AH")
+    ah.set_aside.remove(cid("Ultimatum"))
+    ah.hand.append(cid("Ultimatum"))
+    ah.score = 26
+    act(state, "AH", Play(card=cid("Ultimatum")))  # 8 DP with its forced Belligerence: 34
+    assert ah.lost and ah.prestige == 0
