@@ -13,6 +13,7 @@ from .cards import (
     MAX_BELLIGERENCE,
     blocked_by_momentum,
     card,
+    check_choices,
     discard_from_hand,
     draw_card,
     limit,
@@ -61,6 +62,7 @@ def _turn(state: CrisisState, p: Player, action: Any, rng: random.Random, log: L
     elif isinstance(action, a.Play):
         if action.card not in p.hand:
             raise IllegalAction(f"{_label(action.card)} is not in your Hand.")
+        check_choices(state, p, card(action.card), action)
         p.hand.remove(action.card)
         play_card(state, p, action.card, action, rng, log, "from Hand")
     elif isinstance(action, a.Deliberate):
@@ -195,21 +197,16 @@ def _answer_pending(state: CrisisState, p: Player, action: Any, rng: random.Rand
                     "Choose one of the cards you drew: " + ", ".join(name(c) for c in pending.cards) + "."
                 )
             chosen = action.card
+        check_choices(state, p, card(chosen), action)  # refuse before anything moves
         state.pending.pop(0)
-        try:
-            if pending.kind == "choose":
-                kept = [c for c in pending.cards if c != chosen]
-                p.hand.extend(kept)
-                if kept:
-                    log.private(
-                        p.seat, "kept", "You keep " + ", ".join(name(c) for c in kept) + " in your Hand."
-                    )
-                log.revealed()
-            src = "from the Draw Pile" if pending.kind == "resolve" else "after Deliberating"
-            play_card(state, p, chosen, action, rng, log, src)
-        except IllegalAction:
-            state.pending.insert(0, pending)
-            raise
+        if pending.kind == "choose":
+            kept = [c for c in pending.cards if c != chosen]
+            p.hand.extend(kept)
+            if kept:
+                log.private(p.seat, "kept", "You keep " + ", ".join(name(c) for c in kept) + " in your Hand.")
+            log.revealed()
+        src = "from the Draw Pile" if pending.kind == "resolve" else "after Deliberating"
+        play_card(state, p, chosen, action, rng, log, src)
     elif pending.kind == "reorder":
         if not isinstance(action, a.Reorder):
             raise IllegalAction("First put the cards you looked at back in the order you want (reorder).")

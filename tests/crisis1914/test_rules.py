@@ -375,3 +375,32 @@ def test_a_card_that_takes_you_beyond_32_dp_gives_no_prestige():
     ah.score = 26
     act(state, "AH", Play(card=cid("Ultimatum")))  # 8 DP with its forced Belligerence: 34
     assert ah.lost and ah.prestige == 0
+
+
+def test_a_refused_choice_changes_nothing_even_in_place():
+    """IllegalAction leaves the state as it was (the core also works on a copy)."""
+    state = _game(hands={"AH": ["Hoyos", "Tisza", "Bilinski"]})
+    ah = _to_turn(state, "AH")
+    ah.belligerence = 5
+    state.tension["AH"]["RU"] = 5
+    before = state.model_dump_json()
+    with pytest.raises(IllegalAction, match="no Belligerence"):
+        GAME.play(state, ah.seat, Play(card=cid("Hoyos"), belligerence=True), Stacked())
+    assert state.model_dump_json() == before
+    act(state, "AH", Deliberate(discard=cid("Tisza")))
+    before = state.model_dump_json()
+    with pytest.raises(IllegalAction, match="no Belligerence"):
+        GAME.play(state, ah.seat, Resolve(card=state.pending[0].cards[0], belligerence=True), Stacked())
+    assert state.model_dump_json() == before
+
+
+def test_others_never_see_a_hand_or_the_cards_being_looked_at():
+    state = _game(hands={"AH": ["Hoyos", "Tisza", "Bilinski"]})
+    _to_turn(state, "AH")
+    act(state, "AH", Deliberate(discard=cid("Tisza")))
+    public, theirs = GAME.view(state, None), GAME.view(state, state.players["RU"].seat)
+    mine = GAME.view(state, state.players["AH"].seat)
+    assert len(mine["you"]["looking_at"]) == 3 and "looking_at" not in theirs["you"]
+    for view in (public, theirs):
+        text = str(view)
+        assert all(c not in text for c in state.pending[0].cards + state.players["AH"].hand)
