@@ -10,7 +10,6 @@ from engine.core import Event, IllegalAction, NotYourTurn
 from . import actions as a
 from . import weeks
 from .cards import (
-    MAX_BELLIGERENCE,
     blocked_by_momentum,
     card,
     check_choices,
@@ -358,7 +357,3 @@ def _first_draw(state: CrisisState, rng: random.Random, log: Log) -> bool:
     state.actor = None
     state.round = 1
     return True
-
-
-def may_belligerence(p: Player) -> bool:
-    return p.belligerence < MAX_BELLIGERENCE
