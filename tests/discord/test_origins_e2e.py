@@ -5,8 +5,9 @@ Five members open, join and start a table with `/game …`, then play every deci
 engine's automatic player for that seat and typed as the slash command a player would
 type. Beside the Discord table the same orders are applied to the engine alone (the
 "mirror"); after every command the stored state must equal the mirror's, so each slash
-command is checked to have meant exactly the order it was typed for. The same game with
-three players (two countries each) also types the `country:` option.
+command is checked to have meant exactly the order it was typed for. A second game, with
+three players holding two countries each, types the `country:` option and writes each
+sheet in one line (`/origins sheet line:`), which also keeps it quick.
 """
 
 from __future__ import annotations
@@ -22,9 +23,9 @@ from bot import tables
 from bot.discord import create_bot
 from bot.discord.delivery import NOTICE_GRACE
 from engine.origins import GAME, content
-from engine.origins.actions import Attack, Bid, Done, Pass, Place, Ready, Remove, Submit
+from engine.origins.actions import Attack, Bid, Done, Pass, Place, Ready, Remove, Submit, WriteSheet
 from engine.origins.placement import sheet_line
-from engine.origins.state import OriginsState
+from engine.origins.state import OriginsState, Sheet
 
 from .conftest import BotConfig
 
@@ -110,9 +111,12 @@ class OriginsTable:
         return thread.archived
 
 
-def translate(state: OriginsState, seat: str, action: Any) -> list[tuple[str, dict[str, Any], Any]]:
+def translate(
+    state: OriginsState, seat: str, action: Any, *, one_line: bool = False
+) -> list[tuple[str, dict[str, Any], Any]]:
     """The engine's order as the slash commands a player types: (command, options, the
-    order each command must mean)."""
+    order each command must mean). Sheets are written a line at a time with place and
+    remove, or `one_line` with `/origins sheet line:`."""
     mine = state.countries_of(seat)
     several = len(mine) > 1
     if isinstance(action, Pass):
@@ -126,6 +130,11 @@ def translate(state: OriginsState, seat: str, action: Any) -> list[tuple[str, di
         calls: list[tuple[str, dict[str, Any], Any]] = []
         for country, sheet in (action.sheets or {}).items():
             which = {"country": country} if several else {}
+            if one_line:
+                if sheet != Sheet():  # an empty sheet needs no writing
+                    line = sheet_line(sheet)
+                    calls.append(("sheet", {"line": line, **which}, WriteSheet(country=country, text=line)))
+                continue
             for embassy, n in sheet.place.items():
                 calls.append(
                     (
@@ -156,9 +165,11 @@ def translate(state: OriginsState, seat: str, action: Any) -> list[tuple[str, di
 
 
 @pytest.mark.parametrize(
-    "players", [5, 3], ids=["five players (issue 3)", "three players, two countries each"]
+    ("players", "one_line"),
+    [(5, False), (3, True)],
+    ids=["five players (issue 3)", "three players, two countries each, sheets in one line"],
 )
-async def test_a_whole_game_of_origins_by_slash_commands(env, store, fixed_seed, players):
+async def test_a_whole_game_of_origins_by_slash_commands(env, store, fixed_seed, players, one_line):
     table = OriginsTable(env, store, players)
     await table.start()
     names = content.names()
@@ -180,11 +191,11 @@ async def test_a_whole_game_of_origins_by_slash_commands(env, store, fixed_seed,
             for prompt in prompts:
                 seat = prompt.seat
                 submit = GAME.bot_action(mirror, seat, rng)
-                for command, opts, meant in translate(mirror, seat, submit):
+                for command, opts, meant in translate(mirror, seat, submit, one_line=one_line):
                     if command == "submit" and len(mirror.submitted) == len(mirror.seats) - 1:
                         _no_sheet_was_shown_in_public(table, phase_start, drafts)
                     answer = await table.order(seat, command, **opts)
-                    if command in ("place", "remove"):
+                    if command in ("place", "remove", "sheet"):
                         told = f"{DRAFT}{names[meant.country]}: "
                         assert answer.count(DRAFT) == 1 and told in answer, answer
                         drafts[meant.country] = answer.split(told, 1)[1].splitlines()[0]
@@ -216,9 +227,10 @@ async def test_a_whole_game_of_origins_by_slash_commands(env, store, fixed_seed,
             mirror = await _agrees(table, mirror, prompt.seat, meant)
         opener = (prompt.seat, answer)
 
-    assert {"bid", "pass", "place", "submit", "attack", "attack target", "done", "ready"} <= table.typed
+    sheets = {"sheet"} if one_line else {"place"}
+    assert {"bid", "pass", *sheets, "submit", "attack", "attack target", "done", "ready"} <= table.typed
     if players < 5:  # each member holds two countries and names the one a sheet is for
-        assert "place country" in table.typed
+        assert {"sheet line", "sheet country"} <= table.typed
     assert 9 <= mirror.turn <= 11 and placements == mirror.turn + 1 and diplomacies >= 3
     await _the_standings_are_the_engines(table, mirror)
     _each_private_line_reached_its_owner_only(table, mirror)
