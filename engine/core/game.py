@@ -120,6 +120,11 @@ class Game(ABC, Generic[S]):
         history. Used by the hidden-information check; games with secrets override it."""
         return state.model_copy(deep=True)
 
+    def round_label(self, state: S) -> str | None:
+        """The current Week or round in the game's words ("Week 2"), for a table that
+        opens a public diplomacy thread each round; None where the game has no rounds."""
+        return None
+
     def figures(self, state: S) -> dict[str, float]:
         """Game-specific numbers of a finished game for `simulate` to average
         (for example {"war": 1.0} for a Crisis game that ended in war)."""
