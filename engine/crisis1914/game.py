@@ -137,7 +137,7 @@ class Crisis1914(Game[CrisisState]):
                 )
             ]
         if state.phase == "congress_answer":
-            nxt = rules._next_delegate(state)
+            nxt = rules.next_delegate(state)
             if nxt is not None:
                 seat = state.players[nxt].seat
                 return [

@@ -251,7 +251,7 @@ def _congress(state: CrisisState, p: Player, action: Any, log: Log) -> None:
         state.phase = "congress_answer"
         log.public("congress", f"{statesman(p.nation)} invites all statesmen to a Congress.")
         return
-    if p.nation != _next_delegate(state):
+    if p.nation != next_delegate(state):
         raise NotYourTurn("It is not your turn to answer the Congress.")
     if not action.yes:
         log.public("congress", f"{statesman(p.nation)} refuses: there is no Congress.")
@@ -260,13 +260,13 @@ def _congress(state: CrisisState, p: Player, action: Any, log: Log) -> None:
         return
     state.congress_yes.append(p.nation)
     log.public("congress", f"{statesman(p.nation)} agrees to attend.")
-    if _next_delegate(state) is None:
+    if next_delegate(state) is None:
         weeks.hold_congress(state, log)
         state.congress_inviter = None
         state.phase = "end_check"
 
 
-def _next_delegate(state: CrisisState) -> str | None:
+def next_delegate(state: CrisisState) -> str | None:
     return next((n for n in weeks.congress_order(state) if n not in state.congress_yes), None)
 
 
