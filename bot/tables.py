@@ -658,7 +658,13 @@ class TableService:
         ]
         row = replace(t.row, status="finished") if outcome is not None else t.row
         t = await self._save(
-            t, row=row, state=state, deadlines=deadlines, actions=[action_row], events=event_rows
+            t,
+            row=row,
+            state=state,
+            deadlines=deadlines,
+            actions=[action_row],
+            events=event_rows,
+            prompts=after,
         )
 
         out = Outbox(channel_id=t.row.channel_id)
