@@ -286,11 +286,12 @@ class Schonbrunn(Game[SchonbrunnState]):
     def invariants(self, state: SchonbrunnState) -> list[str]:
         broken = []
         places = {"supply", "committed", *state.objectives}
-        for d in state.delegates:
-            if d.place not in places:
-                broken.append(f"Delegate {d.id} is in no place ({d.place!r})")
-        ids = [d.id for d in state.delegates]
-        if len(ids) != len(set(ids)):
+        if not {d.place for d in state.delegates} <= places:
+            broken.append(
+                f"a Delegate is in no place: {[d.id for d in state.delegates if d.place not in places]}"
+            )
+        ids = {d.id for d in state.delegates}
+        if len(ids) != len(state.delegates):
             broken.append("a Delegate is in two places")
         if state.players and all(p.nation for p in state.players.values()):
             expected = sum(len(nations()[p.nation].delegates) for p in state.players.values())
@@ -299,12 +300,15 @@ class Schonbrunn(Game[SchonbrunnState]):
         heads = [p.head for p in state.players.values() if p.head]
         if len(heads) != len(set(heads)):
             broken.append("two Delegation Heads in one place")
+        every: list[str] = [*state.box, *state.box_hidden]
         for s, p in state.players.items():
             if p.receptions < 0 or p.prestige < 0:
                 broken.append(f"{s} has negative Receptions or Prestige")
-        held = [c for p in state.players.values() for c in (*p.screen, *p.signed, *p.under)]
-        piled = [c for pile in state.piles.values() for c in pile]
-        every = held + piled + state.box + state.box_hidden
+            every += p.screen
+            every += p.signed
+            every += p.under
+        for pile in state.piles.values():
+            every += pile
         if len(every) != len(cards()) or set(every) != cards().keys():
             broken.append("the Reparations are not all accounted for exactly once")
         return broken
