@@ -1018,9 +1018,8 @@ class TableService:
     def _event_posts(self, t: _Table, out: Outbox, events: list[Event]) -> None:
         for e in events:
             if e.audience is None:
-                # An event the game marks for the phase thread (Event docstring: `thread`;
-                # carried in `data` until the model has the field) goes there.
-                to = "thread" if getattr(e, "thread", None) or e.data.get("thread") else "channel"
+                # An event the game marks for the phase thread goes there.
+                to = "thread" if e.thread else "channel"
                 out.posts.append(Post(to=to, text=e.text))
             else:
                 self._seat_post(t, out, e.audience, e.text)

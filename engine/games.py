@@ -41,7 +41,10 @@ def _load() -> None:
             if exc.name == name:  # that game is not written yet
                 continue
             raise
-        register(module.GAME)
+        game = getattr(module, "GAME", None)
+        if game is None:  # a package that does not expose its game yet
+            continue
+        register(game)
 
 
 def get(name: str) -> Game:

@@ -48,6 +48,7 @@ class Event(Model):
     text: str
     audience: str | None = None
     reveals: bool = False
+    thread: bool = False
     data: dict[str, Any] = Field(default_factory=dict)
 
     @property

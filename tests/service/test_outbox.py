@@ -107,7 +107,7 @@ async def test_a_public_event_marked_for_the_thread_is_posted_there(service, mon
     def play(self, state, seat, action, rng):
         events = original(self, state, seat, action, rng)
         if action.kind == "ready":
-            events.append(Event(kind="talk", text=f"{seat} is ready to sign.", data={"thread": True}))
+            events.append(Event(kind="talk", text=f"{seat} is ready to sign.", thread=True))
         return events
 
     monkeypatch.setattr(Envoys, "play", play)
