@@ -10,6 +10,7 @@ from typing import Any
 
 from . import actions as A
 from .content import card, nations
+from .phases.hierarchy import tie_resolver
 from .pieces import (
     activatable,
     aids_held,
@@ -25,7 +26,6 @@ from .pieces import (
     supply_values,
     unshown_aids,
 )
-from .rules import tie_resolver
 from .state import SchonbrunnState
 
 GUESS = 2  # what an unseen opposing Delegate is assumed to be worth

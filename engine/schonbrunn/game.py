@@ -13,6 +13,7 @@ from . import bots, rules
 from .actions import ACTION
 from .commands import COMMANDS
 from .content import card, cards, nations, tables
+from .phases.end import ranking
 from .pieces import face_down_at, name, supply_values
 from .state import SchonbrunnState
 
@@ -245,7 +246,7 @@ class Schonbrunn(Game[SchonbrunnState]):
     def outcome(self, state: SchonbrunnState) -> Outcome | None:
         if state.stage != "over":
             return None
-        order = rules.ranking(state)
+        order = ranking(state)
         return Outcome(
             reason=f"{state.rounds} rounds played",
             standings=[
@@ -263,7 +264,7 @@ class Schonbrunn(Game[SchonbrunnState]):
         return bots.bot_action(state, seat, rng)
 
     def figures(self, state: SchonbrunnState) -> dict[str, float]:
-        order = rules.ranking(state)
+        order = ranking(state)
         out = {f"prestige_{state.players[s].nation}": float(state.players[s].prestige) for s in state.seats}
         out["winning_prestige"] = float(state.players[order[0]].prestige)
         out["margin"] = float(state.players[order[0]].prestige - state.players[order[1]].prestige)

@@ -164,3 +164,14 @@ def activatable(state: SchonbrunnState, seat: str, timing: str) -> list[str]:
     if not unshown_aids(state, seat) and player.minister is not None:
         return []
     return [t for t in player.signed if card(t).timing == timing and t not in player.activated]
+
+
+def hierarchy_order(state: SchonbrunnState, seats: list[str]) -> list[str]:
+    """These seats in Hierarchy order."""
+    return [s for s in state.hierarchy if s in seats]
+
+
+def head_target_seat(state: SchonbrunnState, seat: str) -> str | None:
+    """The seat whose screen this seat's Delegation Head faces, if any."""
+    head = state.players[seat].head
+    return head if head in state.players else None

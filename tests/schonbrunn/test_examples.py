@@ -26,8 +26,8 @@ from engine.schonbrunn.actions import (
     Target,
     TieBreak,
 )
+from engine.schonbrunn.phases.end import aid_points, end_points, ranking
 from engine.schonbrunn.pieces import influence
-from engine.schonbrunn.rules import aid_points, end_points, ranking
 
 from .helpers import act, commit, give, place, table, top
 

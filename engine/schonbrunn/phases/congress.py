@@ -1,0 +1,108 @@
+"""Phase 5, Congress: Objectives in order, the Principle of Balance, the Political Favours."""
+
+from __future__ import annotations
+
+from engine.core import Event
+
+from ..content import card
+from ..pieces import (
+    best,
+    delegates_at,
+    hierarchy_order,
+    influence,
+    name,
+)
+from ..state import SchonbrunnState
+from .treaties import queue_next_treaty
+
+
+def open_congress(state: SchonbrunnState, events: list[Event]) -> None:
+    for d in state.delegates:
+        if d.place in state.objectives:
+            d.face_up = d.known = True
+    if not state.simplified:
+        state.favours_up = list(state.objectives)
+    board = []
+    for o in state.objectives:
+        parts = [
+            f"{name(state, s)} {influence(state, s, o)}" for s in state.hierarchy if delegates_at(state, s, o)
+        ]
+        fav = f" (favour {state.favours[o]})" if state.favours else ""
+        board.append(f"{o}{fav}: " + (", ".join(parts) or "nobody"))
+    events.append(
+        Event(kind="congress", reveals=True, text="Congress: all revealed. " + "; ".join(board) + ".")
+    )
+    signed = [t for p in state.players.values() for t in p.signed if card(t).timing == "congress"]
+    state.treaty_queue = sorted(signed, key=lambda t: card(t).priority)
+    state.stage = "activate"
+    queue_next_treaty(state)
+
+
+def collect(state: SchonbrunnState, seat: str, card_id: str) -> str:
+    c = card(card_id)
+    p = state.players[seat]
+    p.screen.append(card_id)
+    gained = ""
+    if c.type == "indemnity":
+        p.prestige += c.prestige
+        if not state.simplified:
+            p.receptions += c.receptions
+        gained = f" (+{c.prestige} Prestige)"
+    elif c.type == "ally":
+        p.allies_this_round.append(card_id)
+    return f"{name(state, seat)} collects {c.name}{gained}"
+
+
+def resolve_congress(state: SchonbrunnState, events: list[Event]) -> None:
+    lines = []
+    for o in state.objectives:
+        totals = {s: influence(state, s, o) for s in state.seats}
+        winner = best(state, totals)
+        line = collect(state, winner, state.piles[o].pop(0)) + f" in {o} with {totals[winner]}"
+        for d in delegates_at(state, winner, o):
+            d.place, d.face_up, d.known = "supply", False, True
+        state.markers = [m for m in state.markers if not (m.owner == winner and m.objective == o)]
+        p = state.players[winner]
+        if p.minister == o:
+            p.minister = "removed"
+        if p.head == o and not state.simplified:
+            p.prestige += 1
+            p.receptions += 1
+            line += " (+1 Prestige and 1 Reception for the Delegation Head)"
+        lines.append(line)
+    # The Principle of Balance: highest total left in a single Objective.
+    left = {}
+    for s in state.seats:
+        here = [influence(state, s, o) for o in state.objectives if delegates_at(state, s, o)]
+        if here:
+            left[s] = max(here)
+    pob_winner = best(state, left) if left else in_reverse_order_first(state)
+    lines.append(collect(state, pob_winner, state.piles["PoB"].pop(0)) + " by the Principle of Balance")
+    if not state.simplified:
+        lines += favour_rewards(state)
+    state.tops_revealed = False
+    state.last_awards = lines
+    events.append(Event(kind="awards", reveals=True, text="\n".join(lines)))
+
+
+def in_reverse_order_first(state: SchonbrunnState) -> str:
+    return state.hierarchy[-1]
+
+
+def favour_rewards(state: SchonbrunnState) -> list[str]:
+    """Each delegation left above an Objective's Favour takes 1 Reception; the highest also
+    gains Prestige equal to the Favour (Phase 5, example)."""
+    lines = []
+    for o in state.objectives:
+        value = state.favours[o]
+        above = {s: influence(state, s, o) for s in state.seats if delegates_at(state, s, o)}
+        above = {s: t for s, t in above.items() if t > value}
+        if not above:
+            continue
+        for s in above:
+            state.players[s].receptions += 1
+        top = best(state, above)
+        state.players[top].prestige += value
+        names = ", ".join(name(state, s) for s in hierarchy_order(state, list(above)))
+        lines.append(f"Favour {o} ({value}): 1 Reception to {names}; {name(state, top)} +{value} Prestige")
+    return lines

@@ -1,0 +1,76 @@
+"""The End of the Game: final scoring and the ranking."""
+
+from __future__ import annotations
+
+import itertools
+
+from engine.core import Event
+
+from ..content import SYMBOLS, card, tables
+from ..pieces import (
+    name,
+)
+from ..state import SchonbrunnState
+
+
+def aid_points(symbols: list[str], wild: int) -> int:
+    """7 for three different symbols; 4 for each matching Aid beyond the first. Wild Aids
+    (Free Navigation of the Seas) take whichever symbols score best."""
+    pts = tables().aid_sets
+    best_score = 0
+    for extra in itertools.combinations_with_replacement(SYMBOLS, wild):
+        counts = {s: 0 for s in SYMBOLS}
+        for s in [*symbols, *extra]:
+            counts[s] += 1
+        score = (pts.different if all(counts.values()) else 0) + pts.matching * sum(
+            max(0, c - 1) for c in counts.values()
+        )
+        best_score = max(best_score, score)
+    return best_score
+
+
+def end_points(state: SchonbrunnState, seat: str) -> tuple[int, list[str]]:
+    p = state.players[seat]
+    held = [*p.screen, *p.signed]
+    total, parts = 0, []
+    ally_cards = sum(1 for c in [*held, *p.under] if card(c).type == "ally")
+    for cid in held:
+        c = card(cid)
+        pts = 0
+        if c.end == "per_indemnity":
+            pts = c.end_value * sum(1 for x in held if card(x).type == "indemnity")
+        elif c.end == "per_two_receptions":
+            pts = c.end_value * (p.receptions // 2)
+        elif c.end == "per_ally_card":
+            pts = c.end_value * ally_cards
+        elif c.end == "portugal":
+            pts = c.end_value + 2 * sum(1 for x in held if card(x).symbol == "naval")
+        if pts:
+            total += pts
+            parts.append(f"{c.name} {pts}")
+    aids = [card(x).symbol for x in held if card(x).type == "aid"]
+    wild = sum(1 for x in held if card(x).wild_aid)
+    pts = aid_points(aids, wild)
+    if pts:
+        total += pts
+        parts.append(f"Aids {pts}")
+    return total, parts
+
+
+def final_scoring(state: SchonbrunnState, events: list[Event]) -> None:
+    lines = []
+    for seat in state.hierarchy:
+        pts, parts = end_points(state, seat)
+        p = state.players[seat]
+        p.prestige += pts
+        p.end_detail = ", ".join(parts)
+        state.final[seat] = p.prestige
+        lines.append(f"{name(state, seat)}: +{pts} ({p.end_detail or 'nothing'}) = {p.prestige}")
+    state.stage, state.queue = "over", []
+    events.append(Event(kind="end", reveals=True, text="End of the game.\n" + "\n".join(lines)))
+
+
+def ranking(state: SchonbrunnState) -> list[str]:
+    """Highest Prestige first; ties to the later position in the last Hierarchy."""
+    pos = {s: i for i, s in enumerate(state.hierarchy)}
+    return sorted(state.seats, key=lambda s: (-state.players[s].prestige, -pos[s]))

@@ -1,0 +1,68 @@
+"""Phase 6, Recovery: pieces return, Treaties kept, Allies become markers."""
+
+from __future__ import annotations
+
+from engine.core import Event, IllegalAction
+
+from ..content import card
+from ..pieces import (
+    aids_held,
+    name,
+)
+from ..state import SchonbrunnState
+
+
+def recover(state: SchonbrunnState, events: list[Event]) -> None:
+    for d in state.delegates:
+        d.place, d.face_up, d.known, d.order = "supply", False, False, 0
+    state.markers, state.favours, state.favours_up, state.favour_spare = [], {}, [], []
+    for p in state.players.values():
+        p.head = p.minister = None
+    events.append(Event(kind="recovery", text="Recovery: every piece returns behind its screen."))
+    state.stage, state.queue = "keep", list(state.hierarchy)
+
+
+def keep(
+    state: SchonbrunnState, seat: str, treaties: list[str], aids: list[str], events: list[Event]
+) -> None:
+    p = state.players[seat]
+    if len(treaties) != len(aids) or len(set(treaties)) != len(treaties) or len(set(aids)) != len(aids):
+        raise IllegalAction("Discard exactly one different Aid for each Treaty you keep.")
+    if any(t not in p.signed for t in treaties):
+        raise IllegalAction("Keep only Treaties you signed.")
+    if any(a not in aids_held(state, seat) for a in aids):
+        raise IllegalAction("Discard only Aids behind your screen.")
+    for a in aids:
+        p.screen.remove(a)
+        p.under.append(a)
+    for t in list(p.signed):
+        (p.screen if t in treaties else p.under).append(t)
+    p.signed = []
+    if treaties:
+        kept = ", ".join(
+            f"{card(t).name} (discarding {card(a).name})" for t, a in zip(treaties, aids, strict=True)
+        )
+        events.append(Event(kind="keep", text=f"{name(state, seat)} keeps {kept}.", reveals=True))
+
+
+def convert_allies(state: SchonbrunnState, events: list[Event]) -> None:
+    for seat, p in state.players.items():
+        for ally in p.allies_this_round:
+            c = card(ally)
+            if c.end:  # Portugal and Poland stay behind the screen for the final scoring
+                continue
+            held = [card(a).symbol for a in aids_held(state, seat)]
+            value = c.marker
+            if c.bonus and (held if c.bonus_symbol == "any" else c.bonus_symbol in held):
+                value += c.bonus
+            p.screen.remove(ally)
+            p.under.append(ally)
+            p.ally_markers.append(value)
+            events.append(
+                Event(
+                    kind="ally",
+                    reveals=True,
+                    text=f"{name(state, seat)} exchanges {c.name} for an Ally marker of {value}.",
+                )
+            )
+        p.allies_this_round = []
