@@ -24,11 +24,13 @@ from .delivery import Delivery
 from .interact import APOLOGY, say
 from .play_commands import build_game_group
 from .table_commands import GameGroup
-from .views import ShowMine
+from .views import LogPage, ShowMine
 
 __all__ = ["ChancelleryBot", "Ticker", "create_bot", "run_discord"]
 
 log = logging.getLogger(__name__)
+
+HEARTBEAT = 60.0  # seconds between heartbeats: the downtime after a crash is known to a minute
 
 
 class Ticker:
@@ -98,10 +100,11 @@ class ChancelleryBot(commands.Bot):
         clock = clock or getattr(service, "clock", None) or time.time
         self.ticker = Ticker(service, self.delivery, clock)
         self._ticker_task: asyncio.Task[None] | None = None
+        self._heartbeat_task: asyncio.Task[None] | None = None
         self.tree.on_error = self._on_tree_error
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(ShowMine)
+        self.add_dynamic_items(ShowMine, LogPage)
         self.tree.add_command(GameGroup())
         for game in games.all():
             if game.commands:  # a game still without commands has nothing to offer yet
@@ -113,13 +116,46 @@ class ChancelleryBot(commands.Bot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+        # Recovery first: it extends the deadlines the outage would otherwise expire at once,
+        # and reads the last heartbeat before a new one overwrites it.
+        await self.recover()
+        self._heartbeat_task = asyncio.create_task(self.heartbeat(), name="chancellery-heartbeat")
         self._ticker_task = asyncio.create_task(self.ticker.run(), name="chancellery-deadlines")
 
+    async def recover(self) -> None:
+        """Tell every running table how long the bot was down (issue 6, item 8)."""
+        recover = getattr(self.service, "recover", None)
+        if recover is None:
+            return
+        try:
+            outboxes = await recover()
+        except Exception:
+            log.exception("could not recover after the restart")
+            return
+        for outbox in outboxes:
+            try:
+                await self.delivery.deliver(outbox)
+            except Exception:
+                log.exception("could not post the downtime at table %s", outbox.channel_id)
+
+    async def heartbeat(self) -> None:
+        """Record that the bot is up, every minute: a restart measures its downtime from it."""
+        beat = getattr(self.service, "heartbeat", None)
+        if beat is None:
+            return
+        while True:
+            try:
+                await beat()
+            except Exception:
+                log.exception("could not record the heartbeat")
+            await asyncio.sleep(HEARTBEAT)
+
     async def close(self) -> None:
-        if self._ticker_task is not None:
-            self._ticker_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._ticker_task
+        for task in (self._ticker_task, self._heartbeat_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         if not self.is_closed():
             try:  # turn notices still in their grace would be lost: send them now
                 await self.delivery.send_notices()

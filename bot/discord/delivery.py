@@ -53,6 +53,21 @@ def _fit(text: str) -> str:
     return text if len(text) <= LIMIT else text[: LIMIT - 1] + "…"
 
 
+def _split(text: str) -> list[str]:
+    """Messages of at most LIMIT characters, cut at line ends where possible."""
+    out: list[str] = []
+    text = text.strip()
+    while text:
+        if len(text) <= LIMIT:
+            out.append(text)
+            break
+        cut = text.rfind("\n", 0, LIMIT)
+        cut = cut if cut > 0 else LIMIT
+        out.append(text[:cut])
+        text = text[cut:].lstrip("\n")
+    return out
+
+
 class Delivery:
     def __init__(self, bot: ChancelleryBot) -> None:
         self.bot = bot
@@ -88,14 +103,24 @@ class Delivery:
             log.warning("table channel %s is gone; dropping its outbox", outbox.channel_id)
             return
         await self._threads(channel, outbox)
-        events = [p.text for p in outbox.posts if p.to == "channel" and p.kind not in STANDALONE]
+        public = [p for p in outbox.posts if p.to == "channel"]
+        events = [p.text for p in public if p.kind not in STANDALONE and p.user_id is None]
         if outbox.status is not None:
             await self._status(channel, outbox.status, events, new=new_status)
         elif events:
             await channel.send(_fit("\n".join(events)), allowed_mentions=NO_MENTIONS)
-        standalone = [p.text for p in outbox.posts if p.to == "channel" and p.kind in STANDALONE]
-        if standalone:  # one message for all of them (standings and the seed, say): one call
-            await channel.send(_fit("\n\n".join(standalone)), allowed_mentions=NO_MENTIONS)
+        standalone = [p.text for p in public if p.kind in STANDALONE and p.user_id is None]
+        # One message for all of them (standings and the seed, say): one call. A published
+        # history is longer than a message and goes in as many as it needs.
+        for part in _split("\n\n".join(standalone)):
+            await channel.send(part, allowed_mentions=NO_MENTIONS)
+        # A reminder for a player who chose mentions: its own message, so the ping fires.
+        for post in public:
+            if post.user_id is not None:
+                await channel.send(
+                    _fit(post.text),
+                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(post.user_id)]),
+                )
         await self._private(channel, outbox, caller_id)
 
     # ------------------------------------------------------------------ status
@@ -126,11 +151,23 @@ class Delivery:
         message = await channel.send(text, view=status_view(channel.id), allowed_mentions=NO_MENTIONS)
         self._status_ids[channel.id] = message.id
         self._shown[channel.id] = text
+        remember = getattr(self.service, "set_status_message", None)
+        if remember is not None:
+            try:
+                await remember(channel.id, message.id)
+            except Exception:  # the next restart falls back to searching the channel
+                log.warning("could not store the status message of table %s", channel.id, exc_info=True)
 
     async def _find_status(self, channel: Any) -> int | None:
         """The status message: remembered, or found again by its button after a restart."""
         if channel.id in self._status_ids:
             return self._status_ids[channel.id]
+        info = await self.service.table_info(channel.id)
+        stored = getattr(info, "status_message_id", None)
+        if stored:
+            self._status_ids[channel.id] = stored
+            return stored
+        # Tables whose message id was never stored (older than issue 6): search for it.
         wanted = CUSTOM_ID.format(channel_id=channel.id)
         me = self.bot.user.id if self.bot.user else None
         async for message in channel.history(limit=HISTORY_SCAN):
@@ -173,7 +210,9 @@ class Delivery:
                 current = None
             else:
                 await self.service.set_thread(outbox.channel_id, current.id)
-                due = await self._thread_due(outbox.channel_id, outbox.open_thread)
+                due = getattr(outbox, "open_thread_due", None) or await self._thread_due(
+                    outbox.channel_id, outbox.open_thread
+                )
                 opening = f"**{outbox.open_thread}**" + (
                     f": this phase ends <t:{int(due)}:F> (<t:{int(due)}:R>)." if due is not None else "."
                 )
@@ -221,7 +260,14 @@ class Delivery:
             else:
                 by_user[post.user_id].append(post)
         for user_id, posts in by_user.items():
-            await self.dm(channel, user_id, "\n".join(p.text for p in posts))
+            sent = await self.dm(channel, user_id, "\n".join(p.text for p in posts))
+            if not sent and any(p.kind == "briefing" for p in posts):
+                # A newcomer must learn they now hold a seat even without DMs.
+                await channel.send(
+                    f"<@{user_id}>, you have taken over a seat here. Use `/game me` in this channel "
+                    "to see your hand, your orders in progress and what you owe.",
+                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
+                )
 
     def seen(self, channel_id: int, user_id: int) -> None:
         """The player acted or looked at their view at this table: their notices are moot."""

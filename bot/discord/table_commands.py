@@ -16,7 +16,9 @@ from discord import app_commands
 
 from engine import games
 
-from .interact import answer_outbox, answer_private, say
+from .interact import answer_outbox, answer_private, refusal_types, say
+from .long_commands import ANYWHERE, COMMANDS
+from .views import log_view
 
 if TYPE_CHECKING:
     from .client import ChancelleryBot
@@ -26,7 +28,14 @@ __all__ = ["GameGroup", "parse_options", "table_channel_id", "SETTING_KEYS"]
 log = logging.getLogger(__name__)
 
 # Shown while typing `/game settings key:`; the service accepts any key a game's prompts name.
-SETTING_KEYS = ("phase_hours", "reminders_hours", "on_expiry", "diplomacy_minutes")
+SETTING_KEYS = (
+    "phase_hours",
+    "reminders_hours",
+    "on_expiry",
+    "diplomacy_minutes",
+    "on_outage",
+    "round_threads",
+)
 
 
 def parse_options(text: str | None) -> dict[str, str]:
@@ -71,12 +80,20 @@ async def _game_choices(interaction: discord.Interaction, current: str) -> list[
 
 class GameGroup(app_commands.Group):
     def __init__(self) -> None:
-        # Tables live in server channels: a DM has no one to play with.
-        super().__init__(
-            name="game",
-            description="Game tables in this channel: create, join, play, follow",
-            guild_only=True,
-        )
+        # Tables live in server channels, but `/game mine` and `/game notify` are about the
+        # caller and work in a DM too; Discord sets that per group, so the group allows DMs
+        # and `interaction_check` refuses the table verbs there (RULINGS 12).
+        super().__init__(name="game", description="Game tables in this channel: create, join, play, follow")
+        for command in COMMANDS:
+            self.add_command(command)
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        command = interaction.command
+        if interaction.guild_id is None and (command is None or command.name not in ANYWHERE):
+            raise app_commands.NoPrivateMessage(
+                "Tables live in server channels: use this there. `/game mine` and `/game notify` work here."
+            )
+        return True
 
     @app_commands.command(name="new", description="Open a table for a game in this channel")
     @app_commands.describe(game="Which game", options="Table options, e.g. rounds=2 (see /game rules)")
@@ -141,7 +158,12 @@ class GameGroup(app_commands.Group):
     @app_commands.describe(page="Page number, 1 is the most recent")
     async def log(self, interaction: discord.Interaction, page: app_commands.Range[int, 1] = 1) -> None:
         channel_id = await table_channel_id(interaction)
-        await answer_private(interaction, _bot(interaction).service.log(channel_id, page))
+        try:
+            text = await _bot(interaction).service.log(channel_id, page)
+        except refusal_types() as exc:
+            await say(interaction, str(exc))
+            return
+        await interaction.response.send_message(text[:2000], view=log_view(channel_id, text), ephemeral=True)
 
     @app_commands.command(
         name="rules", description="How a game is refereed here, and which content is reconstructed"

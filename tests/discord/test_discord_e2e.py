@@ -348,6 +348,11 @@ async def test_no_private_line_ever_reaches_the_channel_or_a_thread(env, service
     assert leaked == []
 
 
-async def test_the_commands_are_offered_in_servers_only(env):
+async def test_only_the_callers_own_commands_work_in_a_dm(env):
     stranger = env.create_user("dave")
-    assert not any(name.startswith(("game", "envoys")) for name in stranger.available_commands())
+    offered = stranger.available_commands()
+    assert not any(name.startswith("envoys") for name in offered)
+    assert {"game mine", "game notify"} <= set(offered)  # Discord offers the whole group there...
+    refused = await stranger.slash("game status")  # ...so the table verbs refuse in a DM
+    assert refused.ephemeral and "server channels" in refused.response.content
+    assert [type(e).__name__ for e in env.errors] == ["NoPrivateMessage"]  # a refusal, not a crash

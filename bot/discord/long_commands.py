@@ -1,0 +1,336 @@
+"""`/game …` for long games (issue 6): pause, substitutes, automatic seats, undo, the
+record, notifications, publishing and private talks.
+
+Each command is a thin parse over the table service (bot/tables.py); the service decides
+who may do what and words the refusals. Added to `GameGroup` by table_commands.py.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import zoneinfo
+from functools import cache
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+
+from .interact import answer_outbox, answer_private, say
+
+if TYPE_CHECKING:
+    from .client import ChancelleryBot
+
+__all__ = ["COMMANDS", "ANYWHERE"]
+
+log = logging.getLogger(__name__)
+
+# Commands about the caller rather than a table: they also work in a DM with the bot.
+ANYWHERE = frozenset({"mine", "notify"})
+RECORD_LIMIT = 8 * 1024 * 1024  # bytes; a record is a few hundred KB even for a long game
+
+
+def _bot(interaction: discord.Interaction) -> ChancelleryBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+def _is_admin(interaction: discord.Interaction) -> bool:
+    return bool(interaction.guild_id) and interaction.permissions.manage_guild
+
+
+async def _table(interaction: discord.Interaction) -> int:
+    from .table_commands import table_channel_id  # that module imports this one
+
+    return await table_channel_id(interaction)
+
+
+async def _seat_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The table's seats as "France: alice" -> the engine seat id."""
+    info = await _bot(interaction).service.table_info(await _table(interaction))
+    if info is None:
+        return []
+    typed = current.casefold()
+    out = []
+    for s in info.seats:
+        if s.seat is None:
+            continue
+        shown = f"{s.label or s.seat}: {s.name}"
+        if typed in shown.casefold() or typed in s.seat.casefold():
+            out.append(app_commands.Choice(name=shown[:100], value=s.seat))
+    return out[:25]
+
+
+@cache
+def _zones() -> tuple[str, ...]:
+    return tuple(sorted(zoneinfo.available_timezones()))
+
+
+async def _zone_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    typed = current.casefold().replace(" ", "_")
+    found = [z for z in _zones() if typed in z.casefold()]
+    found.sort(
+        key=lambda z: (
+            not z.casefold().startswith(typed),
+            not z.split("/")[-1].casefold().startswith(typed),
+            z,
+        )
+    )
+    return [app_commands.Choice(name=z, value=z) for z in found[:25]]
+
+
+# ---------------------------------------------------------------------- pausing
+
+
+@app_commands.command(name="pause", description="Pause the game (host, Manage Server, or a majority vote)")
+async def pause(interaction: discord.Interaction) -> None:
+    channel_id = await _table(interaction)
+    service = _bot(interaction).service
+    await answer_outbox(
+        interaction, service.pause(channel_id, interaction.user.id, admin=_is_admin(interaction))
+    )
+
+
+@app_commands.command(
+    name="resume", description="Resume a paused game (host, Manage Server, or a majority vote)"
+)
+async def resume(interaction: discord.Interaction) -> None:
+    channel_id = await _table(interaction)
+    service = _bot(interaction).service
+    await answer_outbox(
+        interaction, service.resume(channel_id, interaction.user.id, admin=_is_admin(interaction))
+    )
+
+
+# ---------------------------------------------------------------------- seats
+
+
+@app_commands.command(
+    name="substitute",
+    description="Hand a seat to another member (host), or ask to be replaced yourself (no options)",
+)
+@app_commands.describe(member="Who takes the seat over", seat="The seat to hand over")
+@app_commands.autocomplete(seat=_seat_choices)
+async def substitute(
+    interaction: discord.Interaction, member: discord.Member | None = None, seat: str | None = None
+) -> None:
+    channel_id = await _table(interaction)
+    service = _bot(interaction).service
+    if member is None:
+        if seat is not None:
+            await say(
+                interaction,
+                "Name the member who takes the seat over, or give no options to ask for a substitute yourself.",
+            )
+            return
+        await answer_outbox(interaction, service.request_substitute(channel_id, interaction.user.id))
+        return
+    if member.bot:
+        await say(interaction, "A bot cannot take a seat; use `/game bot` for an automatic seat.")
+        return
+    if seat is None:
+        await say(interaction, "Choose the seat to hand over.")
+        return
+    work = service.substitute(
+        channel_id, interaction.user.id, seat, member.id, member.display_name, admin=_is_admin(interaction)
+    )
+    await answer_outbox(interaction, work)
+
+
+@app_commands.command(
+    name="bot", description="Let the game's automatic player take a seat, or give it back (host)"
+)
+@app_commands.describe(
+    on="On: the seat plays itself until a human substitutes; off: it waits for its player",
+    seat="The seat (leave empty in the lobby to add an automatic player)",
+)
+@app_commands.autocomplete(seat=_seat_choices)
+async def bot_seat(interaction: discord.Interaction, on: bool = True, seat: str | None = None) -> None:
+    channel_id = await _table(interaction)
+    work = _bot(interaction).service.set_automatic(
+        channel_id, interaction.user.id, seat, on, admin=_is_admin(interaction)
+    )
+    await answer_outbox(interaction, work)
+
+
+@app_commands.command(name="undo", description="Take back the last action if it revealed nothing (host)")
+async def undo(interaction: discord.Interaction) -> None:
+    channel_id = await _table(interaction)
+    service = _bot(interaction).service
+    await answer_outbox(
+        interaction, service.undo(channel_id, interaction.user.id, admin=_is_admin(interaction))
+    )
+
+
+# ---------------------------------------------------------------------- the record
+
+
+@app_commands.command(
+    name="export", description="The game's record as a JSON file (replay it with `chancellery replay`)"
+)
+async def export(interaction: discord.Interaction) -> None:
+    channel_id = await _table(interaction)
+    service = _bot(interaction).service
+    info = await service.table_info(channel_id)
+    if info is None:
+        await say(interaction, "There is no table in this channel.")
+        return
+    finished = info.status not in ("lobby", "running", "paused")
+    # A running game's record holds the seed and every secret order: only the host gets it,
+    # privately, to move the table (RULINGS 11).
+    if not finished and interaction.user.id != info.host_id and not _is_admin(interaction):
+        await say(
+            interaction,
+            "Until the game ends only the host can export it: the record holds the seed and every secret order.",
+        )
+        return
+    try:
+        record = await service.export(channel_id)
+    except Exception as exc:  # a refusal: its words; anything else: logged, apologised for
+        from .interact import APOLOGY, refusal_types
+
+        if not isinstance(exc, refusal_types()):
+            log.exception("export of table %s failed", channel_id)
+        await say(interaction, str(exc) if isinstance(exc, refusal_types()) else APOLOGY)
+        return
+    data = json.dumps(record, indent=1, sort_keys=True).encode()
+    name = f"{info.game}-{channel_id}.json"
+    note = (
+        "The game's record. Check it with `chancellery replay FILE`."
+        if finished
+        else "The game's record so far. It holds the seed and every secret order: keep it to "
+        "yourself. `/game import` continues it in another channel."
+    )
+    await interaction.response.send_message(
+        note, file=discord.File(io.BytesIO(data), filename=name), ephemeral=not finished
+    )
+
+
+@app_commands.command(name="import", description="Continue an exported game at a new table in this channel")
+@app_commands.describe(record="The JSON file from /game export")
+async def import_(interaction: discord.Interaction, record: discord.Attachment) -> None:
+    if record.size > RECORD_LIMIT:
+        await say(interaction, "That file is too large to be a game record.")
+        return
+    try:
+        parsed = json.loads(await record.read())
+    except (ValueError, discord.HTTPException):
+        await say(interaction, "That file is not a JSON game record from `/game export`.")
+        return
+    if not isinstance(parsed, dict):
+        await say(interaction, "That file is not a JSON game record from `/game export`.")
+        return
+    work = _bot(interaction).service.import_record(
+        interaction.channel_id,
+        interaction.guild_id,
+        interaction.user.id,
+        interaction.user.display_name,
+        parsed,
+    )
+    await answer_outbox(interaction, work, new_status=True)
+
+
+@app_commands.command(
+    name="publish",
+    description="Post the full history, hands and secret orders included (host, after the end)",
+)
+async def publish(interaction: discord.Interaction) -> None:
+    channel_id = await _table(interaction)
+    service = _bot(interaction).service
+    await answer_outbox(
+        interaction, service.publish(channel_id, interaction.user.id, admin=_is_admin(interaction))
+    )
+
+
+# ---------------------------------------------------------------------- the player
+
+
+@app_commands.command(
+    name="notify", description="How you hear of your turns: DM or mention, time zone, quiet hours"
+)
+@app_commands.describe(
+    mode="dm: a direct message; mention: a ping in the table's channel",
+    timezone="Your time zone, e.g. Europe/Vienna",
+    quiet_hours="Hours without reminders in your time zone, e.g. 22-07 (none to clear)",
+)
+@app_commands.autocomplete(timezone=_zone_choices)
+async def notify(
+    interaction: discord.Interaction,
+    mode: Literal["dm", "mention"] | None = None,
+    timezone: str | None = None,
+    quiet_hours: str | None = None,
+) -> None:
+    work = _bot(interaction).service.set_notify(
+        interaction.user.id, mode=mode, timezone=timezone, quiet_hours=quiet_hours
+    )
+    await answer_private(interaction, work)
+
+
+@app_commands.command(name="mine", description="Every table you sit at: what you owe and when it is due")
+async def mine(interaction: discord.Interaction) -> None:
+    await answer_private(interaction, _bot(interaction).service.mine(interaction.user.id))
+
+
+# ---------------------------------------------------------------------- talks
+
+
+@app_commands.command(name="talk", description="A private thread with the seated players you name")
+@app_commands.describe(player1="A seated player", player2="Another", player3="Another", player4="Another")
+async def talk(
+    interaction: discord.Interaction,
+    player1: discord.Member,
+    player2: discord.Member | None = None,
+    player3: discord.Member | None = None,
+    player4: discord.Member | None = None,
+) -> None:
+    channel_id = await _table(interaction)
+    bot = _bot(interaction)
+    named = [m for m in (player1, player2, player3, player4) if m is not None]
+    if any(m.id == interaction.user.id for m in named):
+        await say(interaction, "Name the other players; you are in the talk anyway.")
+        return
+    try:
+        user_ids = await bot.service.talk(channel_id, interaction.user.id, [m.mention for m in named])
+    except Exception as exc:
+        from .interact import APOLOGY, refusal_types
+
+        if not isinstance(exc, refusal_types()):
+            log.exception("talk at table %s failed", channel_id)
+        await say(interaction, str(exc) if isinstance(exc, refusal_types()) else APOLOGY)
+        return
+    channel = bot.get_channel(channel_id) or await bot.fetch_channel(channel_id)
+    members = {m.id: m.display_name for m in named}
+    title = "Talk: " + ", ".join(
+        [
+            interaction.user.display_name,
+            *(members.get(u, str(u)) for u in user_ids if u != interaction.user.id),
+        ]
+    )
+    await interaction.response.defer(ephemeral=True, thinking=True)  # several calls follow
+    try:
+        thread = await channel.create_thread(
+            name=title[:100], type=discord.ChannelType.private_thread, invitable=False
+        )
+        # Only these members: adding them is what lets them read a private thread.
+        for user_id in dict.fromkeys([interaction.user.id, *user_ids]):
+            await thread.add_user(discord.Object(user_id))
+    except discord.HTTPException:
+        log.warning("could not open a talk at table %s", channel_id, exc_info=True)
+        await say(interaction, "I could not open a private thread here (do I have Create Private Threads?).")
+        return
+    await say(interaction, f"Your private talk: {thread.mention}. Only the players named there can read it.")
+
+
+COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
+    pause,
+    resume,
+    substitute,
+    bot_seat,
+    undo,
+    export,
+    import_,
+    publish,
+    notify,
+    mine,
+    talk,
+)
