@@ -6,7 +6,6 @@ the rules offer and avoids the obvious ways to lose (General Mobilization, 6 Ten
 
 from __future__ import annotations
 
-import functools
 import random
 from typing import Any
 
@@ -19,18 +18,10 @@ from .weeks import HAND_MAX, LAST_WEEK, refresh_waiting
 SAFE_TENSION = 4  # aim to end a Week with the Target box at most here (5 in the last Week)
 
 
-@functools.cache
-def _mobilization_cards() -> frozenset[str]:
-    return frozenset(
-        c.id for c in ct.load_content().cards.values() if any(e.kind == "mobilize" for e in c.effects)
-    )
-
-
 def is_mobilization(card_id: str) -> bool:
-    return card_id in _mobilization_cards()
+    return card_id in ct.load_content().mobilization
 
 
-@functools.cache
 def _cap_for_room(room: int) -> int:
     best = 13
     for space, added in enumerate(ct.load_content().tension_at):

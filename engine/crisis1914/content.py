@@ -11,7 +11,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from engine.core import Model, Sourced, load_toml
+from engine.core import ContentError, Model, Sourced, load_toml
+from engine.core.content import content_path
 
 GAME_ID = "crisis1914"
 
@@ -196,6 +197,8 @@ class Content(Model):
     cards: dict[str, Card]  # every card by id, across the decks
     nations: dict[str, Nation]
     tension_at: list[int]  # Score Track space -> its small "+" Tension number
+    deck_ids: dict[str, frozenset[str]]  # for the every-step deck check
+    mobilization: frozenset[str]  # the General Mobilization cards
 
 
 DECK_FILES = {
@@ -207,8 +210,14 @@ DECK_FILES = {
 }
 
 
-@cache
 def load_content() -> Content:
+    """The content in use; a group's own files (content_dir) replace the built-in ones."""
+    paths = tuple(str(content_path(GAME_ID, name)) for name in ("board.toml", *DECK_FILES.values()))
+    return _load(paths)
+
+
+@cache
+def _load(paths: tuple[str, ...]) -> Content:
     board = load_toml(GAME_ID, "board.toml", Board)
     decks: dict[str, Deck] = {}
     for nid, name in DECK_FILES.items():
@@ -218,10 +227,20 @@ def load_content() -> Content:
         decks[nid] = deck
     cards = {c.id: c for d in decks.values() for c in d.cards}
     track = sorted(board.score_track, key=lambda s: s.space)
+    if [s.space for s in track] != list(range(len(track))):
+        raise ContentError(f"{paths[0]}: score_track must list every space from 0 up, once each")
+    for nation in board.nations:
+        for aside in nation.set_aside:
+            if aside.card not in {c.id for c in decks[nation.id].cards}:
+                raise ContentError(
+                    f"{paths[0]}: {nation.id} sets aside {aside.card!r}, not a card of its deck"
+                )
     return Content(
         board=board,
         decks=decks,
         cards=cards,
         nations={n.id: n for n in board.nations},
         tension_at=[s.tension for s in track],
+        deck_ids={nid: frozenset(c.id for c in d.cards) for nid, d in decks.items()},
+        mobilization=frozenset(c.id for c in cards.values() if any(e.kind == "mobilize" for e in c.effects)),
     )

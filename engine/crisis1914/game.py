@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import itertools
 import random
 from typing import Any
@@ -26,11 +25,6 @@ SOLO_LEVELS = [
     (25, "Diplomatic Tie"),
     (0, "Diplomatic Loss"),
 ]
-
-
-@functools.cache
-def _deck_ids() -> dict[str, frozenset[str]]:
-    return {nid: frozenset(c.id for c in deck.cards) for nid, deck in load_content().decks.items()}
 
 
 class CrisisOptions(Model):
@@ -448,7 +442,7 @@ class Crisis1914(Game[CrisisState]):
     # -- checks ----------------------------------------------------------------------------------
     def invariants(self, state: CrisisState) -> list[str]:
         broken: list[str] = []
-        deck_ids = _deck_ids()
+        deck_ids = load_content().deck_ids
         held: dict[str, list[str]] = {n: [] for n in state.players}
         for x in state.pending:
             if x.kind in ("resolve", "choose"):
