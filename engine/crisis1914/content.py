@@ -6,12 +6,12 @@ the printed cards can type their deck into TOML without touching code.
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Annotated, Literal
 
 from pydantic import Field
 
 from engine.core import ContentError, Model, Sourced, load_toml
+from engine.core import content as core_content
 from engine.core.content import content_path
 
 GAME_ID = "crisis1914"
@@ -210,13 +210,22 @@ DECK_FILES = {
 }
 
 
+_loaded: tuple[object, Content] | None = None
+
+
 def load_content() -> Content:
-    """The content in use; a group's own files (content_dir) replace the built-in ones."""
-    paths = tuple(str(content_path(GAME_ID, name)) for name in ("board.toml", *DECK_FILES.values()))
-    return _load(paths)
+    """The content in use; a group's own files (content_dir) replace the built-in ones.
+
+    Called on every card look-up, so it only rebuilds when `set_content_dir` has changed
+    the folder (the core keeps it in `_override`; it exposes no change counter)."""
+    global _loaded
+    folder = core_content._override
+    if _loaded is None or _loaded[0] is not folder:
+        paths = tuple(str(content_path(GAME_ID, name)) for name in ("board.toml", *DECK_FILES.values()))
+        _loaded = (folder, _load(paths))
+    return _loaded[1]
 
 
-@cache
 def _load(paths: tuple[str, ...]) -> Content:
     board = load_toml(GAME_ID, "board.toml", Board)
     decks: dict[str, Deck] = {}
