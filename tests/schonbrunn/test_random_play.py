@@ -52,7 +52,7 @@ def test_whole_games_keep_the_invariants(variant, players):
 def test_random_play_harness(variant, players):
     """JSON round-trip, replay from the log, invariants: the platform harness."""
     options = GAME.Options(**VARIANTS.get(variant, {"see_own_face_down": True}))
-    for seed in range(2):
+    for seed in range(3):
         check_random_play(GAME, players, seed, options)
 
 
@@ -62,5 +62,5 @@ def test_hidden_information(variant, players):
     """Supplies, face-down Delegates, pile contents, face-down Favours and auction bids never
     reach a view or an event that may not see them."""
     options = GAME.Options(**VARIANTS.get(variant, {"see_own_face_down": True}))
-    for seed in range(2):
-        assert check_hidden_information(GAME, players, seed, options, samples=8) > 0
+    for seed in range(4):
+        assert check_hidden_information(GAME, players, seed, options, samples=10) > 0
