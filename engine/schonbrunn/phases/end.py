@@ -64,8 +64,8 @@ def final_scoring(state: SchonbrunnState, events: list[Event]) -> None:
         p = state.players[seat]
         p.prestige += pts
         p.end_detail = ", ".join(parts)
-        state.final[seat] = p.prestige
         lines.append(f"{name(state, seat)}: +{pts} ({p.end_detail or 'nothing'}) = {p.prestige}")
+    state.final = {s: state.players[s].prestige for s in ranking(state)}  # winner first
     state.stage, state.queue = "over", []
     events.append(Event(kind="end", reveals=True, text="End of the game.\n" + "\n".join(lines)))
 
