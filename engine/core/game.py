@@ -120,6 +120,10 @@ class Game(ABC, Generic[S]):
         history. Used by the hidden-information check; games with secrets override it."""
         return state.model_copy(deep=True)
 
+    def opening_events(self, state: S) -> list[Event]:
+        """Public events of what `setup` already did (a First Draw), for the log at start."""
+        return []
+
     def round_label(self, state: S) -> str | None:
         """The current Week or round in the game's words ("Week 2"), for a table that
         opens a public diplomacy thread each round; None where the game has no rounds."""

@@ -217,10 +217,10 @@ def load_content() -> Content:
     """The content in use; a group's own files (content_dir) replace the built-in ones.
 
     Called on every card look-up, so it only rebuilds when `set_content_dir` has changed
-    the folder (the core keeps it in `_override`; it exposes no change counter)."""
+    the folder."""
     global _loaded
-    folder = core_content._override
-    if _loaded is None or _loaded[0] is not folder:
+    folder = core_content.content_dir()
+    if _loaded is None or _loaded[0] != folder:
         paths = tuple(str(content_path(GAME_ID, name)) for name in ("board.toml", *DECK_FILES.values()))
         _loaded = (folder, _load(paths))
     return _loaded[1]

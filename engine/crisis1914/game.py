@@ -6,7 +6,7 @@ import itertools
 import random
 from typing import Any
 
-from engine.core import Game, IllegalAction, Model, Outcome, Prompt, Standing, rng_for
+from engine.core import Event, Game, IllegalAction, Model, Outcome, Prompt, Standing, rng_for
 
 from . import actions as a
 from . import bots, rules, weeks
@@ -84,6 +84,23 @@ class Crisis1914(Game[CrisisState]):
         )
         rules.advance(state, rng, Log())  # the First Draw Step of Week 1
         return state
+
+    def opening_events(self, state: CrisisState) -> list[Event]:
+        # setup runs the First Draw until its first decision; its cards are the Tableaux
+        events = []
+        for nid in state.current:
+            p = state.players[nid]
+            if p.tableau:
+                cards = ", ".join(f"{card(t.card).name} ({t.dp} DP)" for t in p.tableau)
+                events.append(
+                    Event(
+                        kind="first_draw", text=f"First Draw: {statesman(nid)} drew {cards} to the Tableau."
+                    )
+                )
+        return events
+
+    def round_label(self, state: CrisisState) -> str | None:
+        return None if state.phase == "over" else f"Week {state.week}"
 
     def play(self, state: CrisisState, seat: str, action: Any, rng: random.Random) -> list:
         return rules.play(state, seat, action, rng)

@@ -404,3 +404,16 @@ def test_others_never_see_a_hand_or_the_cards_being_looked_at():
     for view in (public, theirs):
         text = str(view)
         assert all(c not in text for c in state.pending[0].cards + state.players["AH"].hand)
+
+
+def test_opening_events_log_the_first_draw_cards_already_on_the_tableaux():
+    from engine import games
+
+    game = games.get("crisis1914")
+    state = game.setup(["a", "b", "c"], game.Options(), 5)
+    events = game.opening_events(state)
+    on_tableaux = [t for p in state.players.values() for t in p.tableau]
+    assert on_tableaux, "setup runs the First Draw until its first decision"
+    assert len(events) == len([p for p in state.players.values() if p.tableau])
+    assert all(e.audience is None and e.text.startswith("First Draw: ") for e in events)
+    assert game.round_label(state) == "Week 1"
