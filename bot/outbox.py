@@ -23,7 +23,8 @@ class Post(BaseModel):
     seat: str | None = None  # for to="seat": the engine seat id
     user_id: int | None = None  # for to="seat": who holds that seat now
     dm: bool = False  # deliver by DM (secret prompt, turn notice) rather than only on request
-    kind: str = "event"  # event | prompt | reminder | standings | notice
+    # event | prompt | reminder | standings | notice | briefing (a substitute's catch-up) | history
+    kind: str = "event"
 
 
 class Outbox(BaseModel):
@@ -34,6 +35,7 @@ class Outbox(BaseModel):
     status: str | None = None  # the public status, to edit in place (one message per table)
     reply: str | None = None  # the private answer to the caller of this interaction
     open_thread: str | None = None  # open a thread with this name for the phase that began
+    open_thread_due: float | None = None  # that phase's deadline (unix time), if it has one
     close_thread: bool = False  # archive the phase thread: its phase ended
 
     def public(self) -> list[Post]:

@@ -4,6 +4,12 @@ One table per channel. Every call takes the table's lock, reads the table (from 
 cache checked by the store's version on write), changes it through the engine, saves in
 one transaction, and returns an `Outbox` of what each front end must deliver. Refusals
 raise `TableError` whose text is shown privately to the caller.
+
+This module keeps the lifecycle (create, join, leave, start, abandon), play and the
+shared loading, saving and outbox helpers; the rest lives in mixins along its seams:
+deadlines and outages (deadlines.py), pause, substitutes, automatic seats, undo and talks
+(controls.py), log, export, import and publishing (history.py), notification preferences
+(notify.py).
 """
 
 from __future__ import annotations
@@ -14,9 +20,8 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, replace
-from functools import cached_property
-from typing import Any, Literal
+from dataclasses import replace
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -24,7 +29,6 @@ from engine import games
 from engine.core import (
     Choice,
     Event,
-    Game,
     GameError,
     GameState,
     IllegalAction,
@@ -33,196 +37,76 @@ from engine.core import (
     seed_commitment,
 )
 
+from .controls import ControlsMixin
+from .deadlines import DeadlinesMixin
+from .history import HistoryMixin
+from .notify import NotifyMixin
 from .outbox import Outbox, Post
 from .render import seat_list, standings, timestamp
 from .store import (
     ActionRow,
     DeadlineRow,
     EventRow,
+    SeatHistoryRow,
     SeatRow,
     StaleWrite,
     Store,
-    StoreError,
     TableExists,
     TableRow,
+)
+from .tablebase import (
+    CACHE_SIZE,
+    NO_TABLE,
+    NOT_SEATED,
+    NOT_THIS_PHASE,
+    OVER,
+    PAUSED,
+    RULES_NAMES_CHARS,
+    SeatInfo,
+    Settings,
+    TableError,
+    TableInfo,
+    _first_error,
+    _message,
+    _Table,
 )
 
 __all__ = ["TableError", "Settings", "SeatInfo", "TableInfo", "TableService"]
 
 log = logging.getLogger(__name__)
 
-NO_TABLE = "There is no table in this channel."
-NOT_SEATED = "You are not seated at this table."
-NOT_THIS_PHASE = "That is not possible in this phase."
-PAUSED = "The game is paused."
-OVER = "The game is over."
-LOG_PAGE = 15
-RULES_NAMES_CHARS = 1200
-_COLUMNS = ("guild_id", "options", "settings", "status", "state", "host_id", "seed", "thread_id")
-CACHE_SIZE = 256
-DEFAULT_LOOP_CAP = 200  # default orders applied for one expired phase before we suspect a bug
+_COLUMNS = (
+    "guild_id",
+    "options",
+    "settings",
+    "status",
+    "state",
+    "host_id",
+    "seed",
+    "thread_id",
+    "status_message_id",
+    "meta",
+)
 
 
-class TableError(Exception):
-    """A refusal; str(exc) is shown to the caller privately."""
+def _random_seed() -> int:
+    return secrets.randbits(63)
 
 
-# -- settings ------------------------------------------------------------------------------
-
-
-@dataclass
-class Settings:
-    """Per-table deadline settings, stored as JSON with the table."""
-
-    phase_hours: float = 24.0
-    reminders_hours: list[float] = field(default_factory=lambda: [12.0, 1.0])
-    on_expiry: Literal["default", "extend", "pause"] = "default"
-    diplomacy_minutes: float = 1440.0
-    # game-specific phase lengths a Prompt.deadline_setting names, e.g. {"crisis_minutes": 30}
-    extra: dict[str, float] = field(default_factory=dict)
-
-    KEYS = ("phase_hours", "reminders_hours", "on_expiry", "diplomacy_minutes")
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Settings:
-        known = {k: data[k] for k in cls.KEYS if k in data}
-        extra = {k: float(v) for k, v in data.items() if k not in cls.KEYS and _is_length(k)}
-        extra.update(data.get("extra", {}))
-        return cls(**known, extra=extra)
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-    def seconds_for(self, setting: str | None) -> float:
-        """The length of a phase whose prompts name `setting` (None: phase_hours)."""
-        if setting is not None:
-            value = getattr(self, setting, None) if setting in self.KEYS else self.extra.get(setting)
-            if isinstance(value, int | float):
-                return value * (60.0 if setting.endswith("_minutes") else 3600.0)
-        return self.phase_hours * 3600.0
-
-    def changed(self, key: str, text: str) -> Settings:
-        """A copy with `key` set from typed `text`; TableError saying what is allowed."""
-        key = key.strip().lower()
-        text = str(text).strip()
-        new = replace(self, reminders_hours=list(self.reminders_hours), extra=dict(self.extra))
-        if key == "on_expiry":
-            if text not in ("default", "extend", "pause"):
-                raise TableError("on_expiry must be default, extend or pause.")
-            new.on_expiry = text  # type: ignore[assignment]
-        elif key == "reminders_hours":
-            words = [] if text.lower() in ("none", "off", "") else text.replace(" ", ",").split(",")
-            try:
-                hours = [float(h) for h in words if h]
-            except ValueError:
-                raise TableError(
-                    "reminders_hours takes hours before the deadline, e.g. 12,1 (or none)."
-                ) from None
-            if any(h <= 0 for h in hours):
-                raise TableError("Reminder lead times must be more than 0 hours.")
-            new.reminders_hours = sorted(set(hours), reverse=True)
-        elif key in ("phase_hours", "diplomacy_minutes") or _is_length(key):
-            try:
-                value = float(text)
-            except ValueError:
-                raise TableError(f"{key} must be a number, not {text!r}.") from None
-            if not 0 < value <= 24 * 365:
-                raise TableError(f"{key} must be more than 0.")
-            if key in self.KEYS:
-                setattr(new, key, value)
-            else:
-                new.extra[key] = value
-        else:
-            raise TableError(
-                f"There is no setting {key!r}. Settings: phase_hours, reminders_hours, on_expiry, "
-                "diplomacy_minutes, or a game's own <name>_minutes / <name>_hours."
-            )
-        return new
-
-    def describe(self) -> str:
-        reminders = ", ".join(f"{h:g} h" for h in self.reminders_hours) or "none"
-        lines = [
-            f"phase_hours: {self.phase_hours:g}",
-            f"reminders_hours: {reminders} before each deadline",
-            f"on_expiry: {self.on_expiry}",
-            f"diplomacy_minutes: {self.diplomacy_minutes:g}",
-        ]
-        lines += [f"{k}: {v:g}" for k, v in sorted(self.extra.items())]
-        return "\n".join(lines)
-
-
-def _is_length(key: str) -> bool:
-    return key.endswith("_minutes") or key.endswith("_hours")
-
-
-# -- what the adapters read about a table --------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SeatInfo:
-    seat: str | None  # None until the game starts
-    user_id: int
-    name: str
-    label: str  # the seat in the game's words (its nation), or "" in the lobby
-
-
-@dataclass(frozen=True)
-class TableInfo:
-    channel_id: int
-    guild_id: int | None
-    game: str
-    status: str
-    host_id: int
-    seats: list[SeatInfo]
-    thread_id: int | None
-
-
-@dataclass
-class _Table:
-    """A loaded table: the stored rows and the parsed game state."""
-
-    row: TableRow
-    seats: list[SeatRow]
-    deadlines: list[DeadlineRow]
-    game: Game
-    state: GameState | None
-
-    def seat_of(self, user_id: int) -> SeatRow | None:
-        return next((s for s in self.seats if s.user_id == user_id), None)
-
-    def holder(self, seat: str) -> SeatRow | None:
-        return next((s for s in self.seats if s.seat == seat), None)
-
-    def label(self, seat: str) -> str:
-        return self.game.seat_label(self.state, seat) if self.state is not None else seat
-
-    def who(self, seat: str) -> str:
-        """The player's name (the seat list shows which nation each plays)."""
-        holder = self.holder(seat)
-        return holder.name if holder else self.label(seat)
-
-    def who_as(self, seat: str) -> str:
-        """The player's name with their seat in the game's words: "alice (France)"."""
-        label = self.label(seat)
-        return self.who(seat) if label == seat else f"{self.who(seat)} ({label})"
-
-    # A _Table is replaced, never changed, on every save, so these are computed once per version.
-    @cached_property
-    def settings(self) -> Settings:
-        return Settings.from_json(self.row.settings)
-
-    @cached_property
-    def prompts(self) -> list[Prompt]:
-        return self.game.prompts(self.state) if self.state is not None else []
-
-
-class TableService:
+class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin):
     def __init__(
-        self, store: Store, *, clock: Callable[[], float] = time.time, default_settings: dict | None = None
+        self,
+        store: Store,
+        *,
+        clock: Callable[[], float] = time.time,
+        default_settings: dict | None = None,
+        seed_source: Callable[[], int] = _random_seed,
     ):
         self.store = store
         self.clock = clock
+        self.seed_source = seed_source  # tests fix it; otherwise a fresh secret seed per game
         self.default_settings = Settings.from_json(default_settings or {})
+        self._prefs: dict = {}  # user id -> NotifyPrefs, read once per process (set_notify updates it)
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: OrderedDict[int, _Table] = OrderedDict()
 
@@ -269,6 +153,8 @@ class TableService:
         actions: list[ActionRow] = (),  # type: ignore[assignment]
         events: list[EventRow] = (),  # type: ignore[assignment]
         prompts: list[Prompt] | None = None,
+        history: list[SeatHistoryRow] = (),  # type: ignore[assignment]
+        truncate_from: int | None = None,
     ) -> _Table:
         """Save a changed table in one transaction; the cache only learns of it on success.
         Only what changed is written: the columns that differ, deadlines and seats if new."""
@@ -287,6 +173,8 @@ class TableService:
                 deadlines=deadlines,
                 seats=seats,
                 columns=columns,
+                history=history,
+                truncate_from=truncate_from,
             )
         except BaseException:
             self._cache.pop(t.row.channel_id, None)  # the database is the truth; reload next time
@@ -312,6 +200,7 @@ class TableService:
         process saved in between (the version check refused our write)."""
         async with self._lock(channel_id):
             table = await self._load(channel_id)
+            await self._load_prefs(table)
             try:
                 return await fn(table)
             except StaleWrite:
@@ -377,6 +266,8 @@ class TableService:
 
     async def join(self, channel_id: int, user_id: int, name: str, preference: str | None = None) -> Outbox:
         async def run(t: _Table) -> Outbox:
+            if t.row.status in ("running", "paused") and t.free_seats():
+                return await self._join_free_seat(t, user_id, name, preference)
             if t.row.status != "lobby":
                 raise TableError(self._closed_text(t, "join"))
             if t.seat_of(user_id):
@@ -403,6 +294,46 @@ class TableService:
             return out
 
         return await self._with_table(channel_id, run)
+
+    async def _join_free_seat(self, t: _Table, user_id: int, name: str, preference: str | None) -> Outbox:
+        """An imported game waits for players: a newcomer takes a free seat (the one their
+        preference names, else the first) and is briefed like a substitute."""
+        if t.seat_of(user_id):
+            raise TableError("You are already seated at this table.")
+        free = t.free_seats()
+        want = (preference or "").strip().casefold()
+        seat = next((s for s in free if want and want in t.label(s).casefold()), free[0])
+        now = self.clock()
+        row = SeatRow(
+            t.row.channel_id,
+            user_id,
+            name,
+            position=t.state.seats.index(seat) + 1,
+            seat=seat,
+            joined_at=now,
+        )
+        seats = sorted([*t.seats, row], key=lambda s: s.position)
+        history = [SeatHistoryRow(t.row.channel_id, seat, user_id, name, t.state.step, now, False, "join")]
+        t = await self._save(t, seats=seats, history=history)
+        out = Outbox(channel_id=t.row.channel_id, status=self._status(t), reply=f"You play {t.label(seat)}.")
+        left = t.free_seats()
+        more = (
+            f" Still free: {', '.join(t.label(s) for s in left)}."
+            if left
+            else " Every seat is taken; the host can /game resume."
+        )
+        out.posts.append(Post(to="channel", kind="notice", text=f"{name} takes {t.label(seat)}.{more}"))
+        out.posts.append(
+            Post(
+                to="seat",
+                seat=seat,
+                user_id=user_id,
+                dm=True,
+                kind="briefing",
+                text=f"**{t.game.title}**: you play **{t.label(seat)}**.\n{self._private_text(t, seat)}",
+            )
+        )
+        return out
 
     async def leave(self, channel_id: int, user_id: int) -> Outbox:
         async def run(t: _Table) -> Outbox:
@@ -448,7 +379,7 @@ class TableService:
             # A game that takes nation preferences says so with a `preferences` option.
             if "preferences" in g.Options.model_fields:
                 options["preferences"] = {s.seat: s.preference for s in seats if s.preference}
-            table_seed = seed if seed is not None else secrets.randbits(63)
+            table_seed = seed if seed is not None else self.seed_source()
             try:
                 state = g.setup([s.seat for s in seats], g.Options.model_validate(options), table_seed)
             except (IllegalAction, ValidationError) as exc:
@@ -463,13 +394,20 @@ class TableService:
             now = self.clock()
             prompts = g.prompts(state)
             deadlines, opened, _ = self._deadlines(started, prompts, now)
+            round_label = g.round_label(state) if t.settings.round_threads else None
+            meta = {**t.row.meta, "round": round_label}
+            history = [
+                SeatHistoryRow(channel_id, s.seat, s.user_id, s.name, 0, now, s.automatic, "start")
+                for s in seats
+            ]
             t = await self._save(
                 started,
-                row=replace(t.row, status="running", seed=table_seed),
+                row=replace(t.row, status="running", seed=table_seed, meta=meta),
                 state=state,
                 seats=seats,
                 deadlines=deadlines,
                 prompts=prompts,
+                history=history,
             )
             out = Outbox(channel_id=channel_id)
             order = seat_list([(s.name, t.label(s.seat)) for s in seats])
@@ -477,12 +415,16 @@ class TableService:
                 Post(
                     to="channel",
                     kind="notice",
-                    text=f"**{g.title}** begins.\n{order}\nSeed commitment: `{seed_commitment(table_seed)[:16]}` "
-                    "(the seed is revealed at the end).",
+                    text=f"**{g.title}** begins.\n{order}\nSeed commitment: `{seed_commitment(table_seed)}` "
+                    "(SHA-256; the seed is revealed at the end, and `python -m bot replay` checks every "
+                    "shuffle and roll against it).",
                 )
             )
             self._prompt_posts(t, out, [], prompts)
             self._thread_changes(out, opened, [])
+            if round_label:
+                out.open_thread = round_label
+            t = await self._autoplay(t, out)
             out.status = self._status(t)
             out.reply = "The game has started."
             return out
@@ -504,38 +446,6 @@ class TableService:
             out.posts.append(Post(to="channel", kind="notice", text=f"{who} abandoned the game."))
             out.status = self._status(t)
             out.reply = "The game is abandoned."
-            return out
-
-        return await self._with_table(channel_id, run)
-
-    async def resume(self, channel_id: int, user_id: int, *, admin: bool = False) -> Outbox:
-        """Un-pause: every open phase gets a fresh full deadline from now."""
-
-        async def run(t: _Table) -> Outbox:
-            if t.row.status != "paused":
-                raise TableError("The game is not paused.")
-            if user_id != t.row.host_id and not admin:
-                raise TableError(
-                    f"Only the host ({self._host_name(t)}) or a member with Manage Server can resume."
-                )
-            now = self.clock()
-            settings = t.settings
-            prompts = t.prompts
-            deadlines = []
-            for d in t.deadlines:
-                length = settings.seconds_for(_setting_of(prompts, d.phase))
-                deadlines.append(
-                    replace(
-                        d,
-                        due_at=now + length,
-                        reminders=_reminders(settings, now, now + length),
-                        reminders_sent=[],
-                        extended=False,
-                    )
-                )
-            t = await self._save(t, row=replace(t.row, status="running"), deadlines=deadlines)
-            out = Outbox(channel_id=channel_id, status=self._status(t), reply="The game resumes.")
-            out.posts.append(Post(to="channel", kind="notice", text="The game resumes." + self._due_text(t)))
             return out
 
         return await self._with_table(channel_id, run)
@@ -629,7 +539,10 @@ class TableService:
         return me.seat
 
     async def _apply(self, t: _Table, seat: str, user_id: int | None, action: Any) -> Outbox:
-        return (await self._step(t, seat, user_id, action))[1]
+        """A member's action, then whatever automatic seats owe because of it."""
+        t, out = await self._step(t, seat, user_id, action)
+        await self._autoplay(t, out)
+        return out
 
     async def _step(self, t: _Table, seat: str, user_id: int | None, action: Any) -> tuple[_Table, Outbox]:
         """Apply one action and save it with its events and deadlines in one transaction."""
@@ -657,6 +570,11 @@ class TableService:
             EventRow(t.row.channel_id, idx, e.audience, e.kind, e.text, now) for e in applied.events
         ]
         row = replace(t.row, status="finished") if outcome is not None else t.row
+        old_round, new_round = t.row.meta.get("round"), None
+        if t.settings.round_threads:
+            new_round = g.round_label(state) if outcome is None else None
+            if new_round != old_round:
+                row = replace(row, meta={**row.meta, "round": new_round})
         t = await self._save(
             t,
             row=row,
@@ -671,16 +589,18 @@ class TableService:
         self._event_posts(t, out, applied.events)
         self._prompt_posts(t, out, before, after)
         self._thread_changes(out, opened, closed)
+        if t.settings.round_threads and new_round != old_round:
+            # a new Week or round: archive the last one's diplomacy thread, open the next
+            out.close_thread = out.close_thread or old_round is not None
+            out.open_thread = new_round or out.open_thread
         if outcome is not None:
             names = {s.seat: t.who_as(s.seat) for s in t.seats if s.seat}
-            out.posts.append(Post(to="channel", kind="standings", text=standings(outcome, names)))
-            out.posts.append(
-                Post(
-                    to="channel",
-                    kind="notice",
-                    text=f"Seed: `{t.row.seed}` (check it against the commitment).",
-                )
+            text = standings(outcome, names)
+            text += (
+                f"\n\nSeed: `{t.row.seed}` (its SHA-256 commitment was `{seed_commitment(t.row.seed)}`; "
+                "/game export and `python -m bot replay` check every shuffle and roll)."
             )
+            out.posts.append(Post(to="channel", kind="standings", text=text))
         out.status = self._status(t)
         out.reply = f"Done: {getattr(action, 'kind', 'action')}."
         return t, out
@@ -697,17 +617,6 @@ class TableService:
         if t.state is None or me.seat is None:
             return "You are seated; the game has not started yet."
         return self._private_text(t, me.seat)
-
-    async def log(self, channel_id: int, page: int = 1) -> str:
-        t = await self._load(channel_id)
-        total = await self.store.count_events(channel_id)
-        pages = max(1, -(-total // LOG_PAGE))
-        page = min(max(1, page), pages)
-        rows = await self.store.get_events(channel_id, offset=(page - 1) * LOG_PAGE, limit=LOG_PAGE)
-        if not rows:
-            return f"**{t.game.title}** log: nothing has happened yet."
-        body = "\n".join(r.text for r in reversed(rows))
-        return f"**{t.game.title}** log, page {page} of {pages} (page 1 is the newest):\n{body}"
 
     def rules(self, game: str) -> str:
         try:
@@ -780,173 +689,34 @@ class TableService:
             t = await self._load(channel_id)
         except TableError:
             return None
-        seats = [SeatInfo(s.seat, s.user_id, s.name, t.label(s.seat) if s.seat else "") for s in t.seats]
+        seats = [
+            SeatInfo(s.seat, s.user_id, s.name, t.label(s.seat) if s.seat else "", s.automatic)
+            for s in t.seats
+        ]
         return TableInfo(
-            t.row.channel_id, t.row.guild_id, t.game.id, t.row.status, t.row.host_id, seats, t.row.thread_id
+            t.row.channel_id,
+            t.row.guild_id,
+            t.game.id,
+            t.row.status,
+            t.row.host_id,
+            seats,
+            t.row.thread_id,
+            t.row.status_message_id,
         )
+
+    async def set_status_message(self, channel_id: int, message_id: int | None) -> None:
+        """Remember the table's one public status message (edited in place)."""
+
+        async def run(t: _Table) -> None:
+            await self._save(t, row=replace(t.row, status_message_id=message_id))
+
+        await self._with_table(channel_id, run)
 
     async def set_thread(self, channel_id: int, thread_id: int | None) -> None:
         async def run(t: _Table) -> None:
             await self._save(t, row=replace(t.row, thread_id=thread_id))
 
         await self._with_table(channel_id, run)
-
-    # -- deadlines -------------------------------------------------------------------------
-    async def tick(self) -> list[Outbox]:
-        now = self.clock()
-        outs = []
-        for channel_id in await self.store.due_tables(now):
-            try:
-                out = await self._with_table(channel_id, lambda t: self._tick_table(t, now))
-            except Exception:  # one broken table must not stop every other table's deadlines
-                log.exception("deadline processing failed for channel %s", channel_id)
-                continue
-            if out is not None:
-                outs.append(out)
-        return outs
-
-    async def next_wakeup(self) -> float | None:
-        return await self.store.next_due()
-
-    async def _tick_table(self, t: _Table, now: float) -> Outbox | None:
-        if t.row.status != "running" or t.state is None:
-            return None
-        out = Outbox(channel_id=t.row.channel_id)
-        settings = t.settings
-        prompts = t.prompts
-        for d in sorted(t.deadlines, key=lambda d: d.due_at):
-            if d.next_at > now:
-                continue
-            if d.due_at > now:  # only reminders are due; several overdue ones become one
-                t = await self._remind(t, d, prompts, now, out)
-            elif settings.on_expiry == "pause":
-                t = await self._pause(t, d, prompts, out)
-                break
-            elif settings.on_expiry == "extend" and not d.extended:
-                t = await self._extend(t, d, prompts, now, out)
-            else:
-                t = await self._default_orders(t, d.phase, out)
-                if t.row.status != "running":
-                    break
-            prompts = t.prompts
-        out.status = self._status(t)
-        return out
-
-    async def _remind(
-        self, t: _Table, d: DeadlineRow, prompts: list[Prompt], now: float, out: Outbox
-    ) -> _Table:
-        due = [r for r in d.reminders if r <= now]
-        new = replace(
-            d, reminders=[r for r in d.reminders if r > now], reminders_sent=[*d.reminders_sent, *due]
-        )
-        t = await self._save(t, deadlines=[new if x.phase == d.phase else x for x in t.deadlines])
-        for p in prompts:
-            if p.phase == d.phase:
-                self._seat_post(
-                    t, out, p.seat, f"Reminder: {p.text} Due {timestamp(d.due_at)}.", kind="reminder", dm=True
-                )
-        return t
-
-    async def _pause(self, t: _Table, d: DeadlineRow, prompts: list[Prompt], out: Outbox) -> _Table:
-        owing = ", ".join(t.who(p.seat) for p in prompts if p.phase == d.phase)
-        t = await self._save(t, row=replace(t.row, status="paused"))
-        out.posts.append(
-            Post(
-                to="channel",
-                kind="notice",
-                text=f"Time is up and {owing} still owe orders; the game is paused. "
-                "The host can /game resume it.",
-            )
-        )
-        return t
-
-    async def _extend(
-        self, t: _Table, d: DeadlineRow, prompts: list[Prompt], now: float, out: Outbox
-    ) -> _Table:
-        length = t.settings.seconds_for(_setting_of(prompts, d.phase))
-        due = max(d.due_at, now) + length
-        new = replace(d, due_at=due, extended=True, reminders=_reminders(t.settings, now, due))
-        t = await self._save(t, deadlines=[new if x.phase == d.phase else x for x in t.deadlines])
-        owing = ", ".join(t.who(p.seat) for p in prompts if p.phase == d.phase)
-        out.posts.append(
-            Post(
-                to="channel",
-                kind="notice",
-                text=f"Time is up; the deadline is extended once, to {timestamp(due)}. Still owing: {owing}.",
-            )
-        )
-        return t
-
-    async def _default_orders(self, t: _Table, phase: str, out: Outbox) -> _Table:
-        """Give the default order for every seat still owing in `phase`, one transaction each."""
-        defaulted: list[str] = []
-        for _ in range(DEFAULT_LOOP_CAP):
-            owing = [p for p in t.prompts if p.phase == phase]
-            if not owing or t.row.status != "running":
-                break
-            seat = owing[0].seat
-            try:
-                t, step = await self._step(t, seat, None, t.game.default_action(t.state, seat))
-            except StoreError:
-                raise
-            except Exception as exc:  # an engine that refuses or fails its own default must not spin the loop
-                log.exception("default order failed in channel %s", t.row.channel_id)
-                return await self._pause_for(t, out, f"The default order for {t.who(seat)} failed ({exc})")
-            defaulted.append(t.who(seat))
-            _merge(out, step)
-        else:
-            if any(p.phase == phase for p in t.prompts):
-                return await self._pause_for(
-                    t, out, f"{DEFAULT_LOOP_CAP} default orders did not end the phase"
-                )
-        if defaulted:
-            out.posts.insert(
-                0,
-                Post(
-                    to="channel",
-                    kind="notice",
-                    text=f"Time is up: default orders given for {', '.join(dict.fromkeys(defaulted))}.",
-                ),
-            )
-        return t
-
-    async def _pause_for(self, t: _Table, out: Outbox, why: str) -> _Table:
-        out.posts.append(
-            Post(
-                to="channel", kind="notice", text=f"{why}; the game is paused. The host can /game resume it."
-            )
-        )
-        return await self._save(t, row=replace(t.row, status="paused"))
-
-    def _deadlines(
-        self, t: _Table, prompts: list[Prompt], now: float
-    ) -> tuple[list[DeadlineRow], list[DeadlineRow], list[DeadlineRow]]:
-        """The table's deadlines after a change: a phase key seen for the first time gets
-        one; a phase that is gone loses its own. Returns (all, opened, closed)."""
-        phases = list(dict.fromkeys(p.phase for p in prompts))
-        existing = {d.phase: d for d in t.deadlines}
-        settings = t.settings
-        rows, opened = [], []
-        for phase in phases:
-            if phase in existing:
-                rows.append(existing[phase])
-                continue
-            due = now + settings.seconds_for(_setting_of(prompts, phase))
-            thread = next((p.thread for p in prompts if p.phase == phase and p.thread), None)
-            row = DeadlineRow(
-                t.row.channel_id, phase, now, due, _reminders(settings, now, due), thread=thread
-            )
-            rows.append(row)
-            opened.append(row)
-        closed = [d for d in t.deadlines if d.phase not in phases]
-        return rows, opened, closed
-
-    # -- private delivery bookkeeping ------------------------------------------------------
-    async def mark_dm_closed(self, user_id: int) -> None:
-        await self.store.set_dm_closed(user_id, True, self.clock())
-
-    async def dm_closed(self, user_id: int) -> bool:
-        return await self.store.is_dm_closed(user_id)
 
     # -- text ------------------------------------------------------------------------------
     def _status(self, t: _Table) -> str:
@@ -1009,6 +779,8 @@ class TableService:
         self, t: _Table, out: Outbox, seat: str, text: str, *, kind: str = "event", dm: bool = False
     ) -> None:
         holder = t.holder(seat)
+        if holder is not None and holder.automatic:
+            return  # an automatic seat's private lines go nowhere (they stay in the stored log)
         out.posts.append(
             Post(
                 to="seat", seat=seat, user_id=holder.user_id if holder else None, text=text, kind=kind, dm=dm
@@ -1033,17 +805,23 @@ class TableService:
                 continue
             when = f" Due {timestamp(due[p.phase])}." if p.phase in due else ""
             secret = " (secret: only you see this)" if p.simultaneous else ""
-            self._seat_post(
-                t, out, p.seat, f"**{t.game.title}**{secret}: {p.text}{when}", kind="prompt", dm=True
+            self._notice(
+                t,
+                out,
+                p.seat,
+                f"**{t.game.title}**{secret}: {p.text}{when}",
+                f"your turn in {t.game.title}: {p.kind}{when}",
+                kind="prompt",
             )
 
     @staticmethod
     def _thread_changes(out: Outbox, opened: list[DeadlineRow], closed: list[DeadlineRow]) -> None:
         if any(d.thread for d in closed):
             out.close_thread = True
-        thread = next((d.thread for d in opened if d.thread), None)
+        thread = next((d for d in opened if d.thread), None)
         if thread:
-            out.open_thread = thread
+            out.open_thread = thread.thread
+            out.open_thread_due = thread.due_at
 
 
 # -- small helpers ---------------------------------------------------------------------------
@@ -1074,29 +852,3 @@ def _fit_names(names: list[str], limit: int) -> list[str]:
         shown.append(name)
         used += len(name) + 2
     return shown
-
-
-def _setting_of(prompts: list[Prompt], phase: str) -> str | None:
-    return next((p.deadline_setting for p in prompts if p.phase == phase and p.deadline_setting), None)
-
-
-def _reminders(settings: Settings, now: float, due: float) -> list[float]:
-    """Reminder times before `due`; a lead time longer than the phase sends none."""
-    return sorted({due - h * 3600 for h in settings.reminders_hours if due - h * 3600 > now})
-
-
-def _merge(into: Outbox, step: Outbox) -> None:
-    into.posts.extend(step.posts)
-    into.close_thread = into.close_thread or step.close_thread
-    into.open_thread = step.open_thread or into.open_thread
-    into.status = step.status or into.status
-
-
-def _first_error(exc: ValidationError) -> str:
-    err = exc.errors()[0]
-    where = ".".join(str(x) for x in err["loc"])
-    return f"{where}: {err['msg']}" if where else err["msg"]
-
-
-def _message(exc: Exception) -> str:
-    return _first_error(exc) if isinstance(exc, ValidationError) else str(exc)

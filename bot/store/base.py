@@ -19,6 +19,8 @@ __all__ = [
     "ActionRow",
     "EventRow",
     "DeadlineRow",
+    "SeatHistoryRow",
+    "NotifyPrefs",
     "Store",
     "StoreError",
     "StaleWrite",
@@ -55,6 +57,8 @@ class TableRow:
     thread_id: int | None = None
     created_at: float = 0.0
     updated_at: float = 0.0
+    status_message_id: int | None = None
+    meta: dict[str, Any] = field(default_factory=dict)  # pause votes, frozen clock, round label
 
 
 @dataclass
@@ -66,6 +70,7 @@ class SeatRow:
     preference: str | None = None
     seat: str | None = None  # engine seat id, given at start
     joined_at: float = 0.0
+    automatic: bool = False  # played by the game's bot_action; user_id < 0 when no member holds it
 
 
 @dataclass
@@ -105,6 +110,28 @@ class DeadlineRow:
         return min([self.due_at, *self.reminders])
 
 
+@dataclass
+class SeatHistoryRow:
+    """From action `from_step` on, `name` (user_id) played `seat`."""
+
+    channel_id: int
+    seat: str
+    user_id: int
+    name: str
+    from_step: int
+    at: float
+    automatic: bool = False
+    reason: str = ""
+
+
+@dataclass
+class NotifyPrefs:
+    user_id: int
+    mode: Literal["dm", "mention"] = "dm"
+    timezone: str = "UTC"
+    quiet_hours: str | None = None  # "22-07" in `timezone`
+
+
 class Store(ABC):
     # -- tables --------------------------------------------------------------------------
     @abstractmethod
@@ -125,12 +152,15 @@ class Store(ABC):
         deadlines: Sequence[DeadlineRow] | None = None,
         seats: Sequence[SeatRow] | None = None,
         columns: Sequence[str] | None = None,
+        history: Sequence[SeatHistoryRow] = (),
+        truncate_from: int | None = None,
     ) -> TableRow:
         """Write everything in one transaction, if the stored version is still
         `expected_version`; else StaleWrite and nothing changes. `deadlines` / `seats`,
         when given, replace the table's rows; `columns`, when given, names the only table
         columns that changed (version and updated_at are always written). Returns the
-        table with its new version."""
+        table with its new version. `history` appends seat-history rows; `truncate_from`
+        first deletes the actions from that index on and their events (undo)."""
 
     # -- reading -------------------------------------------------------------------------
     @abstractmethod
@@ -158,6 +188,21 @@ class Store(ABC):
     @abstractmethod
     async def get_deadlines(self, channel_id: int) -> list[DeadlineRow]: ...
 
+    @abstractmethod
+    async def get_all_events(self, channel_id: int) -> list[EventRow]:
+        """Every event, public and private, oldest first (publishing a finished game)."""
+
+    @abstractmethod
+    async def get_seat_history(self, channel_id: int) -> list[SeatHistoryRow]:
+        """Oldest first."""
+
+    @abstractmethod
+    async def tables_of_user(self, user_id: int) -> list[int]:
+        """Channels of lobby, running or paused tables where `user_id` is seated."""
+
+    @abstractmethod
+    async def tables_with_status(self, *statuses: str) -> list[int]: ...
+
     # -- scheduling ----------------------------------------------------------------------
     @abstractmethod
     async def due_tables(self, now: float) -> list[int]:
@@ -173,6 +218,20 @@ class Store(ABC):
 
     @abstractmethod
     async def is_dm_closed(self, user_id: int) -> bool: ...
+
+    # -- notifications and liveness ---------------------------------------------------
+    @abstractmethod
+    async def set_notify(self, prefs: NotifyPrefs, at: float) -> None: ...
+
+    @abstractmethod
+    async def get_notify(self, user_id: int) -> NotifyPrefs:
+        """The member's preferences (defaults if never set)."""
+
+    @abstractmethod
+    async def set_heartbeat(self, at: float) -> None: ...
+
+    @abstractmethod
+    async def get_heartbeat(self) -> float | None: ...
 
     @abstractmethod
     async def close(self) -> None: ...

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import re
 import sqlite3
 import time
@@ -22,6 +23,8 @@ from .base import (
     ActionRow,
     DeadlineRow,
     EventRow,
+    NotifyPrefs,
+    SeatHistoryRow,
     SeatRow,
     StaleWrite,
     Store,
@@ -37,12 +40,24 @@ T = TypeVar("T")
 
 _TABLE_COLS = (
     "channel_id, guild_id, game, options, settings, status, state, version, host_id, seed, "
-    "thread_id, created_at, updated_at"
+    "thread_id, created_at, updated_at, status_message_id, meta"
 )
 
 
-_UPDATABLE = ("guild_id", "options", "settings", "status", "state", "host_id", "seed", "thread_id")
-_JSON = ("options", "settings")
+_UPDATABLE = (
+    "guild_id",
+    "options",
+    "settings",
+    "status",
+    "state",
+    "host_id",
+    "seed",
+    "thread_id",
+    "status_message_id",
+    "meta",
+)
+_JSON = ("options", "settings", "meta")
+_SEAT_COLS = "channel_id, user_id, name, position, preference, seat, joined_at, automatic"
 
 
 @functools.lru_cache(maxsize=64)
@@ -66,6 +81,8 @@ def _table(row: sqlite3.Row) -> TableRow:
         thread_id=row[10],
         created_at=row[11],
         updated_at=row[12],
+        status_message_id=row[13],
+        meta=json.loads(row[14]),
     )
 
 
@@ -166,7 +183,7 @@ class SqliteStore(Store):
                 )
                 try:
                     conn.execute(
-                        f"INSERT INTO tables ({_TABLE_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                        f"INSERT INTO tables ({_TABLE_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                         self._table_params(table),
                     )
                 except sqlite3.IntegrityError:
@@ -194,6 +211,8 @@ class SqliteStore(Store):
             t.thread_id,
             t.created_at,
             t.updated_at,
+            t.status_message_id,
+            json.dumps(t.meta),
         )
 
     async def save(
@@ -206,16 +225,21 @@ class SqliteStore(Store):
         deadlines: Sequence[DeadlineRow] | None = None,
         seats: Sequence[SeatRow] | None = None,
         columns: Sequence[str] | None = None,
+        history: Sequence[SeatHistoryRow] = (),
+        truncate_from: int | None = None,
     ) -> TableRow:
         def body(conn: sqlite3.Connection) -> None:
             def write() -> None:
                 self._update_table(conn, table, expected_version, columns)
+                if truncate_from is not None:
+                    self._truncate(conn, table.channel_id, truncate_from)
                 self._append_actions(conn, actions)
                 self._write_events(conn, events)
                 if deadlines is not None:
                     self._write_deadlines(conn, table.channel_id, deadlines)
                 if seats is not None:
                     self._write_seats(conn, table.channel_id, seats)
+                self._append_history(conn, history)
 
             self._transaction(conn, write)
 
@@ -247,6 +271,22 @@ class SqliteStore(Store):
         conn.executemany(
             "INSERT INTO actions (channel_id, idx, seat, user_id, action, at, undoable) VALUES (?,?,?,?,?,?,?)",
             [(a.channel_id, a.idx, a.seat, a.user_id, a.action, a.at, int(a.undoable)) for a in actions],
+        )
+
+    @staticmethod
+    def _truncate(conn: sqlite3.Connection, channel_id: int, idx: int) -> None:
+        conn.execute("DELETE FROM actions WHERE channel_id=? AND idx>=?", (channel_id, idx))
+        conn.execute("DELETE FROM events WHERE channel_id=? AND action_idx>=?", (channel_id, idx))
+
+    @staticmethod
+    def _append_history(conn: sqlite3.Connection, rows: Sequence[SeatHistoryRow]) -> None:
+        conn.executemany(
+            "INSERT INTO seat_history (channel_id, seat, user_id, name, automatic, from_step, at, reason) "
+            "VALUES (?,?,?,?,?,?,?,?)",
+            [
+                (h.channel_id, h.seat, h.user_id, h.name, int(h.automatic), h.from_step, h.at, h.reason)
+                for h in rows
+            ],
         )
 
     def _write_events(self, conn: sqlite3.Connection, events: Sequence[EventRow]) -> None:
@@ -281,9 +321,20 @@ class SqliteStore(Store):
     def _write_seats(self, conn: sqlite3.Connection, channel_id: int, rows: Sequence[SeatRow]) -> None:
         conn.execute("DELETE FROM seats WHERE channel_id=?", (channel_id,))
         conn.executemany(
-            "INSERT INTO seats (channel_id, user_id, name, position, preference, seat, joined_at) "
-            "VALUES (?,?,?,?,?,?,?)",
-            [(channel_id, s.user_id, s.name, s.position, s.preference, s.seat, s.joined_at) for s in rows],
+            f"INSERT INTO seats ({_SEAT_COLS}) VALUES (?,?,?,?,?,?,?,?)",
+            [
+                (
+                    channel_id,
+                    s.user_id,
+                    s.name,
+                    s.position,
+                    s.preference,
+                    s.seat,
+                    s.joined_at,
+                    int(s.automatic),
+                )
+                for s in rows
+            ],
         )
 
     # -- reading -------------------------------------------------------------------------
@@ -296,11 +347,9 @@ class SqliteStore(Store):
 
     async def get_seats(self, channel_id: int) -> list[SeatRow]:
         rows = await self._fetch(
-            "SELECT channel_id, user_id, name, position, preference, seat, joined_at FROM seats "
-            "WHERE channel_id=? ORDER BY position",
-            (channel_id,),
+            f"SELECT {_SEAT_COLS} FROM seats WHERE channel_id=? ORDER BY position", (channel_id,)
         )
-        return [SeatRow(*r) for r in rows]
+        return [SeatRow(*r[:7], automatic=bool(r[7])) for r in rows]
 
     async def get_actions(self, channel_id: int) -> list[ActionRow]:
         rows = await self._fetch(
@@ -334,6 +383,36 @@ class SqliteStore(Store):
         where = " AND audience IS NULL" if public_only else ""
         rows = await self._fetch(f"SELECT COUNT(*) FROM events WHERE channel_id=?{where}", (channel_id,))
         return rows[0][0]
+
+    async def get_all_events(self, channel_id: int) -> list[EventRow]:
+        rows = await self._fetch(
+            "SELECT channel_id, action_idx, audience, kind, text, at FROM events WHERE channel_id=? ORDER BY id",
+            (channel_id,),
+        )
+        return [EventRow(*r) for r in rows]
+
+    async def get_seat_history(self, channel_id: int) -> list[SeatHistoryRow]:
+        rows = await self._fetch(
+            "SELECT channel_id, seat, user_id, name, from_step, at, automatic, reason FROM seat_history "
+            "WHERE channel_id=? ORDER BY id",
+            (channel_id,),
+        )
+        return [SeatHistoryRow(*r[:6], automatic=bool(r[6]), reason=r[7]) for r in rows]
+
+    async def tables_of_user(self, user_id: int) -> list[int]:
+        rows = await self._fetch(
+            "SELECT s.channel_id FROM seats s JOIN tables t USING (channel_id) WHERE s.user_id=? "
+            "AND t.status IN ('lobby', 'running', 'paused') ORDER BY s.channel_id",
+            (user_id,),
+        )
+        return [r[0] for r in rows]
+
+    async def tables_with_status(self, *statuses: str) -> list[int]:
+        marks = ",".join("?" * len(statuses))
+        rows = await self._fetch(
+            f"SELECT channel_id FROM tables WHERE status IN ({marks}) ORDER BY channel_id", tuple(statuses)
+        )
+        return [r[0] for r in rows]
 
     async def get_deadlines(self, channel_id: int) -> list[DeadlineRow]:
         rows = await self._fetch(
@@ -371,6 +450,48 @@ class SqliteStore(Store):
     async def is_dm_closed(self, user_id: int) -> bool:
         rows = await self._fetch("SELECT dm_closed FROM deliveries WHERE user_id=?", (user_id,))
         return bool(rows and rows[0][0])
+
+    # -- notifications and liveness ---------------------------------------------------
+    async def set_notify(self, prefs: NotifyPrefs, at: float) -> None:
+        def body(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT INTO notify_prefs (user_id, mode, timezone, quiet_hours, updated_at) VALUES (?,?,?,?,?) "
+                "ON CONFLICT (user_id) DO UPDATE SET mode=excluded.mode, timezone=excluded.timezone, "
+                "quiet_hours=excluded.quiet_hours, updated_at=excluded.updated_at",
+                (prefs.user_id, prefs.mode, prefs.timezone, prefs.quiet_hours, at),
+            )
+
+        await self._run(body)
+
+    async def get_notify(self, user_id: int) -> NotifyPrefs:
+        rows = await self._fetch(
+            "SELECT mode, timezone, quiet_hours FROM notify_prefs WHERE user_id=?", (user_id,)
+        )
+        return NotifyPrefs(user_id, *rows[0]) if rows else NotifyPrefs(user_id)
+
+    # The heartbeat is a small file beside the database, written on the event loop: a beat
+    # every minute through the database thread costs far more than it tells.
+    @property
+    def _beat_path(self) -> Path | None:
+        return None if str(self.path) == ":memory:" else self.path.with_name(self.path.name + "-heartbeat")
+
+    async def set_heartbeat(self, at: float) -> None:
+        path = self._beat_path
+        if path is None:
+            self._beat = at
+            return
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(repr(at), encoding="ascii")
+        os.replace(tmp, path)  # atomic: a crash leaves the old beat or the new one
+
+    async def get_heartbeat(self) -> float | None:
+        path = self._beat_path
+        if path is None:
+            return getattr(self, "_beat", None)
+        try:
+            return float(path.read_text(encoding="ascii"))
+        except (OSError, ValueError):
+            return None
 
 
 def _statements(sql: str) -> list[str]:

@@ -1,0 +1,509 @@
+"""Controls for long games: pause and resume, substitutes, automatic seats, undo, talks.
+
+A mixin of `TableService` (bot/tables.py); every public method runs under the table's
+lock through `_with_table` and saves in one transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import replace
+from typing import Any
+
+from engine.core import rng_for
+
+from .outbox import Outbox, Post
+from .render import seat_list
+from .store import SeatHistoryRow, SeatRow
+from .tablebase import AUTO_CAP, NOT_SEATED, OVER, TableError, _merge, _reminders, _setting_of, _Table
+
+BRIEFING_EVENTS = 8  # public events a substitute's briefing recalls
+_MENTION = re.compile(r"^<@!?(\d+)>$")
+
+
+class ControlsMixin:
+    # -- pause and resume ------------------------------------------------------------------
+    async def pause(self, channel_id: int, user_id: int, *, admin: bool = False) -> Outbox:
+        """The host or a manager pauses at once; a seated player's call is a vote, and a
+        majority of the seated members pauses. Running deadlines freeze their time left."""
+
+        async def run(t: _Table) -> Outbox:
+            if t.row.status != "running":
+                raise TableError(
+                    "Only a running game can be paused."
+                    if t.row.status != "paused"
+                    else "The game is already paused."
+                )
+            now_ok, voter = self._vote(t, user_id, admin, "pause_votes")
+            if not now_ok:
+                meta = {**t.row.meta, "pause_votes": voter}
+                t = await self._save(t, row=replace(t.row, meta=meta))
+                need = _majority(t) - len(voter)
+                out = Outbox(
+                    channel_id=channel_id, reply=f"Your vote to pause is counted; {need} more needed."
+                )
+                out.posts.append(
+                    Post(
+                        to="channel",
+                        kind="notice",
+                        text=f"{t.seat_of(user_id).name} asks to pause the game "
+                        f"({len(voter)} of {_majority(t)} votes needed; /game pause to agree).",
+                    )
+                )
+                return out
+            meta = {k: v for k, v in t.row.meta.items() if k not in ("pause_votes", "resume_votes")}
+            meta["paused_at"] = self.clock()
+            t = await self._save(t, row=replace(t.row, status="paused", meta=meta))
+            text = f"{self._caller_name(t, user_id)} paused the game; the deadlines are frozen. /game resume continues it."
+            return self._tell_everyone(t, text, reply="The game is paused.")
+
+        return await self._with_table(channel_id, run)
+
+    async def resume(self, channel_id: int, user_id: int, *, admin: bool = False) -> Outbox:
+        """Un-pause (host, manager, or a majority of seated members). A game paused with
+        /game pause gets back exactly the time its deadlines had left; one paused because
+        time ran out gets fresh full deadlines."""
+
+        async def run(t: _Table) -> Outbox:
+            if t.row.status != "paused":
+                raise TableError("The game is not paused.")
+            empty = t.free_seats()
+            if empty:
+                raise TableError(
+                    "Seats still empty: "
+                    + ", ".join(t.label(s) for s in empty)
+                    + ". Fill them with /game join, /game substitute or /game bot first."
+                )
+            now_ok, voter = self._vote(t, user_id, admin, "resume_votes")
+            if not now_ok:
+                meta = {**t.row.meta, "resume_votes": voter}
+                t = await self._save(t, row=replace(t.row, meta=meta))
+                need = _majority(t) - len(voter)
+                out = Outbox(
+                    channel_id=channel_id, reply=f"Your vote to resume is counted; {need} more needed."
+                )
+                out.posts.append(
+                    Post(
+                        to="channel",
+                        kind="notice",
+                        text=f"{t.seat_of(user_id).name} asks to resume the game "
+                        f"({len(voter)} of {_majority(t)} votes needed; /game resume to agree).",
+                    )
+                )
+                return out
+            now = self.clock()
+            settings, prompts = t.settings, t.prompts
+            paused_at = t.row.meta.get("paused_at")
+            deadlines = []
+            for d in t.deadlines:
+                if paused_at is not None:  # frozen by /game pause: the same time left
+                    frozen = now - paused_at
+                    deadlines.append(
+                        replace(d, due_at=d.due_at + frozen, reminders=[r + frozen for r in d.reminders])
+                    )
+                    continue
+                length = settings.seconds_for(_setting_of(prompts, d.phase))
+                deadlines.append(
+                    replace(
+                        d,
+                        due_at=now + length,
+                        reminders=_reminders(settings, now, now + length),
+                        reminders_sent=[],
+                        extended=False,
+                    )
+                )
+            meta = {
+                k: v
+                for k, v in t.row.meta.items()
+                if k not in ("paused_at", "pause_votes", "resume_votes", "deferred")
+            }
+            # phases with no deadline yet (an imported game) get one now
+            deadlines, opened, _ = self._deadlines(replace(t, deadlines=deadlines), prompts, now)
+            t = await self._save(t, row=replace(t.row, status="running", meta=meta), deadlines=deadlines)
+            out = self._tell_everyone(t, "The game resumes." + self._due_text(t), reply="The game resumes.")
+            self._thread_changes(out, opened, [])
+            t = await self._autoplay(t, out)
+            out.status = self._status(t)
+            return out
+
+        return await self._with_table(channel_id, run)
+
+    def _vote(self, t: _Table, user_id: int, admin: bool, key: str) -> tuple[bool, list[int]]:
+        """(act now?, the votes so far). The host and managers act at once."""
+        if user_id == t.row.host_id or admin:
+            return True, []
+        me = t.seat_of(user_id)
+        if me is None or me.automatic:
+            raise TableError(
+                f"Only the host ({self._host_name(t)}), a server manager or a seated player can do that."
+            )
+        votes = sorted({*t.row.meta.get(key, []), user_id})
+        return len(votes) >= _majority(t), votes
+
+    def _tell_everyone(self, t: _Table, text: str, *, reply: str) -> Outbox:
+        """A notice in the channel and to each seated member privately."""
+        out = Outbox(channel_id=t.row.channel_id, reply=reply)
+        out.posts.append(Post(to="channel", kind="notice", text=text))
+        for s in t.seats:
+            if s.automatic or s.user_id <= 0:
+                continue
+            out.posts.append(
+                Post(
+                    to="seat",
+                    seat=s.seat,
+                    user_id=s.user_id,
+                    dm=True,
+                    kind="notice",
+                    text=f"**{t.game.title}**: {text}",
+                )
+            )
+        out.status = self._status(t)
+        return out
+
+    def _caller_name(self, t: _Table, user_id: int) -> str:
+        me = t.seat_of(user_id)
+        return me.name if me else "A server manager"
+
+    # -- substitutes -----------------------------------------------------------------------
+    async def substitute(
+        self,
+        channel_id: int,
+        user_id: int,
+        seat: str,
+        new_user_id: int,
+        new_name: str,
+        *,
+        admin: bool = False,
+    ) -> Outbox:
+        async def run(t: _Table) -> Outbox:
+            self._host_only(t, user_id, admin, "hand a seat to someone else")
+            self._started(t)
+            target = self._resolve_seat(t, seat)
+            if any(s.user_id == new_user_id for s in t.seats):
+                raise TableError(f"{new_name} already holds a seat at this table.")
+            old = t.holder(target)
+            now = self.clock()
+            new = SeatRow(
+                channel_id,
+                new_user_id,
+                new_name,
+                position=old.position if old else max((s.position for s in t.seats), default=0) + 1,
+                seat=target,
+                joined_at=now,
+            )
+            seats = sorted([s for s in t.seats if s.seat != target] + [new], key=lambda s: s.position)
+            meta = dict(t.row.meta)
+            meta["substitute_requests"] = [
+                u for u in meta.get("substitute_requests", []) if old is None or u != old.user_id
+            ]
+            history = [
+                SeatHistoryRow(
+                    channel_id, target, new_user_id, new_name, t.state.step, now, False, "substitute"
+                )
+            ]
+            t = await self._save(t, row=replace(t.row, meta=meta), seats=seats, history=history)
+            await self._load_prefs(t)
+            label = t.label(target)
+            before = (
+                f" from {old.name}" if old and not old.automatic else (" from automatic play" if old else "")
+            )
+            out = Outbox(channel_id=channel_id, reply=f"{new_name} now plays {label}.")
+            out.posts.append(
+                Post(
+                    to="channel",
+                    kind="notice",
+                    text=f"{new_name} takes over {label}{before} (from action {t.state.step + 1} on).",
+                )
+            )
+            recent = await self.store.get_events(channel_id, limit=BRIEFING_EVENTS)
+            lines = [f"**{t.game.title}**: you now play **{label}**{before}.", self._private_text(t, target)]
+            if recent:
+                lines.append("Latest public events:\n" + "\n".join(e.text for e in reversed(recent)))
+            out.posts.append(
+                Post(
+                    to="seat",
+                    seat=target,
+                    user_id=new_user_id,
+                    dm=True,
+                    kind="briefing",
+                    text="\n".join(lines),
+                )
+            )
+            out.status = self._status(t)
+            return out
+
+        return await self._with_table(channel_id, run)
+
+    async def request_substitute(self, channel_id: int, user_id: int) -> Outbox:
+        async def run(t: _Table) -> Outbox:
+            self._started(t)
+            me = t.seat_of(user_id)
+            if me is None or me.seat is None:
+                raise TableError(NOT_SEATED)
+            meta = dict(t.row.meta)
+            meta["substitute_requests"] = sorted({*meta.get("substitute_requests", []), user_id})
+            t = await self._save(t, row=replace(t.row, meta=meta))
+            out = Outbox(channel_id=channel_id, reply="The host is asked to find someone to take your seat.")
+            text = (
+                f"{me.name} asks to be replaced as {t.label(me.seat)}. The host can "
+                "/game substitute (or /game bot for automatic play)."
+            )
+            out.posts.append(Post(to="channel", kind="notice", text=text))
+            host = t.seat_of(t.row.host_id)
+            if host is not None and host.seat is not None and host.user_id != user_id:
+                out.posts.append(
+                    Post(to="seat", seat=host.seat, user_id=host.user_id, dm=True, kind="notice", text=text)
+                )
+            return out
+
+        return await self._with_table(channel_id, run)
+
+    # -- automatic seats ---------------------------------------------------------------------
+    async def set_automatic(
+        self, channel_id: int, user_id: int, seat: str | None, on: bool, *, admin: bool = False
+    ) -> Outbox:
+        async def run(t: _Table) -> Outbox:
+            self._host_only(t, user_id, admin, "set automatic seats")
+            if t.row.status in ("finished", "abandoned"):
+                raise TableError(OVER)
+            out = Outbox(channel_id=channel_id)
+            if t.row.status == "lobby":
+                return await self._lobby_automatic(t, seat, on, out)
+            if seat is None:
+                raise TableError("Name the seat to play automatically (its nation or its player).")
+            target = self._resolve_seat(t, seat)
+            holder = t.holder(target)
+            now, step = self.clock(), t.state.step
+            label = t.label(target)
+            if on:
+                if holder is not None and holder.automatic:
+                    raise TableError(f"{label} is already played automatically.")
+                row = replace(holder, automatic=True) if holder else self._automatic_row(t, t.seats, target)
+                seats = [s for s in t.seats if s.seat != target] + [row]
+                text = (
+                    f"{label} is now played automatically until a member takes it over with /game substitute."
+                )
+            else:
+                if holder is None or not holder.automatic:
+                    raise TableError(f"{label} is not played automatically.")
+                if holder.user_id <= 0:
+                    raise TableError(f"No member holds {label}; hand it to one with /game substitute.")
+                row = replace(holder, automatic=False)
+                seats = [s if s.seat != target else row for s in t.seats]
+                text = f"{holder.name} plays {label} again."
+            seats.sort(key=lambda s: s.position)
+            history = [
+                SeatHistoryRow(
+                    channel_id, target, row.user_id, row.name, step, now, on, "automatic" if on else "back"
+                )
+            ]
+            t = await self._save(t, seats=seats, history=history)
+            out.posts.append(Post(to="channel", kind="notice", text=text))
+            out.reply = text
+            t = await self._autoplay(t, out)
+            out.status = self._status(t)
+            return out
+
+        return await self._with_table(channel_id, run)
+
+    async def _lobby_automatic(self, t: _Table, seat: str | None, on: bool, out: Outbox) -> Outbox:
+        if on:
+            if seat is not None:
+                raise TableError(
+                    "In the lobby, /game bot adds an automatic player to an empty seat; name no seat."
+                )
+            if len(t.seats) >= t.game.max_players:
+                raise TableError(f"The table is full ({t.game.max_players} players).")
+            row = self._automatic_row(t, t.seats, None)
+            t = await self._save(t, seats=[*t.seats, row])
+            text = f"{row.name} (automatic) takes a seat. ({len(t.seats)} seated)"
+        else:
+            wanted = (seat or "").strip().casefold()
+            row = next(
+                (s for s in t.seats if s.automatic and (not wanted or s.name.casefold() == wanted)), None
+            )
+            if row is None:
+                raise TableError("There is no such automatic player in the lobby.")
+            t = await self._save(t, seats=[s for s in t.seats if s.user_id != row.user_id])
+            text = f"{row.name} (automatic) leaves the table."
+        out.posts.append(Post(to="channel", kind="notice", text=text))
+        out.reply = text
+        out.status = self._status(t)
+        return out
+
+    def _automatic_row(self, t: _Table, seats: list[SeatRow], seat: str | None) -> SeatRow:
+        """A seat row no member holds: a negative user id, so it can never be a member's."""
+        uid = min([0, *(s.user_id for s in seats)]) - 1
+        return SeatRow(
+            t.row.channel_id,
+            uid,
+            f"Automatic {-uid}",
+            position=max((s.position for s in seats), default=0) + 1,
+            seat=seat,
+            joined_at=self.clock(),
+            automatic=True,
+        )
+
+    async def _autoplay(self, t: _Table, out: Outbox) -> _Table:
+        """Automatic seats that owe a decision play the game's bot_action at once, seeded
+        from the table seed and the step, until a member owes one or the game ends."""
+        for _ in range(AUTO_CAP):
+            if t.row.status != "running" or t.state is None:
+                break
+            seat = next(
+                (p.seat for p in t.prompts if (h := t.holder(p.seat)) is not None and h.automatic), None
+            )
+            if seat is None:
+                break
+            action = t.game.bot_action(t.state, seat, rng_for(t.state.seed, t.state.step, "auto"))
+            t, step = await self._step(t, seat, t.holder(seat).user_id, action)
+            _merge(out, step)
+        return t
+
+    # -- undo ------------------------------------------------------------------------------
+    async def undo(self, channel_id: int, user_id: int, *, admin: bool = False) -> Outbox:
+        """Take back the last action (with the automatic moves that followed it) if none
+        of them used randomness or revealed anything. Rebuilt by replaying the log."""
+
+        async def run(t: _Table) -> Outbox:
+            self._host_only(t, user_id, admin, "undo")
+            if t.row.status in ("finished", "abandoned"):
+                raise TableError("The game is over (and its seed revealed); nothing can be taken back.")
+            self._started(t)
+            actions = await self.store.get_actions(channel_id)
+            if not actions:
+                raise TableError("There is nothing to undo.")
+            auto = {s.seat for s in t.seats if s.automatic}
+            k = len(actions) - 1
+            while k > 0 and actions[k].seat in auto:
+                k -= 1
+            g = t.game
+            state = self._setup_again(t)
+            for a in actions[:k]:
+                state = g.step(state, a.seat, g.parse_action(_json(a.action))).state
+            before, last = state, actions[k]
+            for a in actions[k:]:
+                applied = g.step(state, a.seat, g.parse_action(_json(a.action)))
+                who = "the last action" if a is last else f"the automatic move for {t.label(a.seat)} after it"
+                if applied.used_randomness:
+                    raise TableError(f"Cannot undo: {who} used chance (it rolled dice or drew a card).")
+                if applied.revealed:
+                    raise TableError(f"Cannot undo: {who} revealed hidden information.")
+                state = applied.state
+            if state.model_dump_json() != t.state.model_dump_json():
+                raise TableError("Cannot undo: the action log does not rebuild the current state.")
+            now = self.clock()
+            prompts = g.prompts(before)
+            deadlines, opened, closed = self._deadlines(replace(t, state=before), prompts, now)
+            t2 = await self._save(
+                t,
+                row=replace(t.row, status="running" if t.row.status == "running" else t.row.status),
+                state=before,
+                deadlines=deadlines,
+                prompts=prompts,
+                truncate_from=last.idx,
+            )
+            kind = _json(last.action).get("kind", "action")
+            extra = f" and {len(actions) - k - 1} automatic move(s) after it" if len(actions) - k > 1 else ""
+            text = f"{self._caller_name(t2, user_id)} took back {t2.who_as(last.seat)}'s last action ({kind}){extra}."
+            out = Outbox(channel_id=channel_id, reply="Undone.")
+            out.posts.append(Post(to="channel", kind="notice", text=text))
+            self._prompt_posts(t2, out, [], [p for p in prompts if p.seat == last.seat])
+            self._thread_changes(out, opened, closed)
+            out.status = self._status(t2)
+            return out
+
+        return await self._with_table(channel_id, run)
+
+    # -- talks -----------------------------------------------------------------------------
+    async def talk(self, channel_id: int, user_id: int, names: list[str]) -> list[int]:
+        """The members to add to a private negotiation thread: the caller and the seated
+        players named (by name, mention or nation)."""
+        t = await self._load(channel_id)
+        if t.row.status in ("finished", "abandoned"):
+            raise TableError(OVER)
+        me = t.seat_of(user_id)
+        if me is None or me.automatic:
+            raise TableError(NOT_SEATED)
+        chosen: list[int] = [user_id]
+        for name in names:
+            name = name.strip()
+            if not name:
+                continue
+            row = self._resolve_member(t, name)
+            if row.automatic:
+                raise TableError(f"{row.name} is played automatically; there is no one to talk to.")
+            if row.user_id not in chosen:
+                chosen.append(row.user_id)
+        if len(chosen) < 2:
+            raise TableError("Name at least one other seated player to talk with.")
+        return chosen
+
+    # -- finding seats and checking who may ------------------------------------------------
+    def _resolve_member(self, t: _Table, text: str) -> SeatRow:
+        m = _MENTION.match(text)
+        if m or text.isdigit():
+            uid = int(m.group(1) if m else text)
+            row = t.seat_of(uid)
+            if row is None:
+                raise TableError(f"<@{uid}> is not seated at this table.")
+            return row
+        want = text.casefold()
+        row = next((s for s in t.seats if s.name.casefold() == want), None)
+        if row is None and t.state is not None:
+            seat = next((s.seat for s in t.seats if s.seat and want in t.label(s.seat).casefold()), None)
+            row = t.holder(seat) if seat else None
+        if row is None:
+            raise TableError(
+                f"No seated player is called {text!r}. Seated: {', '.join(s.name for s in t.seats)}."
+            )
+        return row
+
+    def _resolve_seat(self, t: _Table, text: str) -> str:
+        """An engine seat from its id, its label (nation) or its holder's name or mention."""
+        text = text.strip()
+        seats = list(t.state.seats)
+        if text in seats:
+            return text
+        want = text.casefold()
+        exact = [s for s in seats if t.label(s).casefold() == want]
+        if exact:
+            return exact[0]
+        holder = next(
+            (
+                s
+                for s in t.seats
+                if s.seat and (s.name.casefold() == want or _MENTION.sub(r"\1", text) == str(s.user_id))
+            ),
+            None,
+        )
+        if holder is not None:
+            return holder.seat
+        partial = [s for s in seats if want and want in t.label(s).casefold()]
+        if len(partial) == 1:
+            return partial[0]
+        listing = seat_list([(t.who(s) if t.holder(s) else "(empty)", t.label(s)) for s in seats])
+        raise TableError(f"Which seat is {text!r}? Seats:\n{listing}")
+
+    def _host_only(self, t: _Table, user_id: int, admin: bool, what: str) -> None:
+        if user_id != t.row.host_id and not admin:
+            raise TableError(
+                f"Only the host ({self._host_name(t)}) or a member with Manage Server can {what}."
+            )
+
+    @staticmethod
+    def _started(t: _Table) -> None:
+        if t.state is None:
+            raise TableError("The game has not started yet.")
+        if t.row.status in ("finished", "abandoned"):
+            raise TableError(OVER)
+
+
+def _majority(t: _Table) -> int:
+    members = sum(1 for s in t.seats if not s.automatic and s.user_id > 0)
+    return members // 2 + 1
+
+
+def _json(text: str) -> dict[str, Any]:
+    return json.loads(text)

@@ -1,0 +1,289 @@
+"""Deadlines: reminders, expiry (default orders, extend, pause, autopilot), outages.
+
+A mixin of `TableService`; it works on a loaded `_Table` through the service's `_save`.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+from engine.core import Prompt
+
+from .notify import quiet_until
+from .outbox import Outbox, Post
+from .render.text import relative, timestamp
+from .store import DeadlineRow, SeatHistoryRow, StoreError
+from .tablebase import DEFAULT_LOOP_CAP, TableError, _merge, _reminders, _setting_of, _Table
+
+log = logging.getLogger(__name__)
+
+OUTAGE_MIN = 150.0  # seconds since the last heartbeat (one a minute) that count as downtime
+
+
+class DeadlinesMixin:
+    async def tick(self) -> list[Outbox]:
+        now = self.clock()
+        outs = []
+        for channel_id in await self.store.due_tables(now):
+            try:
+                out = await self._with_table(channel_id, lambda t: self._tick_table(t, now))
+            except Exception:  # one broken table must not stop every other table's deadlines
+                log.exception("deadline processing failed for channel %s", channel_id)
+                continue
+            if out is not None:
+                outs.append(out)
+        return outs
+
+    async def next_wakeup(self) -> float | None:
+        return await self.store.next_due()
+
+    async def _tick_table(self, t: _Table, now: float) -> Outbox | None:
+        if t.row.status != "running" or t.state is None:
+            return None
+        out = Outbox(channel_id=t.row.channel_id)
+        settings = t.settings
+        prompts = t.prompts
+        for d in sorted(t.deadlines, key=lambda d: d.due_at):
+            if d.next_at > now:
+                continue
+            if d.due_at > now:  # only reminders are due; several overdue ones become one
+                t = await self._remind(t, d, prompts, now, out)
+            elif settings.on_expiry == "pause":
+                t = await self._pause_expired(t, d, prompts, out)
+                break
+            elif settings.on_expiry == "extend" and not d.extended:
+                t = await self._extend(t, d, prompts, now, out)
+            elif settings.on_expiry == "autopilot":
+                t = await self._autopilot(t, d.phase, out)
+                if t.row.status != "running":
+                    break
+            else:
+                t = await self._default_orders(t, d.phase, out)
+                if t.row.status != "running":
+                    break
+            prompts = t.prompts
+        out.status = self._status(t)
+        return out
+
+    async def _remind(
+        self, t: _Table, d: DeadlineRow, prompts: list[Prompt], now: float, out: Outbox
+    ) -> _Table:
+        """Send the reminders due now. A member inside their quiet hours is reminded when
+        they end instead (or a minute before the deadline, if that comes first)."""
+        meta = dict(t.row.meta)
+        deferred_all = dict(meta.get("deferred", {}))
+        deferred = dict(deferred_all.get(d.phase, {}))  # seat -> when
+        due = [r for r in d.reminders if r <= now]
+        regular = [r for r in due if r not in deferred.values()]
+        ripe = {seat for seat, at in deferred.items() if at <= now}
+        later: list[float] = []
+        for p in prompts:
+            if p.phase != d.phase or (not regular and p.seat not in ripe):
+                continue
+            human = t.human(p.seat)
+            if human is None:
+                continue
+            if p.seat not in ripe:
+                if p.seat in deferred:  # already waiting for the end of their quiet hours
+                    continue
+                ends = quiet_until(self._prefs_of(human.user_id), now)
+                if ends is not None and min(ends, d.due_at - 60) > now:
+                    deferred[p.seat] = min(ends, d.due_at - 60)
+                    later.append(deferred[p.seat])
+                    continue
+            deferred.pop(p.seat, None)
+            self._notice(
+                t,
+                out,
+                p.seat,
+                f"Reminder: {p.text} Due {timestamp(d.due_at)}.",
+                f"reminder: you owe {p.kind} in {t.game.title}, due {timestamp(d.due_at)}.",
+                kind="reminder",
+            )
+        for seat in ripe:
+            deferred.pop(seat, None)
+        pending = sorted({*(r for r in d.reminders if r > now), *later})
+        new = replace(d, reminders=pending, reminders_sent=[*d.reminders_sent, *due])
+        if deferred:
+            deferred_all[d.phase] = deferred
+        else:
+            deferred_all.pop(d.phase, None)
+        meta["deferred"] = deferred_all
+        return await self._save(
+            t,
+            row=replace(t.row, meta=meta),
+            deadlines=[new if x.phase == d.phase else x for x in t.deadlines],
+        )
+
+    async def _pause_expired(self, t: _Table, d: DeadlineRow, prompts: list[Prompt], out: Outbox) -> _Table:
+        owing = ", ".join(t.who(p.seat) for p in prompts if p.phase == d.phase)
+        t = await self._save(t, row=replace(t.row, status="paused"))
+        out.posts.append(
+            Post(
+                to="channel",
+                kind="notice",
+                text=f"Time is up and {owing} still owe orders; the game is paused. "
+                "The host can /game resume it.",
+            )
+        )
+        return t
+
+    async def _extend(
+        self, t: _Table, d: DeadlineRow, prompts: list[Prompt], now: float, out: Outbox
+    ) -> _Table:
+        length = t.settings.seconds_for(_setting_of(prompts, d.phase))
+        due = max(d.due_at, now) + length
+        new = replace(d, due_at=due, extended=True, reminders=_reminders(t.settings, now, due))
+        t = await self._save(t, deadlines=[new if x.phase == d.phase else x for x in t.deadlines])
+        owing = ", ".join(t.who(p.seat) for p in prompts if p.phase == d.phase)
+        out.posts.append(
+            Post(
+                to="channel",
+                kind="notice",
+                text=f"Time is up; the deadline is extended once, to {timestamp(due)}. Still owing: {owing}.",
+            )
+        )
+        return t
+
+    async def _default_orders(self, t: _Table, phase: str, out: Outbox) -> _Table:
+        """Give the default order for every seat still owing in `phase`, one transaction each."""
+        defaulted: list[str] = []
+        for _ in range(DEFAULT_LOOP_CAP):
+            owing = [p for p in t.prompts if p.phase == phase]
+            if not owing or t.row.status != "running":
+                break
+            seat = owing[0].seat
+            try:
+                t, step = await self._step(t, seat, None, t.game.default_action(t.state, seat))
+            except StoreError:
+                raise
+            except Exception as exc:  # an engine that refuses or fails its own default must not spin the loop
+                log.exception("default order failed in channel %s", t.row.channel_id)
+                return await self._pause_for(t, out, f"The default order for {t.who(seat)} failed ({exc})")
+            defaulted.append(t.who(seat))
+            _merge(out, step)
+            t = await self._autoplay(t, out)
+        else:
+            if any(p.phase == phase for p in t.prompts):
+                return await self._pause_for(
+                    t, out, f"{DEFAULT_LOOP_CAP} default orders did not end the phase"
+                )
+        if defaulted:
+            out.posts.insert(
+                0,
+                Post(
+                    to="channel",
+                    kind="notice",
+                    text=f"Time is up: default orders given for {', '.join(dict.fromkeys(defaulted))}.",
+                ),
+            )
+        return t
+
+    async def _autopilot(self, t: _Table, phase: str, out: Outbox) -> _Table:
+        """on_expiry = autopilot: every seat still owing in the phase becomes automatic
+        (until a human substitutes) and plays at once."""
+        owing = list(dict.fromkeys(p.seat for p in t.prompts if p.phase == phase))
+        step = t.state.step
+        now = self.clock()
+        seats, history = [], []
+        for s in t.seats:
+            if s.seat in owing and not s.automatic:
+                s = replace(s, automatic=True)
+                history.append(
+                    SeatHistoryRow(t.row.channel_id, s.seat, s.user_id, s.name, step, now, True, "deadline")
+                )
+            seats.append(s)
+        for seat in owing:  # a seat nobody holds (an imported game) is played automatically too
+            if t.holder(seat) is None:
+                auto = self._automatic_row(t, seats, seat)
+                seats.append(auto)
+                history.append(
+                    SeatHistoryRow(
+                        t.row.channel_id, seat, auto.user_id, auto.name, step, now, True, "deadline"
+                    )
+                )
+        t = await self._save(t, seats=seats, history=history)
+        names = ", ".join(t.who_as(seat) for seat in owing)
+        out.posts.append(
+            Post(
+                to="channel",
+                kind="notice",
+                text=f"Time is up: automatic play takes over for {names} until the host "
+                "hands the seat back with /game substitute.",
+            )
+        )
+        return await self._autoplay(t, out)
+
+    async def _pause_for(self, t: _Table, out: Outbox, why: str) -> _Table:
+        out.posts.append(
+            Post(
+                to="channel", kind="notice", text=f"{why}; the game is paused. The host can /game resume it."
+            )
+        )
+        return await self._save(t, row=replace(t.row, status="paused"))
+
+    def _deadlines(
+        self, t: _Table, prompts: list[Prompt], now: float
+    ) -> tuple[list[DeadlineRow], list[DeadlineRow], list[DeadlineRow]]:
+        """The table's deadlines after a change: a phase key seen for the first time gets
+        one; a phase that is gone loses its own. Returns (all, opened, closed)."""
+        phases = list(dict.fromkeys(p.phase for p in prompts))
+        existing = {d.phase: d for d in t.deadlines}
+        settings = t.settings
+        rows, opened = [], []
+        for phase in phases:
+            if phase in existing:
+                rows.append(existing[phase])
+                continue
+            due = now + settings.seconds_for(_setting_of(prompts, phase))
+            thread = next((p.thread for p in prompts if p.phase == phase and p.thread), None)
+            row = DeadlineRow(
+                t.row.channel_id, phase, now, due, _reminders(settings, now, due), thread=thread
+            )
+            rows.append(row)
+            opened.append(row)
+        closed = [d for d in t.deadlines if d.phase not in phases]
+        return rows, opened, closed
+
+    # -- outages ---------------------------------------------------------------------------
+    async def heartbeat(self) -> None:
+        """Record that the bot is alive (the front end calls it every minute)."""
+        await self.store.set_heartbeat(self.clock())
+
+    async def recover(self) -> list[Outbox]:
+        """At start-up, before the first tick: tell each running table how long the bot
+        was away and, by its on_outage setting, give its deadlines that time back."""
+        now = self.clock()
+        last = await self.store.get_heartbeat()
+        await self.store.set_heartbeat(now)
+        if last is None or now - last < OUTAGE_MIN:
+            return []
+        down = now - last
+        outs = []
+        for channel_id in await self.store.tables_with_status("running"):
+
+            async def run(t: _Table) -> Outbox:
+                out = Outbox(channel_id=t.row.channel_id)
+                text = (
+                    f"The bot was offline from {timestamp(last, 'f')} to {timestamp(now, 'f')} "
+                    f"({relative(down).removeprefix('in ')})."
+                )
+                if t.settings.on_outage == "extend" and t.deadlines:
+                    shifted = [_shift(d, down) for d in t.deadlines]
+                    t = await self._save(t, deadlines=shifted)
+                    text += " Every running deadline is extended by that time" + self._due_text(t) + "."
+                out.posts.append(Post(to="channel", kind="notice", text=text))
+                out.status = self._status(t)
+                return out
+
+            try:
+                outs.append(await self._with_table(channel_id, run))
+            except (TableError, StoreError):
+                log.exception("outage notice failed for channel %s", channel_id)
+        return outs
+
+
+def _shift(d: DeadlineRow, seconds: float) -> DeadlineRow:
+    """The deadline with its due time and pending reminders moved `seconds` later."""
+    return replace(d, due_at=d.due_at + seconds, reminders=[r + seconds for r in d.reminders])

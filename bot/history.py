@@ -1,0 +1,195 @@
+"""History: the public log, JSON export and import of a game, publishing a finished game.
+
+A mixin of `TableService`. A record is bot/replay.py's chancellery-record/1; an export
+adds who played each seat when (`seats_over_time`).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import Any
+
+from pydantic import ValidationError
+
+from engine import games
+from engine.core import GameError, GameState, seed_commitment
+
+from .outbox import Outbox, Post
+from .replay import Record, ReplayError, record_from_store, replay
+from .store import ActionRow, EventRow, SeatHistoryRow, TableExists, TableRow
+from .tablebase import LOG_PAGE, OVER, TableError, _Table
+
+POST_CHARS = 1900  # a Discord message holds 2000
+
+
+class HistoryMixin:
+    async def log(self, channel_id: int, page: int = 1) -> str:
+        t = await self._load(channel_id)
+        total = await self.store.count_events(channel_id)
+        pages = max(1, -(-total // LOG_PAGE))
+        page = min(max(1, page), pages)
+        rows = await self.store.get_events(channel_id, offset=(page - 1) * LOG_PAGE, limit=LOG_PAGE)
+        if not rows:
+            return f"**{t.game.title}** log: nothing has happened yet."
+        body = "\n".join(r.text for r in reversed(rows))
+        return f"**{t.game.title}** log, page {page} of {pages} (page 1 is the newest):\n{body}"
+
+    def _setup_options(self, t: _Table) -> dict[str, Any]:
+        """The options `start` gave setup (plus seat preferences, for a game that takes them)."""
+        options = dict(t.row.options)
+        if "preferences" in t.game.Options.model_fields and "preferences" not in options:
+            options["preferences"] = {s.seat: s.preference for s in t.seats if s.seat and s.preference}
+        return options
+
+    def _setup_again(self, t: _Table) -> GameState:
+        g = t.game
+        return g.setup(list(t.state.seats), g.Options.model_validate(self._setup_options(t)), t.row.seed)
+
+    # -- export and import -----------------------------------------------------------------
+    async def export(self, channel_id: int) -> dict:
+        t = await self._load(channel_id)
+        if t.state is None:
+            raise TableError("The game has not started; there is nothing to export yet.")
+        try:
+            record = await record_from_store(self.store, channel_id)
+        except ReplayError as exc:
+            raise TableError(f"This game cannot be exported: {exc}") from None
+        data = record.model_dump(mode="json")
+        # Before the end a record holds secrets (the seed predicts every draw; the log holds
+        # secret orders): the front end gives it to the host privately. See the rulings.
+        data["secret"] = t.row.status != "finished"
+        data["seed_commitment"] = seed_commitment(t.row.seed)
+        data["seats_over_time"] = [
+            {
+                "seat": h.seat,
+                "name": h.name,
+                "user_id": h.user_id if h.user_id > 0 else None,
+                "automatic": h.automatic,
+                "from_action": h.from_step + 1,
+                "at": h.at,
+                "reason": h.reason,
+            }
+            for h in await self.store.get_seat_history(channel_id)
+        ]
+        data["status"] = t.row.status
+        return data
+
+    async def import_record(
+        self, channel_id: int, guild_id: int | None, user_id: int, name: str, record: dict
+    ) -> Outbox:
+        """A new table here continues an exported game: the record is replayed and checked,
+        the importer becomes host, and the game waits (paused) until every seat is filled."""
+        try:
+            rec = Record.model_validate(record)
+        except ValidationError as exc:
+            raise TableError(f"That file is not a game record: {exc.errors()[0]['msg']}") from None
+        try:
+            g = games.get(rec.game)
+        except GameError as exc:
+            raise TableError(str(exc)) from None
+        checked = replay(g, rec)
+        if not checked.ok:
+            raise TableError(f"That record does not replay: {checked.message}")
+        now = self.clock()
+        state = g.setup(list(rec.seats), g.Options.model_validate(rec.options), rec.seed)
+        action_rows, event_rows = [], []
+        for i, entry in enumerate(rec.actions):
+            applied = g.step(state, entry.seat, g.parse_action(entry.action))
+            action_rows.append(
+                ActionRow(channel_id, i, entry.seat, None, json.dumps(entry.action), now, applied.undoable)
+            )
+            event_rows += [EventRow(channel_id, i, e.audience, e.kind, e.text, now) for e in applied.events]
+            state = applied.state
+        if g.outcome(state) is not None:
+            raise TableError(f"That game is over ({g.outcome(state).reason}); there is nothing to continue.")
+        names = record.get("names") or {}
+        row = TableRow(
+            channel_id=channel_id,
+            guild_id=guild_id,
+            game=g.id,
+            host_id=user_id,
+            status="paused",
+            options=dict(rec.options),
+            settings=self.default_settings.to_json(),
+            state=state.model_dump_json(),
+            seed=rec.seed,
+            created_at=now,
+            updated_at=now,
+            meta={"imported": True},
+        )
+        async with self._lock(channel_id):
+            try:
+                row = await self.store.create_table(row, [])
+            except TableExists:
+                raise TableError("This channel already has a table. Import into another channel.") from None
+            self._cache.pop(channel_id, None)
+            history = [
+                SeatHistoryRow(channel_id, "-", user_id, name, len(action_rows), now, False, "imported")
+            ]
+            await self.store.save(
+                replace(row), row.version, actions=action_rows, events=event_rows, history=history
+            )
+            t = await self._load(channel_id, fresh=True)
+        labels = ", ".join(
+            f"{t.label(s)}" + (f" (was {names[s]})" if s in names else "") for s in t.state.seats
+        )
+        out = Outbox(channel_id=channel_id, status=self._status(t))
+        out.posts.append(
+            Post(
+                to="channel",
+                kind="notice",
+                text=f"{name} imported a game of **{g.title}** ({len(action_rows)} actions, checked by replay). "
+                f"Seats to fill: {labels}. Take one with /game join (preference: the nation); "
+                "the host can /game substitute or /game bot, then /game resume.",
+            )
+        )
+        out.reply = "Imported; you are the host."
+        return out
+
+    # -- publishing ------------------------------------------------------------------------
+    async def publish(self, channel_id: int, user_id: int, *, admin: bool = False) -> Outbox:
+        """After the end, the whole history including every private event (hands, secret
+        orders) goes to the channel. Refused before the end."""
+
+        async def run(t: _Table) -> Outbox:
+            if user_id != t.row.host_id and not admin:
+                raise TableError(
+                    f"Only the host ({self._host_name(t)}) or a member with Manage Server can publish the history."
+                )
+            if t.row.status != "finished":
+                raise TableError(
+                    "The full history, with hands and secret orders, can be published only after the game ends."
+                    if t.row.status != "abandoned"
+                    else OVER + " An abandoned game's secrets stay secret."
+                )
+            events = await self.store.get_all_events(channel_id)
+            lines = [f"**{t.game.title}**: the full history (every private line included)"]
+            for e in events:
+                to = f"[to {t.label(e.audience)}] " if e.audience else ""
+                lines.append(f"{to}{e.text}")
+            out = Outbox(channel_id=channel_id, reply="Published.")
+            for chunk in _chunks(lines, POST_CHARS):
+                out.posts.append(Post(to="channel", kind="history", text=chunk))
+            await self._save(t, row=replace(t.row, meta={**t.row.meta, "published": True}))
+            return out
+
+        return await self._with_table(channel_id, run)
+
+
+def _chunks(lines: list[str], limit: int) -> list[str]:
+    out, buf = [], ""
+    for line in lines:
+        while len(line) > limit:  # one very long line is split, never dropped
+            if buf:
+                out.append(buf)
+                buf = ""
+            out.append(line[:limit])
+            line = line[limit:]
+        if buf and len(buf) + 1 + len(line) > limit:
+            out.append(buf)
+            buf = ""
+        buf = f"{buf}\n{line}" if buf else line
+    if buf:
+        out.append(buf)
+    return out

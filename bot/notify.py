@@ -1,0 +1,146 @@
+"""Notification preferences: DM or mention, timezone, quiet hours; `/game mine`.
+
+A mixin of `TableService`. Preferences belong to the member, not the table, so one
+`/game notify` applies at every table they sit at.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from .outbox import Outbox, Post
+from .render import timestamp
+from .store import NotifyPrefs
+from .tablebase import TableError, _Table
+
+_HOURS = re.compile(r"^\s*(\d{1,2})(?::(\d{2}))?\s*-\s*(\d{1,2})(?::(\d{2}))?\s*$")
+
+
+def parse_quiet_hours(text: str) -> tuple[int, int]:
+    """ "22-07" or "22:30-07:00" -> (start, end) in minutes after midnight."""
+    m = _HOURS.match(text)
+    if not m:
+        raise TableError('Quiet hours look like "22-07" or "22:30-07:00" (or "off").')
+    start = int(m.group(1)) * 60 + int(m.group(2) or 0)
+    end = int(m.group(3)) * 60 + int(m.group(4) or 0)
+    if start >= 24 * 60 or end >= 24 * 60 or start == end:
+        raise TableError("Quiet hours run between two different times of day, e.g. 22-07.")
+    return start, end
+
+
+def quiet_until(prefs: NotifyPrefs, now: float) -> float | None:
+    """When `now` falls in the member's quiet hours, the moment they end; else None."""
+    if not prefs.quiet_hours:
+        return None
+    start, end = parse_quiet_hours(prefs.quiet_hours)
+    local = datetime.fromtimestamp(now, ZoneInfo(prefs.timezone))
+    minute = local.hour * 60 + local.minute
+    inside = start <= minute < end if start < end else (minute >= start or minute < end)
+    if not inside:
+        return None
+    ends = local.replace(hour=end // 60, minute=end % 60, second=0, microsecond=0)
+    if ends <= local:
+        ends += timedelta(days=1)
+    return ends.timestamp()
+
+
+def describe_prefs(p: NotifyPrefs) -> str:
+    how = "a DM" if p.mode == "dm" else "a mention in the table's channel"
+    quiet = f"quiet hours {p.quiet_hours} ({p.timezone})" if p.quiet_hours else "no quiet hours"
+    return f"Turn notices and reminders come as {how}; timezone {p.timezone}; {quiet}."
+
+
+class NotifyMixin:
+    async def set_notify(
+        self,
+        user_id: int,
+        *,
+        mode: str | None = None,
+        timezone: str | None = None,
+        quiet_hours: str | None = None,
+    ) -> str:
+        prefs = await self.store.get_notify(user_id)
+        if mode is not None:
+            mode = mode.strip().lower()
+            if mode not in ("dm", "mention"):
+                raise TableError("Notices come as dm or mention.")
+            prefs.mode = mode  # type: ignore[assignment]
+        if timezone is not None:
+            try:
+                ZoneInfo(timezone.strip())
+            except (ZoneInfoNotFoundError, ValueError):
+                raise TableError(f"{timezone!r} is not a timezone name like Europe/Vienna or UTC.") from None
+            prefs.timezone = timezone.strip()
+        if quiet_hours is not None:
+            text = quiet_hours.strip().lower()
+            if text in ("", "off", "none"):
+                prefs.quiet_hours = None
+            else:
+                parse_quiet_hours(text)
+                prefs.quiet_hours = text.replace(" ", "")
+        await self.store.set_notify(prefs, self.clock())
+        self._prefs[user_id] = prefs
+        return describe_prefs(prefs)
+
+    async def mine(self, user_id: int) -> str:
+        lines = []
+        for channel_id in await self.store.tables_of_user(user_id):
+            try:
+                t = await self._load(channel_id)
+            except TableError:
+                continue
+            me = t.seat_of(user_id)
+            if me is None:
+                continue
+            where = f"<#{channel_id}> {t.game.title}"
+            if t.row.status == "lobby":
+                lines.append(f"{where}: in the lobby, not started.")
+                continue
+            label = f" as {t.label(me.seat)}" if me.seat else ""
+            owed = [p for p in t.prompts if p.seat == me.seat]
+            if t.row.status == "paused":
+                lines.append(f"{where}{label}: paused.")
+            elif not owed:
+                lines.append(f"{where}{label}: you owe nothing right now.")
+            else:
+                due = {d.phase: d.due_at for d in t.deadlines}
+                for p in owed:
+                    when = f", due {timestamp(due[p.phase])}" if p.phase in due else ""
+                    lines.append(f"{where}{label}: you owe {p.kind}{when}.")
+        return "\n".join(lines) if lines else "You are not seated at any open table."
+
+    # -- private delivery bookkeeping ------------------------------------------------------
+    async def mark_dm_closed(self, user_id: int) -> None:
+        await self.store.set_dm_closed(user_id, True, self.clock())
+
+    async def mark_dm_open(self, user_id: int) -> None:
+        """A DM went through again (or the member asked): stop treating their DMs as closed."""
+        await self.store.set_dm_closed(user_id, False, self.clock())
+
+    async def dm_closed(self, user_id: int) -> bool:
+        return await self.store.is_dm_closed(user_id)
+
+    async def _load_prefs(self, t: _Table) -> None:
+        for s in t.seats:
+            if s.user_id > 0 and s.user_id not in self._prefs:
+                self._prefs[s.user_id] = await self.store.get_notify(s.user_id)
+
+    def _prefs_of(self, user_id: int) -> NotifyPrefs:
+        return self._prefs.get(user_id) or NotifyPrefs(user_id)
+
+    def _notice(self, t: _Table, out: Outbox, seat: str, text: str, public: str, *, kind: str) -> None:
+        """A turn notice or reminder for the member at `seat`, the way they asked for it:
+        a DM with `text`, or a mention in the channel with `public` (which names no secret)
+        plus `text` privately on request. Automatic seats get nothing."""
+        human = t.human(seat)
+        if human is None:
+            return
+        if self._prefs_of(human.user_id).mode == "mention":
+            out.posts.append(
+                Post(to="channel", kind=kind, user_id=human.user_id, text=f"<@{human.user_id}> {public}")
+            )
+            self._seat_post(t, out, seat, text, kind=kind, dm=False)
+        else:
+            self._seat_post(t, out, seat, text, kind=kind, dm=True)

@@ -1,0 +1,239 @@
+"""What the table service and its parts share: refusals, settings, a loaded table.
+
+`TableService` (bot/tables.py) is assembled from mixins along its seams: deadlines
+(bot/deadlines.py), controls for long games (bot/controls.py), history and records
+(bot/history.py) and notifications (bot/notify.py). They all work on a `_Table`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, replace
+from functools import cached_property
+from typing import Any, Literal
+
+from pydantic import ValidationError
+
+from engine.core import Game, GameState, Prompt
+
+from .outbox import Outbox
+from .store import DeadlineRow, SeatRow, TableRow
+
+NO_TABLE = "There is no table in this channel."
+NOT_SEATED = "You are not seated at this table."
+NOT_THIS_PHASE = "That is not possible in this phase."
+PAUSED = "The game is paused."
+OVER = "The game is over."
+LOG_PAGE = 15
+RULES_NAMES_CHARS = 1200
+AUTO_CAP = 5000  # automatic moves in one call chain (a table of automatic seats plays a whole game)
+CACHE_SIZE = 256
+DEFAULT_LOOP_CAP = 200  # default orders applied for one expired phase before we suspect a bug
+
+
+class TableError(Exception):
+    """A refusal; str(exc) is shown to the caller privately."""
+
+
+# -- settings ------------------------------------------------------------------------------
+
+
+@dataclass
+class Settings:
+    """Per-table deadline settings, stored as JSON with the table."""
+
+    phase_hours: float = 24.0
+    reminders_hours: list[float] = field(default_factory=lambda: [12.0, 1.0])
+    on_expiry: Literal["default", "extend", "pause", "autopilot"] = "default"
+    diplomacy_minutes: float = 1440.0
+    # after an outage, give running deadlines the downtime back ("extend") or not ("ignore")
+    on_outage: Literal["extend", "ignore"] = "extend"
+    # open a public diplomacy thread each Week / round (Game.round_label)
+    round_threads: bool = False
+    # game-specific phase lengths a Prompt.deadline_setting names, e.g. {"crisis_minutes": 30}
+    extra: dict[str, float] = field(default_factory=dict)
+
+    KEYS = ("phase_hours", "reminders_hours", "on_expiry", "diplomacy_minutes", "on_outage", "round_threads")
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Settings:
+        known = {k: data[k] for k in cls.KEYS if k in data}
+        extra = {k: float(v) for k, v in data.items() if k not in cls.KEYS and _is_length(k)}
+        extra.update(data.get("extra", {}))
+        return cls(**known, extra=extra)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def seconds_for(self, setting: str | None) -> float:
+        """The length of a phase whose prompts name `setting` (None: phase_hours)."""
+        if setting is not None:
+            value = getattr(self, setting, None) if setting in self.KEYS else self.extra.get(setting)
+            if isinstance(value, int | float):
+                return value * (60.0 if setting.endswith("_minutes") else 3600.0)
+        return self.phase_hours * 3600.0
+
+    def changed(self, key: str, text: str) -> Settings:
+        """A copy with `key` set from typed `text`; TableError saying what is allowed."""
+        key = key.strip().lower()
+        text = str(text).strip()
+        new = replace(self, reminders_hours=list(self.reminders_hours), extra=dict(self.extra))
+        if key == "on_expiry":
+            if text not in ("default", "extend", "pause", "autopilot"):
+                raise TableError("on_expiry must be default, extend, pause or autopilot.")
+            new.on_expiry = text  # type: ignore[assignment]
+        elif key == "on_outage":
+            if text not in ("extend", "ignore"):
+                raise TableError("on_outage must be extend or ignore.")
+            new.on_outage = text  # type: ignore[assignment]
+        elif key == "round_threads":
+            if text.lower() not in ("on", "off", "true", "false", "yes", "no"):
+                raise TableError("round_threads must be on or off.")
+            new.round_threads = text.lower() in ("on", "true", "yes")
+        elif key == "reminders_hours":
+            words = [] if text.lower() in ("none", "off", "") else text.replace(" ", ",").split(",")
+            try:
+                hours = [float(h) for h in words if h]
+            except ValueError:
+                raise TableError(
+                    "reminders_hours takes hours before the deadline, e.g. 12,1 (or none)."
+                ) from None
+            if any(h <= 0 for h in hours):
+                raise TableError("Reminder lead times must be more than 0 hours.")
+            new.reminders_hours = sorted(set(hours), reverse=True)
+        elif key in ("phase_hours", "diplomacy_minutes") or _is_length(key):
+            try:
+                value = float(text)
+            except ValueError:
+                raise TableError(f"{key} must be a number, not {text!r}.") from None
+            if not 0 < value <= 24 * 365:
+                raise TableError(f"{key} must be more than 0.")
+            if key in self.KEYS:
+                setattr(new, key, value)
+            else:
+                new.extra[key] = value
+        else:
+            raise TableError(
+                f"There is no setting {key!r}. Settings: phase_hours, reminders_hours, on_expiry, "
+                "diplomacy_minutes, on_outage, round_threads, or a game's own <name>_minutes / <name>_hours."
+            )
+        return new
+
+    def describe(self) -> str:
+        reminders = ", ".join(f"{h:g} h" for h in self.reminders_hours) or "none"
+        lines = [
+            f"phase_hours: {self.phase_hours:g}",
+            f"reminders_hours: {reminders} before each deadline",
+            f"on_expiry: {self.on_expiry}",
+            f"diplomacy_minutes: {self.diplomacy_minutes:g}",
+            f"on_outage: {self.on_outage}",
+            f"round_threads: {'on' if self.round_threads else 'off'}",
+        ]
+        lines += [f"{k}: {v:g}" for k, v in sorted(self.extra.items())]
+        return "\n".join(lines)
+
+
+def _is_length(key: str) -> bool:
+    return key.endswith("_minutes") or key.endswith("_hours")
+
+
+# -- what the adapters read about a table --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    seat: str | None  # None until the game starts
+    user_id: int
+    name: str
+    label: str  # the seat in the game's words (its nation), or "" in the lobby
+    automatic: bool = False  # played by the game's bot_action
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    channel_id: int
+    guild_id: int | None
+    game: str
+    status: str
+    host_id: int
+    seats: list[SeatInfo]
+    thread_id: int | None
+    status_message_id: int | None = None
+
+
+@dataclass
+class _Table:
+    """A loaded table: the stored rows and the parsed game state."""
+
+    row: TableRow
+    seats: list[SeatRow]
+    deadlines: list[DeadlineRow]
+    game: Game
+    state: GameState | None
+
+    def seat_of(self, user_id: int) -> SeatRow | None:
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+    def holder(self, seat: str) -> SeatRow | None:
+        return next((s for s in self.seats if s.seat == seat), None)
+
+    def label(self, seat: str) -> str:
+        return self.game.seat_label(self.state, seat) if self.state is not None else seat
+
+    def human(self, seat: str) -> SeatRow | None:
+        """The member who receives this seat's private lines: none for an automatic seat."""
+        holder = self.holder(seat)
+        return holder if holder is not None and not holder.automatic else None
+
+    def free_seats(self) -> list[str]:
+        """Engine seats no row holds (an imported game waiting for players)."""
+        held = {s.seat for s in self.seats}
+        return [seat for seat in self.state.seats if seat not in held] if self.state is not None else []
+
+    def who(self, seat: str) -> str:
+        """The player's name (the seat list shows which nation each plays)."""
+        holder = self.holder(seat)
+        return holder.name if holder else self.label(seat)
+
+    def who_as(self, seat: str) -> str:
+        """The player's name with their seat in the game's words: "alice (France)"."""
+        label = self.label(seat)
+        return self.who(seat) if label == seat else f"{self.who(seat)} ({label})"
+
+    # A _Table is replaced, never changed, on every save, so these are computed once per version.
+    @cached_property
+    def settings(self) -> Settings:
+        return Settings.from_json(self.row.settings)
+
+    @cached_property
+    def prompts(self) -> list[Prompt]:
+        return self.game.prompts(self.state) if self.state is not None else []
+
+
+# -- small helpers ---------------------------------------------------------------------------
+
+
+def _setting_of(prompts: list[Prompt], phase: str) -> str | None:
+    return next((p.deadline_setting for p in prompts if p.phase == phase and p.deadline_setting), None)
+
+
+def _reminders(settings: Settings, now: float, due: float) -> list[float]:
+    """Reminder times before `due`; a lead time longer than the phase sends none."""
+    return sorted({due - h * 3600 for h in settings.reminders_hours if due - h * 3600 > now})
+
+
+def _merge(into: Outbox, step: Outbox) -> None:
+    into.posts.extend(step.posts)
+    into.close_thread = into.close_thread or step.close_thread
+    if step.open_thread:
+        into.open_thread, into.open_thread_due = step.open_thread, step.open_thread_due
+    into.status = step.status or into.status
+
+
+def _first_error(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    where = ".".join(str(x) for x in err["loc"])
+    return f"{where}: {err['msg']}" if where else err["msg"]
+
+
+def _message(exc: Exception) -> str:
+    return _first_error(exc) if isinstance(exc, ValidationError) else str(exc)
