@@ -1,0 +1,396 @@
+"""Issue 4: a whole 3-player game of Crisis: 1914 through SimCord, by slash commands only.
+
+Three members open, join and start a `crisis1914` table with `/game …`, then play every
+decision with `/crisis1914 draw|play|place|deliberate|choose|reorganize|reorder|seize|pass|
+discard|congress|refresh` (DESIGN §6 says `/crisis`: see the xfail at the end), each order
+chosen by the engine's automatic player for that seat and typed as the slash command a
+player would type (cards by their printed names).
+Beside the Discord table the same orders are applied to the engine alone (the "mirror");
+after every command the stored state must equal the mirror's, so each command is checked
+to have meant exactly the order it was typed for.
+
+Secrecy is judged against the engine's own views: a card name may reach an observer (the
+channel and its threads, or one member's private answers and DMs) only if that observer's
+view shows the card before or after the command. So no card in a Hand, a Draw Pile or
+a Deliberation's draw reaches the channel until the rules put it on a Tableau or in a
+discard pile, and no member is told another's Hand.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from bot import tables
+from bot.discord import create_bot
+from bot.discord.delivery import NOTICE_GRACE
+from bot.discord.play_commands import command_name
+from engine.crisis1914 import GAME
+from engine.crisis1914 import actions as a
+from engine.crisis1914.content import load_content
+from engine.crisis1914.state import CrisisState
+
+from .conftest import BotConfig
+
+# The table seed (fixed: the same game every run), also the automatic players' seed. With the
+# engine as written, 1914 is weathered to the end of Week 6 and in 277 Sazonov loses in Week 3.
+SEEDS = (1914, 277)
+NAMES = ("anna", "boris", "clara")
+SECRET = "(secret: only you see this)"  # how the service marks a simultaneous prompt
+CARDS = {cid: c.name for cid, c in load_content().cards.items()}
+# The slash-command group as the adapter registers it (after the game id: /crisis1914);
+# DESIGN §6 calls it /crisis, which `test_the_game_commands_are_called_crisis` expects.
+GROUP = command_name(GAME.id)
+
+
+@pytest.fixture
+def simcord_bot(service):
+    """The bot over the real game registry (conftest's default narrows it to the test game)."""
+    return create_bot(BotConfig(), service)
+
+
+@pytest.fixture(params=SEEDS, ids=lambda seed: f"seed {seed}")
+def seed(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> int:
+    # `/game start` draws the table seed from `secrets`; a fixed one makes the game repeatable.
+    monkeypatch.setattr(tables, "secrets", SimpleNamespace(randbits=lambda bits: request.param))
+    return request.param
+
+
+class CrisisTable:
+    """A guild channel with three members at a Crisis: 1914 table, and what each of them sees."""
+
+    def __init__(self, env: Any, store: Any) -> None:
+        self.env = env
+        self.store = store
+        self.guild = env.create_guild()
+        self.channel = self.guild.create_text_channel("crisis")
+        self.members = {n: self.guild.add_member(env.create_user(n)) for n in NAMES}
+        self.seats: dict[str, str] = {}  # seat -> member name
+        self.typed: set[str] = set()  # every command and "command option" a member used
+
+    async def start(self, seed: int) -> None:
+        host, *others = self.members
+        opened = await self.members[host].slash(self.channel, "game new", game="crisis1914")
+        assert opened.ephemeral, opened.response.content
+        for name in others:
+            joined = await self.members[name].slash(self.channel, "game join")
+            assert joined.ephemeral and "error" not in joined.response.content.lower()
+        started = await self.members[host].slash(self.channel, "game start")
+        assert started.response.content.startswith("The game has started"), started.response.content
+        by_user = {m.id: n for n, m in self.members.items()}
+        row = await self.store.get_table(self.channel.id)
+        assert row.seed == seed
+        self.seats = {s.seat: by_user[s.user_id] for s in await self.store.get_seats(self.channel.id)}
+
+    async def state(self) -> CrisisState:
+        row = await self.store.get_table(self.channel.id)
+        return GAME.load_state(row.state)
+
+    async def order(self, seat: str, command: str, where: Any = None, **options: Any) -> str:
+        """`/crisis <command>` typed by the member holding `seat`; returns the private answer."""
+        result = await self.members[self.seats[seat]].slash(
+            where or self.channel, f"{GROUP} {command}", **options
+        )
+        answer = "\n".join(m.content for m in [result.response, *result.followups])
+        assert result.ephemeral, f"/{GROUP} {command} was answered in public: {answer}"
+        assert answer.startswith("Done"), f"/{GROUP} {command} {options} refused: {answer}"
+        self.typed |= {command, *(f"{command} {option}" for option in options)}
+        return answer
+
+    def dms(self, name: str) -> list[str]:
+        dm = self.members[name].user.dm_channel
+        return [m.content for m in dm.history()] if dm is not None else []
+
+    def public_since(self, first_call: int) -> list[str]:
+        """Every text the bot posted or edited into the channel or its threads since the
+        given REST call: what a spectator could have read at some moment, not only now
+        (the status message is edited in place)."""
+        public = {self.channel.id} | {t.id for t in self.channel.threads}
+        out = []
+        for call in self.env.http_requests[first_call:]:
+            parts = call.path.strip("/").split("/")
+            if parts[0] != "channels" or int(parts[1]) not in public or not isinstance(call.json, dict):
+                continue
+            if call.method in ("POST", "PATCH") and call.json.get("content"):
+                out.append(call.json["content"])
+        return out
+
+    def status(self) -> str:
+        shown = [m.content for m in self.channel.history() if m.content.startswith("**Crisis: 1914** —")]
+        assert len(shown) == 1, "the status is one message, edited in place"
+        return shown[0]
+
+    async def thread(self, name: str) -> Any:
+        info = await self.store.get_table(self.channel.id)
+        thread = next(t for t in self.channel.threads if t.name == name)
+        assert info.thread_id == thread.id and not await self.archived(thread.id)
+        return thread
+
+    async def archived(self, thread_id: int) -> bool:
+        """As the bot sees it (an archived thread drops out of its cache: fetched then)."""
+        thread = self.env.bot.get_channel(thread_id) or await self.env.bot.fetch_channel(thread_id)
+        return thread.archived
+
+
+def choose_order(state: CrisisState, seat: str, rng: random.Random, done: set[type]) -> Any:
+    """The automatic player's order, except that from Week 2 on a Play Step action it never
+    or seldom takes (Reorganize: never, as it only Reorganizes when it already knows the top
+    of its Draw Pile, which only Reorganize teaches; Seize: about once in 150 games) is
+    typed once instead, the first legal one, so that every command is played here."""
+    action = GAME.bot_action(state, seat, rng)
+    done.add(type(action))
+    if state.phase != "play" or state.pending or state.week < 2:
+        return action
+    for kind in (a.Reorganize, a.Seize, a.Deliberate):
+        if kind in done or (kind is a.Reorganize and len(state.player_of(seat).draw) < 2):
+            continue
+        legal = [x for x in GAME.legal_actions(state, seat) if isinstance(x, kind)]
+        if legal:
+            done.add(kind)
+            return legal[0]
+    return action
+
+
+def translate(state: CrisisState, action: Any) -> tuple[str, dict[str, Any]]:
+    """The engine's order as the slash command a player types: (command, options)."""
+    choices: dict[str, Any] = {}
+    if isinstance(action, a.CardChoices):  # the options a card takes as it lands on the Tableau
+        choices = {k: True for k in ("belligerence", "alternative") if getattr(action, k)}
+        if action.box:
+            choices["box"] = load_content().nations[action.box].name
+        if action.reclaim:
+            choices["reclaim"] = CARDS[action.reclaim]
+    if isinstance(action, a.Draw):
+        return "draw", {}
+    if isinstance(action, a.Pass):
+        return "pass", {}
+    if isinstance(action, a.Play):
+        return "play", {"card": CARDS[action.card], **choices}
+    if isinstance(action, a.Resolve):
+        if state.pending[0].kind == "resolve":
+            return "place", choices
+        return "choose", {"card": CARDS[action.card], **choices}
+    if isinstance(action, a.Deliberate | a.Reorganize):
+        return action.kind, {"discard": CARDS[action.discard]}
+    if isinstance(action, a.Reorder | a.Seize):
+        cards = action.order if isinstance(action, a.Reorder) else action.discards
+        assert len(cards) <= 3, f"/{GROUP} {action.kind} names at most three cards, not {cards}"
+        return action.kind, {k: CARDS[c] for k, c in zip(("first", "second", "third"), cards, strict=False)}
+    if isinstance(action, a.Discard):
+        assert len(action.cards) <= 2, f"/crisis discard names at most two cards, not {action.cards}"
+        return "discard", {k: CARDS[c] for k, c in zip(("card", "card2"), action.cards, strict=False)}
+    if isinstance(action, a.Congress):
+        inviting = state.phase == "congress_invite"
+        answer = ("invite" if action.yes else "no") if inviting else ("attend" if action.yes else "refuse")
+        return "congress", {"answer": answer}
+    assert isinstance(action, a.Refresh), action
+    return "refresh", {"discards": ", ".join(CARDS[c] for c in action.discards) or "none"}
+
+
+async def test_a_whole_game_of_crisis_by_slash_commands(env, store, seed):
+    table = CrisisTable(env, store)
+    await table.start(seed)
+    rng = random.Random(seed)
+    mirror = await table.state()  # the same game on the engine alone
+    _the_status_shows_the_table(table.status(), mirror)
+    weeks_seen: set[int] = set()
+    congresses = refreshes = secret_dms = 0
+    kinds: set[type] = set()  # the kinds of order given so far
+    opener: tuple[str, str] | None = None  # (seat, private answer) of the last order given
+
+    while GAME.outcome(mirror) is None:
+        prompts = GAME.prompts(mirror)
+        if mirror.week not in weeks_seen:  # each member looks at their Hand once a Week
+            weeks_seen.add(mirror.week)
+            for seat in table.seats:
+                await _the_hand_is_shown_to_its_holder_only(table, mirror, seat)
+        where = None
+        if mirror.phase == "refresh":
+            refreshes += 1  # only Weeks that end with cards in some Hand ask for a Refresh choice
+            secret_dms += await _secret_prompts_arrive_by_dm(table, mirror, prompts, opener)
+        elif mirror.phase in ("congress_invite", "congress_answer"):
+            if mirror.phase == "congress_invite":
+                congresses += 1
+            where = await table.thread(f"Week {mirror.week} Congress")
+        for prompt in prompts:
+            action = choose_order(mirror, prompt.seat, rng, kinds)
+            if isinstance(action, a.Play):
+                await _only_the_hand_is_offered(table, mirror, prompt.seat)
+            answer, mirror = await _give(table, mirror, prompt.seat, action, where)
+            opener = (prompt.seat, answer)
+        if where is not None and mirror.phase not in ("congress_invite", "congress_answer"):
+            assert await table.archived(where.id), "the Congress thread outlived the Congress"
+
+    unplayed = {c.name for c in GAME.commands} - table.typed
+    assert not unplayed, f"this seed never typed /{GROUP} {', '.join(sorted(unplayed))}: pick one that does"
+    assert mirror.week >= 2 and congresses >= 1 and refreshes >= 1, (congresses, refreshes)
+    assert secret_dms >= 1, "no secret Refresh prompt was ever DMed"
+    await _the_standings_are_the_engines(table, mirror)
+
+
+async def _give(
+    table: CrisisTable, mirror: CrisisState, seat: str, action: Any, where: Any
+) -> tuple[str, CrisisState]:
+    """One order typed as its command; the stored state must be the engine's for that order,
+    and what each observer was shown must be what the engine lets them know."""
+    command, options = translate(mirror, action)
+    first_call = len(table.env.http_requests)
+    dms_before = {name: len(table.dms(name)) for name in table.members}
+    answer = await table.order(seat, command, where, **options)
+
+    expected, events = GAME.apply(mirror, seat, action)
+    stored = await table.state()
+    assert stored == expected, f"/{GROUP} {command} {options} did not mean {action!r}"
+    assert GAME.invariants(stored) == []
+
+    public = table.public_since(first_call)
+    told = {  # each member's private texts from this command: their answer and their DMs
+        name: table.dms(name)[dms_before[name] :] + ([answer] if table.seats[seat] == name else [])
+        for name in table.members
+    }
+    for event in events:
+        if event.audience is None:
+            continue
+        owner = table.seats[event.audience]
+        assert any(event.text in text for text in told[owner]), (owner, event.text, told[owner])
+        for name, texts in told.items():
+            assert name == owner or not any(event.text in text for text in texts), (name, event.text)
+        assert not any(event.text in text for text in public), event.text
+    _nothing_unseen_is_named(public, _hidden_from(mirror, expected, None), "the channel")
+    for name, texts in told.items():
+        seat_of = next(s for s, n in table.seats.items() if n == name)
+        _nothing_unseen_is_named(texts, _hidden_from(mirror, expected, seat_of), name)
+    if expected.phase != "over":
+        _the_status_shows_the_table(table.status(), expected)
+    return answer, expected
+
+
+def _card_ids(view: Any) -> set[str]:
+    """Every card a view shows, wherever it sits."""
+    if isinstance(view, dict):
+        return set().union(*(_card_ids(v) for v in view.values())) if view else set()
+    if isinstance(view, list):
+        return set().union(*(_card_ids(v) for v in view)) if view else set()
+    return {view} if isinstance(view, str) and view in CARDS else set()
+
+
+def _hidden_from(before: CrisisState, after: CrisisState, seat: str | None) -> set[str]:
+    """The names of the cards in Hands, Draw Piles and Deliberations that the observer's view
+    shows neither before nor after the command: none of them may be named to the observer."""
+    unseen: set[str] = set()
+    for state in (before, after):
+        for p in state.players.values():
+            unseen |= {*p.hand, *p.draw}
+        unseen |= {c for x in state.pending for c in x.cards}
+    unseen -= _card_ids(GAME.view(before, seat)) | _card_ids(GAME.view(after, seat))
+    return {CARDS[c] for c in unseen}
+
+
+def _nothing_unseen_is_named(texts: list[str], unseen: set[str], who: str) -> None:
+    for text in texts:
+        for name in unseen:
+            # "Lichnowsky" inside "Warning to Lichnowsky" names the other card, not this one
+            rest = text
+            for longer in CARDS.values():
+                if name in longer and longer != name:
+                    rest = rest.replace(longer, "")
+            assert not re.search(rf"(?<!\w){re.escape(name)}(?!\w)", rest), f"{who} was shown {name}: {text}"
+
+
+def _the_status_shows_the_table(status: str, state: CrisisState) -> None:
+    """The channel's status message shows the Week, the Initiative Track, and each
+    statesman's Tableau, DP, Prestige and Tension as they are now."""
+    nations = load_content().nations
+    assert f"Week {state.week} of 6" in status, status
+    initiative = " > ".join(nations[n].statesman for n in state.current if n)
+    assert f"Initiative: {initiative}" in status, status
+    for nid, p in state.players.items():
+        dp = f"{p.score}" + (f"&{p.second}" if p.second is not None else "")
+        assert f"**{nations[nid].statesman}** ({nations[nid].city}): {dp} DP, {p.prestige} Prestige" in status
+        tension = ", ".join(f"{nations[b].name} {t}" for b, t in state.tension[nid].items())
+        assert f"Tension {tension};" in status, (nid, status)
+        if p.tableau:
+            played = ", ".join(
+                f"{CARDS[t.card]} {t.dp}" + (" (Belligerence)" if t.belligerence else "") for t in p.tableau
+            )
+            assert f"Tableau: {played}" in status, (nid, status)
+    assert "Your Hand" not in status
+
+
+async def _the_hand_is_shown_to_its_holder_only(table: CrisisTable, state: CrisisState, seat: str) -> None:
+    name = table.seats[seat]
+    result = await table.members[name].slash(table.channel, f"{GROUP} hand")
+    shown = result.response.content
+    assert result.ephemeral, shown
+    hand = state.player_of(seat).hand
+    line = next(t for t in shown.splitlines() if t.startswith("Your Hand: "))
+    # "Your Hand: Giesl (0 DP, Assertion), Stürgkh (3 DP, Assertion)"
+    names = re.findall(r"(?:^|, )(.+?) \(-?\d+ DP, [^)]*\)", line.removeprefix("Your Hand: "))
+    assert names == [CARDS[c] for c in hand] or (not hand and line == "Your Hand: empty"), (line, hand)
+    _nothing_unseen_is_named([shown], _hidden_from(state, state, seat), name)
+    table.typed.add("hand")
+
+
+async def _only_the_hand_is_offered(table: CrisisTable, state: CrisisState, seat: str) -> None:
+    """`/crisis play card:` suggests the caller's own Hand, nothing else."""
+    offered = await table.members[table.seats[seat]].autocomplete(table.channel, f"{GROUP} play", "card", "")
+    assert {c["value"] for c in offered} == set(state.player_of(seat).hand), offered
+
+
+async def _secret_prompts_arrive_by_dm(
+    table: CrisisTable, state: CrisisState, prompts: list, opener: tuple[str, str] | None
+) -> int:
+    """Each seat's secret Refresh prompt reaches its member alone: the member whose order
+    opened the Refresh in that order's private answer, everyone else by DM after the grace.
+    Returns how many came by DM."""
+    assert opener is not None and prompts and all(p.simultaneous for p in prompts)
+    before = {name: len(table.dms(name)) for name in table.members}
+    dmed = 0
+    await table.env.advance_time(NOTICE_GRACE)
+    for prompt in prompts:
+        name = table.seats[prompt.seat]
+        secret = [text for text in table.dms(name)[before[name] :] if SECRET in text]
+        if prompt.seat == opener[0]:
+            assert SECRET in opener[1] and prompt.text in opener[1], opener[1]
+            assert secret == [], f"{name} saw the prompt in their answer and was DMed it too"
+        else:
+            assert len(secret) == 1 and prompt.text in secret[0], (name, secret)
+            assert table.channel.mention in secret[0]  # the DM says which table it is for
+            dmed += 1
+    for text in table.public_since(0):
+        assert SECRET not in text
+    return dmed
+
+
+async def _the_standings_are_the_engines(table: CrisisTable, mirror: CrisisState) -> None:
+    row = await table.store.get_table(table.channel.id)
+    assert row.status == "finished"
+    outcome = GAME.outcome(GAME.load_state(row.state))
+    assert outcome is not None and outcome == GAME.outcome(mirror)
+    posted = [m.content for m in table.channel.history() if "**Final standings**" in m.content]
+    assert len(posted) == 1
+    heading, *rest = posted[0].splitlines()  # the seed follows in the same message
+    assert outcome.reason in heading
+    lines = [line for line in rest if re.match(r"\d+\. ", line)]
+    best_first = sorted(outcome.standings, key=lambda s: (s.rank, -s.score))
+    assert len(lines) == len(best_first) == 3
+    for text, s in zip(lines, best_first, strict=True):
+        # "1. anna as Berchtold (Austria-Hungary): 7 — Berchtold": how the member is
+        # labelled beside the name is the renderer's business, not checked here
+        assert text.startswith(f"{s.rank}. {table.seats[s.seat]} "), (text, s)
+        assert text.endswith(f": {s.score:g}" + (f" — {s.detail}" if s.detail else "")), (text, s)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="DESIGN §6 names the game's slash commands /crisis …; the adapter names each group "
+    "after the game id (bot/discord/play_commands.py build_game_group), so they are /crisis1914 …",
+)
+async def test_the_game_commands_are_called_crisis(env):
+    member = env.create_guild().add_member(env.create_user("anna"))
+    channel = member.guild.create_text_channel("crisis")
+    assert "crisis draw" in member.available_commands(channel)
