@@ -506,18 +506,31 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin):
     ) -> list[Choice]:
         try:
             t = await self._load(channel_id)
+            if name == "join" and option == "preference":
+                return _matching(self._nations(t, user_id), current)
             me = t.seat_of(user_id)
             cmd = next((c for c in t.game.commands if c.name == name), None)
             opt = next((o for o in cmd.options if o.name == option), None) if cmd else None
             if me is None or me.seat is None or t.state is None or opt is None or opt.suggest is None:
                 return []
-            choices = opt.suggest(t.state, me.seat, dict(typed))
-            needle = str(current or "").casefold()
-            hits = [c for c in choices if needle in c.label.casefold() or needle in c.value.casefold()]
-            return hits[:25]  # Discord shows at most 25
+            return _matching(opt.suggest(t.state, me.seat, dict(typed)), current)
         except Exception:  # autocomplete must never fail the interaction
             log.exception("suggest failed in channel %s", channel_id)
             return []
+
+    def _nations(self, t: _Table, user_id: int) -> list[Choice]:
+        """The seats (nations, roles) the game deals for the players seated once the caller
+        joins, from a setup with stand-in seats: what a join preference can name. For a
+        running imported game, its free seats."""
+        g = t.game
+        if t.state is not None:
+            return [Choice(t.label(s), t.label(s)) for s in t.free_seats()]
+        n = len(t.seats) + (0 if t.seat_of(user_id) else 1)
+        n = min(max(n, g.min_players), g.max_players)
+        stand_ins = [f"s{i}" for i in range(1, n + 1)]
+        state = g.setup(stand_ins, g.Options.model_validate(t.row.options), 0)
+        labels = dict.fromkeys(g.seat_label(state, s) for s in stand_ins)
+        return [Choice(label, label) for label in labels]
 
     def _acting_seat(self, t: _Table, user_id: int) -> str:
         """The caller's seat, if they may act now; else the refusal a player understands."""
@@ -841,6 +854,12 @@ def _honour_preferences(seats: list[SeatRow], labels: dict[str, str]) -> list[Se
             chosen[s.user_id] = match
             free.remove(match)
     return [replace(s, seat=chosen.get(s.user_id) or free.pop(0)) for s in seats]
+
+
+def _matching(choices: list[Choice], typed: str) -> list[Choice]:
+    needle = str(typed or "").casefold()
+    hits = [c for c in choices if needle in c.label.casefold() or needle in c.value.casefold()]
+    return hits[:25]  # Discord shows at most 25
 
 
 def _fit_names(names: list[str], limit: int) -> list[str]:
