@@ -1,0 +1,155 @@
+"""Issue 6 at service level: seed commitment, export, replay, import, publish, and real
+games played by automatic seats (Origins of World War I)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot.replay import Record, replay, state_hash
+from bot.tables import TableError, TableService
+from engine import games
+from engine.core import seed_commitment
+
+from .conftest import ALICE, BOB, CAROL, CHANNEL, seated
+
+OTHER = CHANNEL + 1
+DAVE = 4
+
+
+async def _origins(service: TableService, seed: int = 1914) -> None:
+    await service.create(CHANNEL, 9, "origins", ALICE, "alice")
+    await service.join(CHANNEL, BOB, "bob")
+    await service.join(CHANNEL, CAROL, "carol")
+    await service.start(CHANNEL, ALICE, seed=seed)
+
+
+async def test_the_seed_is_committed_at_the_start_and_revealed_in_the_standings(service):
+    await service.create(CHANNEL, 9, "envoys", ALICE, "alice")
+    await service.set_automatic(CHANNEL, ALICE, None, True)
+    out = await service.start(CHANNEL, ALICE, seed=11)
+    assert any(f"Seed commitment: `{seed_commitment(11)}`" in p.text for p in out.public())
+    out = await service.set_automatic(
+        CHANNEL, ALICE, "alice", True
+    )  # every seat automatic: played to the end
+    (final,) = [p for p in out.posts if p.kind == "standings"]
+    assert "Seed: `11`" in final.text and seed_commitment(11) in final.text
+
+
+async def test_the_seed_source_gives_the_seed_when_none_is_passed(store, clock):
+    service = TableService(store, clock=clock, seed_source=lambda: 4242)
+    await seated(service, "alice", "bob", seed=None)
+    assert (await store.get_table(CHANNEL)).seed == 4242
+
+
+@pytest.mark.parametrize("game", ["crisis1914", "schonbrunn"])  # the games that tell players secrets
+async def test_an_automatic_table_plays_a_real_game_to_its_end_without_posting_private_lines(service, game):
+    await service.create(CHANNEL, 9, game, ALICE, "alice")
+    for _ in range(2):
+        await service.set_automatic(CHANNEL, ALICE, None, True)
+    await service.start(CHANNEL, ALICE, seed=3)
+    out = await service.set_automatic(CHANNEL, ALICE, "alice", True)
+    assert (await service.table_info(CHANNEL)).status == "finished"
+    assert not any(p.to == "seat" for p in out.posts)  # nobody to tell: every seat is automatic
+    events = await service.store.get_all_events(CHANNEL)
+    public = {e.text for e in events if e.audience is None}
+    private = {e.text for e in events if e.audience is not None} - public
+    assert private, f"{game} told nobody anything private; the check would be empty"
+    posted = "\n".join(p.text for p in out.posts)
+    assert not [text for text in private if text in posted]
+
+
+async def test_undo_in_origins_takes_back_a_quiet_action_and_refuses_after_chance(service):
+    await _origins(service)
+    g = games.get("origins")
+    undone = refused = False
+    for _ in range(400):
+        t = await service._load(CHANNEL)
+        if t.row.status != "running" or (undone and refused):
+            break
+        before = t.state
+        await service.auto(CHANNEL)
+        last = (await service.store.get_actions(CHANNEL))[-1]
+        applied = g.step(before, last.seat, g.parse_action(json.loads(last.action)))
+        if applied.used_randomness and not refused:
+            with pytest.raises(TableError, match="used chance"):
+                await service.undo(CHANNEL, ALICE)
+            refused = True
+        elif applied.revealed and not refused:
+            with pytest.raises(TableError, match="revealed hidden information"):
+                await service.undo(CHANNEL, ALICE)
+        elif applied.undoable and not undone:
+            await service.undo(CHANNEL, ALICE)
+            assert (await service._load(CHANNEL)).state == before
+            await service.auto(CHANNEL)  # the same seeded move again
+            undone = True
+    assert undone and refused
+
+
+async def test_an_exported_origins_game_replays_and_continues_in_another_channel(service):
+    await _origins(service, seed=77)
+    for _ in range(25):
+        await service.auto(CHANNEL)
+    await service.create(OTHER + 5, 9, "origins", ALICE, "alice")
+    with pytest.raises(TableError, match="not started"):
+        await service.export(OTHER + 5)
+    await service.substitute(CHANNEL, ALICE, "carol", DAVE, "dave")
+    data = await service.export(CHANNEL)
+    data = json.loads(json.dumps(data))  # as the attachment carries it
+    assert data["secret"] is True and data["seed_commitment"] == seed_commitment(77)
+    assert [(h["seat"], h["name"], h["from_action"]) for h in data["seats_over_time"]][-1] == (
+        "s3",
+        "dave",
+        26,
+    )
+    assert replay(games.get("origins"), Record.model_validate(data)).ok
+
+    out = await service.import_record(OTHER, 9, BOB, "bob", data)
+    assert "checked by replay" in out.posts[0].text
+    original, copy = await service._load(CHANNEL), await service._load(OTHER)
+    assert state_hash(copy.state) == state_hash(original.state)
+    assert copy.row.status == "paused" and copy.row.host_id == BOB
+    with pytest.raises(TableError, match="Seats still empty"):
+        await service.resume(OTHER, BOB)
+    for uid, name in ((ALICE, "alice"), (BOB, "bob"), (CAROL, "carol")):
+        joined = await service.join(OTHER, uid, name)
+        assert any(p.kind == "briefing" and p.user_id == uid for p in joined.posts)
+    await service.resume(OTHER, BOB)
+    for _ in range(1000):
+        if await service.auto(OTHER) is None:
+            break
+    assert (await service.table_info(OTHER)).status == "finished"
+    final = await service.export(OTHER)
+    assert final["secret"] is False and final["outcome"] is not None
+    assert replay(games.get("origins"), Record.model_validate(final)).ok
+
+
+async def test_import_refuses_a_record_that_does_not_replay(service):
+    await seated(service, "alice", "bob")
+    await service.command(CHANNEL, ALICE, "commit", {"value": "2"})
+    data = await service.export(CHANNEL)
+    data["actions"][0]["action"]["value"] = 3  # tampered: the recorded hash no longer matches
+    with pytest.raises(TableError, match="does not replay"):
+        await service.import_record(OTHER, 9, BOB, "bob", data)
+    with pytest.raises(TableError, match="not a game record"):
+        await service.import_record(OTHER, 9, BOB, "bob", {"game": "envoys"})
+    assert await service.table_info(OTHER) is None
+
+
+async def test_the_full_history_is_published_only_after_the_end(service):
+    await service.create(CHANNEL, 9, "envoys", ALICE, "alice")
+    await service.join(CHANNEL, BOB, "bob")
+    await service.start(CHANNEL, ALICE, seed=2)
+    await service.command(CHANNEL, BOB, "commit", {"value": "3"})
+    with pytest.raises(TableError, match="only after the game ends"):
+        await service.publish(CHANNEL, ALICE)
+    await service.set_automatic(CHANNEL, ALICE, "bob", True)
+    with pytest.raises(TableError, match="Only the host"):
+        await service.publish(CHANNEL, BOB)
+    await service.set_automatic(CHANNEL, ALICE, "alice", True)
+    assert (await service.table_info(CHANNEL)).status == "finished"
+    out = await service.publish(CHANNEL, ALICE)
+    text = "\n".join(p.text for p in out.posts)
+    assert all(p.to == "channel" and len(p.text) <= 2000 for p in out.posts)
+    assert "[to s2] You committed 3." in text  # bob's secret commit, published after the end
