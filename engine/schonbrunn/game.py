@@ -263,6 +263,11 @@ class Schonbrunn(Game[SchonbrunnState]):
     def bot_action(self, state: SchonbrunnState, seat: str, rng: random.Random) -> Any:
         return bots.bot_action(state, seat, rng)
 
+    def round_label(self, state: SchonbrunnState) -> str | None:
+        if state.stage == "over" or state.round < 1:
+            return None  # the auction for nations comes before round 1
+        return f"Round {state.round}"
+
     def figures(self, state: SchonbrunnState) -> dict[str, float]:
         order = ranking(state)
         out = {f"prestige_{state.players[s].nation}": float(state.players[s].prestige) for s in state.seats}

@@ -95,3 +95,14 @@ def test_a_table_option_lets_owners_see_their_own_face_down_delegates():
             assert len(me["face_down"]) == 3 and "Your face-down" in GAME.describe(GAME.view(s, "a"))
         public = GAME.view(s, None)
         assert "me" not in public and all("receptions" not in p for p in public["players"].values())
+
+
+def test_round_label_names_the_round_for_round_threads():
+    from engine import games
+    from engine.core.playout import play_out
+
+    game = games.get("schonbrunn")
+    seen: set[str | None] = set()
+    play_out(game, 4, seed=3, on_step=lambda b, s, a, n, e: seen.add(game.round_label(n)))
+    assert {"Round 1", "Round 2", "Round 3", "Round 4"} <= seen
+    assert "Round 5" not in seen  # 4 rounds with 4 players
