@@ -101,6 +101,7 @@ class ChancelleryBot(commands.Bot):
         self.ticker = Ticker(service, self.delivery, clock)
         self._ticker_task: asyncio.Task[None] | None = None
         self._heartbeat_task: asyncio.Task[None] | None = None
+        self.heartbeat_seconds = float(getattr(config, "heartbeat_seconds", None) or HEARTBEAT)
         self.tree.on_error = self._on_tree_error
 
     async def setup_hook(self) -> None:
@@ -148,7 +149,7 @@ class ChancelleryBot(commands.Bot):
                 await beat()
             except Exception:
                 log.exception("could not record the heartbeat")
-            await asyncio.sleep(HEARTBEAT)
+            await asyncio.sleep(self.heartbeat_seconds)
 
     async def close(self) -> None:
         for task in (self._ticker_task, self._heartbeat_task):

@@ -39,14 +39,16 @@ CLOSED_DM = 50007  # Discord: "Cannot send messages to this user"
 LIMIT = 2000
 HISTORY_SCAN = 50  # messages searched for the status message after a restart
 NO_MENTIONS = discord.AllowedMentions.none()
-STANDALONE = {"standings", "notice"}  # public posts that stay in the channel as their own message
+# Public posts that stay in the channel as their own message (a published history too).
+STANDALONE = {"standings", "notice", "history"}
 NOTICE_GRACE = 60.0  # seconds a turn notice waits for the player to act before it is DMed
 
 
 @dataclass
 class _Notice:
     due: float
-    texts: list[str] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)  # for a DM
+    mention: str | None = None  # for a player who chose mentions: the public ping instead
 
 
 def _fit(text: str) -> str:
@@ -107,20 +109,25 @@ class Delivery:
         events = [p.text for p in public if p.kind not in STANDALONE and p.user_id is None]
         if outbox.status is not None:
             await self._status(channel, outbox.status, events, new=new_status)
-        elif events:
-            await channel.send(_fit("\n".join(events)), allowed_mentions=NO_MENTIONS)
+        else:
+            for part in _split("\n".join(events)):
+                await channel.send(part, allowed_mentions=NO_MENTIONS)
         standalone = [p.text for p in public if p.kind in STANDALONE and p.user_id is None]
         # One message for all of them (standings and the seed, say): one call. A published
         # history is longer than a message and goes in as many as it needs.
         for part in _split("\n\n".join(standalone)):
             await channel.send(part, allowed_mentions=NO_MENTIONS)
-        # A reminder for a player who chose mentions: its own message, so the ping fires.
+        # For a player who chose mentions: a reminder is its own message, so the ping fires;
+        # a turn notice waits out the grace like a DM would (and the caller needs neither).
         for post in public:
-            if post.user_id is not None:
-                await channel.send(
-                    _fit(post.text),
-                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(post.user_id)]),
-                )
+            if post.user_id is None or post.user_id == caller_id:
+                continue
+            if post.kind == "prompt":
+                key = (outbox.channel_id, post.user_id)
+                notice = self._notices.setdefault(key, _Notice(due=self.bot.ticker.clock() + NOTICE_GRACE))
+                notice.mention = post.text
+            else:
+                await self._mention(channel, post.user_id, post.text)
         await self._private(channel, outbox, caller_id)
 
     # ------------------------------------------------------------------ status
@@ -254,6 +261,10 @@ class Delivery:
         for post in outbox.posts:
             if post.to != "seat" or post.user_id is None or post.user_id == caller_id:
                 continue
+            if post.kind in ("prompt", "reminder") and not post.dm:
+                continue  # the player chose mentions: the line waits in /game me, not in a DM
+            if post.kind in ("prompt", "reminder") and not post.dm:
+                continue  # the player chose mentions: the line waits in /game me, not in a DM
             if post.kind == "prompt":
                 key = (outbox.channel_id, post.user_id)
                 self._notices.setdefault(key, _Notice(due=now + NOTICE_GRACE)).texts.append(post.text)
@@ -282,8 +293,17 @@ class Delivery:
         for channel_id, user_id in due:
             notice = self._notices.pop((channel_id, user_id))
             channel = await self._channel(channel_id)
-            if channel is not None:
+            if channel is None:
+                continue
+            if notice.texts:
                 await self.dm(channel, user_id, "\n".join(notice.texts))
+            if notice.mention is not None:
+                await self._mention(channel, user_id, notice.mention)
+
+    async def _mention(self, channel: Any, user_id: int, text: str) -> None:
+        await channel.send(
+            _fit(text), allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)])
+        )
 
     async def dm(self, channel: Any, user_id: int, text: str) -> bool:
         if user_id in self._closed:

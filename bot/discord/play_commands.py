@@ -126,7 +126,7 @@ def _build_command(command: Command) -> app_commands.Command[Any, ..., None]:
 
 def build_game_group(game: Game[Any]) -> app_commands.Group:
     group = app_commands.Group(
-        name=command_name(game.id), description=_description(f"Play {game.title}"), guild_only=True
+        name=command_name(game.group), description=_description(f"Play {game.title}"), guild_only=True
     )
     seen: set[str] = set()
     if len(game.commands) > MAX_SUBCOMMANDS:

@@ -35,6 +35,9 @@ class SimClock:
 @dataclass
 class BotConfig:
     dev_guild_id: int | None = None
+    # The bot beats every minute; tests that skip days of virtual time would spend seconds
+    # of real time on those beats, so only the outage test asks for the real interval.
+    heartbeat_seconds: float = 6 * 3600.0
 
 
 @pytest.fixture
