@@ -64,6 +64,7 @@ class Game(ABC, Generic[S]):
     Action: ClassVar[TypeAdapter[Any]]  # discriminated union on `kind`
     commands: ClassVar[tuple[Command, ...]] = ()
     aliases: ClassVar[tuple[str, ...]] = ()
+    command_group: ClassVar[str] = ""  # the slash-command group (/crisis ...); "" means the id
     rules_summary: ClassVar[str] = ""
 
     # -- lifecycle -------------------------------------------------------------------
@@ -98,6 +99,11 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def bot_action(self, state: S, seat: str, rng: random.Random) -> Any:
         """A reasonable automatic player's choice."""
+
+    @property
+    def group(self) -> str:
+        """The name players type before a game command: `/crisis play`, `/origins bid`."""
+        return self.command_group or self.id
 
     # -- optional hooks ----------------------------------------------------------------
     def legal_actions(self, state: S, seat: str) -> list[Any]:

@@ -37,6 +37,7 @@ class Crisis1914(Game[CrisisState]):
     min_players = 1
     max_players = 5
     aliases = ("crisis",)
+    command_group = "crisis"
     Options = CrisisOptions
     State = CrisisState
     Action = a.ACTION

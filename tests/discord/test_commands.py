@@ -70,7 +70,7 @@ async def test_every_registered_game_is_synced_and_offered(simcord_env):
     offered = set(alice.available_commands(channel))
     for game in games.all():
         for command in game.commands:
-            assert f"{command_name(game.id)} {command_name(command.name)}" in offered
+            assert f"{command_name(game.group)} {command_name(command.name)}" in offered
     assert {"game new", "game join", "game me", "game settings", "game abandon"} <= offered
 
 
