@@ -18,8 +18,9 @@ A record is one JSON object (format "chancellery-record/1"):
 
 `state_hash` (optional on each action) is `state_hash(state)` of the state after that
 action: the SHA-256 of the state's JSON. Other keys may be added by the exporter
-(`record_from_store` adds `names`: seat -> player name); replay keeps them but checks
-nothing in them.
+(`record_from_store` adds `names`: seat -> player name; `/game export` adds
+`seats_over_time`, `status`, `secret` and `seed_commitment`); replay keeps them and checks
+only `seed_commitment`: the SHA-256 posted at the start must be the seed's.
 
 Replay starts from `setup(seats, options, seed)` and applies every action in order. At
 each step it requires that the action parses, is legal for that seat, that the state
@@ -38,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine import games
-from engine.core import Game, GameError, GameState, Model
+from engine.core import Game, GameError, GameState, Model, seed_commitment
 from engine.core.playout import Playout
 
 if TYPE_CHECKING:
@@ -190,7 +191,13 @@ def _short(digest: str) -> str:
 
 
 def replay(game: Game, record: Record) -> ReplayResult:
-    """Re-run `record` from setup; OK, or the first divergence in words."""
+    """Re-run `record` from setup; OK, or the first divergence in words. A record that
+    carries the `seed_commitment` posted at the start must hold the seed it commits to."""
+    committed = getattr(record, "seed_commitment", None)
+    if committed is not None and committed != seed_commitment(record.seed):
+        return ReplayResult(
+            False, 0, "The seed does not match the commitment posted at the start", diverged_at=0
+        )
     try:
         options = game.Options.model_validate(record.options)
         state = game.setup(list(record.seats), options, record.seed)

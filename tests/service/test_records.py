@@ -153,3 +153,13 @@ async def test_the_full_history_is_published_only_after_the_end(service):
     text = "\n".join(p.text for p in out.posts)
     assert all(p.to == "channel" and len(p.text) <= 2000 for p in out.posts)
     assert "[to s2] You committed 3." in text  # bob's secret commit, published after the end
+
+
+async def test_replay_checks_the_seed_against_the_commitment_posted_at_the_start(service):
+    await seated(service, "alice", "bob", seed=5)
+    await service.command(CHANNEL, ALICE, "commit", {"value": "2"})
+    data = await service.export(CHANNEL)
+    assert replay(games.get("envoys"), Record.model_validate(data)).ok
+    forged = {**data, "seed": 6}
+    result = replay(games.get("envoys"), Record.model_validate(forged))
+    assert not result.ok and "commitment" in result.message
