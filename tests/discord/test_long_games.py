@@ -13,7 +13,9 @@ from simcord import SetupError
 
 from bot.discord.client import HEARTBEAT
 from bot.discord.delivery import NOTICE_GRACE
+from engine import games
 from engine.core import seed_commitment
+from tests import tinygame
 
 from .conftest import BotConfig
 from .test_discord_e2e import Table, _started
@@ -428,3 +430,54 @@ async def test_a_talk_is_a_private_thread_with_only_the_named_players(env, servi
     refused = await table["alice"].slash(table.channel, "game talk", player1=dave)
     assert refused.ephemeral and "not seated" in refused.response.content
     assert len([t for t in table.channel.threads if t.name.startswith("Talk")]) == 1
+
+
+class _RoundEnvoys(tinygame.Envoys):
+    """Envoys with a round label and no phase thread of its own, like Crisis: 1914's Weeks."""
+
+    def prompts(self, state):
+        return [p.model_copy(update={"thread": None}) for p in super().prompts(state)]
+
+    def round_label(self, state):
+        return f"Round {state.round} diplomacy"
+
+
+async def test_round_threads_open_each_round_and_are_archived_when_it_ends(
+    env, service, make_bot, monkeypatch
+):
+    monkeypatch.setitem(games._GAMES, "envoys", _RoundEnvoys())
+    await env.restart_bot(make_bot())
+    table = Table(env, "alice", "bob")
+    await table.open("alice", "bob")
+    await table["alice"].slash(table.channel, "game settings", key="round_threads", value="on")
+    await table["alice"].slash(table.channel, "game start")
+    (first,) = table.channel.threads
+    assert first.name == "Round 1 diplomacy"
+
+    for value in (1, 2):
+        await table["alice" if value == 1 else "bob"].slash(table.channel, "envoys commit", value=value)
+    await table["alice"].slash(table.channel, "envoys yield")
+    await table["alice"].slash(table.channel, "envoys ready")
+    await table["bob"].slash(table.channel, "envoys ready")  # round 2 begins
+
+    names = sorted(t.name for t in table.channel.threads)
+    assert names == ["Round 1 diplomacy", "Round 2 diplomacy"]
+    old = env.bot.get_channel(first.id) or await env.bot.fetch_channel(first.id)
+    assert old.archived
+    assert (await service.table_info(table.channel.id)).thread_id != first.id
+
+
+async def test_a_human_substitute_takes_a_seat_back_from_the_automatic_player(env, service):
+    table = await _started(env, service, "alice", "bob")
+    await table["alice"].slash(table.channel, "game bot", seat="s2", on=True)
+    await table["alice"].slash(table.channel, "envoys commit", value=3)  # s2 commits by itself
+    assert "round 1, press" in table.status().content
+
+    dave = table.players["dave"] = table.guild.add_member(env.create_user("dave"))
+    await table["alice"].slash(table.channel, "game substitute", member=dave, seat="s2")
+    assert not (await service._load(table.channel.id)).holder("s2").automatic
+    await table["alice"].slash(table.channel, "envoys yield")
+    await table["alice"].slash(table.channel, "envoys ready")
+    assert "round 1, diplomacy" in table.status().content  # s2 no longer answers by itself
+    done = await dave.slash(table.channel.threads[-1], "envoys ready")
+    assert done.ephemeral and "round 2, commit" in table.status().content
