@@ -10,6 +10,7 @@ with spaces is quoted. `wait <minutes>` moves the console clock and runs due dea
 from __future__ import annotations
 
 import hashlib
+import json
 import shlex
 import sys
 from pathlib import Path
@@ -35,12 +36,22 @@ GAME_VERBS = (
     "rules",
     "settings",
     "abandon",
+    "pause",
     "resume",
+    "substitute",
+    "bot",
+    "undo",
+    "export",
+    "publish",
+    "notify",
+    "mine",
 )
 HELP = (
     "Lines: as <name> /game new game:<id> | /game join [nation:<x>] | /game leave | /game start [seed:<n>] | "
     "/game status | /game me | /game log [page:<n>] | /game rules [game:<id>] | /game settings [<key>:<value> …] | "
-    "/game abandon | /game resume | /<game> <command> <option>:<value> … | wait <minutes> | auto [<n>|all] | # comment | quit"
+    "/game abandon | /game pause | /game resume | /game substitute seat:<x> member:<name> | /game bot [seat:<x>] "
+    "[off:yes] | /game undo | /game export [file:<path>] | /game publish | /game notify [mode:dm|mention] "
+    "[timezone:<zone>] [quiet_hours:22-07] | /game mine | /<game> <command> <option>:<value> … | wait <minutes> | auto [<n>|all] | # comment | quit"
 )
 
 
@@ -225,8 +236,36 @@ class Console:
             await self.show(await s.settings(CHANNEL, uid, options), user)
         elif verb == "abandon":
             await self.show(await s.abandon(CHANNEL, uid), user)
+        elif verb == "pause":
+            await self.show(await s.pause(CHANNEL, uid), user)
         elif verb == "resume":
             await self.show(await s.resume(CHANNEL, uid), user)
+        elif verb == "substitute":
+            if "seat" not in options or "member" not in options:
+                raise ConsoleError("/game substitute needs seat:<nation or player> member:<name>")
+            member = options["member"]
+            await self.show(
+                await s.substitute(CHANNEL, uid, options["seat"], user_id_for(member), member), user
+            )
+        elif verb == "bot":
+            on = options.get("off", "").lower() not in ("yes", "true", "on")
+            await self.show(await s.set_automatic(CHANNEL, uid, options.get("seat"), on), user)
+        elif verb == "undo":
+            await self.show(await s.undo(CHANNEL, uid), user)
+        elif verb == "export":
+            record = json.dumps(await s.export(CHANNEL), indent=1)
+            if options.get("file"):
+                Path(options["file"]).write_text(record, encoding="utf-8")
+                self.private(user, f"Exported to {options['file']}.")
+            else:
+                self.private(user, record)  # before the end it holds secrets: private
+        elif verb == "publish":
+            await self.show(await s.publish(CHANNEL, uid), user)
+        elif verb == "notify":
+            prefs = {k: options[k] for k in ("mode", "timezone", "quiet_hours") if k in options}
+            self.private(user, await s.set_notify(uid, **prefs))
+        elif verb == "mine":
+            self.private(user, await s.mine(uid))
 
 
 def _aliases(game_id: str) -> tuple[str, ...]:

@@ -115,3 +115,23 @@ def test_console_user_ids_are_stable_per_name_across_processes():
             [sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True, check=True
         )
         assert int(done.stdout) == user_id_for("alice")
+
+
+async def test_long_game_controls_from_the_console(store, tmp_path):
+    record = tmp_path / "game.json"
+    rc, out = await run(
+        store,
+        "as alice /game new game:envoys\nas bob /game join\nas alice /game start seed:3\n"
+        "as alice /envoys commit value:2\nas alice /game undo\nas bob /game pause\nas alice /game pause\n"
+        "as alice /game resume\nas alice /game substitute seat:bob member:dave\nas alice /game bot seat:dave\n"
+        "as alice /game publish\nas dave /game mine\nas dave /game notify mode:mention\n"
+        f"as alice /game export file:{record}\n",
+    )
+    assert rc == 0, out
+    assert "alice took back alice's last action (commit)." in out
+    assert "bob asks to pause the game" in out and "alice paused the game" in out
+    assert "[private to dave] **Envoys (test game)**: you now play **s2** from bob." in out
+    assert "[private to alice] Refused: The full history" in out  # not before the end
+    assert "[private to dave] <#1> Envoys (test game) as s2" in out
+    assert "[private to dave] Turn notices and reminders come as a mention" in out
+    assert '"game": "envoys"' in record.read_text()
