@@ -17,7 +17,7 @@ from engine.core import GameError, GameState, seed_commitment
 
 from .outbox import Outbox, Post
 from .replay import Record, ReplayError, record_from_store, replay
-from .store import ActionRow, EventRow, SeatHistoryRow, TableExists, TableRow
+from .store import ActionRow, EventRow, TableExists, TableRow
 from .tablebase import LOG_PAGE, OVER, TableError, _Table
 
 POST_CHARS = 1900  # a Discord message holds 2000
@@ -124,12 +124,8 @@ class HistoryMixin:
             except TableExists:
                 raise TableError("This channel already has a table. Import into another channel.") from None
             self._cache.pop(channel_id, None)
-            history = [
-                SeatHistoryRow(channel_id, "-", user_id, name, len(action_rows), now, False, "imported")
-            ]
-            await self.store.save(
-                replace(row), row.version, actions=action_rows, events=event_rows, history=history
-            )
+            # who played before the export is in the record; this table's history starts empty
+            await self.store.save(replace(row), row.version, actions=action_rows, events=event_rows)
             t = await self._load(channel_id, fresh=True)
         labels = ", ".join(
             f"{t.label(s)}" + (f" (was {names[s]})" if s in names else "") for s in t.state.seats
