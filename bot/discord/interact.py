@@ -9,6 +9,7 @@ per player action (issue 2, item 11).
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
@@ -21,7 +22,16 @@ from engine.core.errors import GameError
 if TYPE_CHECKING:
     from .client import ChancelleryBot
 
-__all__ = ["answer_private", "answer_outbox", "say", "refusal_types", "DEFER_AFTER", "APOLOGY"]
+__all__ = [
+    "answer_private",
+    "answer_outbox",
+    "answer_file",
+    "run_refusable",
+    "say",
+    "refusal_types",
+    "DEFER_AFTER",
+    "APOLOGY",
+]
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +70,12 @@ async def say(interaction: discord.Interaction, text: str, *, ephemeral: bool = 
             await interaction.followup.send(part, ephemeral=ephemeral)
         else:
             await interaction.response.send_message(part, ephemeral=ephemeral)
+
+
+async def run_refusable(interaction: discord.Interaction, work: Awaitable[Any]) -> tuple[bool, Any]:
+    """Run `work` within Discord's limit: (True, its result), or (False, None) once the
+    caller has been told the refusal or the apology."""
+    return await _run(interaction, work)
 
 
 async def _run(interaction: discord.Interaction, work: Awaitable[Any]) -> tuple[bool, Any]:
@@ -110,3 +126,15 @@ async def answer_outbox(
         log.exception("could not deliver the outbox of table %s", outbox.channel_id)
     bot.ticker.poke()  # the action may have set a deadline earlier than the one slept towards
     return outbox
+
+
+async def answer_file(
+    interaction: discord.Interaction, text: str, data: bytes, filename: str, *, ephemeral: bool
+) -> None:
+    """An answer with a file attached (a game record): the response, or the follow-up of a
+    deferral (which Discord keeps as private as the deferral was)."""
+    file = discord.File(io.BytesIO(data), filename=filename)
+    if interaction.response.is_done():
+        await interaction.followup.send(text, file=file, ephemeral=ephemeral)
+    else:
+        await interaction.response.send_message(text, file=file, ephemeral=ephemeral)

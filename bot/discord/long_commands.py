@@ -7,7 +7,6 @@ who may do what and words the refusals. Added to `GameGroup` by table_commands.p
 
 from __future__ import annotations
 
-import io
 import json
 import logging
 import zoneinfo
@@ -17,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 from discord import app_commands
 
-from .interact import answer_outbox, answer_private, say
+from .interact import answer_file, answer_outbox, answer_private, run_refusable, say
 
 if TYPE_CHECKING:
     from .client import ChancelleryBot
@@ -184,26 +183,17 @@ async def export(interaction: discord.Interaction) -> None:
             "Until the game ends only the host can export it: the record holds the seed and every secret order.",
         )
         return
-    try:
-        record = await service.export(channel_id)
-    except Exception as exc:  # a refusal: its words; anything else: logged, apologised for
-        from .interact import APOLOGY, refusal_types
-
-        if not isinstance(exc, refusal_types()):
-            log.exception("export of table %s failed", channel_id)
-        await say(interaction, str(exc) if isinstance(exc, refusal_types()) else APOLOGY)
+    ok, record = await run_refusable(interaction, service.export(channel_id))
+    if not ok:
         return
     data = json.dumps(record, indent=1, sort_keys=True).encode()
-    name = f"{info.game}-{channel_id}.json"
     note = (
         "The game's record. Check it with `chancellery replay FILE`."
         if finished
         else "The game's record so far. It holds the seed and every secret order: keep it to "
         "yourself. `/game import` continues it in another channel."
     )
-    await interaction.response.send_message(
-        note, file=discord.File(io.BytesIO(data), filename=name), ephemeral=not finished
-    )
+    await answer_file(interaction, note, data, f"{info.game}-{channel_id}.json", ephemeral=not finished)
 
 
 @app_commands.command(name="import", description="Continue an exported game at a new table in this channel")
@@ -289,14 +279,10 @@ async def talk(
     if any(m.id == interaction.user.id for m in named):
         await say(interaction, "Name the other players; you are in the talk anyway.")
         return
-    try:
-        user_ids = await bot.service.talk(channel_id, interaction.user.id, [m.mention for m in named])
-    except Exception as exc:
-        from .interact import APOLOGY, refusal_types
-
-        if not isinstance(exc, refusal_types()):
-            log.exception("talk at table %s failed", channel_id)
-        await say(interaction, str(exc) if isinstance(exc, refusal_types()) else APOLOGY)
+    ok, user_ids = await run_refusable(
+        interaction, bot.service.talk(channel_id, interaction.user.id, [m.mention for m in named])
+    )
+    if not ok:
         return
     channel = bot.get_channel(channel_id) or await bot.fetch_channel(channel_id)
     members = {m.id: m.display_name for m in named}
@@ -306,7 +292,8 @@ async def talk(
             *(members.get(u, str(u)) for u in user_ids if u != interaction.user.id),
         ]
     )
-    await interaction.response.defer(ephemeral=True, thinking=True)  # several calls follow
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)  # several calls follow
     try:
         thread = await channel.create_thread(
             name=title[:100], type=discord.ChannelType.private_thread, invitable=False
