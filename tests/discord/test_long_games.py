@@ -481,3 +481,16 @@ async def test_a_human_substitute_takes_a_seat_back_from_the_automatic_player(en
     assert "round 1, diplomacy" in table.status().content  # s2 no longer answers by itself
     done = await dave.slash(table.channel.threads[-1], "envoys ready")
     assert done.ephemeral and "round 2, commit" in table.status().content
+
+
+async def test_after_a_restart_the_stored_status_message_is_edited_without_searching(env, service, make_bot):
+    table = await _started(env, service, "alice", "bob")
+    status_id = table.status().id
+    assert (await service.table_info(table.channel.id)).status_message_id == status_id
+
+    await env.restart_bot(make_bot())
+    calls = len(env.http_requests)
+    await table["alice"].slash(table.channel, "envoys commit", value=1)
+    made = [(r.method, r.path) for r in env.http_requests[calls:]]
+    assert ("GET", f"/channels/{table.channel.id}/messages") not in made, made  # no history scan
+    assert ("PATCH", f"/channels/{table.channel.id}/messages/{status_id}") in made
