@@ -1,0 +1,121 @@
+"""What the table service says: the public status, a player's private text, and the
+posts an action produces (events, turn notices, thread changes).
+
+A mixin of `TableService`; it only reads a loaded `_Table` and appends to an `Outbox`.
+"""
+
+from __future__ import annotations
+
+from engine.core import Event, Prompt
+
+from .outbox import Outbox, Post
+from .render import seat_list, timestamp
+from .store import DeadlineRow
+from .tablebase import OVER, _Table
+
+
+class PostsMixin:
+    # -- text ------------------------------------------------------------------------------
+    def _status(self, t: _Table) -> str:
+        g = t.game
+        if t.state is None:
+            lines = [
+                f"**{g.title}**: {t.row.status}, {len(t.seats)} seated ({g.min_players}-{g.max_players} players)"
+            ]
+            lines.append(seat_list([(s.name, s.preference and f"wants {s.preference}") for s in t.seats]))
+            if t.row.status == "lobby":
+                lines.append(
+                    f"/game join to sit down; the host ({self._host_name(t)}) starts with /game start."
+                )
+            return "\n".join(lines)
+        lines = [g.describe(g.view(t.state, None))]
+        lines.append(seat_list([(s.name, t.label(s.seat)) for s in t.seats if s.seat]))
+        if t.row.status == "running":
+            owing = t.prompts
+            if owing:
+                lines.append(
+                    "Waiting for: "
+                    + ", ".join(f"{t.who(p.seat)} ({p.kind})" for p in owing)
+                    + self._due_text(t)
+                )
+        elif t.row.status == "paused":
+            lines.append("The game is paused.")
+        elif t.row.status == "finished":
+            lines.append("The game is over.")
+        else:
+            lines.append("The game was abandoned.")
+        return "\n".join(lines)
+
+    def _due_text(self, t: _Table) -> str:
+        if not t.deadlines:
+            return ""
+        return f" — due {timestamp(min(d.due_at for d in t.deadlines))}"
+
+    def _private_text(self, t: _Table, seat: str) -> str:
+        g = t.game
+        lines = [g.describe(g.view(t.state, seat))]
+        due = {d.phase: d.due_at for d in t.deadlines}
+        mine = [p for p in t.prompts if p.seat == seat]
+        for p in mine:
+            when = f" Due {timestamp(due[p.phase])}." if p.phase in due else ""
+            lines.append(f"You owe: {p.text}{when}")
+        if not mine and t.row.status == "running":
+            lines.append("You owe nothing right now.")
+        return "\n".join(lines)
+
+    def _host_name(self, t: _Table) -> str:
+        return next((s.name for s in t.seats if s.user_id == t.row.host_id), "the host")
+
+    def _closed_text(self, t: _Table, verb: str) -> str:
+        if t.row.status in ("finished", "abandoned"):
+            return OVER
+        return f"The game has already started; you cannot {verb} now."
+
+    # -- outbox ----------------------------------------------------------------------------
+    def _seat_post(
+        self, t: _Table, out: Outbox, seat: str, text: str, *, kind: str = "event", dm: bool = False
+    ) -> None:
+        holder = t.holder(seat)
+        if holder is not None and holder.automatic:
+            return  # an automatic seat's private lines go nowhere (they stay in the stored log)
+        out.posts.append(
+            Post(
+                to="seat", seat=seat, user_id=holder.user_id if holder else None, text=text, kind=kind, dm=dm
+            )
+        )
+
+    def _event_posts(self, t: _Table, out: Outbox, events: list[Event]) -> None:
+        for e in events:
+            if e.audience is None:
+                # An event the game marks for the phase thread goes there.
+                to = "thread" if e.thread else "channel"
+                out.posts.append(Post(to=to, text=e.text))
+            else:
+                self._seat_post(t, out, e.audience, e.text)
+
+    def _prompt_posts(self, t: _Table, out: Outbox, before: list[Prompt], after: list[Prompt]) -> None:
+        """Tell each player of a decision they newly owe, with its deadline (always by DM)."""
+        old = {(p.seat, p.phase, p.kind) for p in before}
+        due = {d.phase: d.due_at for d in t.deadlines}
+        for p in after:
+            if (p.seat, p.phase, p.kind) in old:
+                continue
+            when = f" Due {timestamp(due[p.phase])}." if p.phase in due else ""
+            secret = " (secret: only you see this)" if p.simultaneous else ""
+            self._notice(
+                t,
+                out,
+                p.seat,
+                f"**{t.game.title}**{secret}: {p.text}{when}",
+                f"your turn in {t.game.title}: {p.kind}{when}",
+                kind="prompt",
+            )
+
+    @staticmethod
+    def _thread_changes(out: Outbox, opened: list[DeadlineRow], closed: list[DeadlineRow]) -> None:
+        if any(d.thread for d in closed):
+            out.close_thread = True
+        thread = next((d for d in opened if d.thread), None)
+        if thread:
+            out.open_thread = thread.thread
+            out.open_thread_due = thread.due_at
