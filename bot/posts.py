@@ -29,7 +29,18 @@ class PostsMixin:
                 )
             return "\n".join(lines)
         lines = [g.describe(g.view(t.state, None))]
-        lines.append(seat_list([(s.name, t.label(s.seat)) for s in t.seats if s.seat]))
+        lines.append(
+            seat_list(
+                [
+                    (s.name + (" (automatic)" if s.automatic else ""), t.label(s.seat))
+                    for s in t.seats
+                    if s.seat
+                ]
+            )
+        )
+        empty = t.free_seats()
+        if empty:
+            lines.append("Seats to fill: " + ", ".join(t.label(s) for s in empty))
         if t.row.status == "running":
             owing = t.prompts
             if owing:

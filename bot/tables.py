@@ -588,6 +588,11 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
             new_round = g.round_label(state) if outcome is None else None
             if new_round != old_round:
                 row = replace(row, meta={**row.meta, "round": new_round})
+        deferred = row.meta.get("deferred")
+        if deferred and any(phase not in {d.phase for d in deadlines} for phase in deferred):
+            # reminders held back for quiet hours die with their phase
+            kept = {phase: v for phase, v in deferred.items() if any(d.phase == phase for d in deadlines)}
+            row = replace(row, meta={**row.meta, "deferred": kept})
         t = await self._save(
             t,
             row=row,
@@ -605,7 +610,8 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
         if t.settings.round_threads and new_round != old_round:
             # a new Week or round: archive the last one's diplomacy thread, open the next
             out.close_thread = out.close_thread or old_round is not None
-            out.open_thread = new_round or out.open_thread
+            if new_round:
+                out.open_thread, out.open_thread_due = new_round, None  # a round has no one deadline
         if outcome is not None:
             names = {s.seat: t.who_as(s.seat) for s in t.seats if s.seat}
             text = standings(outcome, names)

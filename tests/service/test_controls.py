@@ -136,6 +136,7 @@ async def test_the_host_hands_a_seat_to_automatic_play_and_a_substitute_takes_it
     actions = await service.store.get_actions(CHANNEL)
     assert [a.seat for a in actions] == ["s2"]
     assert not any(p.to == "seat" and p.seat == "s2" for p in out.posts)
+    assert "bob (automatic)" in await service.status(CHANNEL)
     with pytest.raises(TableError, match="already played automatically"):
         await service.set_automatic(CHANNEL, ALICE, "s2", True)
     out = await service.set_automatic(CHANNEL, ALICE, "s2", False)

@@ -145,3 +145,15 @@ async def test_status_message_dm_flag_and_join_suggestions(service):
     state = g.setup(["s1", "s2"], g.Options(), 0)
     assert labels == [g.seat_label(state, "s1"), g.seat_label(state, "s2")]
     assert await service.suggest(CHANNEL, BOB, "join", "preference", {}, "zzz") == []
+
+
+async def test_a_held_back_reminder_is_dropped_when_its_phase_ends(service, clock, store):
+    await service.set_notify(BOB, timezone="UTC", quiet_hours="19-23")
+    await seated(service, "alice", "bob")
+    clock.advance(12 * HOUR)
+    await service.tick()
+    (held,) = (await store.get_table(CHANNEL)).meta["deferred"].values()
+    assert list(held) == ["s2"]
+    await service.command(CHANNEL, ALICE, "commit", {"value": "1"})
+    await service.command(CHANNEL, BOB, "commit", {"value": "2"})
+    assert (await store.get_table(CHANNEL)).meta["deferred"] == {}
