@@ -16,7 +16,7 @@ from bot.store import (
     TableRow,
     open_store,
 )
-from bot.store.sqlite import migrations
+from bot.store.sqlite import _statements, migrations
 from bot.tables import TableError, TableService
 
 from .conftest import CHANNEL, Clock, seated
@@ -163,5 +163,34 @@ async def test_a_table_another_process_keeps_changing_is_reported_busy(tmp_path)
         with pytest.raises(TableError, match="The table is busy right now; please try again."):
             await service.command(CHANNEL, 1, "commit", {"value": "2"})
         assert await store.get_actions(CHANNEL) == []
+    finally:
+        await store.close()
+
+
+async def test_a_database_from_before_issue_6_migrates_and_keeps_its_tables(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    conn = sqlite3.connect(path)
+    for statement in _statements(migrations()[0][1]):
+        conn.execute(statement)
+    conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+    conn.execute("INSERT INTO schema_version VALUES (1)")
+    conn.execute(
+        "INSERT INTO tables (channel_id, game, status, host_id, created_at, updated_at) "
+        "VALUES (5, 'envoys', 'lobby', 1, 0, 0)"
+    )
+    conn.execute(
+        "INSERT INTO seats (channel_id, user_id, name, position, joined_at) VALUES (5, 1, 'alice', 1, 0)"
+    )
+    conn.commit()
+    conn.close()
+    store = await open_store(path)
+    try:
+        assert await store.schema_version() == 2
+        table = await store.get_table(5)
+        assert table.meta == {} and table.status_message_id is None
+        (seat,) = await store.get_seats(5)
+        assert seat.name == "alice" and seat.automatic is False
+        assert await store.get_seat_history(5) == []
+        assert await store.tables_of_user(1) == [5]
     finally:
         await store.close()
