@@ -120,12 +120,10 @@ class HistoryMixin:
         )
         async with self._lock(channel_id):
             try:
-                row = await self.store.create_table(row, [])
+                # one transaction; who played before the export stays in the record
+                await self.store.create_table(row, [], actions=action_rows, events=event_rows)
             except TableExists:
                 raise TableError("This channel already has a table. Import into another channel.") from None
-            self._cache.pop(channel_id, None)
-            # who played before the export is in the record; this table's history starts empty
-            await self.store.save(replace(row), row.version, actions=action_rows, events=event_rows)
             t = await self._load(channel_id, fresh=True)
         labels = ", ".join(
             f"{t.label(s)}" + (f" (was {names[s]})" if s in names else "") for s in t.state.seats

@@ -135,8 +135,16 @@ class NotifyPrefs:
 class Store(ABC):
     # -- tables --------------------------------------------------------------------------
     @abstractmethod
-    async def create_table(self, table: TableRow, seats: Sequence[SeatRow] = ()) -> TableRow:
-        """Insert a new table (version 1). TableExists if the channel has one."""
+    async def create_table(
+        self,
+        table: TableRow,
+        seats: Sequence[SeatRow] = (),
+        *,
+        actions: Sequence[ActionRow] = (),
+        events: Sequence[EventRow] = (),
+    ) -> TableRow:
+        """Insert a new table (version 1), with its seats and (for an imported game) its
+        action log and events, in one transaction. TableExists if the channel has one."""
 
     @abstractmethod
     async def get_table(self, channel_id: int) -> TableRow | None: ...

@@ -168,7 +168,14 @@ class SqliteStore(Store):
         conn.execute("COMMIT")
         return result
 
-    async def create_table(self, table: TableRow, seats: Sequence[SeatRow] = ()) -> TableRow:
+    async def create_table(
+        self,
+        table: TableRow,
+        seats: Sequence[SeatRow] = (),
+        *,
+        actions: Sequence[ActionRow] = (),
+        events: Sequence[EventRow] = (),
+    ) -> TableRow:
         now = time.time()
         table.created_at = table.created_at or now
         table.updated_at = table.updated_at or now
@@ -189,6 +196,8 @@ class SqliteStore(Store):
                 except sqlite3.IntegrityError:
                     raise TableExists(f"channel {table.channel_id} already has a table") from None
                 self._write_seats(conn, table.channel_id, seats)
+                self._append_actions(conn, actions)
+                self._write_events(conn, events)
 
             self._transaction(conn, write)
 
