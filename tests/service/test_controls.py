@@ -199,3 +199,12 @@ async def test_talk_names_seated_players_by_name_mention_or_nation(service):
         await service.talk(CHANNEL, ALICE, ["zed"])
     with pytest.raises(TableError, match="at least one other"):
         await service.talk(CHANNEL, ALICE, ["alice"])
+
+
+async def test_a_seat_made_automatic_while_paused_plays_when_the_game_resumes(service):
+    await seated(service, "alice", "bob")
+    await service.pause(CHANNEL, ALICE)
+    await service.set_automatic(CHANNEL, ALICE, "bob", True)
+    assert await service.store.get_actions(CHANNEL) == []  # nothing moves while paused
+    await service.resume(CHANNEL, ALICE)
+    assert [a.seat for a in await service.store.get_actions(CHANNEL)] == ["s2"]

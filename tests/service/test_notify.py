@@ -157,3 +157,14 @@ async def test_a_held_back_reminder_is_dropped_when_its_phase_ends(service, cloc
     await service.command(CHANNEL, ALICE, "commit", {"value": "1"})
     await service.command(CHANNEL, BOB, "commit", {"value": "2"})
     assert (await store.get_table(CHANNEL)).meta["deferred"] == {}
+
+
+async def test_a_reminder_for_a_member_who_chose_mentions_is_a_ping_in_the_channel(service, clock):
+    await service.set_notify(BOB, mode="mention")
+    await seated(service, "alice", "bob")
+    clock.advance(12 * HOUR)
+    (out,) = await service.tick()
+    (ping,) = [p for p in out.posts if p.kind == "reminder" and p.to == "channel"]
+    assert ping.user_id == BOB and ping.text.startswith(f"<@{BOB}> reminder: you owe commit")
+    assert "Commit 1, 2 or 3" not in ping.text  # the prompt's own words stay private
+    assert [p.user_id for p in out.posts if p.kind == "reminder" and p.dm] == [ALICE]
