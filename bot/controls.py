@@ -11,7 +11,9 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from engine.core import rng_for
+from pydantic import ValidationError
+
+from engine.core import GameError, rng_for
 
 from .outbox import Outbox, Post
 from .render import seat_list
@@ -379,18 +381,11 @@ class ControlsMixin:
             while k > 0 and actions[k].seat in auto:
                 k -= 1
             g = t.game
-            state = self._setup_again(t)
-            for a in actions[:k]:
-                state = g.step(state, a.seat, g.parse_action(_json(a.action))).state
-            before, last = state, actions[k]
-            for a in actions[k:]:
-                applied = g.step(state, a.seat, g.parse_action(_json(a.action)))
-                who = "the last action" if a is last else f"the automatic move for {t.label(a.seat)} after it"
-                if applied.used_randomness:
-                    raise TableError(f"Cannot undo: {who} used chance (it rolled dice or drew a card).")
-                if applied.revealed:
-                    raise TableError(f"Cannot undo: {who} revealed hidden information.")
-                state = applied.state
+            try:
+                before, state = self._replay_for_undo(t, actions, k)
+            except (GameError, ValidationError) as exc:
+                raise TableError(f"Cannot undo: the action log does not replay ({exc}).") from None
+            last = actions[k]
             if state.model_dump_json() != t.state.model_dump_json():
                 raise TableError("Cannot undo: the action log does not rebuild the current state.")
             now = self.clock()
@@ -398,7 +393,6 @@ class ControlsMixin:
             deadlines, opened, closed = self._deadlines(replace(t, state=before), prompts, now)
             t2 = await self._save(
                 t,
-                row=replace(t.row, status="running" if t.row.status == "running" else t.row.status),
                 state=before,
                 deadlines=deadlines,
                 prompts=prompts,
@@ -415,6 +409,26 @@ class ControlsMixin:
             return out
 
         return await self._with_table(channel_id, run)
+
+    def _replay_for_undo(self, t: _Table, actions: list, k: int) -> tuple[Any, Any]:
+        """(the state before action k, the state after the last), from setup; TableError
+        if any action from k on used chance or revealed something."""
+        g = t.game
+        state = self._setup_again(t)
+        for a in actions[:k]:
+            state = g.step(state, a.seat, g.parse_action(_json(a.action))).state
+        before = state
+        for a in actions[k:]:
+            applied = g.step(state, a.seat, g.parse_action(_json(a.action)))
+            who = (
+                "the last action" if a is actions[k] else f"the automatic move for {t.label(a.seat)} after it"
+            )
+            if applied.used_randomness:
+                raise TableError(f"Cannot undo: {who} used chance (it rolled dice or drew a card).")
+            if applied.revealed:
+                raise TableError(f"Cannot undo: {who} revealed hidden information.")
+            state = applied.state
+        return before, state
 
     # -- talks -----------------------------------------------------------------------------
     async def talk(self, channel_id: int, user_id: int, names: list[str]) -> list[int]:

@@ -208,3 +208,21 @@ async def test_a_seat_made_automatic_while_paused_plays_when_the_game_resumes(se
     assert await service.store.get_actions(CHANNEL) == []  # nothing moves while paused
     await service.resume(CHANNEL, ALICE)
     assert [a.seat for a in await service.store.get_actions(CHANNEL)] == ["s2"]
+
+
+async def test_undo_takes_back_the_automatic_moves_that_answered_the_last_action(service):
+    await seated(service, "alice", "bob")
+    await service.set_automatic(CHANNEL, ALICE, "bob", True)  # bob commits at once
+    await service.command(CHANNEL, ALICE, "commit", {"value": "1"})  # the last commit rolls the die
+    with pytest.raises(TableError, match="used chance"):
+        await service.undo(CHANNEL, ALICE)
+    t = await service._load(CHANNEL)
+    first = t.prompts[0]
+    assert (first.kind, first.seat) == ("press", "s1")  # round 1's first seat, alice, presses or yields
+    before = t.state
+    await service.command(CHANNEL, ALICE, "press", {})  # bob's automatic ready follows at once
+    seats = [a.seat for a in await service.store.get_actions(CHANNEL)]
+    assert seats[-2:] == ["s1", "s2"]
+    out = await service.undo(CHANNEL, ALICE)
+    assert "and 1 automatic move(s) after it" in out.posts[0].text
+    assert (await service._load(CHANNEL)).state == before
