@@ -271,8 +271,11 @@ class Delivery:
             else:
                 by_user[post.user_id].append(post)
         for user_id, posts in by_user.items():
+            briefing = any(p.kind == "briefing" for p in posts)
+            closed_before = briefing and (user_id in self._closed or await self.service.dm_closed(user_id))
             sent = await self.dm(channel, user_id, "\n".join(p.text for p in posts))
-            if not sent and any(p.kind == "briefing" for p in posts):
+            just_closed = not closed_before and user_id in self._closed  # dm() told them just now
+            if briefing and not sent and not just_closed:
                 # A newcomer must learn they now hold a seat even without DMs.
                 await channel.send(
                     f"<@{user_id}>, you have taken over a seat here. Use `/game me` in this channel "

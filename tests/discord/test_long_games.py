@@ -131,8 +131,9 @@ async def test_a_seated_player_asks_for_a_substitute_and_the_host_is_told(env, s
 
 
 async def test_a_newcomer_without_dms_is_told_in_the_channel_to_use_game_me(env, service):
-    table = await _started(env, service, "alice", "bob")
+    table = await _started(env, service, "alice", "bob", "carol")
     dave = table.guild.add_member(env.create_user("dave"))
+    erin = table.guild.add_member(env.create_user("erin"))
     env.inject_error(
         "POST",
         f"/channels/{dave.user.dm_channel.id}/messages",
@@ -141,10 +142,14 @@ async def test_a_newcomer_without_dms_is_told_in_the_channel_to_use_game_me(env,
         message="Cannot send messages to this user",
         times=None,
     )
-    await table["alice"].slash(table.channel, "game substitute", member=dave, seat="s2")
-    told = [m.content for m in table.channel.history() if dave.mention in m.content]
-    assert any("/game me" in text for text in told)
-    assert not any("Commit 1, 2 or 3" in text for text in told)  # the briefing itself stays private
+    await service.mark_dm_closed(erin.id)  # known from an earlier table: not even tried
+
+    for member, seat in ((dave, "s2"), (erin, "s3")):
+        await table["alice"].slash(table.channel, "game substitute", member=member, seat=seat)
+        told = [m.content for m in table.channel.history() if member.mention in m.content]
+        assert len(told) == 1 and "/game me" in told[0], told  # told once, either way
+        assert "Commit 1, 2 or 3" not in told[0]  # the briefing itself stays private
+    assert erin.user.dm_channel.history() == []
 
 
 # ---------------------------------------------------------------- 3. automatic seats
