@@ -4,6 +4,8 @@ games played by automatic seats (Origins of World War I)."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -163,3 +165,35 @@ async def test_replay_checks_the_seed_against_the_commitment_posted_at_the_start
     forged = {**data, "seed": 6}
     result = replay(games.get("envoys"), Record.model_validate(forged))
     assert not result.ok and "commitment" in result.message
+
+
+async def test_python_m_bot_replay_checks_an_exported_crisis_game(service, tmp_path):
+    await service.create(CHANNEL, 9, "crisis1914", ALICE, "alice")
+    await service.set_automatic(CHANNEL, ALICE, None, True)
+    await service.set_automatic(CHANNEL, ALICE, None, True)
+    await service.start(CHANNEL, ALICE, seed=21)
+    await service.set_automatic(CHANNEL, ALICE, "alice", True)  # played to the end
+    path = tmp_path / "crisis.json"
+    path.write_text(json.dumps(await service.export(CHANNEL)), encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "replay", str(path)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert "OK:" in done.stdout
+
+
+async def test_a_substitute_in_crisis_is_briefed_with_the_hand_and_nobody_else_sees_it(service):
+    await service.create(CHANNEL, 9, "crisis1914", ALICE, "alice")
+    await service.join(CHANNEL, BOB, "bob")
+    await service.join(CHANNEL, CAROL, "carol")
+    await service.start(CHANNEL, ALICE, seed=8)
+    for _ in range(6):
+        await service.auto(CHANNEL)
+    t = await service._load(CHANNEL)
+    g = t.game
+    private = g.describe(g.view(t.state, "s2"))
+    assert private != g.describe(g.view(t.state, None))  # bob's seat knows something the public does not
+    out = await service.substitute(CHANNEL, ALICE, "s2", DAVE, "dave")
+    (briefing,) = [p for p in out.posts if p.kind == "briefing"]
+    assert private in briefing.text and briefing.user_id == DAVE
+    assert not any(private in p.text for p in out.public())
