@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import shlex
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -213,11 +213,12 @@ class GameGroup(app_commands.Group):
 
 
 def _setting_names() -> tuple[str, ...]:
+    """The settings the service knows (its KEYS; `extra` holds game lengths, not a key)."""
     try:
         from bot.tables import Settings
     except ImportError:
         return SETTING_KEYS
-    names: list[Any] = (
-        [f.name for f in dataclasses.fields(Settings)] if dataclasses.is_dataclass(Settings) else []
-    )
+    names = getattr(Settings, "KEYS", None) or [
+        f.name for f in dataclasses.fields(Settings) if f.name != "extra"
+    ]
     return tuple(dict.fromkeys([*names, *SETTING_KEYS]))

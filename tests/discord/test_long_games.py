@@ -499,3 +499,12 @@ async def test_after_a_restart_the_stored_status_message_is_edited_without_searc
     made = [(r.method, r.path) for r in env.http_requests[calls:]]
     assert ("GET", f"/channels/{table.channel.id}/messages") not in made, made  # no history scan
     assert ("PATCH", f"/channels/{table.channel.id}/messages/{status_id}") in made
+
+
+async def test_the_settings_key_offers_the_long_game_settings(env, service):
+    table = Table(env, "alice")
+    await table.open("alice")
+    offered = [
+        c["value"] for c in await table["alice"].autocomplete(table.channel, "game settings", "key", "")
+    ]
+    assert {"on_expiry", "on_outage", "round_threads"} <= set(offered) and "extra" not in offered
