@@ -7,6 +7,7 @@ lock through `_with_table` and saves in one transaction.
 from __future__ import annotations
 
 import json
+import logging
 import re
 from dataclasses import replace
 from typing import Any
@@ -17,8 +18,10 @@ from engine.core import GameError, rng_for
 
 from .outbox import Outbox, Post
 from .render import seat_list
-from .store import SeatHistoryRow, SeatRow
+from .store import SeatHistoryRow, SeatRow, StoreError
 from .tablebase import AUTO_CAP, NOT_SEATED, OVER, TableError, _merge, _reminders, _setting_of, _Table
+
+log = logging.getLogger(__name__)
 
 BRIEFING_EVENTS = 8  # public events a substitute's briefing recalls
 _MENTION = re.compile(r"^<@!?(\d+)>$")
@@ -358,8 +361,16 @@ class ControlsMixin:
             )
             if seat is None:
                 break
-            action = t.game.bot_action(t.state, seat, rng_for(t.state.seed, t.state.step, "auto"))
-            t, step = await self._step(t, seat, t.holder(seat).user_id, action)
+            try:
+                action = t.game.bot_action(t.state, seat, rng_for(t.state.seed, t.state.step, "auto"))
+                t, step = await self._step(t, seat, t.holder(seat).user_id, action)
+            except StoreError:
+                raise
+            except Exception as exc:  # an engine whose automatic player fails must not lose the human's move
+                log.exception("automatic move failed in channel %s", t.row.channel_id)
+                return await self._pause_for(
+                    t, out, f"The automatic move for {t.who_as(seat)} failed ({exc})"
+                )
             _merge(out, step)
         return t
 

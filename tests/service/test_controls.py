@@ -226,3 +226,25 @@ async def test_undo_takes_back_the_automatic_moves_that_answered_the_last_action
     out = await service.undo(CHANNEL, ALICE)
     assert "and 1 automatic move(s) after it" in out.posts[0].text
     assert (await service._load(CHANNEL)).state == before
+
+
+class Broken(Envoys):
+    """Envoys whose automatic player fails."""
+
+    id = "broken"
+    title = "Broken"
+
+    def bot_action(self, state, seat, rng):
+        raise RuntimeError("no idea")
+
+
+async def test_a_failing_automatic_player_pauses_the_table_and_keeps_the_members_move(service, registry):
+    registry.register(Broken())
+    await service.create(CHANNEL, 9, "broken", ALICE, "alice")
+    await service.join(CHANNEL, BOB, "bob")
+    await service.start(CHANNEL, ALICE, seed=7)
+    await service.command(CHANNEL, BOB, "commit", {"value": "2"})
+    out = await service.set_automatic(CHANNEL, ALICE, "alice", True)
+    assert any("failed (no idea); the game is paused" in p.text for p in out.posts)
+    assert (await service.table_info(CHANNEL)).status == "paused"
+    assert [a.seat for a in await service.store.get_actions(CHANNEL)] == ["s2"]
