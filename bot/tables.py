@@ -400,6 +400,7 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
                 SeatHistoryRow(channel_id, s.seat, s.user_id, s.name, 0, now, s.automatic, "start")
                 for s in seats
             ]
+            opening = g.opening_events(state)  # what setup already did (a First Draw)
             t = await self._save(
                 started,
                 row=replace(t.row, status="running", seed=table_seed, meta=meta),
@@ -408,6 +409,7 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
                 deadlines=deadlines,
                 prompts=prompts,
                 history=history,
+                events=[EventRow(channel_id, None, e.audience, e.kind, e.text, now) for e in opening],
             )
             out = Outbox(channel_id=channel_id)
             order = seat_list([(s.name, t.label(s.seat)) for s in seats])
@@ -420,6 +422,7 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
                     "shuffle and roll against it).",
                 )
             )
+            self._event_posts(t, out, opening)
             self._prompt_posts(t, out, [], prompts)
             self._thread_changes(out, opened, [])
             if round_label:

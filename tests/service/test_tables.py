@@ -337,3 +337,14 @@ def test_a_preference_already_taken_falls_back_to_join_order():
         for uid, name, pref in [(1, "a", None), (2, "b", "germany"), (3, "c", "GERMANY")]
     ]
     assert [s.seat for s in _honour_preferences(seats, labels)] == ["s1", "s3", "s2"]
+
+
+async def test_what_setup_already_did_is_posted_and_logged_at_start(service):
+    """Crisis: 1914's setup runs the First Draw until its first decision; the cards it put
+    on the Tableaux are public and must appear in the channel and in /game log."""
+    await service.create(CHANNEL, None, "crisis1914", ALICE, "alice")
+    await service.join(CHANNEL, BOB, "bob")
+    out = await service.start(CHANNEL, ALICE, seed=5)
+    first_draw = [p.text for p in out.posts if p.to == "channel" and p.text.startswith("First Draw: ")]
+    assert first_draw == ["First Draw: Berchtold drew Stürgkh (3 DP) to the Tableau."]
+    assert first_draw[0] in await service.log(CHANNEL)
