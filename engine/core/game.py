@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
-from pydantic import TypeAdapter
+from pydantic import BaseModel, TypeAdapter
 
 from .commands import Command
 from .errors import IllegalAction, NotYourTurn
@@ -37,6 +37,54 @@ class TrackingRandom(random.Random):
     def getrandbits(self, k: int) -> int:
         self.used = True
         return super().getrandbits(k)
+
+
+class _StepRandom(TrackingRandom):
+    """The per-action generator: the same numbers as TrackingRandom(seed), cheaper to make.
+
+    `random.Random(seed)` seeds twice (in `__new__`, then again in Python's `__init__`),
+    which cost more than the rest of a small game's step. Here `__new__` gets the seed
+    and the Python-level seeding waits for the first draw (most actions draw nothing);
+    it repeats what `__new__` did, so the numbers never depend on that CPython detail.
+    """
+
+    def __init__(self, seed: int):
+        self._pending: int | None = seed
+        self.gauss_next = None
+
+    def _ready(self) -> None:
+        if self._pending is not None:
+            seed, self._pending = self._pending, None
+            random.Random.seed(self, seed)
+
+    def random(self) -> float:
+        self._ready()
+        return super().random()
+
+    def getrandbits(self, k: int) -> int:
+        self._ready()
+        return super().getrandbits(k)
+
+    def seed(self, a: Any = None, version: int = 2) -> None:
+        self._pending = None  # an explicit seed wins over the pending one
+        super().seed(a, version)
+
+    def getstate(self) -> tuple[Any, ...]:
+        self._ready()
+        return super().getstate()
+
+    def setstate(self, state: tuple[Any, ...]) -> None:
+        self._pending = None
+        super().setstate(state)
+
+
+def _copy(state: S) -> S:
+    """The state copy `step` hands to `play`. A game may define its own `__deepcopy__`;
+    otherwise a round trip through pydantic-core (states round-trip by contract, see
+    Model) is about twice as fast as `copy.deepcopy` over the fields."""
+    if type(state).__deepcopy__ is not BaseModel.__deepcopy__:
+        return state.model_copy(deep=True)
+    return type(state).model_validate(state.model_dump())
 
 
 @dataclass(frozen=True)
@@ -160,11 +208,8 @@ class Game(ABC, Generic[S]):
             raise NotYourTurn("You owe no decision right now.")
         if isinstance(action, dict):
             action = self.parse_action(action)
-        new = state.model_copy(deep=True)
-        # Seeded at construction: an unseeded Random reads os.urandom first (slow, and
-        # it releases the GIL mid-action).
-        rng = TrackingRandom(seed_for(state.seed, state.step))
-        rng.used = False
+        new = _copy(state)
+        rng = _StepRandom(seed_for(state.seed, state.step))
         events = self.play(new, seat, action, rng)
         new.step = state.step + 1
         return Applied(new, events, rng.used)
