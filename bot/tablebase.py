@@ -174,7 +174,7 @@ class _Table:
         return next((s for s in self.seats if s.user_id == user_id), None)
 
     def holder(self, seat: str) -> SeatRow | None:
-        return next((s for s in self.seats if s.seat == seat), None)
+        return self._holders.get(seat)
 
     def label(self, seat: str) -> str:
         return self.game.seat_label(self.state, seat) if self.state is not None else seat
@@ -203,6 +203,11 @@ class _Table:
     @cached_property
     def settings(self) -> Settings:
         return Settings.from_json(self.row.settings)
+
+    @cached_property
+    def _holders(self) -> dict[str | None, SeatRow]:
+        # seats are looked up several times per action; the list is replaced, never changed
+        return {s.seat: s for s in reversed(self.seats)}  # reversed: the first row wins
 
     @cached_property
     def prompts(self) -> list[Prompt]:

@@ -89,6 +89,13 @@ _COLUMNS = (
 )
 
 
+def _copy_row(row: TableRow) -> TableRow:
+    """A shallow copy, without dataclasses.replace's per-field __init__ (it showed in profiles)."""
+    new = object.__new__(TableRow)
+    new.__dict__.update(row.__dict__)
+    return new
+
+
 def _random_seed() -> int:
     return secrets.randbits(63)
 
@@ -158,10 +165,12 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
     ) -> _Table:
         """Save a changed table in one transaction; the cache only learns of it on success.
         Only what changed is written: the columns that differ, deadlines and seats if new."""
-        row = replace(row or t.row, updated_at=self.clock())
+        row = _copy_row(row or t.row)  # the cached row stays as it was until the save succeeds
+        row.updated_at = self.clock()
         if state is not None:
             row.state = state.model_dump_json()
-        columns = [c for c in _COLUMNS if getattr(row, c) != getattr(t.row, c)]
+        old = t.row
+        columns = [c for c in _COLUMNS if (v := getattr(row, c)) is not (w := getattr(old, c)) and v != w]
         if deadlines == t.deadlines:
             deadlines = None
         try:
