@@ -576,7 +576,7 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
         try:
             if isinstance(action, dict):
                 action = g.parse_action(action)
-            applied = g.step(t.state, seat, action)
+            applied = g.step(t.state, seat, action, prompts=before)
         except ValidationError:
             owed = "; ".join(p.text for p in before if p.seat == seat)
             raise TableError(f"{NOT_THIS_PHASE} You owe: {owed}" if owed else NOT_THIS_PHASE) from None

@@ -199,12 +199,20 @@ class Game(ABC, Generic[S]):
     def load_state(self, data: str | bytes) -> S:
         return self.State.model_validate_json(data)  # type: ignore[return-value]
 
-    def step(self, state: S, seat: str, action: Any) -> Applied[S]:
+    def step(
+        self, state: S, seat: str, action: Any, *, prompts: list[Prompt] | None = None
+    ) -> Applied[S]:
+        """Apply `action` for `seat` to a copy of `state`. `prompts`, if the caller already
+        holds `self.prompts(state)`, saves computing them again for the turn check."""
         if self.outcome(state) is not None:
             raise IllegalAction("The game is over.")
         if seat not in state.seats:
             raise NotYourTurn("You do not hold a seat in this game.")
-        if not self.may_act(state, seat):
+        if prompts is not None and type(self).may_act is Game.may_act:
+            allowed = any(p.seat == seat for p in prompts)
+        else:  # a game with its own may_act decides for itself
+            allowed = self.may_act(state, seat)
+        if not allowed:
             raise NotYourTurn("You owe no decision right now.")
         if isinstance(action, dict):
             action = self.parse_action(action)
