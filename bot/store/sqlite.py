@@ -242,13 +242,17 @@ class SqliteStore(Store):
                 self._update_table(conn, table, expected_version, columns)
                 if truncate_from is not None:
                     self._truncate(conn, table.channel_id, truncate_from)
-                self._append_actions(conn, actions)
-                self._write_events(conn, events)
+                # every statement is a trip into SQLite (and a GIL hand-back): none for no rows
+                if actions:
+                    self._append_actions(conn, actions)
+                if events:
+                    self._write_events(conn, events)
                 if deadlines is not None:
                     self._write_deadlines(conn, table.channel_id, deadlines)
                 if seats is not None:
                     self._write_seats(conn, table.channel_id, seats)
-                self._append_history(conn, history)
+                if history:
+                    self._append_history(conn, history)
 
             self._transaction(conn, write)
 
@@ -308,6 +312,8 @@ class SqliteStore(Store):
         self, conn: sqlite3.Connection, channel_id: int, rows: Sequence[DeadlineRow]
     ) -> None:
         conn.execute("DELETE FROM deadlines WHERE channel_id=?", (channel_id,))
+        if not rows:
+            return
         conn.executemany(
             "INSERT INTO deadlines (channel_id, phase, started_at, due_at, next_at, reminders, "
             "reminders_sent, extended, thread) VALUES (?,?,?,?,?,?,?,?,?)",
@@ -329,6 +335,8 @@ class SqliteStore(Store):
 
     def _write_seats(self, conn: sqlite3.Connection, channel_id: int, rows: Sequence[SeatRow]) -> None:
         conn.execute("DELETE FROM seats WHERE channel_id=?", (channel_id,))
+        if not rows:
+            return
         conn.executemany(
             f"INSERT INTO seats ({_SEAT_COLS}) VALUES (?,?,?,?,?,?,?,?)",
             [
