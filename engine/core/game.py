@@ -199,9 +199,7 @@ class Game(ABC, Generic[S]):
     def load_state(self, data: str | bytes) -> S:
         return self.State.model_validate_json(data)  # type: ignore[return-value]
 
-    def step(
-        self, state: S, seat: str, action: Any, *, prompts: list[Prompt] | None = None
-    ) -> Applied[S]:
+    def step(self, state: S, seat: str, action: Any, *, prompts: list[Prompt] | None = None) -> Applied[S]:
         """Apply `action` for `seat` to a copy of `state`. `prompts`, if the caller already
         holds `self.prompts(state)`, saves computing them again for the turn check."""
         if self.outcome(state) is not None:
