@@ -168,3 +168,29 @@ async def test_a_reminder_for_a_member_who_chose_mentions_is_a_ping_in_the_chann
     assert ping.user_id == BOB and ping.text.startswith(f"<@{BOB}> reminder: you owe commit")
     assert "Commit 1, 2 or 3" not in ping.text  # the prompt's own words stay private
     assert [p.user_id for p in out.posts if p.kind == "reminder" and p.dm] == [ALICE]
+
+
+@pytest.mark.parametrize(
+    ("game_id", "players", "first", "second"),
+    [
+        ("crisis1914", 3, "Week 1", "Week 2"),
+        ("schonbrunn", 3, "Round 1", "Round 2"),
+    ],
+)
+async def test_round_threads_follow_a_real_games_weeks_and_rounds(service, game_id, players, first, second):
+    """Issue 6, item 10: a public diplomacy thread at the start of each Crisis Week and
+    each Schönbrunn round, archived when the Week or round ends."""
+    await service.create(CHANNEL, 9, game_id, ALICE, "alice")
+    for uid in range(2, players + 1):
+        await service.join(CHANNEL, uid, f"p{uid}")
+    await service.settings(CHANNEL, ALICE, {"round_threads": "on"})
+    out = await service.start(CHANNEL, ALICE, seed=11)
+    assert out.open_thread == first
+    for _ in range(2000):
+        out = await service.auto(CHANNEL)
+        assert out is not None, "the game ended before its second round"
+        if out.open_thread == second:
+            assert out.close_thread
+            break
+    else:
+        raise AssertionError(f"{second} never began")
