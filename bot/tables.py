@@ -100,6 +100,13 @@ def _random_seed() -> int:
     return secrets.randbits(63)
 
 
+CHOICE_EXPIRED = "That choice has expired; here are your current options."
+
+
+class ChoiceExpired(TableError):
+    """A turn button pressed after the table moved on: the front end offers fresh ones."""
+
+
 class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, PostsMixin):
     def __init__(
         self,
@@ -467,6 +474,40 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
         async def run(t: _Table) -> Outbox:
             seat = self._acting_seat(t, user_id)
             return await self._apply(t, seat, user_id, action)
+
+        return await self._with_table(channel_id, run)
+
+    async def choices(self, channel_id: int, user_id: int) -> tuple[int, list[tuple[int, str]]]:
+        """The step and the caller's legal actions as (index, label), for turn buttons:
+        [] when they owe nothing or the game lists no actions. Their own seat only, so
+        choices from their Hand are never shown to anyone else."""
+        async with self._lock(channel_id):
+            t = await self._load(channel_id)
+            me = t.seat_of(user_id)
+            if me is None:
+                raise TableError(NOT_SEATED)
+            if t.state is None or me.seat is None or t.row.status != "running":
+                return (t.state.step if t.state is not None else 0), []
+            if not any(p.seat == me.seat for p in t.prompts):
+                return t.state.step, []
+            g, state = t.game, t.state
+            legal = g.legal_actions(state, me.seat)
+            return state.step, [(i, g.action_label(state, me.seat, x)[:80]) for i, x in enumerate(legal)]
+
+    async def act_choice(self, channel_id: int, user_id: int, step: int, index: int) -> Outbox:
+        """A turn button: `legal_actions(state, seat)[index]`, if the table is still at `step`."""
+
+        async def run(t: _Table) -> Outbox:
+            me = t.seat_of(user_id)
+            if me is None or me.seat is None:
+                raise TableError(NOT_SEATED)
+            if t.state is None or t.state.step != step:
+                raise ChoiceExpired(CHOICE_EXPIRED)
+            seat = self._acting_seat(t, user_id)
+            legal = t.game.legal_actions(t.state, seat)
+            if not 0 <= index < len(legal):
+                raise ChoiceExpired(CHOICE_EXPIRED)
+            return await self._apply(t, seat, user_id, legal[index])
 
         return await self._with_table(channel_id, run)
 

@@ -158,6 +158,10 @@ class Game(ABC, Generic[S]):
         """Every legal action where the space is small enough to list; [] otherwise."""
         return []
 
+    def action_label(self, state: S, seat: str, action: Any) -> str:
+        """A button's words for one of `legal_actions` (at most 80 characters)."""
+        return str(getattr(action, "kind", "act")).capitalize()[:80]
+
     def may_act(self, state: S, seat: str) -> bool:
         return any(p.seat == seat for p in self.prompts(state))
 

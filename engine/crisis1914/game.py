@@ -447,6 +447,55 @@ class Crisis1914(Game[CrisisState]):
         out.append(a.Pass())
         return out
 
+    def action_label(self, state: CrisisState, seat: str, action: Any) -> str:
+        """In the rulebook's words: "Play Hartwig (3 DP) with Belligerence"."""
+        p = state.player_of(seat)
+
+        def names(ids: list[str]) -> str:
+            return ", ".join(card(c).name for c in ids) or "nothing"
+
+        def choices(ch: a.CardChoices) -> str:
+            extra = [
+                " with Belligerence" if ch.belligerence else "",
+                " (or-effect)" if ch.alternative else "",
+            ]
+            return "".join(extra)
+
+        match action:
+            case a.Draw():
+                text = "Draw"
+            case a.Pass():
+                text = "Pass"
+            case a.Play(card=c):
+                dp = f" ({card_dp(state, p, card(c))} DP)" if p is not None else ""
+                text = f"Play {card(c).name}{dp}{choices(action)}"
+            case a.Resolve(card=None):
+                text = f"Place it{choices(action)}" if choices(action) else "Place it"
+            case a.Resolve(card=c):
+                text = f"Choose {card(c).name}{choices(action)}"
+            case a.Deliberate(discard=c):
+                text = f"Deliberate, discarding {card(c).name}"
+            case a.Reorganize(discard=c):
+                text = f"Reorganize, discarding {card(c).name}"
+            case a.Seize(discards=cs):
+                text = f"Seize the Initiative, discarding {names(cs)}"
+            case a.Reorder(order=cs):
+                text = f"Top first: {names(cs)}"
+            case a.Discard(cards=cs):
+                text = f"Discard {names(cs)}"
+            case a.Congress(yes=yes):
+                inviting = state.phase == "congress_invite"
+                text = (
+                    ("Invite to a Congress" if yes else "No Congress")
+                    if inviting
+                    else ("Attend" if yes else "Refuse")
+                )
+            case a.Refresh(discards=cs):
+                text = f"Refresh, discarding {names(cs)}" if cs else "Refresh, keeping my Hand"
+            case _:
+                text = super().action_label(state, seat, action)
+        return text if len(text) <= 80 else text[:79] + "…"
+
     @staticmethod
     def _bell_options(p: Player, card_id: str) -> list[bool]:
         if card(card_id).forced_belligerence or p.belligerence >= MAX_BELLIGERENCE:
