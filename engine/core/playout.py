@@ -28,12 +28,15 @@ def play_out(
     options: Model | None = None,
     max_steps: int = 20_000,
     on_step: Callable[[GameState, str, Any, GameState, list[Event]], None] | None = None,
+    policy: Callable[[GameState, str, random.Random], Any] | None = None,
 ) -> Playout:
     """Play one game to its end with automatic players at every seat.
 
     Seats are "s1".."sN". Prompts are answered in the order the game lists them; the
-    bots' generator is seeded from `seed` so a playout is reproducible.
+    bots' generator is seeded from `seed` so a playout is reproducible. `policy` replaces
+    `game.bot_action` (a cheaper player for long fuzzing sweeps).
     """
+    choose = policy or game.bot_action
     seats = [f"s{i + 1}" for i in range(n_players)]
     state = game.setup(seats, options or game.Options(), seed)
     bots = random.Random(seed ^ 0x5EED)
@@ -45,7 +48,7 @@ def play_out(
         if not prompts:
             raise AssertionError(f"{game.id}: no prompts but no outcome at step {state.step}")
         seat = prompts[0].seat
-        action = game.bot_action(state, seat, bots)
+        action = choose(state, seat, bots)
         new, events = game.apply(state, seat, action)
         if on_step is not None:
             on_step(state, seat, action, new, events)
