@@ -78,6 +78,19 @@ def _docs(folder: str, game: str) -> list[str]:
     return [f"[{p.relative_to(ROOT)}]({p.relative_to(ROOT)})" for p in found]
 
 
+# docs/rulings.md keeps every game's rulings in one file, a section each
+RULINGS_ANCHORS = {
+    "crisis1914": "crisis-1914",
+    "origins": "origins-of-world-war-i",
+    "schonbrunn": "schönbrunn",
+}
+
+
+def _rulings(game: str) -> list[str]:
+    anchor = RULINGS_ANCHORS.get(game)
+    return [f"[docs/rulings.md#{anchor}](docs/rulings.md#{anchor})"] if anchor else []
+
+
 def content() -> str:
     lines = ["| Content file | Rulebook | Public | Reconstructed |", "|---|---:|---:|---:|"]
     notes = []
@@ -87,7 +100,7 @@ def content() -> str:
             _count(tomllib.loads(path.read_text(encoding="utf-8")), counts)
             rel = path.relative_to(ROOT)
             lines.append(f"| [{rel}]({rel}) | " + " | ".join(str(counts[k]) for k in KINDS) + " |")
-        docs = _docs("rulings", game_dir.name) + _docs("balance", game_dir.name)
+        docs = _rulings(game_dir.name) + _docs("balance", game_dir.name)
         if docs:
             notes.append(f"- {game_dir.name}: " + ", ".join(docs))
     if notes:

@@ -176,7 +176,7 @@ async def export(interaction: discord.Interaction) -> None:
         return
     finished = info.status not in ("lobby", "running", "paused")
     # A running game's record holds the seed and every secret order: only the host gets it,
-    # privately, to move the table (RULINGS 11).
+    # privately, to move the table (docs/rulings.md, Discord adapter 11).
     if not finished and interaction.user.id != info.host_id and not _is_admin(interaction):
         await say(
             interaction,

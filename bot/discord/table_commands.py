@@ -82,7 +82,7 @@ class GameGroup(app_commands.Group):
     def __init__(self) -> None:
         # Tables live in server channels, but `/game mine` and `/game notify` are about the
         # caller and work in a DM too; Discord sets that per group, so the group allows DMs
-        # and `interaction_check` refuses the table verbs there (RULINGS 12).
+        # and `interaction_check` refuses the table verbs there (docs/rulings.md, Discord adapter 12).
         super().__init__(name="game", description="Game tables in this channel: create, join, play, follow")
         for command in COMMANDS:
             self.add_command(command)

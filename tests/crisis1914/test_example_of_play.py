@@ -183,7 +183,7 @@ def test_example_of_play_solitaire_through_week_2():
 
     The example's Week 1 totals are 1 DP short of its cards: Szapáry's Back-Channel puts the
     second marker "onto the 1 space", level with the first, against the card rule ("+1 DP
-    ahead of it") and the 2-player example. We follow the rule (docs/rulings/crisis1914.md),
+    ahead of it") and the 2-player example. We follow the rule (docs/rulings.md, Crisis: 1914),
     so the markers end Week 1 on 19 & 20 (not 18 & 19) and the highest earns 1 Prestige
     more; Tension, every Week-2 total (17 & 19, 19 & 21) and every pile move are as printed.
     The example's Hand counts do not add up from 3 cards, so Week 1 starts from the one card

@@ -3,7 +3,7 @@
 Every REST call SimCord records is counted. The one answer each slash command must get
 (`/interactions/.../callback`, or a deferral and its follow-up) is the player's request
 being answered and is reported separately; the budget of 1.5 is on what the bot adds per
-action: the status edit, DMs, threads and standings (see bot/discord/RULINGS.md).
+action: the status edit, DMs, threads and standings (see docs/rulings.md, Discord adapter).
 """
 
 from __future__ import annotations
