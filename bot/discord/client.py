@@ -24,7 +24,7 @@ from .delivery import Delivery
 from .interact import APOLOGY, say
 from .play_commands import build_game_group
 from .table_commands import GameGroup
-from .views import LogPage, ShowMine
+from .views import ActChoice, ActPick, LogPage, ShowMine
 
 __all__ = ["ChancelleryBot", "Ticker", "create_bot", "run_discord"]
 
@@ -105,7 +105,7 @@ class ChancelleryBot(commands.Bot):
         self.tree.on_error = self._on_tree_error
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(ShowMine, LogPage)
+        self.add_dynamic_items(ShowMine, LogPage, ActChoice, ActPick)
         self.tree.add_command(GameGroup())
         for game in games.all():
             if game.commands:  # a game still without commands has nothing to offer yet

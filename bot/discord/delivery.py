@@ -26,7 +26,7 @@ import discord
 
 from bot.outbox import Outbox, Post
 
-from .views import CUSTOM_ID, status_view
+from .views import CUSTOM_ID, own_choices, status_view
 
 if TYPE_CHECKING:
     from .client import ChancelleryBot
@@ -299,7 +299,9 @@ class Delivery:
             if channel is None:
                 continue
             if notice.texts:
-                await self.dm(channel, user_id, "\n".join(notice.texts))
+                # A DM is the player's own: their turn buttons may name cards in their Hand.
+                view = await own_choices(self.bot, channel_id, user_id)
+                await self.dm(channel, user_id, "\n".join(notice.texts), view=view)
             if notice.mention is not None:
                 await self._mention(channel, user_id, notice.mention)
 
@@ -308,7 +310,7 @@ class Delivery:
             _fit(text), allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)])
         )
 
-    async def dm(self, channel: Any, user_id: int, text: str) -> bool:
+    async def dm(self, channel: Any, user_id: int, text: str, *, view: discord.ui.View | None = None) -> bool:
         if user_id in self._closed:
             return False
         if await self.service.dm_closed(user_id):
@@ -316,7 +318,8 @@ class Delivery:
             return False
         try:
             dm = await self.bot.create_dm(discord.Object(user_id))
-            await dm.send(_fit(f"{text}\n-# {channel.mention}"))
+            extra = {"view": view} if view is not None else {}
+            await dm.send(_fit(f"{text}\n-# {channel.mention}"), **extra)
             return True
         except discord.Forbidden as exc:
             if exc.code != CLOSED_DM:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -63,13 +63,32 @@ def _chunks(text: str) -> list[str]:
     return out
 
 
-async def say(interaction: discord.Interaction, text: str, *, ephemeral: bool = True) -> None:
-    """The private answer: the response if none was sent yet, else follow-ups."""
-    for part in _chunks(text):
+async def say(
+    interaction: discord.Interaction,
+    text: str,
+    *,
+    ephemeral: bool = True,
+    view: discord.ui.View | None = None,
+) -> None:
+    """The private answer: the response if none was sent yet, else follow-ups. A `view`
+    (turn buttons) goes under the last part."""
+    parts = _chunks(text)
+    for n, part in enumerate(parts):
+        extra = {"view": view} if view is not None and n == len(parts) - 1 else {}
         if interaction.response.is_done():
-            await interaction.followup.send(part, ephemeral=ephemeral)
+            await interaction.followup.send(part, ephemeral=ephemeral, **extra)
         else:
-            await interaction.response.send_message(part, ephemeral=ephemeral)
+            await interaction.response.send_message(part, ephemeral=ephemeral, **extra)
+
+
+# Given a refusal, the view to show under it (fresh turn buttons for an expired one).
+OnRefusal = Callable[[BaseException], Awaitable["discord.ui.View | None"]]
+
+
+async def _own_choices(interaction: discord.Interaction, channel_id: int) -> discord.ui.View | None:
+    from .views import own_choices  # views imports this module
+
+    return await own_choices(interaction.client, channel_id, interaction.user.id)
 
 
 async def run_refusable(interaction: discord.Interaction, work: Awaitable[Any]) -> tuple[bool, Any]:
@@ -78,7 +97,9 @@ async def run_refusable(interaction: discord.Interaction, work: Awaitable[Any]) 
     return await _run(interaction, work)
 
 
-async def _run(interaction: discord.Interaction, work: Awaitable[Any]) -> tuple[bool, Any]:
+async def _run(
+    interaction: discord.Interaction, work: Awaitable[Any], on_refusal: OnRefusal | None = None
+) -> tuple[bool, Any]:
     task = asyncio.ensure_future(work)
     done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
     if not done:
@@ -86,7 +107,7 @@ async def _run(interaction: discord.Interaction, work: Awaitable[Any]) -> tuple[
     try:
         return True, await task
     except refusal_types() as exc:
-        await say(interaction, str(exc))
+        await say(interaction, str(exc), view=await on_refusal(exc) if on_refusal else None)
     except Exception:
         log.exception(
             "interaction %s failed", interaction.command.qualified_name if interaction.command else "?"
@@ -105,21 +126,29 @@ async def answer_private(
     """
     ok, text = await _run(interaction, work)
     if ok:
-        await say(interaction, text)
+        # The caller's own view: with their turn buttons, seen by them alone.
+        view = await _own_choices(interaction, own_view_of) if own_view_of is not None else None
+        await say(interaction, text, view=view)
         if own_view_of is not None:
             interaction.client.delivery.seen(own_view_of, interaction.user.id)  # type: ignore[attr-defined]
 
 
 async def answer_outbox(
-    interaction: discord.Interaction, work: Awaitable[Outbox], *, new_status: bool = False
+    interaction: discord.Interaction,
+    work: Awaitable[Outbox],
+    *,
+    new_status: bool = False,
+    on_refusal: OnRefusal | None = None,
 ) -> Outbox | None:
-    """Run a service call that changes a table: answer the caller, then deliver the rest."""
-    ok, outbox = await _run(interaction, work)
+    """Run a service call that changes a table: answer the caller, then deliver the rest.
+    If the caller owes a decision next, their ephemeral answer carries its buttons."""
+    ok, outbox = await _run(interaction, work, on_refusal)
     if not ok:
         return None
     bot: ChancelleryBot = interaction.client  # type: ignore[assignment]
     bot.delivery.seen(outbox.channel_id, interaction.user.id)
-    await say(interaction, bot.delivery.private_reply(outbox, interaction.user.id))
+    view = await _own_choices(interaction, outbox.channel_id)
+    await say(interaction, bot.delivery.private_reply(outbox, interaction.user.id), view=view)
     try:
         await bot.delivery.deliver(outbox, caller_id=interaction.user.id, new_status=new_status)
     except Exception:  # the action is saved; only its announcement failed: no apology to the player

@@ -15,7 +15,19 @@ import discord
 
 from .interact import answer_private
 
-__all__ = ["ShowMine", "LogPage", "status_view", "log_view", "CUSTOM_ID", "LOG_ID"]
+__all__ = [
+    "ShowMine",
+    "LogPage",
+    "ActChoice",
+    "ActPick",
+    "status_view",
+    "log_view",
+    "choices_view",
+    "CUSTOM_ID",
+    "LOG_ID",
+    "ACT_ID",
+    "PICK_ID",
+]
 
 CUSTOM_ID = "chan:me:{channel_id}"
 LABEL = "Show my hand / orders"
@@ -100,3 +112,116 @@ def log_view(channel_id: int, text: str) -> discord.ui.View | discord.utils.MISS
     view.add_item(LogPage(channel_id, page + 1, "Older", disabled=page >= pages))
     view.add_item(LogPage(channel_id, page - 1, "Newer", disabled=page <= 1))
     return view
+
+
+# ---------------------------------------------------------------------- turn buttons
+
+ACT_ID = "chan:act:{channel_id}:{step}:{index}"
+PICK_ID = "chan:pick:{channel_id}:{step}:{part}"
+MAX_BUTTONS = 20  # beyond this a turn's choices go in select menus
+MAX_OPTIONS = 25  # Discord: options per select menu
+MAX_ROWS = 5  # Discord: rows per message, one select menu each
+
+
+async def _act(interaction: discord.Interaction, channel_id: int, step: int, index: int) -> None:
+    """Play the chosen legal action. A stale choice (the table's step moved on) is refused
+    with the caller's current options; the service checks seat and turn under its lock."""
+    from bot.tables import ChoiceExpired
+
+    from .interact import answer_outbox
+
+    async def fresh(exc: BaseException) -> discord.ui.View | None:
+        if not isinstance(exc, ChoiceExpired):
+            return None
+        return await own_choices(interaction.client, channel_id, interaction.user.id)
+
+    await answer_outbox(
+        interaction,
+        interaction.client.service.act_choice(  # type: ignore[attr-defined]
+            channel_id, interaction.user.id, step, index
+        ),
+        on_refusal=fresh,
+    )
+
+
+class ActChoice(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"chan:act:(?P<channel_id>[0-9]+):(?P<step>[0-9]+):(?P<index>[0-9]+)",
+):
+    """One legal action of the player who owes, by its index in `legal_actions` at `step`.
+    Shown only privately (their ephemeral reply or DM): it may name cards in their Hand."""
+
+    def __init__(self, channel_id: int, step: int, index: int, label: str = "Act") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80],
+                style=discord.ButtonStyle.primary,
+                custom_id=ACT_ID.format(channel_id=channel_id, step=step, index=index),
+            )
+        )
+        self.channel_id, self.step, self.index = channel_id, step, index
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
+    ) -> ActChoice:
+        return cls(int(match["channel_id"]), int(match["step"]), int(match["index"]), item.label or "Act")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _act(interaction, self.channel_id, self.step, self.index)
+
+
+class ActPick(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"chan:pick:(?P<channel_id>[0-9]+):(?P<step>[0-9]+):(?P<part>[0-9]+)",
+):
+    """A select menu of up to 25 legal actions, for turns with too many for buttons."""
+
+    def __init__(
+        self, channel_id: int, step: int, part: int, options: list[tuple[int, str]] | None = None
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=PICK_ID.format(channel_id=channel_id, step=step, part=part),
+                placeholder="Choose your action…" if part == 0 else "More choices…",
+                options=[discord.SelectOption(label=label[:100], value=str(i)) for i, label in options or []]
+                or [discord.SelectOption(label="…", value="0")],
+            )
+        )
+        self.channel_id, self.step = channel_id, step
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str], /
+    ) -> ActPick:
+        return cls(int(match["channel_id"]), int(match["step"]), int(match["part"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
+        if not values:
+            return
+        await _act(interaction, self.channel_id, self.step, int(values[0]))
+
+
+def choices_view(channel_id: int, step: int, choices: list[tuple[int, str]]) -> discord.ui.View | None:
+    """Buttons for a short list of choices, select menus for a long one; None for none.
+    Beyond five menus (125 choices) the rest stay with the slash commands."""
+    if not choices:
+        return None
+    view = discord.ui.View(timeout=None)
+    if len(choices) <= MAX_BUTTONS:
+        for index, label in choices:
+            view.add_item(ActChoice(channel_id, step, index, label))
+        return view
+    for part in range(min(MAX_ROWS, -(-len(choices) // MAX_OPTIONS))):
+        view.add_item(ActPick(channel_id, step, part, choices[part * MAX_OPTIONS : (part + 1) * MAX_OPTIONS]))
+    return view
+
+
+async def own_choices(bot: Any, channel_id: int, user_id: int) -> discord.ui.View | None:
+    """The caller's current turn buttons, or None (no seat, nothing owed, or no list)."""
+    try:
+        step, choices = await bot.service.choices(channel_id, user_id)
+    except Exception:  # a refusal (not seated) or a gone table: no buttons, never an error
+        return None
+    return choices_view(channel_id, step, choices)

@@ -1,0 +1,158 @@
+"""Issue 4, Crisis: 1914 in Discord: "When it is a player's turn they get buttons for the
+legal actions; choices that involve their Hand appear only to them."
+
+A real Crisis table with three members. The member who owes a decision gets buttons in
+their own ephemeral reply and in their turn-notice DM, never in the channel; a click
+applies exactly that legal action; a button from before the table moved on is refused
+with fresh ones; a stranger's click is refused privately and changes nothing.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from bot import tables
+from bot.discord import create_bot
+from bot.discord.delivery import NOTICE_GRACE
+from bot.discord.views import choices_view
+from engine.crisis1914 import GAME
+from engine.crisis1914.state import CrisisState
+
+from .conftest import BotConfig
+from .test_crisis_e2e import CrisisTable
+
+SEED = 1914
+TURN_IDS = ("chan:act:", "chan:pick:")
+
+
+@pytest.fixture
+def simcord_bot(service):
+    """The bot over the real game registry (conftest's default narrows it to the test game)."""
+    return create_bot(BotConfig(), service)
+
+
+@pytest.fixture(autouse=True)
+def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tables, "secrets", SimpleNamespace(randbits=lambda bits: SEED))
+
+
+def _ids(components: list[Any]) -> list[str]:
+    """Every custom_id in raw component rows (dicts) or discord.py rows (objects)."""
+    out: list[str] = []
+    for row in components:
+        children = row.get("components", []) if isinstance(row, dict) else getattr(row, "children", [])
+        for c in children:
+            cid = c.get("custom_id") if isinstance(c, dict) else getattr(c, "custom_id", None)
+            if cid:
+                out.append(cid)
+    return out
+
+
+def _labels(components: list[dict[str, Any]]) -> list[str]:
+    return [c["label"] for row in components for c in row.get("components", []) if c.get("label")]
+
+
+def _public_turn_ids(table: CrisisTable, first_call: int = 0) -> list[str]:
+    """Turn-button ids the bot ever sent or edited into the channel or its threads."""
+    public = {table.channel.id} | {t.id for t in table.channel.threads}
+    found = []
+    for call in table.env.http_requests[first_call:]:
+        parts = call.path.strip("/").split("/")
+        if parts[0] != "channels" or int(parts[1]) not in public or not isinstance(call.json, dict):
+            continue
+        found += [i for i in _ids(call.json.get("components") or []) if i.startswith(TURN_IDS)]
+    return found
+
+
+async def _owing(table: CrisisTable) -> tuple[CrisisState, str, str]:
+    state = await table.state()
+    seat = GAME.prompts(state)[0].seat
+    return state, seat, table.seats[seat]
+
+
+async def test_the_player_who_owes_gets_private_buttons_that_play_exactly_that_action(env, store):
+    table = CrisisTable(env, store)
+    await table.start(SEED)
+    state, seat, name = await _owing(table)
+    legal = GAME.legal_actions(state, seat)
+    assert legal, "the seat that owes has actions to list"
+    wanted = [GAME.action_label(state, seat, x) for x in legal]
+
+    # Their own view, privately, carries one button per legal action (or menus for many).
+    mine = await table.members[name].slash(table.channel, "game me")
+    assert mine.ephemeral
+    ids = _ids(mine.response.components)
+    assert ids and all(i.startswith(f"chan:act:{table.channel.id}:{state.step}:") for i in ids)
+    assert _labels(mine.response.components) == wanted[: len(ids)]
+    for other in set(table.members) - {name}:  # nobody else gets any
+        theirs = await table.members[other].slash(table.channel, "game me")
+        assert not _ids(theirs.response.components)
+
+    # A click applies exactly the legal action at that index: one that hands the turn on.
+    index = next(
+        i for i, x in enumerate(legal) if GAME.prompts(GAME.apply(state, seat, x)[0])[0].seat != seat
+    )
+    expected, _ = GAME.apply(state, seat, legal[index])
+    button = f"chan:act:{table.channel.id}:{state.step}:{index}"
+    clicked = await table.members[name].click(mine.response.message, custom_id=button)
+    assert clicked.ephemeral and clicked.response.content.startswith("Done"), clicked.response.content
+    assert await table.state() == expected
+
+    # The next player's turn notice comes by DM once the grace is over, with their buttons.
+    state, seat2, name2 = await _owing(table)
+    await env.advance_time(NOTICE_GRACE + 1)
+    dm = table.members[name2].user.dm_channel
+    assert dm is not None and dm.history(), "the turn notice was not DMed"
+    notice = dm.history()[-1]
+    legal2 = GAME.legal_actions(state, seat2)
+    dm_ids = _ids(notice.components)
+    assert dm_ids and all(i.startswith(TURN_IDS) and f":{state.step}:" in i for i in dm_ids)
+    if dm_ids[0].startswith("chan:act:"):
+        index2 = len(legal2) - 1
+        clicked = await table.members[name2].user.click(notice, custom_id=dm_ids[index2])
+    else:  # many choices: a select menu, values are indices
+        index2 = 0
+        clicked = await table.members[name2].user.select(notice, ["0"], custom_id=dm_ids[0])
+    assert clicked.ephemeral and clicked.response.content.startswith("Done"), clicked.response.content
+    expected, _ = GAME.apply(state, seat2, legal2[index2])
+    assert await table.state() == expected
+
+    # The first button again: expired, nothing changes, current options (if any) offered.
+    stale = await table.members[name].click(mine.response.message, custom_id=button)
+    assert stale.ephemeral
+    assert stale.response.content.startswith("That choice has expired"), stale.response.content
+    assert await table.state() == expected
+    now_ids = _ids(stale.response.components)
+    owes_now = any(p.seat == seat for p in GAME.prompts(expected))
+    assert bool(now_ids) == (owes_now and bool(GAME.legal_actions(expected, seat)))
+    assert all(i.startswith(TURN_IDS) and f":{expected.step}:" in i for i in now_ids)
+    assert _public_turn_ids(table) == [], "turn buttons reached the channel"
+
+
+async def test_a_stranger_or_another_member_clicking_is_refused_privately(env, store):
+    """Discord shows the buttons to their owner alone; should the same button still reach
+    someone else (here posted into the channel by hand, as a relayed copy would be), the
+    service's own seat check refuses it, privately, and nothing changes."""
+    table = CrisisTable(env, store)
+    await table.start(SEED)
+    state, _, name = await _owing(table)
+    mine = await table.members[name].slash(table.channel, "game me")
+    ids = _ids(mine.response.components)
+    assert ids
+    step, choices = await env.bot.service.choices(table.channel.id, table.members[name].id)
+    copy = await env.bot.get_channel(table.channel.id).send(
+        "a relayed copy", view=choices_view(table.channel.id, step, choices)
+    )
+    assert _ids(copy.components) == ids
+
+    stranger = table.guild.add_member(env.create_user("dmitri"))
+    other = next(n for n in table.members if n != name)
+    for who in (stranger, table.members[other]):
+        refused = await who.click(copy, custom_id=ids[0])
+        assert refused.ephemeral, refused.response.content
+        assert not refused.response.content.startswith("Done"), refused.response.content
+        assert not _ids(refused.response.components)
+        assert await table.state() == state
