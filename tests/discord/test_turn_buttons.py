@@ -156,3 +156,15 @@ async def test_a_stranger_or_another_member_clicking_is_refused_privately(env, s
         assert not refused.response.content.startswith("Done"), refused.response.content
         assert not _ids(refused.response.components)
         assert await table.state() == state
+
+
+def test_many_choices_go_in_select_menus_of_at_most_25():
+    choices = [(i, f"Seize the Initiative, discarding card {i}") for i in range(30)]
+    view = choices_view(123456789012345678, 4321, choices)
+    menus = [m.item for m in view.children]
+    assert [len(m.options) for m in menus] == [25, 5]
+    assert [o.value for m in menus for o in m.options] == [str(i) for i in range(30)]
+    assert all(len(m.custom_id) <= 100 and m.custom_id.startswith("chan:pick:") for m in menus)
+    few = choices_view(1, 2, choices[:3])
+    assert [b.item.custom_id for b in few.children] == [f"chan:act:1:2:{i}" for i in range(3)]
+    assert choices_view(1, 2, []) is None

@@ -7,10 +7,12 @@ import pytest
 
 from bot.tables import ChoiceExpired, TableError, TableService
 from engine.crisis1914 import GAME
+from engine.crisis1914.content import load_content
 
 from .conftest import CHANNEL
 
 USERS = {1: "anna", 2: "boris", 3: "clara"}
+GAME_CARDS = load_content().cards
 
 
 async def _crisis(service: TableService) -> None:
@@ -37,6 +39,14 @@ async def test_choices_are_the_engines_legal_actions_for_the_caller_only(service
     assert step == state.step and legal
     assert choices == [(i, GAME.action_label(state, seat, x)) for i, x in enumerate(legal)]
     assert all(0 < len(label) <= 80 for _, label in choices)
+    labels = dict(choices)
+    for i, x in enumerate(legal):  # in the game's words: the card's printed name and its DP
+        if x.kind == "play":
+            c = GAME_CARDS[x.card]
+            assert labels[i].startswith(f"Play {c.name} (") and " DP)" in labels[i], labels[i]
+            assert ("with Belligerence" in labels[i]) == x.belligerence
+        elif x.kind in ("draw", "pass"):
+            assert labels[i] == x.kind.capitalize()
     for other in set(USERS) - {user}:  # the others owe nothing now: no buttons for them
         assert await service.choices(CHANNEL, other) == (state.step, [])
     with pytest.raises(TableError):
