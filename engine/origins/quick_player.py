@@ -87,28 +87,6 @@ def plan(state: OriginsState, country: str, rng: random.Random) -> Sheet:
     return sheet
 
 
-def random_sheet(state: OriginsState, country: str, rng: random.Random) -> Sheet:
-    """Any legal sheet, for the hidden-information check."""
-    limit = placement.cap(state)
-    budget = placement.funds(state, country)
-    sheet = Sheet()
-    for embassy in rng.sample(content.embassies(), rng.randint(0, 4)):
-        n = rng.randint(0, min(limit, budget))
-        if n:
-            sheet.place[embassy] = n
-            if embassy != country:
-                budget -= n
-    held = [e for e, here in state.pfs.items() if here.get(country, 0) > 0 and e != country]
-    if held and rng.random() < 0.3:
-        embassy = rng.choice(held)
-        sheet.remove[embassy] = rng.randint(1, min(placement.ELIMINATE_CAP, state.at(embassy, country)))
-    try:
-        placement.check_sheet(state, country, sheet)
-    except IllegalAction:
-        return Sheet()
-    return sheet
-
-
 def _enemy(country: str) -> str:
     """The country whose treaty rights with major countries spoil `country`'s special."""
     for special in content.objectives().specials:
