@@ -20,13 +20,10 @@ from __future__ import annotations
 
 import random
 import re
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-from bot import tables
-from bot.discord import create_bot
 from bot.discord.delivery import NOTICE_GRACE
 from bot.discord.play_commands import command_name
 from engine.crisis1914 import GAME
@@ -34,7 +31,7 @@ from engine.crisis1914 import actions as a
 from engine.crisis1914.content import load_content
 from engine.crisis1914.state import CrisisState
 
-from .conftest import BotConfig
+from .whole_game import WholeGameTable, fixed_seed, simcord_bot  # noqa: F401 (fixtures)
 
 # The table seed (fixed: the same game every run), also the automatic players' seed. With the
 # engine as written, 1914 is weathered to the end of Week 6 and in 277 Sazonov loses in Week 3.
@@ -46,77 +43,20 @@ CARDS = {cid: c.name for cid, c in load_content().cards.items()}
 GROUP = command_name(GAME.group)
 
 
-@pytest.fixture
-def simcord_bot(service):
-    """The bot over the real game registry (conftest's default narrows it to the test game)."""
-    return create_bot(BotConfig(), service)
-
-
 @pytest.fixture(params=SEEDS, ids=lambda seed: f"seed {seed}")
-def seed(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> int:
-    # `/game start` draws the table seed from `secrets`; a fixed one makes the game repeatable.
-    monkeypatch.setattr(tables, "secrets", SimpleNamespace(randbits=lambda bits: request.param))
+def seed(request: pytest.FixtureRequest) -> int:
     return request.param
 
 
-class CrisisTable:
+class CrisisTable(WholeGameTable):
     """A guild channel with three members at a Crisis: 1914 table, and what each of them sees."""
 
-    def __init__(self, env: Any, store: Any) -> None:
-        self.env = env
-        self.store = store
-        self.guild = env.create_guild()
-        self.channel = self.guild.create_text_channel("crisis")
-        self.members = {n: self.guild.add_member(env.create_user(n)) for n in NAMES}
-        self.seats: dict[str, str] = {}  # seat -> member name
-        self.typed: set[str] = set()  # every command and "command option" a member used
+    game = GAME
+    names = NAMES
+    channel_name = "crisis"
 
-    async def start(self, seed: int) -> None:
-        host, *others = self.members
-        opened = await self.members[host].slash(self.channel, "game new", game="crisis1914")
-        assert opened.ephemeral, opened.response.content
-        for name in others:
-            joined = await self.members[name].slash(self.channel, "game join")
-            assert joined.ephemeral and "error" not in joined.response.content.lower()
-        started = await self.members[host].slash(self.channel, "game start")
-        assert started.response.content.startswith("The game has started"), started.response.content
-        by_user = {m.id: n for n, m in self.members.items()}
-        row = await self.store.get_table(self.channel.id)
-        assert row.seed == seed
-        self.seats = {s.seat: by_user[s.user_id] for s in await self.store.get_seats(self.channel.id)}
-
-    async def state(self) -> CrisisState:
-        row = await self.store.get_table(self.channel.id)
-        return GAME.load_state(row.state)
-
-    async def order(self, seat: str, command: str, where: Any = None, **options: Any) -> str:
-        """`/crisis <command>` typed by the member holding `seat`; returns the private answer."""
-        result = await self.members[self.seats[seat]].slash(
-            where or self.channel, f"{GROUP} {command}", **options
-        )
-        answer = "\n".join(m.content for m in [result.response, *result.followups])
-        assert result.ephemeral, f"/{GROUP} {command} was answered in public: {answer}"
-        assert answer.startswith("Done"), f"/{GROUP} {command} {options} refused: {answer}"
-        self.typed |= {command, *(f"{command} {option}" for option in options)}
-        return answer
-
-    def dms(self, name: str) -> list[str]:
-        dm = self.members[name].user.dm_channel
-        return [m.content for m in dm.history()] if dm is not None else []
-
-    def public_since(self, first_call: int) -> list[str]:
-        """Every text the bot posted or edited into the channel or its threads since the
-        given REST call: what a spectator could have read at some moment, not only now
-        (the status message is edited in place)."""
-        public = {self.channel.id} | {t.id for t in self.channel.threads}
-        out = []
-        for call in self.env.http_requests[first_call:]:
-            parts = call.path.strip("/").split("/")
-            if parts[0] != "channels" or int(parts[1]) not in public or not isinstance(call.json, dict):
-                continue
-            if call.method in ("POST", "PATCH") and call.json.get("content"):
-                out.append(call.json["content"])
-        return out
+    def answer(self, result: Any) -> str:
+        return "\n".join(m.content for m in [result.response, *result.followups])
 
     def status(self) -> str:
         shown = [m.content for m in self.channel.history() if m.content.startswith("**Crisis: 1914** —")]
@@ -128,11 +68,6 @@ class CrisisTable:
         thread = next(t for t in self.channel.threads if t.name == name)
         assert info.thread_id == thread.id and not await self.archived(thread.id)
         return thread
-
-    async def archived(self, thread_id: int) -> bool:
-        """As the bot sees it (an archived thread drops out of its cache: fetched then)."""
-        thread = self.env.bot.get_channel(thread_id) or await self.env.bot.fetch_channel(thread_id)
-        return thread.archived
 
 
 def choose_order(state: CrisisState, seat: str, rng: random.Random, done: set[type]) -> Any:
@@ -190,6 +125,7 @@ def translate(state: CrisisState, action: Any) -> tuple[str, dict[str, Any]]:
     return "refresh", {"discards": ", ".join(CARDS[c] for c in action.discards) or "none"}
 
 
+@pytest.mark.usefixtures("fixed_seed")
 async def test_a_whole_game_of_crisis_by_slash_commands(env, store, seed):
     table = CrisisTable(env, store)
     await table.start(seed)

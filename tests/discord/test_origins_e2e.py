@@ -14,20 +14,17 @@ from __future__ import annotations
 
 import random
 import re
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-from bot import tables
-from bot.discord import create_bot
 from bot.discord.delivery import NOTICE_GRACE
 from engine.origins import GAME, content
 from engine.origins.actions import Attack, Bid, Done, Pass, Place, Ready, Remove, Submit, WriteSheet
 from engine.origins.placement import sheet_line
 from engine.origins.state import OriginsState, Sheet
 
-from .conftest import BotConfig
+from .whole_game import WholeGameTable, fixed_seed, simcord_bot  # noqa: F401 (fixtures)
 
 SEED = 1914  # the table seed (fixed: the same game every run) and the automatic players' seed
 NAMES = ("anna", "boris", "clara", "dmitri", "emil")
@@ -36,79 +33,16 @@ DRAFT = "Your sheet for "  # the engine's private reply to each line written on 
 
 
 @pytest.fixture
-def simcord_bot(service):
-    """The bot over the real game registry (conftest's default narrows it to the test game)."""
-    return create_bot(BotConfig(), service)
+def seed() -> int:
+    return SEED
 
 
-@pytest.fixture
-def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
-    # `/game start` draws the table seed from `secrets`; a fixed one makes the game repeatable.
-    monkeypatch.setattr(tables, "secrets", SimpleNamespace(randbits=lambda bits: SEED))
-
-
-class OriginsTable:
+class OriginsTable(WholeGameTable):
     """A guild channel with members at an Origins table, and what each of them sees."""
 
-    def __init__(self, env: Any, store: Any, players: int) -> None:
-        self.env = env
-        self.store = store
-        self.guild = env.create_guild()
-        self.channel = self.guild.create_text_channel("origins")
-        self.members = {n: self.guild.add_member(env.create_user(n)) for n in NAMES[:players]}
-        self.seats: dict[str, str] = {}  # seat -> member name
-        self.typed: set[str] = set()  # every command and "command option" a member used
-
-    async def start(self) -> None:
-        host, *others = self.members
-        opened = await self.members[host].slash(self.channel, "game new", game="origins")
-        assert opened.ephemeral, opened.response.content
-        for name in others:
-            joined = await self.members[name].slash(self.channel, "game join")
-            assert joined.ephemeral and "error" not in joined.response.content.lower()
-        started = await self.members[host].slash(self.channel, "game start")
-        assert started.response.content.startswith("The game has started"), started.response.content
-        by_user = {m.id: n for n, m in self.members.items()}
-        row = await self.store.get_table(self.channel.id)
-        assert row.seed == SEED
-        self.seats = {s.seat: by_user[s.user_id] for s in await self.store.get_seats(self.channel.id)}
-
-    async def state(self) -> OriginsState:
-        row = await self.store.get_table(self.channel.id)
-        return GAME.load_state(row.state)
-
-    async def order(self, seat: str, command: str, where: Any = None, **options: Any) -> str:
-        """`/origins <command>` typed by the member holding `seat`; returns the private answer."""
-        result = await self.members[self.seats[seat]].slash(
-            where or self.channel, f"origins {command}", **options
-        )
-        answer = result.response.content
-        assert result.ephemeral, f"/origins {command} was answered in public: {answer}"
-        assert answer.startswith("Done"), f"/origins {command} {options} refused: {answer}"
-        self.typed |= {command, *(f"{command} {option}" for option in options)}
-        return answer
-
-    def dms(self, name: str) -> list[str]:
-        return [m.content for m in self.members[name].user.dm_channel.history()]
-
-    def public_since(self, first_call: int) -> list[str]:
-        """Every text the bot posted or edited into the channel or its threads since the
-        given REST call: what a spectator could have read at some moment, not only now
-        (the status message is edited in place)."""
-        public = {self.channel.id} | {t.id for t in self.channel.threads}
-        out = []
-        for call in self.env.http_requests[first_call:]:
-            parts = call.path.strip("/").split("/")
-            if parts[0] != "channels" or int(parts[1]) not in public or not isinstance(call.json, dict):
-                continue
-            if call.method in ("POST", "PATCH") and call.json.get("content"):
-                out.append(call.json["content"])
-        return out
-
-    async def archived(self, thread_id: int) -> bool:
-        """As the bot sees it (an archived thread drops out of its cache: fetched then)."""
-        thread = self.env.bot.get_channel(thread_id) or await self.env.bot.fetch_channel(thread_id)
-        return thread.archived
+    game = GAME
+    names = NAMES
+    channel_name = "origins"
 
 
 def translate(
@@ -169,9 +103,10 @@ def translate(
     [(5, False), (3, True)],
     ids=["five players (issue 3)", "three players, two countries each, sheets in one line"],
 )
-async def test_a_whole_game_of_origins_by_slash_commands(env, store, fixed_seed, players, one_line):
+@pytest.mark.usefixtures("fixed_seed")
+async def test_a_whole_game_of_origins_by_slash_commands(env, store, players, one_line):
     table = OriginsTable(env, store, players)
-    await table.start()
+    await table.start(SEED)
     names = content.names()
     rng = random.Random(SEED)
     mirror = await table.state()  # the same game on the engine alone

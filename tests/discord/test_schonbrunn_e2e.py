@@ -21,20 +21,17 @@ from __future__ import annotations
 
 import random
 import re
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-from bot import tables
-from bot.discord import create_bot
 from bot.discord.delivery import NOTICE_GRACE
 from engine.core import Event
 from engine.schonbrunn import GAME
 from engine.schonbrunn import actions as A
 from engine.schonbrunn.state import SchonbrunnState
 
-from .conftest import BotConfig
+from .whole_game import WholeGameTable, fixed_seed, simcord_bot  # noqa: F401 (fixtures)
 
 SEED = 1815  # the table seed and the automatic players' seed: a game that uses every command
 NAMES = ("anna", "boris", "clara", "dmitri")
@@ -59,83 +56,33 @@ PHASES = {
 
 
 @pytest.fixture
-def simcord_bot(service):
-    """The bot over the real game registry (conftest's default narrows it to the test game)."""
-    return create_bot(BotConfig(), service)
+def seed() -> int:
+    return SEED
 
 
-@pytest.fixture
-def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
-    # `/game start` draws the table seed from `secrets`; a fixed one makes the game repeatable.
-    monkeypatch.setattr(tables, "secrets", SimpleNamespace(randbits=lambda bits: SEED))
-
-
-class SchonbrunnTable:
+class SchonbrunnTable(WholeGameTable):
     """A guild channel with four members at a Schönbrunn table, and what each of them sees."""
 
+    game = GAME
+    names = NAMES
+    channel_name = "congress-of-vienna"
+
     def __init__(self, env: Any, store: Any) -> None:
-        self.env = env
-        self.store = store
-        self.guild = env.create_guild()
-        self.channel = self.guild.create_text_channel("congress-of-vienna")
-        self.members = {n: self.guild.add_member(env.create_user(n)) for n in NAMES}
-        self.seats: dict[str, str] = {}  # seat -> member name
-        self.typed: set[str] = set()  # every command and "command option" a member used
+        super().__init__(env, store)
         self.offered_this_round: set[tuple[str, str]] = set()  # autocompletes already checked
 
-    async def start(self) -> str:
+    async def start(self, seed: int) -> str:
         """Open, join, start; returns the host's private answer to `/game start`."""
-        host, *others = self.members
-        opened = await self.members[host].slash(self.channel, "game new", game="schonbrunn")
-        assert opened.ephemeral, opened.response.content
-        for name in others:
-            joined = await self.members[name].slash(self.channel, "game join")
-            assert joined.ephemeral and "error" not in joined.response.content.lower()
-        started = await self.members[host].slash(self.channel, "game start")
+        started = await super().start(seed)
         answer = started.response.content
         assert started.ephemeral and answer.startswith("The game has started"), answer
-        by_user = {m.id: n for n, m in self.members.items()}
-        row = await self.store.get_table(self.channel.id)
-        assert row.seed == SEED
-        self.seats = {s.seat: by_user[s.user_id] for s in await self.store.get_seats(self.channel.id)}
         return answer
-
-    async def state(self) -> SchonbrunnState:
-        row = await self.store.get_table(self.channel.id)
-        return GAME.load_state(row.state)
 
     async def offered(self, seat: str, command: str, option: str, **filled: Any) -> list[Any]:
         """The values Discord's autocomplete offers the member holding `seat`."""
         member = self.members[self.seats[seat]]
-        choices = await member.autocomplete(self.channel, f"schonbrunn {command}", option, "", **filled)
+        choices = await member.autocomplete(self.channel, f"{self.group} {command}", option, "", **filled)
         return [c["value"] for c in choices]
-
-    async def order(self, seat: str, command: str, **options: Any) -> str:
-        """`/schonbrunn <command>` typed by the member holding `seat`; returns the private answer."""
-        result = await self.members[self.seats[seat]].slash(self.channel, f"schonbrunn {command}", **options)
-        answer = result.response.content
-        assert result.ephemeral, f"/schonbrunn {command} was answered in public: {answer}"
-        assert answer.startswith("Done"), f"/schonbrunn {command} {options} refused: {answer}"
-        self.typed |= {command, *(f"{command} {option}" for option in options)}
-        return answer
-
-    def dms(self, name: str) -> list[str]:
-        dm = self.members[name].user.dm_channel
-        return [m.content for m in dm.history()] if dm is not None else []
-
-    def public_since(self, first_call: int) -> list[str]:
-        """Every text the bot posted or edited into the channel or its threads since the
-        given REST call: what a spectator could have read at some moment, not only now
-        (the status message is edited in place)."""
-        public = {self.channel.id} | {t.id for t in self.channel.threads}
-        out = []
-        for call in self.env.http_requests[first_call:]:
-            parts = call.path.strip("/").split("/")
-            if parts[0] != "channels" or int(parts[1]) not in public or not isinstance(call.json, dict):
-                continue
-            if call.method in ("POST", "PATCH") and call.json.get("content"):
-                out.append(call.json["content"])
-        return out
 
 
 # Options typed as a list ("a,b") or free text: autocomplete offers no single value for them.
@@ -191,9 +138,10 @@ def translate(state: SchonbrunnState, action: Any) -> tuple[str, dict[str, Any]]
     raise AssertionError(f"no /schonbrunn command expresses {action!r}")
 
 
-async def test_a_whole_game_of_schonbrunn_by_slash_commands(env, store, fixed_seed):
+@pytest.mark.usefixtures("fixed_seed")
+async def test_a_whole_game_of_schonbrunn_by_slash_commands(env, store):
     table = SchonbrunnTable(env, store)
-    opener_answer = await table.start()
+    opener_answer = await table.start(SEED)
     host_seat = next(s for s, n in table.seats.items() if n == NAMES[0])
     rng = random.Random(SEED)
     mirror = await table.state()  # the same game on the engine alone

@@ -1,0 +1,110 @@
+"""What the SimCord whole-game tests share: the bot over the real registry, a fixed table
+seed, and a guild channel whose members play one game by its slash commands.
+
+A test module imports `simcord_bot` and `fixed_seed` (pytest finds fixtures by name in the
+module), defines a `seed` fixture giving the table seed, and subclasses `WholeGameTable`
+with its game, member names and channel.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import pytest
+
+from bot.discord import create_bot
+from bot.discord.play_commands import command_name
+from bot.tables import TableService
+from engine.core.game import Game
+
+from .conftest import BotConfig
+
+
+@pytest.fixture
+def simcord_bot(service: TableService) -> Any:
+    """The bot over the real game registry (conftest's default narrows it to the test game)."""
+    return create_bot(BotConfig(), service)
+
+
+@pytest.fixture
+def fixed_seed(service: TableService, seed: int) -> int:
+    """`/game start` seeds the table from the service's seed source; the module's `seed`
+    fixture in its place makes the game the same every run."""
+    service.seed_source = lambda: seed
+    return seed
+
+
+class WholeGameTable:
+    """A guild channel with members at one game's table, and what each of them sees."""
+
+    game: ClassVar[Game]
+    names: ClassVar[tuple[str, ...]]  # the members, the first one hosting
+    channel_name: ClassVar[str]
+
+    def __init__(self, env: Any, store: Any, players: int | None = None) -> None:
+        self.env = env
+        self.store = store
+        self.group = command_name(self.game.group)  # the slash-command group, as registered
+        self.guild = env.create_guild()
+        self.channel = self.guild.create_text_channel(self.channel_name)
+        self.members = {n: self.guild.add_member(env.create_user(n)) for n in self.names[:players]}
+        self.seats: dict[str, str] = {}  # seat -> member name
+        self.typed: set[str] = set()  # every command and "command option" a member used
+
+    async def start(self, seed: int) -> Any:
+        """Open, join, start; returns the interaction answering the host's `/game start`."""
+        host, *others = self.members
+        opened = await self.members[host].slash(self.channel, "game new", game=self.game.id)
+        assert opened.ephemeral, opened.response.content
+        for name in others:
+            joined = await self.members[name].slash(self.channel, "game join")
+            assert joined.ephemeral and "error" not in joined.response.content.lower()
+        started = await self.members[host].slash(self.channel, "game start")
+        assert started.response.content.startswith("The game has started"), started.response.content
+        by_user = {m.id: n for n, m in self.members.items()}
+        row = await self.store.get_table(self.channel.id)
+        assert row.seed == seed
+        self.seats = {s.seat: by_user[s.user_id] for s in await self.store.get_seats(self.channel.id)}
+        return started
+
+    async def state(self) -> Any:
+        row = await self.store.get_table(self.channel.id)
+        return self.game.load_state(row.state)
+
+    def answer(self, result: Any) -> str:
+        """The private answer to a command as the test reads it."""
+        return result.response.content
+
+    async def order(self, seat: str, command: str, where: Any = None, **options: Any) -> str:
+        """`/<group> <command>` typed by the member holding `seat`; returns the private answer."""
+        result = await self.members[self.seats[seat]].slash(
+            where or self.channel, f"{self.group} {command}", **options
+        )
+        answer = self.answer(result)
+        assert result.ephemeral, f"/{self.group} {command} was answered in public: {answer}"
+        assert answer.startswith("Done"), f"/{self.group} {command} {options} refused: {answer}"
+        self.typed |= {command, *(f"{command} {option}" for option in options)}
+        return answer
+
+    def dms(self, name: str) -> list[str]:
+        dm = self.members[name].user.dm_channel
+        return [m.content for m in dm.history()] if dm is not None else []
+
+    def public_since(self, first_call: int) -> list[str]:
+        """Every text the bot posted or edited into the channel or its threads since the
+        given REST call: what a spectator could have read at some moment, not only now
+        (the status message is edited in place)."""
+        public = {self.channel.id} | {t.id for t in self.channel.threads}
+        out = []
+        for call in self.env.http_requests[first_call:]:
+            parts = call.path.strip("/").split("/")
+            if parts[0] != "channels" or int(parts[1]) not in public or not isinstance(call.json, dict):
+                continue
+            if call.method in ("POST", "PATCH") and call.json.get("content"):
+                out.append(call.json["content"])
+        return out
+
+    async def archived(self, thread_id: int) -> bool:
+        """As the bot sees it (an archived thread drops out of its cache: fetched then)."""
+        thread = self.env.bot.get_channel(thread_id) or await self.env.bot.fetch_channel(thread_id)
+        return thread.archived
