@@ -24,20 +24,18 @@ from typing import Any
 
 import pytest
 
-from bot.discord.delivery import NOTICE_GRACE
 from bot.discord.play_commands import command_name
 from engine.crisis1914 import GAME
 from engine.crisis1914 import actions as a
 from engine.crisis1914.content import load_content
 from engine.crisis1914.state import CrisisState
 
-from .whole_game import WholeGameTable, fixed_seed, simcord_bot  # noqa: F401 (fixtures)
+from .whole_game import WholeGameTable, fixed_seed, simcord_bot  # noqa: F401 (fixtures pytest finds by name)
 
 # The table seed (fixed: the same game every run), also the automatic players' seed. With the
 # engine as written, 1914 is weathered to the end of Week 6 and in 277 Sazonov loses in Week 3.
 SEEDS = (1914, 277)
 NAMES = ("anna", "boris", "clara")
-SECRET = "(secret: only you see this)"  # how the service marks a simultaneous prompt
 CARDS = {cid: c.name for cid, c in load_content().cards.items()}
 # The slash-command group as the adapter registers it: /crisis (DESIGN §6).
 GROUP = command_name(GAME.group)
@@ -283,22 +281,7 @@ async def _secret_prompts_arrive_by_dm(
     opened the Refresh in that order's private answer, everyone else by DM after the grace.
     Returns how many came by DM."""
     assert opener is not None and prompts and all(p.simultaneous for p in prompts)
-    before = {name: len(table.dms(name)) for name in table.members}
-    dmed = 0
-    await table.env.advance_time(NOTICE_GRACE)
-    for prompt in prompts:
-        name = table.seats[prompt.seat]
-        secret = [text for text in table.dms(name)[before[name] :] if SECRET in text]
-        if prompt.seat == opener[0]:
-            assert SECRET in opener[1] and prompt.text in opener[1], opener[1]
-            assert secret == [], f"{name} saw the prompt in their answer and was DMed it too"
-        else:
-            assert len(secret) == 1 and prompt.text in secret[0], (name, secret)
-            assert table.channel.mention in secret[0]  # the DM says which table it is for
-            dmed += 1
-    for text in table.public_since(0):
-        assert SECRET not in text
-    return dmed
+    return await table.secret_prompts_arrive_by_dm(prompts, opener)
 
 
 async def _the_standings_are_the_engines(table: CrisisTable, mirror: CrisisState) -> None:

@@ -18,17 +18,15 @@ from typing import Any
 
 import pytest
 
-from bot.discord.delivery import NOTICE_GRACE
 from engine.origins import GAME, content
 from engine.origins.actions import Attack, Bid, Done, Pass, Place, Ready, Remove, Submit, WriteSheet
 from engine.origins.placement import sheet_line
 from engine.origins.state import OriginsState, Sheet
 
-from .whole_game import WholeGameTable, fixed_seed, simcord_bot  # noqa: F401 (fixtures)
+from .whole_game import WholeGameTable, fixed_seed, simcord_bot  # noqa: F401 (fixtures pytest finds by name)
 
 SEED = 1914  # the table seed (fixed: the same game every run) and the automatic players' seed
 NAMES = ("anna", "boris", "clara", "dmitri", "emil")
-SECRET = "(secret: only you see this)"  # how the service marks a simultaneous prompt
 DRAFT = "Your sheet for "  # the engine's private reply to each line written on a sheet
 
 
@@ -186,19 +184,7 @@ async def _secret_prompts_arrive_by_dm(
     """Each seat's secret placement prompt reaches its member alone: the member whose order
     opened the phase in that order's private answer, everyone else by DM after the grace."""
     assert opener is not None and {p.seat for p in prompts} == set(state.seats)
-    before = {name: len(table.dms(name)) for name in table.members}
-    await table.env.advance_time(NOTICE_GRACE)
-    for prompt in prompts:
-        name = table.seats[prompt.seat]
-        secret = [text for text in table.dms(name)[before[name] :] if SECRET in text]
-        if prompt.seat == opener[0]:
-            assert SECRET in opener[1] and prompt.text in opener[1], opener[1]
-            assert secret == [], f"{name} saw the prompt in their answer and was DMed it too"
-        else:
-            assert len(secret) == 1 and prompt.text in secret[0], (name, secret)
-            assert table.channel.mention in secret[0]  # the DM says which table it is for
-    for text in table.public_since(0):
-        assert SECRET not in text
+    await table.secret_prompts_arrive_by_dm(prompts, opener)
 
 
 def _no_sheet_was_shown_in_public(table: OriginsTable, phase_start: int, drafts: dict[str, str]) -> None:

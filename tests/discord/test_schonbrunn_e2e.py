@@ -25,17 +25,15 @@ from typing import Any
 
 import pytest
 
-from bot.discord.delivery import NOTICE_GRACE
 from engine.core import Event
 from engine.schonbrunn import GAME
 from engine.schonbrunn import actions as A
 from engine.schonbrunn.state import SchonbrunnState
 
-from .whole_game import WholeGameTable, fixed_seed, simcord_bot  # noqa: F401 (fixtures)
+from .whole_game import SECRET, WholeGameTable, fixed_seed, simcord_bot  # noqa: F401 (fixtures pytest finds by name)
 
 SEED = 1815  # the table seed and the automatic players' seed: a game that uses every command
 NAMES = ("anna", "boris", "clara", "dmitri")
-SECRET = "(secret: only you see this)"  # how the service marks a simultaneous prompt
 STATUS = "**Schönbrunn** round "
 COMMITTED = re.compile(r"You committed your (\d+)\.")
 # The rulebook's phases, by the engine's stage within them.
@@ -238,19 +236,7 @@ async def _secret_prompts_arrive_by_dm(
     """Each seat's secret commit prompt reaches its member alone: the member whose order
     opened the round in that order's private answer, everyone else by DM after the grace."""
     assert {p.seat for p in prompts} == set(state.seats)
-    before = {name: len(table.dms(name)) for name in table.members}
-    await table.env.advance_time(NOTICE_GRACE)
-    for prompt in prompts:
-        name = table.seats[prompt.seat]
-        secret = [text for text in table.dms(name)[before[name] :] if SECRET in text]
-        if prompt.seat == opener[0]:
-            assert SECRET in opener[1] and prompt.text in opener[1], opener[1]
-            assert secret == [], f"{name} saw the prompt in their answer and was DMed it too"
-        else:
-            assert len(secret) == 1 and prompt.text in secret[0], (name, secret)
-            assert table.channel.mention in secret[0]  # the DM says which table it is for
-    for text in table.public_since(0):
-        assert SECRET not in text
+    await table.secret_prompts_arrive_by_dm(prompts, opener)
 
 
 def _commit_reveals(texts: list[str]) -> list[dict[str, int]]:

@@ -13,11 +13,14 @@ from typing import Any, ClassVar
 import pytest
 
 from bot.discord import create_bot
+from bot.discord.delivery import NOTICE_GRACE
 from bot.discord.play_commands import command_name
 from bot.tables import TableService
 from engine.core.game import Game
 
 from .conftest import BotConfig
+
+SECRET = "(secret: only you see this)"  # how the service marks a simultaneous prompt
 
 
 @pytest.fixture
@@ -108,3 +111,24 @@ class WholeGameTable:
         """As the bot sees it (an archived thread drops out of its cache: fetched then)."""
         thread = self.env.bot.get_channel(thread_id) or await self.env.bot.fetch_channel(thread_id)
         return thread.archived
+
+    async def secret_prompts_arrive_by_dm(self, prompts: list, opener: tuple[str, str]) -> int:
+        """Each seat's secret prompt reaches its member alone: the member whose order
+        (`opener`: seat, private answer) opened the phase in that answer, everyone else by
+        DM after the grace; none reaches the channel. Returns how many came by DM."""
+        before = {name: len(self.dms(name)) for name in self.members}
+        dmed = 0
+        await self.env.advance_time(NOTICE_GRACE)
+        for prompt in prompts:
+            name = self.seats[prompt.seat]
+            secret = [text for text in self.dms(name)[before[name] :] if SECRET in text]
+            if prompt.seat == opener[0]:
+                assert SECRET in opener[1] and prompt.text in opener[1], opener[1]
+                assert secret == [], f"{name} saw the prompt in their answer and was DMed it too"
+            else:
+                assert len(secret) == 1 and prompt.text in secret[0], (name, secret)
+                assert self.channel.mention in secret[0]  # the DM says which table it is for
+                dmed += 1
+        for text in self.public_since(0):
+            assert SECRET not in text
+        return dmed
