@@ -29,7 +29,7 @@ SAFE = 16  # PFs from which a treaty right no longer needs reinforcing
 
 def choose(state: OriginsState, seat: str, rng: random.Random) -> Any:
     if state.phase == "bidding":
-        return _bid(state, seat, rng)
+        return modest_bid(state, seat, rng)
     if state.phase == "placement":
         return Submit(sheets=_plan_seat(state, seat, rng))
     if state.phase == "attacks":
@@ -37,7 +37,8 @@ def choose(state: OriginsState, seat: str, rng: random.Random) -> Any:
     return Ready()
 
 
-def _bid(state: OriginsState, seat: str, rng: random.Random) -> Any:
+def modest_bid(state: OriginsState, seat: str, rng: random.Random) -> Any:
+    """Now and then a bid of 1-3 PFs to move one's own card to the top; else pass."""
     amount = state.high_bid + 1
     if amount > 3 or rng.random() > 0.3:
         return Pass()

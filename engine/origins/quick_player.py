@@ -14,28 +14,19 @@ from typing import Any
 from engine.core import IllegalAction
 
 from . import attacks, content, placement
-from .actions import Attack, Bid, Done, Pass, Ready, Submit
+from .actions import Attack, Done, Ready, Submit
+from .bots import modest_bid
 from .state import OriginsState, Sheet
 
 
 def choose(state: OriginsState, seat: str, rng: random.Random) -> Any:
     if state.phase == "bidding":
-        return _bid(state, seat, rng)
+        return modest_bid(state, seat, rng)
     if state.phase == "placement":
         return Submit(sheets={c: plan(state, c, rng) for c in state.countries_of(seat)})
     if state.phase == "attacks":
         return _attack(state, state.order[state.attacker], rng)
     return Ready()
-
-
-def _bid(state: OriginsState, seat: str, rng: random.Random) -> Any:
-    amount = state.high_bid + 1
-    if amount > 3 or rng.random() > 0.3:
-        return Pass()
-    for country in state.countries_of(seat):
-        if state.order[0] != country and placement.funds(state, country) >= amount:
-            return Bid(payer=country, card=country, position=1, amount=amount)
-    return Pass()
 
 
 def _wishes(country: str) -> dict[str, int]:
