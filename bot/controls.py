@@ -42,21 +42,7 @@ class ControlsMixin:
                 )
             now_ok, voter = self._vote(t, user_id, admin, "pause_votes")
             if not now_ok:
-                meta = {**t.row.meta, "pause_votes": voter}
-                t = await self._save(t, row=replace(t.row, meta=meta))
-                need = _majority(t) - len(voter)
-                out = Outbox(
-                    channel_id=channel_id, reply=f"Your vote to pause is counted; {need} more needed."
-                )
-                out.posts.append(
-                    Post(
-                        to="channel",
-                        kind="notice",
-                        text=f"{t.seat_of(user_id).name} asks to pause the game "
-                        f"({len(voter)} of {_majority(t)} votes needed; /game pause to agree).",
-                    )
-                )
-                return out
+                return await self._vote_counted(t, user_id, "pause", voter)
             meta = {k: v for k, v in t.row.meta.items() if k not in ("pause_votes", "resume_votes")}
             meta["paused_at"] = self.clock()
             t = await self._save(t, row=replace(t.row, status="paused", meta=meta))
@@ -82,21 +68,7 @@ class ControlsMixin:
                 )
             now_ok, voter = self._vote(t, user_id, admin, "resume_votes")
             if not now_ok:
-                meta = {**t.row.meta, "resume_votes": voter}
-                t = await self._save(t, row=replace(t.row, meta=meta))
-                need = _majority(t) - len(voter)
-                out = Outbox(
-                    channel_id=channel_id, reply=f"Your vote to resume is counted; {need} more needed."
-                )
-                out.posts.append(
-                    Post(
-                        to="channel",
-                        kind="notice",
-                        text=f"{t.seat_of(user_id).name} asks to resume the game "
-                        f"({len(voter)} of {_majority(t)} votes needed; /game resume to agree).",
-                    )
-                )
-                return out
+                return await self._vote_counted(t, user_id, "resume", voter)
             now = self.clock()
             settings, prompts = t.settings, t.prompts
             paused_at = t.row.meta.get("paused_at")
@@ -133,6 +105,23 @@ class ControlsMixin:
             return out
 
         return await self._with_table(channel_id, run)
+
+    async def _vote_counted(self, t: _Table, user_id: int, verb: str, voter: list[int]) -> Outbox:
+        """Record a member's vote to pause or resume that is not yet a majority, and say so."""
+        t = await self._save(t, row=replace(t.row, meta={**t.row.meta, f"{verb}_votes": voter}))
+        need = _majority(t) - len(voter)
+        out = Outbox(
+            channel_id=t.row.channel_id, reply=f"Your vote to {verb} is counted; {need} more needed."
+        )
+        out.posts.append(
+            Post(
+                to="channel",
+                kind="notice",
+                text=f"{t.seat_of(user_id).name} asks to {verb} the game "
+                f"({len(voter)} of {_majority(t)} votes needed; /game {verb} to agree).",
+            )
+        )
+        return out
 
     def _vote(self, t: _Table, user_id: int, admin: bool, key: str) -> tuple[bool, list[int]]:
         """(act now?, the votes so far). The host and managers act at once."""
