@@ -7,6 +7,7 @@ can interleave statements inside it.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 import os
@@ -113,6 +114,8 @@ class SqliteStore(Store):
     def __init__(self, db: aiosqlite.Connection, path: Path):
         self._db = db
         self.path = path
+        self._queued: list[tuple[Callable[[sqlite3.Connection], None], asyncio.Future[None]]] = []
+        self._writer: asyncio.Future[None] | None = None  # drains _queued while saves arrive
 
     @classmethod
     async def open(cls, path: str | Path) -> SqliteStore:
@@ -163,10 +166,62 @@ class SqliteStore(Store):
         try:
             result = body()
         except BaseException:
-            conn.execute("ROLLBACK")
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
             raise
         conn.execute("COMMIT")
         return result
+
+    async def _group_commit(self, write: Callable[[sqlite3.Connection], None]) -> None:
+        """Run `write` in a transaction. Saves that arrive while the database thread is
+        busy wait for it and then share one transaction (group commit): under load the
+        commit, the pages it writes and the trip to the thread are paid once per batch,
+        not once per save. Each caller still returns only after its save is committed,
+        and a save that fails changes nothing and fails only its own caller."""
+        done = asyncio.get_running_loop().create_future()
+        self._queued.append((write, done))
+        if self._writer is None:
+            self._writer = asyncio.ensure_future(self._write_queued())
+        await done
+
+    async def _write_queued(self) -> None:
+        try:
+            while self._queued:
+                batch, self._queued = self._queued, []
+                try:
+                    failures = await self._run(functools.partial(self._commit_batch, [w for w, _ in batch]))
+                except BaseException as exc:  # the connection itself failed (closed, say)
+                    failures = [exc] * len(batch)
+                for (_, done), failure in zip(batch, failures, strict=True):
+                    if done.done():  # its caller was cancelled; the outcome stays in the database
+                        continue
+                    if failure is None:
+                        done.set_result(None)
+                    else:
+                        done.set_exception(failure)
+        finally:
+            self._writer = None
+
+    def _commit_batch(
+        self, writes: list[Callable[[sqlite3.Connection], None]], conn: sqlite3.Connection
+    ) -> list[BaseException | None]:
+        """On the database thread: all `writes` in one transaction. If any fails, that
+        transaction is rolled back and each write runs again in its own, so the failure
+        is kept to the save that caused it (a stale version, a broken row)."""
+        if len(writes) > 1:
+            try:
+                self._transaction(conn, lambda: [w(conn) for w in writes])
+                return [None] * len(writes)
+            except Exception:
+                pass
+        failures: list[BaseException | None] = []
+        for w in writes:
+            try:
+                self._transaction(conn, functools.partial(w, conn))
+                failures.append(None)
+            except Exception as exc:
+                failures.append(exc)
+        return failures
 
     async def create_table(
         self,
@@ -237,27 +292,24 @@ class SqliteStore(Store):
         history: Sequence[SeatHistoryRow] = (),
         truncate_from: int | None = None,
     ) -> TableRow:
-        def body(conn: sqlite3.Connection) -> None:
-            def write() -> None:
-                self._update_table(conn, table, expected_version, columns)
-                if truncate_from is not None:
-                    self._truncate(conn, table.channel_id, truncate_from)
-                # every statement is a trip into SQLite (and a GIL hand-back): none for no rows
-                if actions:
-                    self._append_actions(conn, actions)
-                if events:
-                    self._write_events(conn, events)
-                if deadlines is not None:
-                    self._write_deadlines(conn, table.channel_id, deadlines)
-                if seats is not None:
-                    self._write_seats(conn, table.channel_id, seats)
-                if history:
-                    self._append_history(conn, history)
-
-            self._transaction(conn, write)
+        def write(conn: sqlite3.Connection) -> None:
+            self._update_table(conn, table, expected_version, columns)
+            if truncate_from is not None:
+                self._truncate(conn, table.channel_id, truncate_from)
+            # every statement is a trip into SQLite (and a GIL hand-back): none for no rows
+            if actions:
+                self._append_actions(conn, actions)
+            if events:
+                self._write_events(conn, events)
+            if deadlines is not None:
+                self._write_deadlines(conn, table.channel_id, deadlines)
+            if seats is not None:
+                self._write_seats(conn, table.channel_id, seats)
+            if history:
+                self._append_history(conn, history)
 
         try:
-            await self._run(body)
+            await self._group_commit(write)
         except sqlite3.IntegrityError as exc:
             raise StoreError(f"save refused by the database: {exc}") from exc
         table.version = expected_version + 1
