@@ -19,7 +19,7 @@ from engine.core import GameError, rng_for
 from .outbox import Outbox, Post
 from .render import seat_list
 from .store import SeatHistoryRow, SeatRow, StoreError
-from .tablebase import AUTO_CAP, NOT_SEATED, OVER, TableError, _merge, _reminders, _setting_of, _Table
+from .tablebase import AUTO_CAP, NOT_SEATED, OVER, TableError, _reminders, _setting_of, _Table
 
 log = logging.getLogger(__name__)
 
@@ -360,7 +360,7 @@ class ControlsMixin:
                 return await self._pause_for(
                     t, out, f"The automatic move for {t.who_as(seat)} failed ({exc})"
                 )
-            _merge(out, step)
+            out.merge(step)
         return t
 
     # -- undo ------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from .notify import quiet_until
 from .outbox import Outbox, Post
 from .render.text import relative, timestamp
 from .store import DeadlineRow, SeatHistoryRow, StoreError
-from .tablebase import DEFAULT_LOOP_CAP, TableError, _merge, _reminders, _setting_of, _Table
+from .tablebase import DEFAULT_LOOP_CAP, TableError, _reminders, _setting_of, _Table
 
 log = logging.getLogger(__name__)
 
@@ -162,7 +162,7 @@ class DeadlinesMixin:
                 log.exception("default order failed in channel %s", t.row.channel_id)
                 return await self._pause_for(t, out, f"The default order for {t.who(seat)} failed ({exc})")
             defaulted.append(t.who(seat))
-            _merge(out, step)
+            out.merge(step)
             t = await self._autoplay(t, out)
         else:
             if any(p.phase == phase for p in t.prompts):

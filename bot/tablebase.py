@@ -15,7 +15,6 @@ from pydantic import ValidationError
 
 from engine.core import Game, GameState, Prompt
 
-from .outbox import Outbox
 from .store import DeadlineRow, SeatRow, TableRow
 
 NO_TABLE = "There is no table in this channel."
@@ -224,14 +223,6 @@ def _setting_of(prompts: list[Prompt], phase: str) -> str | None:
 def _reminders(settings: Settings, now: float, due: float) -> list[float]:
     """Reminder times before `due`; a lead time longer than the phase sends none."""
     return sorted({due - h * 3600 for h in settings.reminders_hours if due - h * 3600 > now})
-
-
-def _merge(into: Outbox, step: Outbox) -> None:
-    into.posts.extend(step.posts)
-    into.close_thread = into.close_thread or step.close_thread
-    if step.open_thread:
-        into.open_thread, into.open_thread_due = step.open_thread, step.open_thread_due
-    into.status = step.status or into.status
 
 
 def _first_error(exc: ValidationError) -> str:

@@ -15,6 +15,7 @@ deadlines and outages (deadlines.py), pause, substitutes, automatic seats, undo 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import secrets
 import time
@@ -673,7 +674,7 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
                 "/game export and `python -m bot replay` check every shuffle and roll)."
             )
             out.posts.append(Post(to="channel", kind="standings", text=text))
-        out.status = self._status(t)
+        out.status = functools.partial(self._status, t)  # written only if a front end reads it
         out.reply = f"Done: {getattr(action, 'kind', 'action')}."
         return t, out
 
