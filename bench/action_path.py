@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import gc
 import io
 import json
 import os
@@ -44,6 +45,7 @@ sys.path.insert(0, str(ROOT))  # run as a script from anywhere in the checkout
 
 import aiosqlite  # noqa: E402
 
+from bot.runtime import tune_gc  # noqa: E402
 from bot.store import open_store  # noqa: E402
 from bot.tables import TableService  # noqa: E402
 from engine import games  # noqa: E402
@@ -226,9 +228,12 @@ async def main_async(args: argparse.Namespace) -> int:
     options = {"rounds": args.rounds} if args.game == "envoys" else {}
     scripts = [make_script(game, 1000 + i, args.players, options) for i in range(args.tables)]
     total = sum(len(s.actions) for s in scripts)
+    if not args.default_gc:
+        tune_gc()  # as `python -m bot run` does; both runs share this process and its setting
     print(
         f"{args.tables} tables of {game.title}, {args.players} players, {total} actions per run; "
-        f"Python {sys.version.split()[0]}, SQLite {sqlite3.sqlite_version}, {os.cpu_count()} CPUs"
+        f"Python {sys.version.split()[0]}, SQLite {sqlite3.sqlite_version}, {os.cpu_count()} CPUs; "
+        f"gc thresholds {gc.get_threshold()}"
     )
     # Alternate the two runs and keep each one's best: other work on the machine only ever
     # slows a run down, so the fastest of a few is the fairest estimate of each.
@@ -282,6 +287,9 @@ def main() -> int:
         help="total actions per second, spread over the tables (default: as fast as possible)",
     )
     parser.add_argument("--repeat", type=int, default=3, help="runs of each; the best is reported")
+    parser.add_argument(
+        "--default-gc", action="store_true", help="keep CPython's gc thresholds (the bot raises them)"
+    )
     parser.add_argument("--profile", action="store_true", help="profile the service run (cProfile)")
     parser.add_argument("--profile-lines", type=int, default=40)
     return asyncio.run(main_async(parser.parse_args()))

@@ -179,6 +179,10 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
         from engine.core import set_content_dir
 
         set_content_dir(config.content_dir)
+    if args.command in ("run", "console"):  # the long-running processes
+        from bot.runtime import tune_gc
+
+        tune_gc()
     try:
         if args.command == "run":
             return _cmd_run(args, config, stdin, stdout)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import io
 import os
 import pathlib
@@ -10,6 +11,7 @@ import subprocess
 import sys
 
 from bot.__main__ import main
+from bot.runtime import GC_YOUNG_THRESHOLD
 from bot.store import open_store
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -95,3 +97,19 @@ def test_python_m_bot_run_in_a_fresh_directory(clean_env):
     assert done.returncode == 0, done.stderr
     assert "To connect to Discord" in done.stdout and "Chancellery console" in done.stdout
     assert (clean_env / "data" / "chancellery.sqlite3").exists()  # the default database, created on first run
+
+
+def test_the_bot_and_the_console_collect_garbage_less_often_than_the_default(monkeypatch, clean_env):
+    import bot.discord
+
+    monkeypatch.setattr(bot.discord, "run_discord", lambda config: None)
+    monkeypatch.setenv("DISCORD_TOKEN", "secret-token")
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(700, 10, 10)
+        assert main(["replay", str(clean_env / "missing.json")], stdout=io.StringIO()) == 2
+        assert gc.get_threshold() == (700, 10, 10)  # a one-off command keeps the default
+        assert main(["run", "--db", str(clean_env / "d.sqlite3")], stdout=io.StringIO()) == 0
+        assert gc.get_threshold() == (GC_YOUNG_THRESHOLD, 10, 10)
+    finally:
+        gc.set_threshold(*before)
