@@ -1,20 +1,21 @@
 """The SQLite store: one aiosqlite connection, WAL, foreign keys, numbered migrations.
 
-Each call runs as one function on aiosqlite's worker thread (`_run`), so a save is one
-thread hop and one transaction however many statements it holds, and no other coroutine
-can interleave statements inside it.
+Each call runs as one function on aiosqlite's worker thread (`_run`), so it is one
+thread hop however many statements it holds, and no other coroutine can interleave
+statements inside it. Saves go through a group commit (group_commit.py): the saves of
+different tables that arrive together share one transaction and one hop.
 """
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import json
 import os
 import re
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -33,11 +34,13 @@ from .base import (
     TableExists,
     TableRow,
 )
+from .group_commit import WAL_SAFETY_PAGES, Checkpoints, GroupCommit
 
 __all__ = ["SqliteStore", "MIGRATIONS"]
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 T = TypeVar("T")
+
 
 _TABLE_COLS = (
     "channel_id, guild_id, game, options, settings, status, state, version, host_id, seed, "
@@ -110,12 +113,28 @@ def migrations() -> list[tuple[int, str]]:
     return sorted(found)
 
 
+@dataclass(slots=True)
+class _Save:
+    """One table's save, queued for the next group commit."""
+
+    table: TableRow
+    expected_version: int
+    columns: Sequence[str] | None
+    actions: Sequence[ActionRow]
+    events: Sequence[EventRow]
+    deadlines: Sequence[DeadlineRow] | None
+    seats: Sequence[SeatRow] | None
+    history: Sequence[SeatHistoryRow]
+    truncate_from: int | None
+
+
 class SqliteStore(Store):
     def __init__(self, db: aiosqlite.Connection, path: Path):
         self._db = db
         self.path = path
-        self._queued: list[tuple[Callable[[sqlite3.Connection], None], asyncio.Future[None]]] = []
-        self._writer: asyncio.Future[None] | None = None  # drains _queued while saves arrive
+        self._saves: GroupCommit[_Save] = GroupCommit(self._write_saves, self._saved)
+        # an in-memory database keeps no write-ahead log to checkpoint
+        self._checkpoints = Checkpoints(path) if str(path) != ":memory:" else None
 
     @classmethod
     async def open(cls, path: str | Path) -> SqliteStore:
@@ -129,6 +148,8 @@ class SqliteStore(Store):
         return store
 
     async def close(self) -> None:
+        if self._checkpoints is not None:
+            await self._checkpoints.close()
         await self._db.close()
 
     async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
@@ -142,6 +163,7 @@ class SqliteStore(Store):
         conn.execute("PRAGMA foreign_keys=ON")
         conn.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable at checkpoints, fast commits
         conn.execute("PRAGMA busy_timeout=5000")
+        conn.execute(f"PRAGMA wal_autocheckpoint={WAL_SAFETY_PAGES}")  # see group_commit.Checkpoints
         conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
         current = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] or 0
         for number, sql in migrations():
@@ -172,56 +194,50 @@ class SqliteStore(Store):
         conn.execute("COMMIT")
         return result
 
-    async def _group_commit(self, write: Callable[[sqlite3.Connection], None]) -> None:
-        """Run `write` in a transaction. Saves that arrive while the database thread is
-        busy wait for it and then share one transaction (group commit): under load the
-        commit, the pages it writes and the trip to the thread are paid once per batch,
-        not once per save. Each caller still returns only after its save is committed,
-        and a save that fails changes nothing and fails only its own caller."""
-        done = asyncio.get_running_loop().create_future()
-        self._queued.append((write, done))
-        if self._writer is None:
-            self._writer = asyncio.ensure_future(self._write_queued())
-        await done
+    async def _write_saves(self, saves: list[_Save]) -> list[BaseException | None]:
+        return await self._run(functools.partial(self._commit_saves, saves))
 
-    async def _write_queued(self) -> None:
-        try:
-            while self._queued:
-                batch, self._queued = self._queued, []
-                try:
-                    failures = await self._run(functools.partial(self._commit_batch, [w for w, _ in batch]))
-                except BaseException as exc:  # the connection itself failed (closed, say)
-                    failures = [exc] * len(batch)
-                for (_, done), failure in zip(batch, failures, strict=True):
-                    if done.done():  # its caller was cancelled; the outcome stays in the database
-                        continue
-                    if failure is None:
-                        done.set_result(None)
-                    else:
-                        done.set_exception(failure)
-        finally:
-            self._writer = None
+    def _saved(self, count: int) -> None:
+        if self._checkpoints is not None:
+            self._checkpoints.saved(count)
 
-    def _commit_batch(
-        self, writes: list[Callable[[sqlite3.Connection], None]], conn: sqlite3.Connection
-    ) -> list[BaseException | None]:
-        """On the database thread: all `writes` in one transaction. If any fails, that
-        transaction is rolled back and each write runs again in its own, so the failure
+    def _commit_saves(self, saves: list[_Save], conn: sqlite3.Connection) -> list[BaseException | None]:
+        """On the database thread: every save in one transaction. If any fails, that
+        transaction is rolled back and each save runs again in its own, so the failure
         is kept to the save that caused it (a stale version, a broken row)."""
-        if len(writes) > 1:
+        if len(saves) > 1:
             try:
-                self._transaction(conn, lambda: [w(conn) for w in writes])
-                return [None] * len(writes)
+                self._transaction(conn, functools.partial(self._write, conn, saves))
+                return [None] * len(saves)
             except Exception:
                 pass
         failures: list[BaseException | None] = []
-        for w in writes:
+        for save in saves:
             try:
-                self._transaction(conn, functools.partial(w, conn))
+                self._transaction(conn, functools.partial(self._write, conn, [save]))
                 failures.append(None)
             except Exception as exc:
                 failures.append(exc)
         return failures
+
+    def _write(self, conn: sqlite3.Connection, saves: list[_Save]) -> None:
+        """The statements of `saves`: each table row under its version check, then each
+        kind of row for all of them at once (every statement is a trip into SQLite and a
+        GIL hand-back, so none for no rows)."""
+        for s in saves:
+            self._update_table(conn, s.table, s.expected_version, s.columns)
+            if s.truncate_from is not None:
+                self._truncate(conn, s.table.channel_id, s.truncate_from)
+        if actions := [a for s in saves for a in s.actions]:
+            self._append_actions(conn, actions)
+        if events := [e for s in saves for e in s.events]:
+            self._write_events(conn, events)
+        if deadlines := [s for s in saves if s.deadlines is not None]:
+            self._write_deadlines(conn, {s.table.channel_id: s.deadlines for s in deadlines})
+        if seats := [s for s in saves if s.seats is not None]:
+            self._write_seats(conn, {s.table.channel_id: s.seats for s in seats})
+        if history := [h for s in saves for h in s.history]:
+            self._append_history(conn, history)
 
     async def create_table(
         self,
@@ -250,7 +266,7 @@ class SqliteStore(Store):
                     )
                 except sqlite3.IntegrityError:
                     raise TableExists(f"channel {table.channel_id} already has a table") from None
-                self._write_seats(conn, table.channel_id, seats)
+                self._write_seats(conn, {table.channel_id: seats})
                 self._append_actions(conn, actions)
                 self._write_events(conn, events)
 
@@ -292,24 +308,11 @@ class SqliteStore(Store):
         history: Sequence[SeatHistoryRow] = (),
         truncate_from: int | None = None,
     ) -> TableRow:
-        def write(conn: sqlite3.Connection) -> None:
-            self._update_table(conn, table, expected_version, columns)
-            if truncate_from is not None:
-                self._truncate(conn, table.channel_id, truncate_from)
-            # every statement is a trip into SQLite (and a GIL hand-back): none for no rows
-            if actions:
-                self._append_actions(conn, actions)
-            if events:
-                self._write_events(conn, events)
-            if deadlines is not None:
-                self._write_deadlines(conn, table.channel_id, deadlines)
-            if seats is not None:
-                self._write_seats(conn, table.channel_id, seats)
-            if history:
-                self._append_history(conn, history)
-
+        save = _Save(
+            table, expected_version, columns, actions, events, deadlines, seats, history, truncate_from
+        )
         try:
-            await self._group_commit(write)
+            await self._saves.submit(save)
         except sqlite3.IntegrityError as exc:
             raise StoreError(f"save refused by the database: {exc}") from exc
         table.version = expected_version + 1
@@ -360,51 +363,41 @@ class SqliteStore(Store):
             [(e.channel_id, e.action_idx, e.audience, e.kind, e.text, e.at) for e in events],
         )
 
-    def _write_deadlines(
-        self, conn: sqlite3.Connection, channel_id: int, rows: Sequence[DeadlineRow]
-    ) -> None:
-        conn.execute("DELETE FROM deadlines WHERE channel_id=?", (channel_id,))
-        if not rows:
-            return
-        conn.executemany(
-            "INSERT INTO deadlines (channel_id, phase, started_at, due_at, next_at, reminders, "
-            "reminders_sent, extended, thread) VALUES (?,?,?,?,?,?,?,?,?)",
-            [
-                (
-                    channel_id,
-                    d.phase,
-                    d.started_at,
-                    d.due_at,
-                    d.next_at,
-                    json.dumps(d.reminders),
-                    json.dumps(d.reminders_sent),
-                    int(d.extended),
-                    d.thread,
-                )
-                for d in rows
-            ],
-        )
+    def _write_deadlines(self, conn: sqlite3.Connection, rows: Mapping[int, Sequence[DeadlineRow]]) -> None:
+        """Replace the deadlines of each channel in `rows` by its new ones."""
+        conn.executemany("DELETE FROM deadlines WHERE channel_id=?", [(c,) for c in rows])
+        params = [
+            (
+                channel_id,
+                d.phase,
+                d.started_at,
+                d.due_at,
+                d.next_at,
+                json.dumps(d.reminders),
+                json.dumps(d.reminders_sent),
+                int(d.extended),
+                d.thread,
+            )
+            for channel_id, deadlines in rows.items()
+            for d in deadlines
+        ]
+        if params:
+            conn.executemany(
+                "INSERT INTO deadlines (channel_id, phase, started_at, due_at, next_at, reminders, "
+                "reminders_sent, extended, thread) VALUES (?,?,?,?,?,?,?,?,?)",
+                params,
+            )
 
-    def _write_seats(self, conn: sqlite3.Connection, channel_id: int, rows: Sequence[SeatRow]) -> None:
-        conn.execute("DELETE FROM seats WHERE channel_id=?", (channel_id,))
-        if not rows:
-            return
-        conn.executemany(
-            f"INSERT INTO seats ({_SEAT_COLS}) VALUES (?,?,?,?,?,?,?,?)",
-            [
-                (
-                    channel_id,
-                    s.user_id,
-                    s.name,
-                    s.position,
-                    s.preference,
-                    s.seat,
-                    s.joined_at,
-                    int(s.automatic),
-                )
-                for s in rows
-            ],
-        )
+    def _write_seats(self, conn: sqlite3.Connection, rows: Mapping[int, Sequence[SeatRow]]) -> None:
+        """Replace the seats of each channel in `rows` by its new ones."""
+        conn.executemany("DELETE FROM seats WHERE channel_id=?", [(c,) for c in rows])
+        params = [
+            (channel_id, s.user_id, s.name, s.position, s.preference, s.seat, s.joined_at, int(s.automatic))
+            for channel_id, seats in rows.items()
+            for s in seats
+        ]
+        if params:
+            conn.executemany(f"INSERT INTO seats ({_SEAT_COLS}) VALUES (?,?,?,?,?,?,?,?)", params)
 
     # -- reading -------------------------------------------------------------------------
     async def _fetch(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:

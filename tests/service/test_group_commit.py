@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from bot.store import ActionRow, EventRow, SqliteStore, StaleWrite, TableRow
+from bot.store import ActionRow, EventRow, SqliteStore, StaleWrite, TableRow, group_commit
 
 CHANNELS = range(100, 120)
 
@@ -21,7 +21,7 @@ async def _tables(store: SqliteStore) -> list[TableRow]:
     ]
 
 
-def _changed(table: TableRow, value: int) -> TableRow:
+def _changed(table: TableRow, value: int | str) -> TableRow:
     return TableRow(**{**vars(table), "state": f'{{"v": {value}}}'})
 
 
@@ -75,7 +75,7 @@ class BreaksForOneTable(SqliteStore):
     broken: int | None = None
 
     def _write_events(self, conn, events):
-        if events and events[0].channel_id == self.broken:
+        if any(e.channel_id == self.broken for e in events):
             raise RuntimeError("disk pulled out mid-save")
         super()._write_events(conn, events)
 
@@ -133,3 +133,31 @@ async def test_a_closed_store_refuses_saves_with_an_error(tmp_path, count):
     await store.close()
     results = await asyncio.gather(*(store.save(_changed(t, 2), 1) for t in tables), return_exceptions=True)
     assert all(isinstance(r, ValueError) for r in results)
+
+
+@pytest.mark.parametrize("every, copied", [(5, True), (10**9, False)])
+async def test_the_log_is_copied_into_the_database_file_in_the_background(
+    tmp_path, monkeypatch, every, copied
+):
+    monkeypatch.setattr(group_commit, "CHECKPOINT_EVERY", every)
+    path = tmp_path / "bot.sqlite3"
+    store = await SqliteStore.open(path)
+    try:
+        table = await store.create_table(TableRow(channel_id=5, game="envoys", host_id=1, state="{}"))
+        before = path.stat().st_size
+        for version in range(1, 7):  # pages of a big state go to the log first
+            await store.save(_changed(table, "9" * 20_000), version)
+        if store._checkpoints._running is not None:
+            await store._checkpoints._running
+        assert (path.stat().st_size > before) is copied
+    finally:
+        await store.close()
+    assert (await _reopened_state(path)) == '{"v": ' + "9" * 20_000 + "}"
+
+
+async def _reopened_state(path):
+    store = await SqliteStore.open(path)
+    try:
+        return (await store.get_table(5)).state
+    finally:
+        await store.close()

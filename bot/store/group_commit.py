@@ -1,0 +1,117 @@
+"""Group commit and background checkpoints for the SQLite store.
+
+Saves that arrive while the database thread is busy wait for it and then go together in
+one transaction: under load the commit, the pages it writes and the trip to the thread
+are paid once per batch, not once per save. Each caller still returns only after its
+own save is committed, and a save that fails fails only its own caller (the store runs
+a failed batch again one save at a time).
+
+Checkpoints copy the write-ahead log back into the database file, with an fsync.
+SQLite's automatic checkpoint runs inside the commit that crosses its limit, and every
+save in that batch waits for it; `Checkpoints` runs them on a thread of its own instead,
+beside the writes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+from typing import Generic, TypeVar
+
+__all__ = ["GroupCommit", "Checkpoints", "CHECKPOINT_EVERY", "WAL_SAFETY_PAGES"]
+
+log = logging.getLogger(__name__)
+W = TypeVar("W")
+
+# A background checkpoint after this many saves. SQLite's own automatic checkpoint stays
+# as a safety net, at a log size the background one keeps it from reaching.
+CHECKPOINT_EVERY = 500
+WAL_SAFETY_PAGES = 10_000
+
+
+class GroupCommit(Generic[W]):
+    """Queues writes and hands them to `write_batch` in batches, one batch at a time.
+
+    `write_batch` gets every write queued since the last batch began and returns, for
+    each, None or the exception its caller should see. `after_batch` is told how many
+    writes a batch committed or refused.
+    """
+
+    def __init__(
+        self,
+        write_batch: Callable[[list[W]], Awaitable[Sequence[BaseException | None]]],
+        after_batch: Callable[[int], None] = lambda count: None,
+    ):
+        self._write_batch = write_batch
+        self._after_batch = after_batch
+        self._queued: list[tuple[W, asyncio.Future[None]]] = []
+        self._writer: asyncio.Future[None] | None = None  # drains _queued while writes arrive
+
+    async def submit(self, write: W) -> None:
+        """Return once `write` is committed; raise what refused it."""
+        done = asyncio.get_running_loop().create_future()
+        self._queued.append((write, done))
+        if self._writer is None:
+            self._writer = asyncio.ensure_future(self._drain())
+        await done
+
+    async def _drain(self) -> None:
+        try:
+            while self._queued:
+                batch, self._queued = self._queued, []
+                try:
+                    failures = await self._write_batch([w for w, _ in batch])
+                except BaseException as exc:  # the connection itself failed (closed, say)
+                    failures = [exc] * len(batch)
+                for (_, done), failure in zip(batch, failures, strict=True):
+                    if done.done():  # its caller was cancelled; the outcome stays in the database
+                        continue
+                    if failure is None:
+                        done.set_result(None)
+                    else:
+                        done.set_exception(failure)
+                self._after_batch(len(batch))
+        finally:
+            self._writer = None
+
+
+class Checkpoints:
+    """PASSIVE checkpoints of the database at `path` on a thread of their own, after
+    every CHECKPOINT_EVERY saves: each copies what is committed and neither waits for
+    nor blocks the writer."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._saves = 0
+        self._running: asyncio.Future[None] | None = None
+        self._conn: sqlite3.Connection | None = None  # used on the checkpoint thread only
+
+    def saved(self, count: int) -> None:
+        self._saves += count
+        if self._saves >= CHECKPOINT_EVERY and self._running is None:
+            self._saves = 0
+            self._running = asyncio.ensure_future(self._checkpoint())
+
+    async def _checkpoint(self) -> None:
+        try:
+            await asyncio.to_thread(self._checkpoint_now)
+        except Exception:  # a missed checkpoint is made up by the next, or by SQLite's own
+            log.warning("background checkpoint of %s failed", self.path, exc_info=True)
+        finally:
+            self._running = None
+
+    def _checkpoint_now(self) -> None:
+        if self._conn is None:
+            self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._conn.execute("PRAGMA busy_timeout=5000")
+        self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+
+    async def close(self) -> None:
+        if self._running is not None:
+            await self._running
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
