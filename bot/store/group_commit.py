@@ -56,15 +56,17 @@ class GroupCommit(Generic[W]):
         self._queued.append((write, done))
         if self._writer is None:
             self._writer = asyncio.ensure_future(self._drain())
+            self._writer.add_done_callback(self._stopped)
         await done
 
     async def _drain(self) -> None:
+        batch: list[tuple[W, asyncio.Future[None]]] = []
         try:
             while self._queued:
                 batch, self._queued = self._queued, []
                 try:
                     failures = await self._write_batch([w for w, _ in batch])
-                except BaseException as exc:  # the connection itself failed (closed, say)
+                except Exception as exc:  # the connection itself failed (closed, say)
                     failures = [exc] * len(batch)
                 for (_, done), failure in zip(batch, failures, strict=True):
                     if done.done():  # its caller was cancelled; the outcome stays in the database
@@ -74,8 +76,22 @@ class GroupCommit(Generic[W]):
                     else:
                         done.set_exception(failure)
                 self._after_batch(len(batch))
+                batch = []
+        except asyncio.CancelledError:  # the loop is shutting down: nobody will write these
+            self._cancel(batch + self._queued)
+            raise
         finally:
             self._writer = None
+
+    def _stopped(self, writer: asyncio.Future[None]) -> None:
+        if self._writer is writer:  # cancelled before its first step: _drain never ran
+            self._writer = None
+            self._cancel(self._queued)
+
+    def _cancel(self, waiting: list[tuple[W, asyncio.Future[None]]]) -> None:
+        for _, done in waiting:
+            done.cancel()
+        self._queued = []
 
 
 class Checkpoints:

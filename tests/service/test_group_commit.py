@@ -161,3 +161,28 @@ async def _reopened_state(path):
         return (await store.get_table(5)).state
     finally:
         await store.close()
+
+
+async def test_saves_being_written_when_the_writer_is_stopped_are_cancelled_not_left_waiting(store):
+    tables = await _tables(store)
+    saves = [asyncio.ensure_future(store.save(_changed(t, 2), 1)) for t in tables]
+    await asyncio.sleep(0)  # all queued
+    await asyncio.sleep(0)  # the writer has taken them to the database thread
+    store._saves._writer.cancel()  # what the loop does to a running task when it shuts down
+    results = await asyncio.wait_for(asyncio.gather(*saves, return_exceptions=True), timeout=5)
+    assert all(isinstance(r, asyncio.CancelledError) for r in results)
+    # the batch itself may or may not have reached the database; the store goes on working
+    current = (await store.get_table(tables[0].channel_id)).version
+    assert (await store.save(_changed(tables[0], 3), current)).version == current + 1
+
+
+async def test_saves_queued_for_a_writer_stopped_before_it_began_are_cancelled(store):
+    tables = await _tables(store)
+    saves = [asyncio.ensure_future(store.save(_changed(t, 2), 1)) for t in tables]
+    await asyncio.sleep(0)  # all queued; the writer task is made but has not run yet
+    store._saves._writer.cancel()
+    results = await asyncio.wait_for(asyncio.gather(*saves, return_exceptions=True), timeout=5)
+    assert all(isinstance(r, asyncio.CancelledError) for r in results)
+    assert (await store.get_table(tables[0].channel_id)).version == 1  # nothing was written
+    again = await store.save(_changed(tables[0], 3), 1)
+    assert again.version == 2
