@@ -229,6 +229,10 @@ class DeadlinesMixin:
         """The table's deadlines after a change: a phase key seen for the first time gets
         one; a phase that is gone loses its own. Returns (all, opened, closed)."""
         phases = list(dict.fromkeys(p.phase for p in prompts))
+        if len(phases) == len(t.deadlines) and all(
+            d.phase == f for d, f in zip(t.deadlines, phases, strict=True)
+        ):
+            return t.deadlines, [], []  # the same phases as before (most actions): nothing to do
         existing = {d.phase: d for d in t.deadlines}
         settings = t.settings
         rows, opened = [], []
