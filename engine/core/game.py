@@ -159,7 +159,8 @@ class Game(ABC, Generic[S]):
         return []
 
     def action_label(self, state: S, seat: str, action: Any) -> str:
-        """A button's words for one of `legal_actions` (at most 80 characters)."""
+        """A button's words for one of `legal_actions`; the service cuts them to a button's
+        80 characters and keeps them apart, so a game may name every card."""
         return str(getattr(action, "kind", "act")).capitalize()[:80]
 
     def may_act(self, state: S, seat: str) -> bool:

@@ -448,11 +448,12 @@ class Crisis1914(Game[CrisisState]):
         return out
 
     def action_label(self, state: CrisisState, seat: str, action: Any) -> str:
-        """In the rulebook's words: "Play Hartwig (3 DP) with Belligerence"."""
+        """In the rulebook's words: "Play Hartwig (3 DP) with Belligerence". Not cut to a
+        button's 80 characters: the service does that, keeping the labels apart."""
         p = state.player_of(seat)
 
-        def names(ids: list[str]) -> str:
-            return ", ".join(card(c).name for c in ids) or "nothing"
+        def names(ids: list[str]) -> str:  # one's own cards: "General Mobilization" needs no "(nation)"
+            return ", ".join(card(c).name.split(" (")[0] for c in ids) or "nothing"
 
         def choices(ch: a.CardChoices) -> str:
             extra = [
@@ -494,7 +495,7 @@ class Crisis1914(Game[CrisisState]):
                 text = f"Refresh, discarding {names(cs)}" if cs else "Refresh, keeping my Hand"
             case _:
                 text = super().action_label(state, seat, action)
-        return text if len(text) <= 80 else text[:79] + "…"
+        return text
 
     @staticmethod
     def _bell_options(p: Player, card_id: str) -> list[bool]:
