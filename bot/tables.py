@@ -17,11 +17,9 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import os
-import re
 import secrets
 import time
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -45,7 +43,7 @@ from .history import HistoryMixin
 from .notify import NotifyMixin
 from .outbox import Outbox, Post
 from .posts import PostsMixin
-from .render import seat_list, standings
+from .render import button_labels, seat_list, standings
 from .store import (
     ActionRow,
     DeadlineRow,
@@ -484,7 +482,7 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
         """The step and the caller's legal actions as (index, label), for turn buttons:
         [] when they owe nothing or the game lists no actions. Their own seat only, so
         choices from their Hand are never shown to anyone else. Each label fits a Discord
-        button (80 characters) and no two read the same (`_button_labels`)."""
+        button (80 characters) and no two read the same (`render.button_labels`)."""
         async with self._lock(channel_id):
             t = await self._load(channel_id)
             me = t.seat_of(user_id)
@@ -496,7 +494,7 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
                 return t.state.step, []
             g, state = t.game, t.state
             legal = g.legal_actions(state, me.seat)
-            labels = _button_labels([g.action_label(state, me.seat, x) for x in legal])
+            labels = button_labels([g.action_label(state, me.seat, x) for x in legal])
             return state.step, list(enumerate(labels))
 
     async def act_choice(self, channel_id: int, user_id: int, step: int, index: int) -> Outbox:
@@ -830,54 +828,3 @@ def _fit_names(names: list[str], limit: int) -> list[str]:
         shown.append(name)
         used += len(name) + 2
     return shown
-
-
-def _button_labels(labels: list[str], limit: int = 80) -> list[str]:
-    """Labels for turn buttons, in the same order: each at most `limit` characters (Discord's
-    limit for a button) and no two alike, so a player can tell every button apart. A label
-    that already fits and is unique is kept as it is. A longer one is cut after a word with
-    "…", unless that would make it read like another: then the long words after the start
-    they share are shortened instead ("Seize the Initiative, discarding Assass. Investig.,
-    The Kaiser's Blank Cheque, Summer Harv. Leave"), or else that start is left out after
-    its first word ("Seize … Kaiser's Blank Cheque, Summer Harvest Leave, No Romanian
-    Support"), so every card stays recognisable. Any still alike (or alike from the start)
-    get " (2)", " (3)", ... in order."""
-
-    def cut(text: str, width: int) -> str:  # the start of `text`, up to a word, then "…"
-        if len(text) <= width:
-            return text
-        head = text[: width - 1]
-        if text[width - 1] != " " and head.rfind(" ") > width // 2:
-            head = head[: head.rfind(" ")]
-        return head.rstrip(" ,;:(") + "…"
-
-    def squeeze(text: str, keep: int) -> str:  # text[:keep] (or its first word), then long words cut
-        first = text[: max(text.find(" "), 0)]
-        heads = [text[:keep]] + ([f"{first} … "] if first and len(first) + 3 < keep else [])
-        for head in heads:
-            for most in range(max(map(len, text.split())), 3, -1):
-                rest = re.sub(rf"\w{{{most + 1},}}", lambda m, most=most: m[0][: most - 1] + ".", text[keep:])
-                if len(head) + len(rest) <= limit:
-                    return head + rest
-        return cut(text, limit)
-
-    counts = Counter(labels)
-    out = [text if len(text) <= limit and counts[text] == 1 else "" for text in labels]
-    taken = {text for text in out if text}
-    groups: dict[str, list[int]] = {}  # the rest, by how they read when cut at the end
-    for i, text in enumerate(labels):
-        if not out[i]:
-            groups.setdefault(cut(text, limit), []).append(i)
-    for short, group in groups.items():
-        originals = {labels[i] for i in group}
-        shared = os.path.commonprefix(list(originals))[: limit // 2]
-        keep = shared.rfind(" ") + 1 if len(originals) > 1 else 0
-        for i in group:
-            text, n = labels[i], 1
-            label = short if len(originals) == 1 else squeeze(text, keep)
-            while label in taken:
-                n += 1
-                label = cut(text, limit - len(f" ({n})")) + f" ({n})"
-            taken.add(label)
-            out[i] = label
-    return out

@@ -3,12 +3,14 @@ the console turns the same markup into "in 10 min" with `plain_timestamps`."""
 
 from __future__ import annotations
 
+import os
 import re
+from collections import Counter
 from collections.abc import Sequence
 
 from engine.core import Outcome
 
-__all__ = ["timestamp", "plain_timestamps", "relative", "seat_list", "standings"]
+__all__ = ["timestamp", "plain_timestamps", "relative", "seat_list", "standings", "button_labels"]
 
 _TIMESTAMP = re.compile(r"<t:(-?\d+)(?::([tTdDfFR]))?>")
 
@@ -53,3 +55,54 @@ def standings(outcome: Outcome, names: dict[str, str]) -> str:
         detail = f" — {s.detail}" if s.detail else ""
         lines.append(f"{s.rank}. {names.get(s.seat, s.seat)}: {score}{detail}")
     return "\n".join(lines)
+
+
+def button_labels(labels: list[str], limit: int = 80) -> list[str]:
+    """Labels for turn buttons, in the same order: each at most `limit` characters (Discord's
+    limit for a button) and no two alike, so a player can tell every button apart. A label
+    that already fits and is unique is kept as it is. A longer one is cut after a word with
+    "…", unless that would make it read like another: then the long words after the start
+    they share are shortened instead ("Seize the Initiative, discarding Assass. Investig.,
+    The Kaiser's Blank Cheque, Summer Harv. Leave"), or else that start is left out after
+    its first word ("Seize … Kaiser's Blank Cheque, Summer Harvest Leave, No Romanian
+    Support"), so every card stays recognisable. Any still alike (or alike from the start)
+    get " (2)", " (3)", ... in order."""
+
+    def cut(text: str, width: int) -> str:  # the start of `text`, up to a word, then "…"
+        if len(text) <= width:
+            return text
+        head = text[: width - 1]
+        if text[width - 1] != " " and head.rfind(" ") > width // 2:
+            head = head[: head.rfind(" ")]
+        return head.rstrip(" ,;:(") + "…"
+
+    def squeeze(text: str, keep: int) -> str:  # text[:keep] (or its first word), then long words cut
+        first = text[: max(text.find(" "), 0)]
+        heads = [text[:keep]] + ([f"{first} … "] if first and len(first) + 3 < keep else [])
+        for head in heads:
+            for most in range(max(map(len, text.split())), 3, -1):
+                rest = re.sub(rf"\w{{{most + 1},}}", lambda m, most=most: m[0][: most - 1] + ".", text[keep:])
+                if len(head) + len(rest) <= limit:
+                    return head + rest
+        return cut(text, limit)
+
+    counts = Counter(labels)
+    out = [text if len(text) <= limit and counts[text] == 1 else "" for text in labels]
+    taken = {text for text in out if text}
+    groups: dict[str, list[int]] = {}  # the rest, by how they read when cut at the end
+    for i, text in enumerate(labels):
+        if not out[i]:
+            groups.setdefault(cut(text, limit), []).append(i)
+    for short, group in groups.items():
+        originals = {labels[i] for i in group}
+        shared = os.path.commonprefix(list(originals))[: limit // 2]
+        keep = shared.rfind(" ") + 1 if len(originals) > 1 else 0
+        for i in group:
+            text, n = labels[i], 1
+            label = short if len(originals) == 1 else squeeze(text, keep)
+            while label in taken:
+                n += 1
+                label = cut(text, limit - len(f" ({n})")) + f" ({n})"
+            taken.add(label)
+            out[i] = label
+    return out

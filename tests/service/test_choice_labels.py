@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import itertools
 
-from bot.tables import TableService, _button_labels
+from bot.render import button_labels
+from bot.tables import TableService
 from engine.crisis1914 import GAME
 from engine.crisis1914.content import load_content
 from tests.crisis1914.helpers import cid
@@ -40,7 +41,7 @@ def test_buttons_that_differ_only_after_80_characters_read_differently():
     b = SEIZE + "Assassination Investigations, The Kaiser's Blank Cheque, Ultimatum"
     c = SEIZE + "Assassination Investigations, The Kaiser's Blank Cheque, Straussenburg"
     assert len(a) > 80 and len(b) > 80 and len(c) > 80 and a[:80] == b[:80] == c[:80]
-    shown = _button_labels(["Draw", a, b, c, "Pass"])
+    shown = button_labels(["Draw", a, b, c, "Pass"])
     _fine(shown)
     assert shown[0] == "Draw" and shown[4] == "Pass"  # the index order is kept
     for label in shown[1:4]:  # the verb stays whole; every card is still recognisable
@@ -51,12 +52,12 @@ def test_buttons_that_differ_only_after_80_characters_read_differently():
 
 def test_labels_that_fit_and_differ_are_shown_unchanged():
     labels = ["Draw", "Play Hartwig (3 DP)", "Play Hartwig (3 DP) with Belligerence", "x" * 80, "Pass"]
-    assert _button_labels(labels) == labels
+    assert button_labels(labels) == labels
 
 
 def test_a_long_label_unlike_the_others_is_cut_after_a_word_with_an_ellipsis():
     long = SEIZE + "General Mobilization (Austria-Hungary), Assassination Investigations, Ultimatum"
-    shown = _button_labels(["Draw", long])
+    shown = button_labels(["Draw", long])
     _fine(shown)
     assert shown[1].endswith("…") and long.startswith(shown[1][:-1])
     assert long[len(shown[1]) - 1] in " ,", "cut inside a word"
@@ -64,7 +65,7 @@ def test_a_long_label_unlike_the_others_is_cut_after_a_word_with_an_ellipsis():
 
 def test_the_same_words_twice_get_a_number():
     long = "Discard " + ", ".join(LONG_HAND)
-    shown = _button_labels(["Pass", "Pass", long, long, long])
+    shown = button_labels(["Pass", "Pass", long, long, long])
     _fine(shown)
     assert shown[:2] == ["Pass", "Pass (2)"]
     assert shown[3].endswith(" (2)") and shown[4].endswith(" (3)")
@@ -75,7 +76,7 @@ def test_every_way_to_seize_from_a_hand_of_long_cards_reads_differently():
     hands = [[*LONG_HAND, "Tisza"], list(reversed(LONG_HAND))]
     for hand in hands:
         labels = [SEIZE + ", ".join(c) for c in itertools.combinations(hand, 3)]
-        _fine(_button_labels(labels))
+        _fine(button_labels(labels))
 
 
 async def test_a_crisis_player_holding_long_cards_sees_every_seize_button_different(service, store, clock):
