@@ -127,7 +127,10 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
 
     # -- loading and saving ----------------------------------------------------------------
     def _lock(self, channel_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(channel_id, asyncio.Lock())
+        lock = self._locks.get(channel_id)
+        if lock is None:  # not setdefault: that would build a Lock on every call
+            lock = self._locks[channel_id] = asyncio.Lock()
+        return lock
 
     async def _load(self, channel_id: int, *, fresh: bool = False) -> _Table:
         if not fresh and channel_id in self._cache:
@@ -177,8 +180,10 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
         row.updated_at = self.clock()
         if state is not None:
             row.state = state.model_dump_json()
-        old = t.row
-        columns = [c for c in _COLUMNS if (v := getattr(row, c)) is not (w := getattr(old, c)) and v != w]
+        new_values, old_values = row.__dict__, t.row.__dict__
+        columns = [
+            c for c in _COLUMNS if new_values[c] is not old_values[c] and new_values[c] != old_values[c]
+        ]
         if deadlines == t.deadlines:
             deadlines = None
         try:
