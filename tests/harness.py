@@ -1,8 +1,9 @@
 """Harnesses every game plugs into (issue 2, item 2).
 
 `check_random_play` plays whole games through `bot_action` and checks at every step that
-the state round-trips through JSON, that replaying the same seed and actions gives the
-same state, and the game's own invariants.
+the step left the state it was given unchanged, that the state round-trips through JSON,
+that replaying the same seed and actions gives the same state, and the game's own
+invariants.
 
 `check_hidden_information` samples states from such games, asks the game to vary every
 fact hidden from an observer (`vary_hidden`), and requires that observer's view, its
@@ -27,9 +28,13 @@ def _dump(state: GameState) -> str:
 def check_random_play(game: Game, n_players: int, seed: int, options: Model | None = None) -> GameState:
     """Play one game, checking every step; return the final state."""
     log: list[tuple[str, Any]] = []
+    last: list[str] = []  # the previous step's state as JSON
 
     def on_step(before: GameState, seat: str, action: Any, after: GameState, events: list[Event]) -> None:
+        # the engine is pure: a step leaves the state it was given as it was
+        assert not last or _dump(before) == last[0], f"{game.id}: step {before.step} changed its input state"
         text = _dump(after)
+        last[:] = [text]
         again = game.load_state(text)
         assert _dump(again) == text, f"{game.id}: state does not round-trip through JSON at step {after.step}"
         # the action itself must round-trip too, since the log stores it as JSON

@@ -85,6 +85,17 @@ def test_random_play_harness_on_test_game(seed):
     assert GAME.outcome(final) is not None
 
 
+def test_random_play_harness_catches_a_step_that_changes_its_input():
+    class Impure(type(GAME)):
+        def step(self, state, seat, action, *, prompts=None):
+            applied = super().step(state, seat, action, prompts=prompts)
+            state.scores[seat] += 1  # the bug the harness must find: the old state changed
+            return applied
+
+    with pytest.raises(AssertionError, match="changed its input state"):
+        check_random_play(Impure(), 3, seed=1)
+
+
 def test_hidden_information_harness_catches_a_leak():
     class Leaky(type(GAME)):
         def view(self, state, seat):
