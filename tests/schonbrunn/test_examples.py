@@ -215,7 +215,12 @@ def _to_congress(s):
     return s, public
 
 
-def test_congress_treaties_and_reparations_example(last_round=False):
+def test_congress_treaties_and_reparations_example():
+    """The Phase 5 example, checked step by step below; later examples go on from its state."""
+    congress_treaties_and_reparations_example()
+
+
+def congress_treaties_and_reparations_example(last_round=False):
     """Phase 5: "Russia activates its Treaty Union of Genoa with Sardinia (priority 7) ... to
     Objective I without an Aid. France activates Restoration of the Swiss Confederation
     (priority 8), distributing two '-1' markers to the Austrian delegation in Objective III and
@@ -268,7 +273,7 @@ def test_congress_principle_of_balance_and_political_favour_example():
     Objective II no player received the bonus, since only Russia still had markers there, with
     an Influence value of 1 ... In Objective V, although three players received the bonus, none
     of them gains Prestige points, since the value printed on the grey token is zero."""
-    s = test_congress_treaties_and_reparations_example(last_round=True)
+    s = congress_treaties_and_reparations_example(last_round=True)
     esp = s.players["ESP"]
     assert "holy_alliance" in esp.screen
     assert sum(d.place == "I" for d in s.delegates if d.owner == "ESP") == 4  # still on the board
@@ -286,7 +291,7 @@ def test_recovery_example():
     of the Swiss Confederation ... the Ally Naples, which Great Britain collected ... is discarded
     to receive the relevant marker and 1 (since it has no Aid to reveal that would earn 2
     additional)."""
-    s = test_congress_treaties_and_reparations_example()
+    s = congress_treaties_and_reparations_example()
     assert s.stage == "keep" and s.queue[0] == "ESP"  # Russia holds no Aid: nothing to decide
     assert all(d.place == "supply" for d in s.delegates)  # every component recovered
     s, _ = act(s, "ESP", Keep())
