@@ -21,15 +21,26 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Generic, TypeVar
 
-__all__ = ["GroupCommit", "Checkpoints", "CHECKPOINT_EVERY", "WAL_SAFETY_PAGES"]
+__all__ = [
+    "GroupCommit",
+    "Checkpoints",
+    "CHECKPOINT_EVERY",
+    "CHECKPOINT_EVERY_COMMITS",
+    "WAL_SAFETY_PAGES",
+    "WAL_KEEP_BYTES",
+]
 
 log = logging.getLogger(__name__)
 W = TypeVar("W")
 
-# A background checkpoint after this many saves. SQLite's own automatic checkpoint stays
-# as a safety net, at a log size the background one keeps it from reaching.
+# A background checkpoint after this many saves, or this many commits if sooner (a
+# commit of one save writes a few pages, a batch's far fewer per save). SQLite's own
+# automatic checkpoint stays as a safety net, at a log size the background one keeps it
+# from reaching; the log file is cut back to WAL_KEEP_BYTES when it starts over.
 CHECKPOINT_EVERY = 500
+CHECKPOINT_EVERY_COMMITS = 200
 WAL_SAFETY_PAGES = 10_000
+WAL_KEEP_BYTES = 8 * 1024 * 1024
 
 
 class GroupCommit(Generic[W]):
@@ -96,19 +107,22 @@ class GroupCommit(Generic[W]):
 
 class Checkpoints:
     """PASSIVE checkpoints of the database at `path` on a thread of their own, after
-    every CHECKPOINT_EVERY saves: each copies what is committed and neither waits for
-    nor blocks the writer."""
+    every CHECKPOINT_EVERY saves or CHECKPOINT_EVERY_COMMITS commits: each copies what is
+    committed and neither waits for nor blocks the writer."""
 
     def __init__(self, path: Path):
         self.path = path
         self._saves = 0
+        self._commits = 0
         self._running: asyncio.Future[None] | None = None
         self._conn: sqlite3.Connection | None = None  # used on the checkpoint thread only
 
-    def saved(self, count: int) -> None:
+    def saved(self, count: int, commits: int = 1) -> None:
         self._saves += count
-        if self._saves >= CHECKPOINT_EVERY and self._running is None:
-            self._saves = 0
+        self._commits += commits
+        due = self._saves >= CHECKPOINT_EVERY or self._commits >= CHECKPOINT_EVERY_COMMITS
+        if due and self._running is None:
+            self._saves = self._commits = 0
             self._running = asyncio.ensure_future(self._checkpoint())
 
     async def _checkpoint(self) -> None:
@@ -123,7 +137,9 @@ class Checkpoints:
         if self._conn is None:
             self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self._conn.execute("PRAGMA busy_timeout=5000")
-        self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        # fetched to the end: a statement left open would keep a read transaction open,
+        # and the log could then never start over from its beginning
+        self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
 
     async def close(self) -> None:
         if self._running is not None:
