@@ -27,7 +27,6 @@ __all__ = [
     "CHECKPOINT_EVERY",
     "CHECKPOINT_EVERY_COMMITS",
     "WAL_SAFETY_PAGES",
-    "WAL_KEEP_BYTES",
 ]
 
 log = logging.getLogger(__name__)
@@ -36,11 +35,10 @@ W = TypeVar("W")
 # A background checkpoint after this many saves, or this many commits if sooner (a
 # commit of one save writes a few pages, a batch's far fewer per save). SQLite's own
 # automatic checkpoint stays as a safety net, at a log size the background one keeps it
-# from reaching; the log file is cut back to WAL_KEEP_BYTES when it starts over.
+# from reaching.
 CHECKPOINT_EVERY = 500
 CHECKPOINT_EVERY_COMMITS = 200
 WAL_SAFETY_PAGES = 10_000
-WAL_KEEP_BYTES = 8 * 1024 * 1024
 
 
 class GroupCommit(Generic[W]):

@@ -34,7 +34,7 @@ from .base import (
     TableExists,
     TableRow,
 )
-from .group_commit import WAL_KEEP_BYTES, WAL_SAFETY_PAGES, Checkpoints, GroupCommit
+from .group_commit import WAL_SAFETY_PAGES, Checkpoints, GroupCommit
 
 __all__ = ["SqliteStore", "MIGRATIONS"]
 
@@ -164,7 +164,6 @@ class SqliteStore(Store):
         conn.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable at checkpoints, fast commits
         conn.execute("PRAGMA busy_timeout=5000")
         conn.execute(f"PRAGMA wal_autocheckpoint={WAL_SAFETY_PAGES}")  # see group_commit.Checkpoints
-        conn.execute(f"PRAGMA journal_size_limit={WAL_KEEP_BYTES}")
         conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
         current = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] or 0
         for number, sql in migrations():
