@@ -188,44 +188,32 @@ async def run_bare(
         await db.executescript(BARE_SCHEMA)
         await db.executemany("INSERT INTO tables VALUES (?, NULL, 0)", [(s.channel_id,) for s in scripts])
 
-        def write(channel_id: int, idx: int, action: str, state: str):
+        def append(conn: sqlite3.Connection, channel_id: int, idx: int, action: str, state: str) -> None:
+            conn.execute(
+                "INSERT INTO actions VALUES (?, ?, ?, ?, ?)", (channel_id, idx, "s", action, time.time())
+            )
+            cur = conn.execute(
+                "UPDATE tables SET state=?, version=version+1 WHERE channel_id=? AND version=?",
+                (state, channel_id, idx),
+            )
+            if cur.rowcount != 1:
+                raise RuntimeError("stale write")
+
+        def transaction(conn: sqlite3.Connection, writes: list[tuple[int, int, str, str]]) -> list[None]:
             # The whole transaction in one trip to aiosqlite's thread, as the store does:
             # the cheapest correct write, so the ratio is against the floor.
-            def body(conn: sqlite3.Connection) -> None:
-                conn.execute("BEGIN IMMEDIATE")
-                conn.execute(
-                    "INSERT INTO actions VALUES (?, ?, ?, ?, ?)", (channel_id, idx, "s", action, time.time())
-                )
-                cur = conn.execute(
-                    "UPDATE tables SET state=?, version=version+1 WHERE channel_id=? AND version=?",
-                    (state, channel_id, idx),
-                )
-                if cur.rowcount != 1:
-                    conn.execute("ROLLBACK")
-                    raise RuntimeError("stale write")
-                conn.execute("COMMIT")
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                for write in writes:
+                    append(conn, *write)
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+            return [None] * len(writes)
 
-            return body
-
-        def write_batch(writes):
-            def body(conn: sqlite3.Connection) -> list[None]:
-                conn.execute("BEGIN IMMEDIATE")
-                for channel_id, idx, action, state in writes:
-                    conn.execute(
-                        "INSERT INTO actions VALUES (?, ?, ?, ?, ?)",
-                        (channel_id, idx, "s", action, time.time()),
-                    )
-                    cur = conn.execute(
-                        "UPDATE tables SET state=?, version=version+1 WHERE channel_id=? AND version=?",
-                        (state, channel_id, idx),
-                    )
-                    if cur.rowcount != 1:
-                        conn.execute("ROLLBACK")
-                        raise RuntimeError("stale write")
-                conn.execute("COMMIT")
-                return [None] * len(writes)
-
-            return db._execute(body, db._conn)
+        def write_batch(writes: list[tuple[int, int, str, str]]):
+            return db._execute(transaction, db._conn, writes)
 
         group = GroupCommit(write_batch)
         latencies: list[float] = []
@@ -240,7 +228,7 @@ async def run_bare(
                 if batched:
                     await group.submit((s.channel_id, idx, text, state))
                 else:
-                    await db._execute(write(s.channel_id, idx, text, state), db._conn)
+                    await db._execute(transaction, db._conn, [(s.channel_id, idx, text, state)])
                 latencies.append(time.perf_counter() - t0)
 
         start, cpu = time.perf_counter(), time.process_time()
