@@ -45,6 +45,7 @@ from .outbox import Outbox, Post
 from .posts import PostsMixin
 from .render import button_labels, seat_list, standings
 from .store import (
+    UPDATABLE_COLUMNS,
     ActionRow,
     DeadlineRow,
     EventRow,
@@ -75,19 +76,6 @@ from .tablebase import (
 __all__ = ["TableError", "Settings", "SeatInfo", "TableInfo", "TableService"]
 
 log = logging.getLogger(__name__)
-
-_COLUMNS = (
-    "guild_id",
-    "options",
-    "settings",
-    "status",
-    "state",
-    "host_id",
-    "seed",
-    "thread_id",
-    "status_message_id",
-    "meta",
-)
 
 
 def _copy_row(row: TableRow) -> TableRow:
@@ -182,7 +170,9 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
             row.state = state.model_dump_json()
         new_values, old_values = row.__dict__, t.row.__dict__
         columns = [
-            c for c in _COLUMNS if new_values[c] is not old_values[c] and new_values[c] != old_values[c]
+            c
+            for c in UPDATABLE_COLUMNS
+            if new_values[c] is not old_values[c] and new_values[c] != old_values[c]
         ]
         if deadlines == t.deadlines:
             deadlines = None

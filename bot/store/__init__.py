@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .base import (
+    UPDATABLE_COLUMNS,
     ActionRow,
     DeadlineRow,
     EventRow,
@@ -32,6 +33,7 @@ __all__ = [
     "StoreError",
     "TableExists",
     "TableRow",
+    "UPDATABLE_COLUMNS",
     "open_store",
 ]
 

@@ -25,6 +25,7 @@ __all__ = [
     "StoreError",
     "StaleWrite",
     "TableExists",
+    "UPDATABLE_COLUMNS",
 ]
 
 Status = Literal["lobby", "running", "paused", "finished", "abandoned"]
@@ -59,6 +60,22 @@ class TableRow:
     updated_at: float = 0.0
     status_message_id: int | None = None
     meta: dict[str, Any] = field(default_factory=dict)  # pause votes, frozen clock, round label
+
+
+# The TableRow fields a save may change and name in `columns` (version and updated_at
+# are always written; channel_id, game and created_at never change).
+UPDATABLE_COLUMNS = (
+    "guild_id",
+    "options",
+    "settings",
+    "status",
+    "state",
+    "host_id",
+    "seed",
+    "thread_id",
+    "status_message_id",
+    "meta",
+)
 
 
 @dataclass

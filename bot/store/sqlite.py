@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from .base import (
+    UPDATABLE_COLUMNS,
     ActionRow,
     DeadlineRow,
     EventRow,
@@ -48,18 +49,6 @@ _TABLE_COLS = (
 )
 
 
-_UPDATABLE = (
-    "guild_id",
-    "options",
-    "settings",
-    "status",
-    "state",
-    "host_id",
-    "seed",
-    "thread_id",
-    "status_message_id",
-    "meta",
-)
 _JSON = ("options", "settings", "meta")
 _SEAT_COLS = "channel_id, user_id, name, position, preference, seat, joined_at, automatic"
 
@@ -327,7 +316,9 @@ class SqliteStore(Store):
         expected_version: int,
         columns: Sequence[str] | None = None,
     ) -> None:
-        names = tuple(_UPDATABLE if columns is None else [c for c in _UPDATABLE if c in columns])
+        names = tuple(
+            UPDATABLE_COLUMNS if columns is None else [c for c in UPDATABLE_COLUMNS if c in columns]
+        )
         values = [json.dumps(getattr(t, c)) if c in _JSON else getattr(t, c) for c in names]
         cur = conn.execute(
             _update_sql(names),
