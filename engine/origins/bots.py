@@ -213,9 +213,14 @@ def _plan(
         if idle:
             embassy = rng.choice(idle)
             sheet.remove[embassy] = rng.randint(1, min(placement.ELIMINATE_CAP, state.at(embassy, country)))
+    return legal_or_empty(state, country, sheet)
+
+
+def legal_or_empty(state: OriginsState, country: str, sheet: Sheet) -> Sheet:
+    """`sheet` if the rules allow it, else an empty one: a bot never hands in an illegal sheet."""
     try:
         placement.check_sheet(state, country, sheet)
-    except IllegalAction:  # never hand in an illegal sheet: fall back to an empty one
+    except IllegalAction:
         return Sheet()
     return sheet
 
@@ -235,11 +240,7 @@ def random_sheet(state: OriginsState, country: str, rng: random.Random) -> Sheet
     if held and rng.random() < 0.3:
         embassy = rng.choice(held)
         sheet.remove[embassy] = rng.randint(1, min(placement.ELIMINATE_CAP, state.at(embassy, country)))
-    try:
-        placement.check_sheet(state, country, sheet)
-    except IllegalAction:
-        return Sheet()
-    return sheet
+    return legal_or_empty(state, country, sheet)
 
 
 # -- Phase 5: the attacks ---------------------------------------------------------------------

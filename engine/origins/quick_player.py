@@ -11,11 +11,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.core import IllegalAction
-
 from . import attacks, content, placement
 from .actions import Attack, Done, Ready, Submit
-from .bots import modest_bid
+from .bots import legal_or_empty, modest_bid
 from .state import OriginsState, Sheet
 
 
@@ -71,11 +69,7 @@ def plan(state: OriginsState, country: str, rng: random.Random) -> Sheet:
         if held:
             embassy = rng.choice(held)
             sheet.remove[embassy] = rng.randint(1, min(placement.ELIMINATE_CAP, state.at(embassy, country)))
-    try:
-        placement.check_sheet(state, country, sheet)
-    except IllegalAction:  # never hand in an illegal sheet: fall back to an empty one
-        return Sheet()
-    return sheet
+    return legal_or_empty(state, country, sheet)
 
 
 def _enemy(country: str) -> str:
