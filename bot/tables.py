@@ -615,7 +615,8 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
         try:
             if isinstance(action, dict):
                 action = g.parse_action(action)
-            applied = g.step(t.state, seat, action, prompts=before)
+            # the stored JSON is this state's (both change only in _save): the cheapest copy
+            applied = g.step(t.state, seat, action, prompts=before, source=t.row.state)
         except ValidationError:
             owed = "; ".join(p.text for p in before if p.seat == seat)
             raise TableError(f"{NOT_THIS_PHASE} You owe: {owed}" if owed else NOT_THIS_PHASE) from None

@@ -52,6 +52,26 @@ def test_rng_depends_only_on_seed_and_index():
     assert seed_commitment(7) != seed_commitment(8) and len(seed_commitment(7)) == 64
 
 
+def test_a_step_draws_what_rng_for_its_seed_and_index_draws():
+    # /game export and `replay` promise anyone with the seed can check every roll: the
+    # step's generator must be exactly rng_for(seed, step), however lazily it is made.
+    state = GAME.setup(["a", "b"], GAME.Options(), seed=11)
+    state, _ = GAME.apply(state, "a", Commit(value=1))
+    last = GAME.step(state, "b", Commit(value=2))  # the reveal rolls the die
+    assert last.used_randomness
+    assert last.state.last_roll == rng_for(11, state.step).randint(1, 6)
+
+
+def test_a_step_from_the_states_json_equals_one_from_the_state():
+    state = GAME.setup(["a", "b"], GAME.Options(), seed=3)
+    state, _ = GAME.apply(state, "a", Commit(value=3))
+    plain = GAME.step(state, "b", Commit(value=1))
+    from_json = GAME.step(state, "b", Commit(value=1), source=state.model_dump_json())
+    assert from_json.state.model_dump_json() == plain.state.model_dump_json()
+    assert from_json.events == plain.events
+    assert from_json.state is not state and state.commits == {"a": 3}
+
+
 def test_illegal_action_changes_nothing():
     state = GAME.setup(["a", "b"], GAME.Options(), seed=1)
     before = state.model_dump_json()
@@ -87,8 +107,8 @@ def test_random_play_harness_on_test_game(seed):
 
 def test_random_play_harness_catches_a_step_that_changes_its_input():
     class Impure(type(GAME)):
-        def step(self, state, seat, action, *, prompts=None):
-            applied = super().step(state, seat, action, prompts=prompts)
+        def step(self, state, seat, action, *, prompts=None, source=None):
+            applied = super().step(state, seat, action, prompts=prompts, source=source)
             state.scores[seat] += 1  # the bug the harness must find: the old state changed
             return applied
 
