@@ -4,6 +4,7 @@ talks). The real bot over a real table service, played with the tiny test game "
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import re
@@ -441,7 +442,7 @@ class _RoundEnvoys(tinygame.Envoys):
     """Envoys with a round label and no phase thread of its own, like Crisis: 1914's Weeks."""
 
     def prompts(self, state):
-        return [p.model_copy(update={"thread": None}) for p in super().prompts(state)]
+        return [dataclasses.replace(p, thread=None) for p in super().prompts(state)]
 
     def round_label(self, state):
         return f"Round {state.round} diplomacy"
