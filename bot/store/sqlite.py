@@ -53,6 +53,16 @@ _JSON = ("options", "settings", "meta")
 _SEAT_COLS = "channel_id, user_id, name, position, preference, seat, joined_at, automatic"
 
 
+def _json_list(values: list[float]) -> str:
+    return json.dumps(values) if values else "[]"  # most deadlines have sent no reminder yet
+
+
+@functools.lru_cache(maxsize=64)
+def _changed(columns: tuple[str, ...]) -> tuple[str, ...]:
+    """The columns a save names, in UPDATABLE_COLUMNS' order (so equal sets share a statement)."""
+    return tuple(c for c in UPDATABLE_COLUMNS if c in columns)
+
+
 @functools.lru_cache(maxsize=64)
 def _update_sql(names: tuple[str, ...]) -> str:
     sets = "".join(f"{n}=?, " for n in names)
@@ -213,8 +223,8 @@ class SqliteStore(Store):
         """The statements of `saves`: each table row under its version check, then each
         kind of row for all of them at once (every statement is a trip into SQLite and a
         GIL hand-back, so none for no rows)."""
+        self._update_tables(conn, saves)
         for s in saves:
-            self._update_table(conn, s.table, s.expected_version, s.columns)
             if s.truncate_from is not None:
                 self._truncate(conn, s.table.channel_id, s.truncate_from)
         if actions := [a for s in saves for a in s.actions]:
@@ -309,23 +319,25 @@ class SqliteStore(Store):
         return table
 
     # The steps of a save, separate so a test can make one fail midway.
-    def _update_table(
-        self,
-        conn: sqlite3.Connection,
-        t: TableRow,
-        expected_version: int,
-        columns: Sequence[str] | None = None,
-    ) -> None:
-        names = tuple(
-            UPDATABLE_COLUMNS if columns is None else [c for c in UPDATABLE_COLUMNS if c in columns]
-        )
-        values = [json.dumps(getattr(t, c)) if c in _JSON else getattr(t, c) for c in names]
-        cur = conn.execute(
-            _update_sql(names),
-            (*values, expected_version + 1, t.updated_at or time.time(), t.channel_id, expected_version),
-        )
-        if cur.rowcount != 1:
-            raise StaleWrite(f"table {t.channel_id} changed since version {expected_version}")
+    def _update_tables(self, conn: sqlite3.Connection, saves: Sequence[_Save]) -> None:
+        """Each save's table row under its version check. The saves of a batch mostly
+        change the same columns, so each set of columns is one statement for all of them;
+        the rows it changed must be as many as its saves (channel_id is the key)."""
+        groups: dict[tuple[str, ...], list[tuple[Any, ...]]] = {}
+        for s in saves:
+            t, expected = s.table, s.expected_version
+            names = UPDATABLE_COLUMNS if s.columns is None else _changed(tuple(s.columns))
+            values = [json.dumps(getattr(t, c)) if c in _JSON else getattr(t, c) for c in names]
+            groups.setdefault(names, []).append(
+                (*values, expected + 1, t.updated_at or time.time(), t.channel_id, expected)
+            )
+        for names, params in groups.items():
+            cur = conn.executemany(_update_sql(names), params)
+            if cur.rowcount != len(params):
+                if len(params) == 1:
+                    channel_id, expected = params[0][-2:]
+                    raise StaleWrite(f"table {channel_id} changed since version {expected}")
+                raise StaleWrite("a table of the batch changed since its save read it")
 
     def _append_actions(self, conn: sqlite3.Connection, actions: Sequence[ActionRow]) -> None:
         conn.executemany(
@@ -365,8 +377,8 @@ class SqliteStore(Store):
                 d.started_at,
                 d.due_at,
                 d.next_at,
-                json.dumps(d.reminders),
-                json.dumps(d.reminders_sent),
+                _json_list(d.reminders),
+                _json_list(d.reminders_sent),
                 int(d.extended),
                 d.thread,
             )

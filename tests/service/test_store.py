@@ -150,10 +150,10 @@ async def test_a_table_another_process_keeps_changing_is_reported_busy(tmp_path)
     class Contended(SqliteStore):
         contended = False
 
-        def _update_table(self, conn, t, expected_version, columns=None):
+        def _update_tables(self, conn, saves):
             if self.contended:
                 raise StaleWrite("someone else wrote first")
-            super()._update_table(conn, t, expected_version, columns)
+            super()._update_tables(conn, saves)
 
     store = await Contended.open(tmp_path / "bot.sqlite3")
     try:
