@@ -342,6 +342,8 @@ class ControlsMixin:
     async def _autoplay(self, t: _Table, out: Outbox) -> _Table:
         """Automatic seats that owe a decision play the game's bot_action at once, seeded
         from the table seed and the step, until a member owes one or the game ends."""
+        if not any(s.automatic for s in t.seats):
+            return t  # most tables: every seat is a member's
         for _ in range(AUTO_CAP):
             if t.row.status != "running" or t.state is None:
                 break

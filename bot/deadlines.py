@@ -228,10 +228,8 @@ class DeadlinesMixin:
     ) -> tuple[list[DeadlineRow], list[DeadlineRow], list[DeadlineRow]]:
         """The table's deadlines after a change: a phase key seen for the first time gets
         one; a phase that is gone loses its own. Returns (all, opened, closed)."""
-        phases = list(dict.fromkeys(p.phase for p in prompts))
-        if len(phases) == len(t.deadlines) and all(
-            d.phase == f for d, f in zip(t.deadlines, phases, strict=True)
-        ):
+        phases = list({p.phase: None for p in prompts})  # in order, each once
+        if phases == [d.phase for d in t.deadlines]:
             return t.deadlines, [], []  # the same phases as before (most actions): nothing to do
         existing = {d.phase: d for d in t.deadlines}
         settings = t.settings

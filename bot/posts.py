@@ -107,10 +107,11 @@ class PostsMixin:
     def _prompt_posts(self, t: _Table, out: Outbox, before: list[Prompt], after: list[Prompt]) -> None:
         """Tell each player of a decision they newly owe, with its deadline (always by DM)."""
         old = {(p.seat, p.phase, p.kind) for p in before}
+        new = [p for p in after if (p.seat, p.phase, p.kind) not in old]
+        if not new:
+            return  # most actions: the others still owe what they owed
         due = {d.phase: d.due_at for d in t.deadlines}
-        for p in after:
-            if (p.seat, p.phase, p.kind) in old:
-                continue
+        for p in new:
             when = f" Due {timestamp(due[p.phase])}." if p.phase in due else ""
             secret = " (secret: only you see this)" if p.simultaneous else ""
             self._notice(
