@@ -80,6 +80,39 @@ class BreaksForOneTable(SqliteStore):
         super()._write_events(conn, events)
 
 
+async def test_saves_naming_different_columns_in_one_batch_each_write_their_own(store):
+    # a batch updates the rows of each set of named columns with one statement (and checks
+    # the versions by the rows it changed): every set must still land, and only its columns
+    tables = await _tables(store)
+    commits = await _commits(store)
+
+    def save(i: int, t: TableRow):
+        if i % 3 == 0:
+            return store.save(_changed(t, i), 1, columns=["state"])
+        if i % 3 == 1:
+            finished = TableRow(**{**vars(_changed(t, i)), "status": "finished", "host_id": 9})
+            return store.save(finished, 1, columns=["status", "state"])
+        stale = TableRow(**{**vars(_changed(t, i)), "status": "paused"})
+        return store.save(stale, 0, columns=["state", "status"])  # stale: read version 0
+
+    results = await asyncio.gather(*(save(i, t) for i, t in enumerate(tables)), return_exceptions=True)
+    assert len(commits) >= 2  # the batch was tried whole, then save by save
+    for i, (t, result) in enumerate(zip(tables, results, strict=True)):
+        stored = await store.get_table(t.channel_id)
+        if i % 3 == 2:
+            assert isinstance(result, StaleWrite), i
+            assert (stored.state, stored.status, stored.version) == ("{}", "running", 1)
+        else:
+            assert result is not None and not isinstance(result, BaseException), (i, result)
+            status = "finished" if i % 3 == 1 else "running"
+            assert (stored.state, stored.status, stored.host_id, stored.version) == (
+                f'{{"v": {i}}}',
+                status,
+                1,
+                2,
+            )
+
+
 async def test_a_save_that_breaks_midway_among_many_fails_alone_and_leaves_its_table_as_it_was(tmp_path):
     store = await BreaksForOneTable.open(tmp_path / "bot.sqlite3")
     try:
