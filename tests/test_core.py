@@ -8,7 +8,7 @@ import pathlib
 import pytest
 
 from engine import games
-from engine.core import IllegalAction, NotYourTurn, rng_for, seed_commitment
+from engine.core import IllegalAction, NotYourTurn, Prompt, rng_for, seed_commitment
 from tests.harness import check_hidden_information, check_random_play
 from tests.tinygame import GAME, Commit, Press
 
@@ -70,6 +70,12 @@ def test_a_step_from_the_states_json_equals_one_from_the_state():
     assert from_json.state.model_dump_json() == plain.state.model_dump_json()
     assert from_json.events == plain.events
     assert from_json.state is not state and state.commits == {"a": 3}
+
+
+def test_a_prompt_refuses_a_mode_that_is_neither_sequential_nor_simultaneous():
+    assert Prompt(seat="a", kind="commit", text="Commit.", phase="r1", mode="simultaneous").simultaneous
+    with pytest.raises(ValueError, match="sequential or simultaneous, not 'secret'"):
+        Prompt(seat="a", kind="commit", text="Commit.", phase="r1", mode="secret")
 
 
 def test_illegal_action_changes_nothing():

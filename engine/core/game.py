@@ -84,8 +84,8 @@ class _StepRandom(TrackingRandom):
 
 def _copy(state: S, source: str | bytes | None = None) -> S:
     """The state copy `step` hands to `play`. Parsing the state's own JSON, when the
-    caller holds it, is the cheapest (states round-trip by contract, see Model): a third
-    to a half less than the other ways for the three games. Without it, a game's own
+    caller holds it, is the cheapest (states round-trip by contract, see Model): 20-50%
+    less than the other ways for the three games. Without it, a game's own
     `__deepcopy__`, or a round trip through pydantic-core, about twice as fast as
     `copy.deepcopy` over the fields."""
     if source is not None:
