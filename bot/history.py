@@ -16,6 +16,7 @@ from engine import games
 from engine.core import GameError, GameState, seed_commitment
 
 from .outbox import Outbox, Post
+from .render.text import split_message
 from .replay import Record, ReplayError, record_from_store, replay
 from .store import ActionRow, EventRow, TableExists, TableRow
 from .tablebase import LOG_PAGE, OVER, TableError, _Table
@@ -163,27 +164,10 @@ class HistoryMixin:
                 to = f"[to {t.label(e.audience)}] " if e.audience else ""
                 lines.append(f"{to}{e.text}")
             out = Outbox(channel_id=channel_id, reply="Published.")
-            for chunk in _chunks(lines, POST_CHARS):
+            for chunk in split_message("\n".join(lines), POST_CHARS):
                 out.posts.append(Post(to="channel", kind="history", text=chunk))
             await self._save(t, row=replace(t.row, meta={**t.row.meta, "published": True}))
             return out
 
         return await self._with_table(channel_id, run)
 
-
-def _chunks(lines: list[str], limit: int) -> list[str]:
-    out, buf = [], ""
-    for line in lines:
-        while len(line) > limit:  # one very long line is split, never dropped
-            if buf:
-                out.append(buf)
-                buf = ""
-            out.append(line[:limit])
-            line = line[limit:]
-        if buf and len(buf) + 1 + len(line) > limit:
-            out.append(buf)
-            buf = ""
-        buf = f"{buf}\n{line}" if buf else line
-    if buf:
-        out.append(buf)
-    return out

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.outbox import Outbox, Post
+from bot.render.text import MESSAGE_LIMIT, split_message
 
 from .views import CUSTOM_ID, own_choices, status_view
 
@@ -36,7 +37,6 @@ __all__ = ["Delivery", "CLOSED_DM"]
 log = logging.getLogger(__name__)
 
 CLOSED_DM = 50007  # Discord: "Cannot send messages to this user"
-LIMIT = 2000
 HISTORY_SCAN = 50  # messages searched for the status message after a restart
 NO_MENTIONS = discord.AllowedMentions.none()
 # Public posts that stay in the channel as their own message (a published history too).
@@ -52,22 +52,8 @@ class _Notice:
 
 
 def _fit(text: str) -> str:
-    return text if len(text) <= LIMIT else text[: LIMIT - 1] + "…"
+    return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 1] + "…"
 
-
-def _split(text: str) -> list[str]:
-    """Messages of at most LIMIT characters, cut at line ends where possible."""
-    out: list[str] = []
-    text = text.strip()
-    while text:
-        if len(text) <= LIMIT:
-            out.append(text)
-            break
-        cut = text.rfind("\n", 0, LIMIT)
-        cut = cut if cut > 0 else LIMIT
-        out.append(text[:cut])
-        text = text[cut:].lstrip("\n")
-    return out
 
 
 class Delivery:
@@ -110,12 +96,12 @@ class Delivery:
         if outbox.status is not None:
             await self._status(channel, outbox.status, events, new=new_status)
         else:
-            for part in _split("\n".join(events)):
+            for part in split_message("\n".join(events)):
                 await channel.send(part, allowed_mentions=NO_MENTIONS)
         standalone = [p.text for p in public if p.kind in STANDALONE and p.user_id is None]
         # One message for all of them (standings and the seed, say): one call. A published
         # history is longer than a message and goes in as many as it needs.
-        for part in _split("\n\n".join(standalone)):
+        for part in split_message("\n\n".join(standalone)):
             await channel.send(part, allowed_mentions=NO_MENTIONS)
         # For a player who chose mentions: a reminder is its own message, so the ping fires;
         # a turn notice waits out the grace like a DM would (and the caller needs neither).

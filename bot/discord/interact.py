@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.outbox import Outbox
+from bot.render.text import split_message
 from engine.core.errors import GameError
 
 if TYPE_CHECKING:
@@ -36,7 +37,6 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 DEFER_AFTER = 2.0  # seconds; Discord drops an interaction not answered within 3
-MESSAGE_LIMIT = 2000
 APOLOGY = "Sorry, something went wrong on my side. The table is unchanged; please try again."
 
 
@@ -49,19 +49,6 @@ def refusal_types() -> tuple[type[BaseException], ...]:
     return (TableError, GameError)
 
 
-def _chunks(text: str) -> list[str]:
-    text = text.strip() or "Done."
-    out: list[str] = []
-    while text:
-        if len(text) <= MESSAGE_LIMIT:
-            out.append(text)
-            break
-        cut = text.rfind("\n", 0, MESSAGE_LIMIT)
-        cut = cut if cut > 0 else MESSAGE_LIMIT
-        out.append(text[:cut])
-        text = text[cut:].lstrip("\n")
-    return out
-
 
 async def say(
     interaction: discord.Interaction,
@@ -72,7 +59,7 @@ async def say(
 ) -> None:
     """The private answer: the response if none was sent yet, else follow-ups. A `view`
     (turn buttons) goes under the last part."""
-    parts = _chunks(text)
+    parts = split_message(text) or ["Done."]
     for n, part in enumerate(parts):
         extra = {"view": view} if view is not None and n == len(parts) - 1 else {}
         if interaction.response.is_done():

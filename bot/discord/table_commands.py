@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from bot.render.text import MESSAGE_LIMIT
 from engine import games
 
 from .interact import answer_outbox, answer_private, refusal_types, say
@@ -163,7 +164,7 @@ class GameGroup(app_commands.Group):
         except refusal_types() as exc:
             await say(interaction, str(exc))
             return
-        await interaction.response.send_message(text[:2000], view=log_view(channel_id, text), ephemeral=True)
+        await interaction.response.send_message(text[:MESSAGE_LIMIT], view=log_view(channel_id, text), ephemeral=True)
 
     @app_commands.command(
         name="rules", description="How a game is refereed here, and which content is reconstructed"

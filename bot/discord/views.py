@@ -13,6 +13,8 @@ from typing import Any
 
 import discord
 
+from bot.render.text import MESSAGE_LIMIT
+
 from .interact import answer_private
 
 __all__ = [
@@ -97,7 +99,7 @@ class LogPage(
     async def callback(self, interaction: discord.Interaction) -> None:
         service = interaction.client.service  # type: ignore[attr-defined]
         text = await service.log(self.channel_id, self.page)
-        await interaction.response.edit_message(content=text[:2000], view=log_view(self.channel_id, text))
+        await interaction.response.edit_message(content=text[:MESSAGE_LIMIT], view=log_view(self.channel_id, text))
 
 
 def log_view(channel_id: int, text: str) -> discord.ui.View | discord.utils.MISSING:  # type: ignore[valid-type]

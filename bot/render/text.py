@@ -10,7 +10,18 @@ from collections.abc import Sequence
 
 from engine.core import Outcome
 
-__all__ = ["timestamp", "plain_timestamps", "relative", "seat_list", "standings", "button_labels"]
+__all__ = [
+    "timestamp",
+    "plain_timestamps",
+    "relative",
+    "seat_list",
+    "standings",
+    "button_labels",
+    "split_message",
+    "MESSAGE_LIMIT",
+]
+
+MESSAGE_LIMIT = 2000  # characters in one Discord message
 
 _TIMESTAMP = re.compile(r"<t:(-?\d+)(?::([tTdDfFR]))?>")
 
@@ -105,4 +116,23 @@ def button_labels(labels: list[str], limit: int = 80) -> list[str]:
                 label = cut(text, limit - len(f" ({n})")) + f" ({n})"
             taken.add(label)
             out[i] = label
+    return out
+
+
+def split_message(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """`text` as messages of at most `limit` characters, cut at line ends where possible.
+
+    The one splitter for every front end: nothing is ever dropped, and a line longer than
+    `limit` is cut inside itself only when it must be.
+    """
+    out: list[str] = []
+    text = text.strip()
+    while text:
+        if len(text) <= limit:
+            out.append(text)
+            break
+        cut = text.rfind("\n", 0, limit)
+        cut = cut if cut > 0 else limit
+        out.append(text[:cut].rstrip("\n"))
+        text = text[cut:].lstrip("\n")
     return out

@@ -510,11 +510,3 @@ async def test_the_settings_key_offers_the_long_game_settings(env, service):
     ]
     assert {"on_expiry", "on_outage", "round_threads"} <= set(offered) and "extra" not in offered
 
-
-def test_a_history_longer_than_a_message_is_split_at_line_ends():
-    from bot.discord.delivery import LIMIT, _split
-
-    lines = [f"{i}. " + "x" * 90 for i in range(100)]  # about 9,500 characters
-    parts = _split("\n".join(lines))
-    assert len(parts) >= 5 and all(len(p) <= LIMIT for p in parts)
-    assert "\n".join(parts).split("\n") == lines  # every line whole, in order
