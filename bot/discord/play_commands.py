@@ -108,17 +108,18 @@ def _build_command(command: Command) -> app_commands.Command[Any, ..., None]:
             )
         )
     callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
-    callback.__discord_app_commands_param_rename__ = {  # type: ignore[attr-defined]
-        py: command_name(o.name) for py, o in py_names.items()
-    }
-    callback.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
-        py: _description(o.description) for py, o in py_names.items()
-    }
-    callback.__discord_app_commands_param_autocomplete__ = {  # type: ignore[attr-defined]
+    # discord.py's public decorators, applied to the generated callback
+    callback = app_commands.rename(**{py: command_name(o.name) for py, o in py_names.items()})(callback)
+    callback = app_commands.describe(**{py: _description(o.description) for py, o in py_names.items()})(
+        callback
+    )
+    suggested = {
         py: _autocomplete(command, o)
         for py, o in py_names.items()
         if o.suggest is not None and o.type != "bool"
     }
+    if suggested:
+        callback = app_commands.autocomplete(**suggested)(callback)
     return app_commands.Command(
         name=command_name(command.name), description=_description(command.description), callback=callback
     )
