@@ -1,4 +1,4 @@
-"""`python -m bot` (installed as `chancellery`): run, console, simulate, replay (DESIGN §7).
+"""`python -m bot` (installed as `chancellery`): run, console, simulate, replay (docs/architecture.md §6).
 
 The front ends (Discord, console) and the store are imported only by the subcommands
 that need them, so `simulate` and `replay` work without a database or discord.py setup.

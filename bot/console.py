@@ -1,4 +1,4 @@
-"""The table service in a terminal (DESIGN §7): `python -m bot console [--script FILE]`.
+"""The table service in a terminal (docs/architecture.md §6): `python -m bot console [--script FILE]`.
 
 A line is `as <name> /<command> <option>:<value> …`, the grammar of the slash commands
 (`as alice /game new game:origins`, `as bob /origins bid country:GER amount:3`); a value

@@ -1,4 +1,4 @@
-"""The one deadline loop (DESIGN §4): tick, deliver, sleep until the next due time.
+"""The one deadline loop (docs/architecture.md §3): tick, deliver, sleep until the next due time.
 
 Front-end agnostic: Discord and the console pass their own `deliver`. Deadlines live in
 the database, so the first tick after a start-up processes everything that fell due

@@ -1,4 +1,4 @@
-"""The table service (DESIGN §4): the only place that loads, locks, applies and saves.
+"""The table service (docs/architecture.md §3): the only place that loads, locks, applies and saves.
 
 One table per channel. Every call takes the table's lock, reads the table (from a small
 cache checked by the store's version on write), changes it through the engine, saves in

@@ -1,4 +1,4 @@
-"""The Discord adapter (DESIGN §6): the only package that imports discord.py."""
+"""The Discord adapter (docs/architecture.md §6): the only package that imports discord.py."""
 
 from .client import ChancelleryBot, create_bot, run_discord
 

@@ -1,4 +1,4 @@
-"""`/game …`: the verbs every game shares (DESIGN §6), over the table service.
+"""`/game …`: the verbs every game shares (docs/architecture.md §6), over the table service.
 
 Each verb parses, answers within Discord's 3 seconds (see interact.py) and hands the
 service's outbox to delivery. Refusals come back as the service worded them, privately.

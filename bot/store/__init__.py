@@ -1,4 +1,4 @@
-"""Persistence behind one async interface (DESIGN §5). SQLite is the embedded default."""
+"""Persistence behind one async interface (docs/architecture.md §4). SQLite is the embedded default."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The one async storage interface the table service talks to (DESIGN §5).
+"""The one async storage interface the table service talks to (docs/architecture.md §4).
 
 Rows are plain dataclasses holding only ids and JSON text, never live Discord objects.
 Every change to a table goes through `save`, which writes the table row, the action log,

@@ -1,4 +1,4 @@
-"""The fixed shape every game module has (DESIGN §2), as an abstract base class.
+"""The fixed shape every game module has (docs/architecture.md §2), as an abstract base class.
 
 A game subclasses `Game`, sets its class attributes and implements the abstract methods.
 `apply` is the only way state changes: it copies the state, hands the copy and a seeded

@@ -2,7 +2,7 @@
 
 Three members open, join and start a `crisis1914` table with `/game …`, then play every
 decision with `/crisis draw|play|place|deliberate|choose|reorganize|reorder|seize|pass|
-discard|congress|refresh` (DESIGN §6 says `/crisis`: see the xfail at the end), each order
+discard|congress|refresh` (the group is `/crisis`), each order
 chosen by the engine's automatic player for that seat and typed as the slash command a
 player would type (cards by their printed names).
 Beside the Discord table the same orders are applied to the engine alone (the "mirror");
@@ -37,7 +37,7 @@ from .whole_game import WholeGameTable, fixed_seed, simcord_bot  # noqa: F401 (f
 SEEDS = (1914, 277)
 NAMES = ("anna", "boris", "clara")
 CARDS = {cid: c.name for cid, c in load_content().cards.items()}
-# The slash-command group as the adapter registers it: /crisis (DESIGN §6).
+# The slash-command group as the adapter registers it: /crisis.
 GROUP = command_name(GAME.group)
 
 

@@ -1,4 +1,4 @@
-"""End to end with SimCord (DESIGN §8, issue 2 item 10): the real bot, a simulated Discord,
+"""End to end with SimCord (docs/architecture.md §6, issue 2 item 10): the real bot, a simulated Discord,
 a real table service over a temporary SQLite file. Played with the tiny test game "Envoys"."""
 
 from __future__ import annotations
