@@ -53,11 +53,11 @@ def _parser() -> argparse.ArgumentParser:
     run = sub.add_parser(
         "run", parents=[common], help="connect to Discord (with no token: open the local console)"
     )
-    run.add_argument("--db", type=Path, metavar="PATH", help="SQLite file (default: from the config)")
+    run.add_argument("--db", type=_database, metavar="PATH", help=DB_HELP)
 
     console = sub.add_parser("console", parents=[common], help="play tables in this terminal")
     console.add_argument("--script", type=Path, metavar="FILE", help="run `as <name> /<command> ...` lines")
-    console.add_argument("--db", type=Path, metavar="PATH", help="SQLite file (default: from the config)")
+    console.add_argument("--db", type=_database, metavar="PATH", help=DB_HELP)
     console.add_argument(
         "--as", dest="as_user", default="you", metavar="NAME", help="who types (default: you)"
     )
@@ -87,8 +87,29 @@ def _console_defaults(config: Config) -> dict[str, object]:
     return defaults
 
 
+DB_HELP = "SQLite file or postgresql:// URL (default: from the config)"
+
+
+def _database(text: str) -> Path | str:
+    from bot.store import is_postgres_url
+
+    return text if is_postgres_url(text) else Path(text)
+
+
+def shown_database(database: Path | str) -> str:
+    """The database as it may be printed: a URL's password is never shown."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    text = str(database)
+    parts = urlsplit(text)
+    if parts.password is None:
+        return text
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
 async def _run_console(
-    config: Config, db: Path, script: Path | None, as_user: str, stdin: TextIO, stdout: TextIO
+    config: Config, db: Path | str, script: Path | None, as_user: str, stdin: TextIO, stdout: TextIO
 ) -> int:
     from bot.console import run_console
     from bot.store import open_store
@@ -110,7 +131,7 @@ def _cmd_run(args: argparse.Namespace, config: Config, stdin: TextIO, stdout: Te
 
         run_discord(config)
         return 0
-    stdout.write(CONNECT_HELP.format(database=config.database) + "\n")
+    stdout.write(CONNECT_HELP.format(database=shown_database(config.database)) + "\n")
     stdout.flush()
     return asyncio.run(_run_console(config, config.database, None, "you", stdin, stdout))
 

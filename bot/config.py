@@ -35,7 +35,8 @@ class Config(BaseSettings):
     )
 
     token: str | None = Field(default=None, validation_alias=AliasChoices("DISCORD_TOKEN"))
-    database: Path = Path("data/chancellery.sqlite3")
+    # an SQLite file, or a postgresql:// URL for several processes sharing one database
+    database: Path | str = Path("data/chancellery.sqlite3")
     dev_guild_id: int | None = None
     content_dir: Path | None = None
     log_level: str = "INFO"
@@ -48,6 +49,14 @@ class Config(BaseSettings):
     def _blank_token_is_none(cls, value: str | None) -> str | None:
         # `token = ""` in the example file means "not configured", not an empty password
         return value.strip() or None if value is not None else None
+
+    @field_validator("database")
+    @classmethod
+    def _file_or_url(cls, value: Path | str) -> Path | str:
+        text = str(value)
+        if text.startswith(("postgresql://", "postgres://")):
+            return text  # a Path would fold the URL's "//"
+        return Path(text)
 
     @field_validator("log_level")
     @classmethod

@@ -44,3 +44,21 @@ ensure_env() {
     (cd "$ROOT" && "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --no-input -e "$spec") || return 1
     echo "$want" >"$stamp"
 }
+
+# ensure_postgres: the tests start PostgreSQL servers of their own (tests/pgserver.py) from
+# the machine's server binaries; install them when missing and we may (root with apt-get).
+ensure_postgres() {
+    if command -v initdb >/dev/null 2>&1 || compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null; then
+        return 0
+    fi
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "Installing the PostgreSQL server binaries for the tests (apt-get install postgresql) ..." >&2
+        export DEBIAN_FRONTEND=noninteractive
+        if apt-get install -y -q postgresql >/dev/null 2>&1 \
+            || { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q postgresql >/dev/null 2>&1; }; then
+            return 0
+        fi
+    fi
+    echo "The tests need the PostgreSQL server binaries (initdb, pg_ctl): apt-get install postgresql." >&2
+    return 1
+}

@@ -1,4 +1,5 @@
-"""Persistence behind one async interface (docs/architecture.md §4). SQLite is the embedded default."""
+"""Persistence behind one async interface (docs/architecture.md §4). SQLite is the embedded
+default; PostgreSQL serves several bot processes sharing one database."""
 
 from __future__ import annotations
 
@@ -35,9 +36,20 @@ __all__ = [
     "TableRow",
     "UPDATABLE_COLUMNS",
     "open_store",
+    "is_postgres_url",
 ]
 
 
-async def open_store(path: str | Path) -> Store:
-    """The SQLite store at `path`: creates the file and its folder, runs migrations."""
-    return await SqliteStore.open(path)
+async def open_store(database: str | Path) -> Store:
+    """The store `database` names: a `postgresql://` URL opens the PostgreSQL store
+    (bot/store/postgres.py); anything else is an SQLite file, created with its folder.
+    Either way the migrations run first."""
+    if is_postgres_url(database):
+        from .postgres import PostgresStore  # asyncpg is imported only by those who use it
+
+        return await PostgresStore.open(str(database))
+    return await SqliteStore.open(database)
+
+
+def is_postgres_url(database: str | Path) -> bool:
+    return str(database).startswith(("postgresql://", "postgres://"))

@@ -130,3 +130,19 @@ def test_content_dir_and_log_level_are_applied(clean_env, monkeypatch):
         main(["replay", "missing.json"], stdout=io.StringIO()) == 2
     )  # the file is missing; config came first
     assert seen == ["WARNING", Path("our-cards")]
+
+
+def test_a_postgresql_url_is_kept_whole_and_a_path_stays_a_path(clean_env, monkeypatch):
+    monkeypatch.setenv("CHANCELLERY_DATABASE", "postgresql://bot:secret@db.example.org:5433/chancellery")
+    assert load_config().database == "postgresql://bot:secret@db.example.org:5433/chancellery"
+    monkeypatch.setenv("CHANCELLERY_DATABASE", "other/tables.sqlite3")
+    assert load_config().database == Path("other/tables.sqlite3")
+
+
+def test_the_database_url_is_printed_without_its_password():
+    from bot.__main__ import shown_database
+
+    assert shown_database("postgresql://bot:secret@db.example.org/chancellery") == (
+        "postgresql://bot:***@db.example.org/chancellery"
+    )
+    assert shown_database(Path("data/chancellery.sqlite3")) == "data/chancellery.sqlite3"

@@ -1,4 +1,5 @@
-"""A table service over a real temporary SQLite file, with a clock the test moves."""
+"""A table service over a real temporary store (an SQLite file, then a PostgreSQL database),
+with a clock the test moves."""
 
 from __future__ import annotations
 
@@ -45,8 +46,9 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-async def store(tmp_path):
-    s = await open_store(tmp_path / "db" / "test.sqlite3")
+async def store(database):
+    """The store under test, on each backend in turn (tests/conftest.py, `database`)."""
+    s = await open_store(database)
     yield s
     await s.close()
 

@@ -21,6 +21,12 @@ async def _tables(store: SqliteStore) -> list[TableRow]:
     ]
 
 
+@pytest.fixture
+def database(tmp_path):
+    """Group commit is the SQLite store's own (PostgreSQL commits concurrent saves itself)."""
+    return tmp_path / "db" / "test.sqlite3"
+
+
 def _changed(table: TableRow, value: int | str) -> TableRow:
     return TableRow(**{**vars(table), "state": f'{{"v": {value}}}'})
 

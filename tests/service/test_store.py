@@ -1,9 +1,12 @@
-"""The SQLite store: first run, migrations, versioned saves, and a failure mid-save."""
+"""The stores: first run, migrations, versioned saves, and a failure mid-save. The tests that
+take `store` or `database` run on SQLite and on PostgreSQL (tests/conftest.py)."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 
+import asyncpg
 import pytest
 
 from bot.store import (
@@ -34,18 +37,55 @@ async def test_first_run_creates_the_file_and_folder_with_wal_and_foreign_keys(t
         await store.close()
 
 
-async def test_reopening_runs_no_migration_twice_and_keeps_data(tmp_path):
-    path = tmp_path / "bot.sqlite3"
-    store = await open_store(path)
+async def _rows(store, sql: str) -> list[tuple]:
+    """A raw query on either backend (for checks the store contract has no call for)."""
+    if isinstance(store, SqliteStore):
+        return [tuple(r) for r in await store._fetch(sql)]
+    return [tuple(r) for r in await store._pool.fetch(sql)]
+
+
+async def test_reopening_runs_no_migration_twice_and_keeps_data(database):
+    store = await open_store(database)
     await store.create_table(TableRow(channel_id=5, game="envoys", host_id=1))
     await store.close()
-    store = await open_store(path)
+    store = await open_store(database)
     try:
-        rows = await store._fetch("SELECT version FROM schema_version")
+        rows = await _rows(store, "SELECT version FROM schema_version ORDER BY version")
         assert [r[0] for r in rows] == [n for n, _ in migrations()]
         assert (await store.get_table(5)).game == "envoys"
     finally:
         await store.close()
+
+
+async def test_processes_starting_together_on_one_postgresql_database_migrate_it_once(postgres_server):
+    url = postgres_server.new_database()
+    stores = await asyncio.gather(*(open_store(url) for _ in range(4)))
+    try:
+        rows = await _rows(stores[0], "SELECT version FROM schema_version ORDER BY version")
+        assert [r[0] for r in rows] == [n for n, _ in migrations()]
+    finally:
+        await asyncio.gather(*(s.close() for s in stores))
+
+
+async def test_both_backends_keep_the_same_tables_and_columns(tmp_path, postgres_server):
+    sqlite_store = await open_store(tmp_path / "bot.sqlite3")
+    pg_store = await open_store(postgres_server.new_database())
+    try:
+        lite: dict[str, set[str]] = {}
+        for (name,) in await _rows(sqlite_store, "SELECT name FROM sqlite_master WHERE type='table'"):
+            lite[name] = {r[1] for r in await _rows(sqlite_store, f"PRAGMA table_info({name})")}
+        pg: dict[str, set[str]] = {}
+        for name, column in await _rows(
+            pg_store,
+            "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema='public'",
+        ):
+            pg.setdefault(name, set()).add(column)
+        # the heartbeat is a file beside an SQLite database, a row in PostgreSQL
+        assert pg.pop("heartbeat") == {"id", "at"}
+        assert pg == lite
+    finally:
+        await sqlite_store.close()
+        await pg_store.close()
 
 
 async def test_a_stale_writer_fails_and_changes_nothing(store):
@@ -130,11 +170,10 @@ async def test_a_failed_save_during_an_action_loses_nothing_and_the_next_action_
 
 
 async def test_foreign_keys_refuse_seats_of_a_missing_table(store):
-    with pytest.raises(sqlite3.IntegrityError):
-        await store._run(
-            lambda c: c.execute(
-                "INSERT INTO seats (channel_id, user_id, name, position, joined_at) VALUES (77, 1, 'x', 1, 0)"
-            )
+    with pytest.raises((sqlite3.IntegrityError, asyncpg.ForeignKeyViolationError)):
+        await _rows(
+            store,
+            "INSERT INTO seats (channel_id, user_id, name, position, joined_at) VALUES (77, 1, 'x', 1, 0)",
         )
 
 

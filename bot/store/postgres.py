@@ -1,0 +1,441 @@
+"""The PostgreSQL store: the same contract as the SQLite store, over an asyncpg pool.
+
+For communities that outgrow one process on one file (docs/architecture.md §4, §5):
+several bot processes share one PostgreSQL database. The rows are the SQLite store's,
+in PostgreSQL's types; the schema comes from numbered migrations in
+`migrations/postgres/`, applied under an advisory lock so processes starting together
+migrate once.
+
+Every save is one transaction on one pooled connection: the table row is updated under
+its version check (`UPDATE … WHERE version = $n` must touch exactly one row), then the
+actions, events, deadlines, seats and seat history it names. Unlike SQLite, PostgreSQL
+lets saves of different tables run at once on different connections, and it already
+groups the WAL flushes of concurrent commits (`commit_delay`), so there is no group commit
+of our own here.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+
+from .base import (
+    UPDATABLE_COLUMNS,
+    ActionRow,
+    DeadlineRow,
+    EventRow,
+    NotifyPrefs,
+    SeatHistoryRow,
+    SeatRow,
+    StaleWrite,
+    Store,
+    StoreError,
+    TableExists,
+    TableRow,
+)
+
+__all__ = ["PostgresStore", "MIGRATIONS"]
+
+MIGRATIONS = Path(__file__).parent / "migrations" / "postgres"
+MIGRATION_LOCK = 0x43484E43  # advisory lock key ("CHNC") held while migrating
+POOL_SIZE = 8
+
+_TABLE_COLS = (
+    "channel_id, guild_id, game, options, settings, status, state, version, host_id, seed, "
+    "thread_id, created_at, updated_at, status_message_id, meta"
+)
+_JSON = ("options", "settings", "meta")
+_SEAT_COLS = "channel_id, user_id, name, position, preference, seat, joined_at, automatic"
+
+
+def migrations() -> list[tuple[int, str]]:
+    """(number, SQL) of every PostgreSQL migration, in order (0001_initial.sql, …)."""
+    found = []
+    for path in MIGRATIONS.glob("*.sql"):
+        match = re.match(r"(\d+)_", path.name)
+        if match:
+            found.append((int(match.group(1)), path.read_text(encoding="utf-8")))
+    return sorted(found)
+
+
+def _table(r: asyncpg.Record) -> TableRow:
+    return TableRow(
+        channel_id=r["channel_id"],
+        guild_id=r["guild_id"],
+        game=r["game"],
+        options=json.loads(r["options"]),
+        settings=json.loads(r["settings"]),
+        status=r["status"],
+        state=r["state"],
+        version=r["version"],
+        host_id=r["host_id"],
+        seed=r["seed"],
+        thread_id=r["thread_id"],
+        created_at=r["created_at"],
+        updated_at=r["updated_at"],
+        status_message_id=r["status_message_id"],
+        meta=json.loads(r["meta"]),
+    )
+
+
+def _table_params(t: TableRow) -> tuple[Any, ...]:
+    return (
+        t.channel_id,
+        t.guild_id,
+        t.game,
+        json.dumps(t.options),
+        json.dumps(t.settings),
+        t.status,
+        t.state,
+        t.version,
+        t.host_id,
+        t.seed,
+        t.thread_id,
+        t.created_at,
+        t.updated_at,
+        t.status_message_id,
+        json.dumps(t.meta),
+    )
+
+
+def _deadline(r: asyncpg.Record) -> DeadlineRow:
+    return DeadlineRow(
+        channel_id=r["channel_id"],
+        phase=r["phase"],
+        started_at=r["started_at"],
+        due_at=r["due_at"],
+        reminders=json.loads(r["reminders"]),
+        reminders_sent=json.loads(r["reminders_sent"]),
+        extended=r["extended"],
+        thread=r["thread"],
+    )
+
+
+class PostgresStore(Store):
+    def __init__(self, pool: asyncpg.Pool, url: str):
+        self._pool = pool
+        self.url = url
+
+    @classmethod
+    async def open(cls, url: str, *, pool_size: int = POOL_SIZE) -> PostgresStore:
+        try:
+            pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
+        except (OSError, asyncpg.PostgresError) as exc:
+            raise StoreError(f"cannot open the PostgreSQL database: {exc}") from exc
+        store = cls(pool, url)
+        try:
+            await store._migrate()
+        except BaseException:
+            await pool.close()
+            raise
+        return store
+
+    async def close(self) -> None:
+        await self._pool.close()
+
+    # -- schema --------------------------------------------------------------------------
+    async def _migrate(self) -> None:
+        async with self._pool.acquire() as conn, conn.transaction():
+            # processes starting together: the first migrates, the others wait and find it done
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            current = await conn.fetchval("SELECT MAX(version) FROM schema_version") or 0
+            for number, sql in migrations():
+                if number > current:
+                    await conn.execute(sql)
+                    await conn.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
+
+    async def schema_version(self) -> int:
+        return await self._pool.fetchval("SELECT MAX(version) FROM schema_version")
+
+    # -- writing -------------------------------------------------------------------------
+    async def create_table(
+        self,
+        table: TableRow,
+        seats: Sequence[SeatRow] = (),
+        *,
+        actions: Sequence[ActionRow] = (),
+        events: Sequence[EventRow] = (),
+    ) -> TableRow:
+        now = time.time()
+        table.created_at = table.created_at or now
+        table.updated_at = table.updated_at or now
+        table.version = 1
+        marks = ",".join(f"${i}" for i in range(1, 16))
+        async with self._pool.acquire() as conn, conn.transaction():
+            # A channel whose game ended may host a new one; the old table goes.
+            await conn.execute(
+                "DELETE FROM tables WHERE channel_id=$1 AND status IN ('finished', 'abandoned')",
+                table.channel_id,
+            )
+            try:
+                await conn.execute(f"INSERT INTO tables ({_TABLE_COLS}) VALUES ({marks})", *_table_params(table))
+            except asyncpg.UniqueViolationError:
+                raise TableExists(f"channel {table.channel_id} already has a table") from None
+            await self._write_seats(conn, {table.channel_id: seats})
+            await self._append_actions(conn, actions)
+            await self._write_events(conn, events)
+        return table
+
+    async def save(
+        self,
+        table: TableRow,
+        expected_version: int,
+        *,
+        actions: Sequence[ActionRow] = (),
+        events: Sequence[EventRow] = (),
+        deadlines: Sequence[DeadlineRow] | None = None,
+        seats: Sequence[SeatRow] | None = None,
+        columns: Sequence[str] | None = None,
+        history: Sequence[SeatHistoryRow] = (),
+        truncate_from: int | None = None,
+    ) -> TableRow:
+        names = UPDATABLE_COLUMNS if columns is None else tuple(c for c in UPDATABLE_COLUMNS if c in columns)
+        values = [json.dumps(getattr(table, c)) if c in _JSON else getattr(table, c) for c in names]
+        sets = "".join(f"{n}=${i}, " for i, n in enumerate(names, 1))
+        k = len(names)
+        sql = (
+            f"UPDATE tables SET {sets}version=${k + 1}, updated_at=${k + 2} "
+            f"WHERE channel_id=${k + 3} AND version=${k + 4}"
+        )
+        try:
+            async with self._pool.acquire() as conn, conn.transaction():
+                done = await conn.execute(
+                    sql,
+                    *values,
+                    expected_version + 1,
+                    table.updated_at or time.time(),
+                    table.channel_id,
+                    expected_version,
+                )
+                if done != "UPDATE 1":
+                    raise StaleWrite(f"table {table.channel_id} changed since version {expected_version}")
+                if truncate_from is not None:
+                    await conn.execute(
+                        "DELETE FROM actions WHERE channel_id=$1 AND idx>=$2", table.channel_id, truncate_from
+                    )
+                    await conn.execute(
+                        "DELETE FROM events WHERE channel_id=$1 AND action_idx>=$2",
+                        table.channel_id,
+                        truncate_from,
+                    )
+                await self._append_actions(conn, actions)
+                await self._write_events(conn, events)
+                if deadlines is not None:
+                    await self._write_deadlines(conn, {table.channel_id: deadlines})
+                if seats is not None:
+                    await self._write_seats(conn, {table.channel_id: seats})
+                await self._append_history(conn, history)
+        except (asyncpg.IntegrityConstraintViolationError, asyncpg.DataError) as exc:
+            raise StoreError(f"save refused by the database: {exc}") from exc
+        table.version = expected_version + 1
+        return table
+
+    @staticmethod
+    async def _append_actions(conn: asyncpg.Connection, actions: Sequence[ActionRow]) -> None:
+        if actions:
+            await conn.executemany(
+                "INSERT INTO actions (channel_id, idx, seat, user_id, action, at, undoable) "
+                "VALUES ($1,$2,$3,$4,$5,$6,$7)",
+                [(a.channel_id, a.idx, a.seat, a.user_id, a.action, a.at, a.undoable) for a in actions],
+            )
+
+    @staticmethod
+    async def _write_events(conn: asyncpg.Connection, events: Sequence[EventRow]) -> None:
+        if events:
+            await conn.executemany(
+                "INSERT INTO events (channel_id, action_idx, audience, kind, text, at) VALUES ($1,$2,$3,$4,$5,$6)",
+                [(e.channel_id, e.action_idx, e.audience, e.kind, e.text, e.at) for e in events],
+            )
+
+    @staticmethod
+    async def _append_history(conn: asyncpg.Connection, rows: Sequence[SeatHistoryRow]) -> None:
+        if rows:
+            await conn.executemany(
+                "INSERT INTO seat_history (channel_id, seat, user_id, name, automatic, from_step, at, reason) "
+                "VALUES ($1,$2,$3,$4,$5,$6,$7,$8)",
+                [(h.channel_id, h.seat, h.user_id, h.name, h.automatic, h.from_step, h.at, h.reason) for h in rows],
+            )
+
+    @staticmethod
+    async def _write_deadlines(conn: asyncpg.Connection, rows: Mapping[int, Sequence[DeadlineRow]]) -> None:
+        """Replace the deadlines of each channel in `rows` by its new ones."""
+        await conn.execute("DELETE FROM deadlines WHERE channel_id = ANY($1::bigint[])", list(rows))
+        params = [
+            (
+                channel_id,
+                d.phase,
+                d.started_at,
+                d.due_at,
+                d.next_at,
+                json.dumps(d.reminders),
+                json.dumps(d.reminders_sent),
+                d.extended,
+                d.thread,
+            )
+            for channel_id, deadlines in rows.items()
+            for d in deadlines
+        ]
+        if params:
+            await conn.executemany(
+                "INSERT INTO deadlines (channel_id, phase, started_at, due_at, next_at, reminders, "
+                "reminders_sent, extended, thread) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)",
+                params,
+            )
+
+    @staticmethod
+    async def _write_seats(conn: asyncpg.Connection, rows: Mapping[int, Sequence[SeatRow]]) -> None:
+        """Replace the seats of each channel in `rows` by its new ones."""
+        await conn.execute("DELETE FROM seats WHERE channel_id = ANY($1::bigint[])", list(rows))
+        params = [
+            (channel_id, s.user_id, s.name, s.position, s.preference, s.seat, s.joined_at, s.automatic)
+            for channel_id, seats in rows.items()
+            for s in seats
+        ]
+        if params:
+            await conn.executemany(
+                f"INSERT INTO seats ({_SEAT_COLS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)", params
+            )
+
+    # -- reading -------------------------------------------------------------------------
+    async def get_table(self, channel_id: int) -> TableRow | None:
+        r = await self._pool.fetchrow(f"SELECT {_TABLE_COLS} FROM tables WHERE channel_id=$1", channel_id)
+        return _table(r) if r is not None else None
+
+    async def get_seats(self, channel_id: int) -> list[SeatRow]:
+        rows = await self._pool.fetch(
+            f"SELECT {_SEAT_COLS} FROM seats WHERE channel_id=$1 ORDER BY position", channel_id
+        )
+        return [SeatRow(*tuple(r)[:7], automatic=r["automatic"]) for r in rows]
+
+    async def get_actions(self, channel_id: int) -> list[ActionRow]:
+        rows = await self._pool.fetch(
+            "SELECT channel_id, idx, seat, user_id, action, at, undoable FROM actions "
+            "WHERE channel_id=$1 ORDER BY idx",
+            channel_id,
+        )
+        return [ActionRow(*tuple(r)[:6], undoable=r["undoable"]) for r in rows]
+
+    async def get_events(
+        self,
+        channel_id: int,
+        *,
+        audience: str | None = None,
+        public_only: bool = True,
+        offset: int = 0,
+        limit: int = 20,
+    ) -> list[EventRow]:
+        if public_only or audience is None:
+            where, params = "audience IS NULL", (channel_id, limit, offset)
+            page = "LIMIT $2 OFFSET $3"
+        else:
+            where, params = "(audience IS NULL OR audience=$2)", (channel_id, audience, limit, offset)
+            page = "LIMIT $3 OFFSET $4"
+        rows = await self._pool.fetch(
+            f"SELECT channel_id, action_idx, audience, kind, text, at FROM events "
+            f"WHERE channel_id=$1 AND {where} ORDER BY id DESC {page}",
+            *params,
+        )
+        return [EventRow(*r) for r in rows]
+
+    async def count_events(self, channel_id: int, *, public_only: bool = True) -> int:
+        where = " AND audience IS NULL" if public_only else ""
+        return await self._pool.fetchval(f"SELECT COUNT(*) FROM events WHERE channel_id=$1{where}", channel_id)
+
+    async def get_all_events(self, channel_id: int) -> list[EventRow]:
+        rows = await self._pool.fetch(
+            "SELECT channel_id, action_idx, audience, kind, text, at FROM events WHERE channel_id=$1 ORDER BY id",
+            channel_id,
+        )
+        return [EventRow(*r) for r in rows]
+
+    async def get_seat_history(self, channel_id: int) -> list[SeatHistoryRow]:
+        rows = await self._pool.fetch(
+            "SELECT channel_id, seat, user_id, name, from_step, at, automatic, reason FROM seat_history "
+            "WHERE channel_id=$1 ORDER BY id",
+            channel_id,
+        )
+        return [SeatHistoryRow(*tuple(r)[:6], automatic=r["automatic"], reason=r["reason"]) for r in rows]
+
+    async def tables_of_user(self, user_id: int) -> list[int]:
+        rows = await self._pool.fetch(
+            "SELECT s.channel_id FROM seats s JOIN tables t USING (channel_id) WHERE s.user_id=$1 "
+            "AND t.status IN ('lobby', 'running', 'paused') ORDER BY s.channel_id",
+            user_id,
+        )
+        return [r[0] for r in rows]
+
+    async def tables_with_status(self, *statuses: str) -> list[int]:
+        rows = await self._pool.fetch(
+            "SELECT channel_id FROM tables WHERE status = ANY($1::text[]) ORDER BY channel_id", list(statuses)
+        )
+        return [r[0] for r in rows]
+
+    async def get_deadlines(self, channel_id: int) -> list[DeadlineRow]:
+        rows = await self._pool.fetch(
+            "SELECT channel_id, phase, started_at, due_at, reminders, reminders_sent, extended, thread "
+            "FROM deadlines WHERE channel_id=$1 ORDER BY due_at, phase",
+            channel_id,
+        )
+        return [_deadline(r) for r in rows]
+
+    async def due_tables(self, now: float) -> list[int]:
+        rows = await self._pool.fetch(
+            "SELECT DISTINCT d.channel_id FROM deadlines d JOIN tables t USING (channel_id) "
+            "WHERE d.next_at <= $1 AND t.status = 'running' ORDER BY d.channel_id",
+            now,
+        )
+        return [r[0] for r in rows]
+
+    async def next_due(self) -> float | None:
+        return await self._pool.fetchval(
+            "SELECT MIN(d.next_at) FROM deadlines d JOIN tables t USING (channel_id) WHERE t.status = 'running'"
+        )
+
+    # -- private delivery ----------------------------------------------------------------
+    async def set_dm_closed(self, user_id: int, closed: bool, at: float) -> None:
+        await self._pool.execute(
+            "INSERT INTO deliveries (user_id, dm_closed, updated_at) VALUES ($1,$2,$3) "
+            "ON CONFLICT (user_id) DO UPDATE SET dm_closed=excluded.dm_closed, updated_at=excluded.updated_at",
+            user_id,
+            closed,
+            at,
+        )
+
+    async def is_dm_closed(self, user_id: int) -> bool:
+        return bool(await self._pool.fetchval("SELECT dm_closed FROM deliveries WHERE user_id=$1", user_id))
+
+    # -- notifications and liveness ---------------------------------------------------
+    async def set_notify(self, prefs: NotifyPrefs, at: float) -> None:
+        await self._pool.execute(
+            "INSERT INTO notify_prefs (user_id, mode, timezone, quiet_hours, updated_at) VALUES ($1,$2,$3,$4,$5) "
+            "ON CONFLICT (user_id) DO UPDATE SET mode=excluded.mode, timezone=excluded.timezone, "
+            "quiet_hours=excluded.quiet_hours, updated_at=excluded.updated_at",
+            prefs.user_id,
+            prefs.mode,
+            prefs.timezone,
+            prefs.quiet_hours,
+            at,
+        )
+
+    async def get_notify(self, user_id: int) -> NotifyPrefs:
+        r = await self._pool.fetchrow(
+            "SELECT mode, timezone, quiet_hours FROM notify_prefs WHERE user_id=$1", user_id
+        )
+        return NotifyPrefs(user_id, *r) if r is not None else NotifyPrefs(user_id)
+
+    # The heartbeat is one row: every process beats into it, and a restart measures the
+    # outage from the last beat of any of them.
+    async def set_heartbeat(self, at: float) -> None:
+        await self._pool.execute(
+            "INSERT INTO heartbeat (id, at) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET at = excluded.at", at
+        )
+
+    async def get_heartbeat(self) -> float | None:
+        return await self._pool.fetchval("SELECT at FROM heartbeat WHERE id = 1")
