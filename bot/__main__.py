@@ -77,6 +77,13 @@ def _parser() -> argparse.ArgumentParser:
 
     rep = sub.add_parser("replay", parents=[common], help="re-run an exported game record and check it")
     rep.add_argument("file", type=Path, metavar="FILE", help="a JSON game record (see bot/replay.py)")
+
+    mig = sub.add_parser(
+        "migrate", parents=[common], help="copy an SQLite database to PostgreSQL and check the copy"
+    )
+    mig.add_argument("--from", dest="source", type=Path, required=True, metavar="PATH", help="the SQLite file")
+    mig.add_argument("--to", dest="target", required=True, metavar="URL", help="a postgresql:// URL")
+    mig.add_argument("--replace", action="store_true", help="empty a target that already holds tables")
     return parser
 
 
@@ -186,6 +193,27 @@ def _cmd_replay(args: argparse.Namespace, stdout: TextIO) -> int:
     return 0 if result.ok else 1
 
 
+def _cmd_migrate(args: argparse.Namespace, stdout: TextIO) -> int:
+    from bot.migrate import MigrationError, MigrationRefused, migrate
+    from bot.store import is_postgres_url
+
+    if not is_postgres_url(args.target):
+        print(f"migrate: --to must be a postgresql:// URL, not {shown_database(args.target)!r}", file=sys.stderr)
+        return 2
+
+    def progress(line: str) -> None:
+        stdout.write(line + "\n")
+        stdout.flush()
+
+    try:
+        result = asyncio.run(migrate(args.source, args.target, replace=args.replace, progress=progress))
+    except MigrationError as exc:
+        print(f"migrate: {exc}", file=sys.stderr)
+        return 2 if isinstance(exc, MigrationRefused) else 1
+    stdout.write(f"{result}\n")
+    return 0
+
+
 def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     args = _parser().parse_args(argv)
     stdin = stdin if stdin is not None else sys.stdin
@@ -211,6 +239,8 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
             return _cmd_console(args, config, stdin, stdout)
         if args.command == "simulate":
             return _cmd_simulate(args, stdout)
+        if args.command == "migrate":
+            return _cmd_migrate(args, stdout)
         return _cmd_replay(args, stdout)
     except KeyboardInterrupt:
         return 130

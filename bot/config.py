@@ -14,8 +14,10 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from pydantic import AliasChoices, Field, ValidationError, field_validator
+from pydantic import AliasChoices, Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+
+from .shards import Shards
 
 __all__ = ["Config", "ConfigError", "load_config", "DEFAULT_PATH", "CONFIG_ENV"]
 
@@ -43,6 +45,10 @@ class Config(BaseSettings):
     default_phase_hours: float = Field(default=24.0, gt=0)
     default_reminders_hours: list[float] = Field(default_factory=lambda: [12.0, 1.0])
     diplomacy_minutes: float = Field(default=1440.0, gt=0)
+    # Several processes: each connects Discord's shards `shard_ids` of `shard_count`
+    # (README, "Running at scale"); none: one process serves every server.
+    shard_count: int | None = Field(default=None, ge=1)
+    shard_ids: list[int] | None = None
 
     @field_validator("token")
     @classmethod
@@ -72,6 +78,20 @@ class Config(BaseSettings):
         if any(v <= 0 for v in value):
             raise ValueError("reminder lead times must be positive hours")
         return sorted(value, reverse=True)
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Config:
+        if self.shard_ids is not None and self.shard_count is None:
+            raise ValueError("shard_ids needs shard_count (how many shards there are in all)")
+        if self.shard_count is not None:
+            Shards(self.shard_count, tuple(self.shard_ids or range(self.shard_count)))  # checks the ids
+        return self
+
+    def shards(self) -> Shards:
+        """The servers this process serves (all of them without shard settings)."""
+        if self.shard_count is None:
+            return Shards()
+        return Shards(self.shard_count, tuple(self.shard_ids or range(self.shard_count)))
 
     @classmethod
     def settings_customise_sources(

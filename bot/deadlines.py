@@ -25,7 +25,7 @@ class DeadlinesMixin:
     async def tick(self) -> list[Outbox]:
         now = self.clock()
         outs = []
-        for channel_id in await self.store.due_tables(now):
+        for channel_id in await self.store.due_tables(now, self.shards):
             try:
                 out = await self._with_table(channel_id, lambda t: self._tick_table(t, now))
             except Exception:  # one broken table must not stop every other table's deadlines
@@ -36,7 +36,7 @@ class DeadlinesMixin:
         return outs
 
     async def next_wakeup(self) -> float | None:
-        return await self.store.next_due()
+        return await self.store.next_due(self.shards)
 
     async def _tick_table(self, t: _Table, now: float) -> Outbox | None:
         if t.row.status != "running" or t.state is None:
@@ -251,38 +251,48 @@ class DeadlinesMixin:
     # -- outages ---------------------------------------------------------------------------
     async def heartbeat(self) -> None:
         """Record that the bot is alive (the front end calls it every minute)."""
-        await self.store.set_heartbeat(self.clock())
+        await self.store.set_heartbeat(self.clock(), self.shards.key)
 
     async def recover(self) -> list[Outbox]:
         """At start-up, before the first tick: tell each running table how long the bot
-        was away and, by its on_outage setting, give its deadlines that time back."""
+        was away and, by its on_outage setting, give its deadlines that time back.
+
+        Only this process's tables (its shards), each once: a table another process
+        already extended since our last heartbeat is left alone (`meta["outage_noted"]`)."""
         now = self.clock()
-        last = await self.store.get_heartbeat()
-        await self.store.set_heartbeat(now)
+        last = await self.store.get_heartbeat(self.shards.key)
+        await self.store.set_heartbeat(now, self.shards.key)
         if last is None or now - last < OUTAGE_MIN:
             return []
         down = now - last
         outs = []
         for channel_id in await self.store.tables_with_status("running"):
 
-            async def run(t: _Table) -> Outbox:
-                out = Outbox(channel_id=t.row.channel_id)
+            async def run(t: _Table) -> Outbox | None:
+                if not self.shards.owns(t.row.guild_id) or t.row.meta.get("outage_noted", 0) > last:
+                    return None
+                row = replace(t.row, meta={**t.row.meta, "outage_noted": now})
                 text = (
                     f"The bot was offline from {timestamp(last, 'f')} to {timestamp(now, 'f')} "
                     f"({relative(down).removeprefix('in ')})."
                 )
                 if t.settings.on_outage == "extend" and t.deadlines:
-                    shifted = [_shift(d, down) for d in t.deadlines]
-                    t = await self._save(t, deadlines=shifted)
+                    t = await self._save(t, row=row, deadlines=[_shift(d, down) for d in t.deadlines])
                     text += " Every running deadline is extended by that time" + self._due_text(t) + "."
+                else:
+                    t = await self._save(t, row=row)
+                out = Outbox(channel_id=t.row.channel_id)
                 out.posts.append(Post(to="channel", kind="notice", text=text))
                 out.status = self._status(t)
                 return out
 
             try:
-                outs.append(await self._with_table(channel_id, run))
+                out = await self._with_table(channel_id, run)
             except (TableError, StoreError):
                 log.exception("outage notice failed for channel %s", channel_id)
+                continue
+            if out is not None:
+                outs.append(out)
         return outs
 
 

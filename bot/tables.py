@@ -45,12 +45,14 @@ from .outbox import Outbox, Post
 from .posts import PostsMixin
 from .render import button_labels, seat_list, standings
 from .store import (
+    EVERY_SHARD,
     UPDATABLE_COLUMNS,
     ActionRow,
     DeadlineRow,
     EventRow,
     SeatHistoryRow,
     SeatRow,
+    Shards,
     StaleWrite,
     Store,
     TableExists,
@@ -104,8 +106,11 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
         clock: Callable[[], float] = time.time,
         default_settings: dict | None = None,
         seed_source: Callable[[], int] = _random_seed,
+        shards: Shards = EVERY_SHARD,
     ):
         self.store = store
+        # the servers this process serves: their deadlines and outage notices are ours
+        self.shards = shards
         self.clock = clock
         self.seed_source = seed_source  # tests fix it; otherwise a fresh secret seed per game
         self.default_settings = Settings.from_json(default_settings or {})
@@ -121,9 +126,13 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
         return lock
 
     async def _load(self, channel_id: int, *, fresh: bool = False) -> _Table:
-        if not fresh and channel_id in self._cache:
+        cached = None if fresh else self._cache.get(channel_id)
+        if cached is not None and (
+            # other processes may have saved this table: use the cache only if it is current
+            not self.store.shared or await self.store.table_version(channel_id) == cached.row.version
+        ):
             self._cache.move_to_end(channel_id)
-            return self._cache[channel_id]
+            return cached
         row = await self.store.get_table(channel_id)
         if row is None:
             self._cache.pop(channel_id, None)

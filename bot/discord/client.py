@@ -92,8 +92,10 @@ class Ticker:
 
 
 class ChancelleryBot(commands.Bot):
-    def __init__(self, config: Any, service: Any, *, clock: Callable[[], float] | None = None) -> None:
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
+    def __init__(
+        self, config: Any, service: Any, *, clock: Callable[[], float] | None = None, **options: Any
+    ) -> None:
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), **options)
         self.config = config
         self.service = service
         self.delivery = Delivery(self)
@@ -180,8 +182,17 @@ class ChancelleryBot(commands.Bot):
             await say(interaction, text)
 
 
+class ShardedChancelleryBot(ChancelleryBot, commands.AutoShardedBot):
+    """The bot on some of Discord's shards (`shard_count`, `shard_ids`): one of several
+    processes sharing one PostgreSQL database (README, "Running at scale")."""
+
+
 def create_bot(config: Any, service: Any) -> ChancelleryBot:
-    return ChancelleryBot(config, service)
+    count = getattr(config, "shard_count", None)
+    if count is None:
+        return ChancelleryBot(config, service)
+    ids = list(getattr(config, "shard_ids", None) or range(count))
+    return ShardedChancelleryBot(config, service, shard_count=count, shard_ids=ids)
 
 
 def run_discord(config: Any) -> None:
@@ -193,7 +204,7 @@ def run_discord(config: Any) -> None:
         store = await open_store(config.database)
         try:
             defaults = config.table_defaults() if hasattr(config, "table_defaults") else None
-            service = TableService(store, default_settings=defaults)
+            service = TableService(store, default_settings=defaults, shards=config.shards())
             async with create_bot(config, service) as bot:
                 await bot.start(config.token)
         finally:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .base import (
+    EVERY_SHARD,
     UPDATABLE_COLUMNS,
     ActionRow,
     DeadlineRow,
@@ -13,6 +14,7 @@ from .base import (
     NotifyPrefs,
     SeatHistoryRow,
     SeatRow,
+    Shards,
     StaleWrite,
     Store,
     StoreError,
@@ -22,6 +24,8 @@ from .base import (
 from .sqlite import SqliteStore
 
 __all__ = [
+    "EVERY_SHARD",
+    "Shards",
     "ActionRow",
     "DeadlineRow",
     "EventRow",

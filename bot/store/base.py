@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..shards import EVERY_SHARD, Shards
+
 __all__ = [
     "Status",
     "TableRow",
@@ -26,6 +28,7 @@ __all__ = [
     "StaleWrite",
     "TableExists",
     "UPDATABLE_COLUMNS",
+    "Shards",
 ]
 
 Status = Literal["lobby", "running", "paused", "finished", "abandoned"]
@@ -149,7 +152,13 @@ class NotifyPrefs:
     quiet_hours: str | None = None  # "22-07" in `timezone`
 
 
+
+
 class Store(ABC):
+    # True where other processes may write the same tables (PostgreSQL): a cached table is
+    # then checked against the stored version before it is used.
+    shared: bool = False
+
     # -- tables --------------------------------------------------------------------------
     @abstractmethod
     async def create_table(
@@ -165,6 +174,10 @@ class Store(ABC):
 
     @abstractmethod
     async def get_table(self, channel_id: int) -> TableRow | None: ...
+
+    @abstractmethod
+    async def table_version(self, channel_id: int) -> int | None:
+        """The stored version of the channel's table (None: no table); one cheap read."""
 
     @abstractmethod
     async def save(
@@ -230,12 +243,12 @@ class Store(ABC):
 
     # -- scheduling ----------------------------------------------------------------------
     @abstractmethod
-    async def due_tables(self, now: float) -> list[int]:
-        """Channels of running tables with a deadline or reminder due at `now` or before."""
+    async def due_tables(self, now: float, shards: Shards = EVERY_SHARD) -> list[int]:
+        """Channels of running tables on `shards` with a deadline or reminder due at `now` or before."""
 
     @abstractmethod
-    async def next_due(self) -> float | None:
-        """The earliest pending deadline or reminder of a running table."""
+    async def next_due(self, shards: Shards = EVERY_SHARD) -> float | None:
+        """The earliest pending deadline or reminder of a running table on `shards`."""
 
     # -- private delivery ----------------------------------------------------------------
     @abstractmethod
@@ -253,10 +266,11 @@ class Store(ABC):
         """The member's preferences (defaults if never set)."""
 
     @abstractmethod
-    async def set_heartbeat(self, at: float) -> None: ...
+    async def set_heartbeat(self, at: float, owner: str = "") -> None:
+        """Record that the process serving `owner` (a `Shards.key`) is up at `at`."""
 
     @abstractmethod
-    async def get_heartbeat(self) -> float | None: ...
+    async def get_heartbeat(self, owner: str = "") -> float | None: ...
 
     @abstractmethod
     async def close(self) -> None: ...

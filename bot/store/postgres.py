@@ -26,6 +26,7 @@ from typing import Any
 import asyncpg
 
 from .base import (
+    EVERY_SHARD,
     UPDATABLE_COLUMNS,
     ActionRow,
     DeadlineRow,
@@ -33,6 +34,7 @@ from .base import (
     NotifyPrefs,
     SeatHistoryRow,
     SeatRow,
+    Shards,
     StaleWrite,
     Store,
     StoreError,
@@ -118,6 +120,8 @@ def _deadline(r: asyncpg.Record) -> DeadlineRow:
 
 
 class PostgresStore(Store):
+    shared = True  # other processes write the same tables
+
     def __init__(self, pool: asyncpg.Pool, url: str):
         self._pool = pool
         self.url = url
@@ -308,6 +312,9 @@ class PostgresStore(Store):
         r = await self._pool.fetchrow(f"SELECT {_TABLE_COLS} FROM tables WHERE channel_id=$1", channel_id)
         return _table(r) if r is not None else None
 
+    async def table_version(self, channel_id: int) -> int | None:
+        return await self._pool.fetchval("SELECT version FROM tables WHERE channel_id=$1", channel_id)
+
     async def get_seats(self, channel_id: int) -> list[SeatRow]:
         rows = await self._pool.fetch(
             f"SELECT {_SEAT_COLS} FROM seats WHERE channel_id=$1 ORDER BY position", channel_id
@@ -385,17 +392,18 @@ class PostgresStore(Store):
         )
         return [_deadline(r) for r in rows]
 
-    async def due_tables(self, now: float) -> list[int]:
+    async def due_tables(self, now: float, shards: Shards = EVERY_SHARD) -> list[int]:
         rows = await self._pool.fetch(
             "SELECT DISTINCT d.channel_id FROM deadlines d JOIN tables t USING (channel_id) "
-            "WHERE d.next_at <= $1 AND t.status = 'running' ORDER BY d.channel_id",
+            f"WHERE d.next_at <= $1 AND t.status = 'running' AND {shards.sql()} ORDER BY d.channel_id",
             now,
         )
         return [r[0] for r in rows]
 
-    async def next_due(self) -> float | None:
+    async def next_due(self, shards: Shards = EVERY_SHARD) -> float | None:
         return await self._pool.fetchval(
-            "SELECT MIN(d.next_at) FROM deadlines d JOIN tables t USING (channel_id) WHERE t.status = 'running'"
+            "SELECT MIN(d.next_at) FROM deadlines d JOIN tables t USING (channel_id) "
+            f"WHERE t.status = 'running' AND {shards.sql()}"
         )
 
     # -- private delivery ----------------------------------------------------------------
@@ -430,12 +438,13 @@ class PostgresStore(Store):
         )
         return NotifyPrefs(user_id, *r) if r is not None else NotifyPrefs(user_id)
 
-    # The heartbeat is one row: every process beats into it, and a restart measures the
-    # outage from the last beat of any of them.
-    async def set_heartbeat(self, at: float) -> None:
+    # One heartbeat row per set of shards: a restarted process measures its own outage.
+    async def set_heartbeat(self, at: float, owner: str = "") -> None:
         await self._pool.execute(
-            "INSERT INTO heartbeat (id, at) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET at = excluded.at", at
+            "INSERT INTO heartbeat (owner, at) VALUES ($1, $2) ON CONFLICT (owner) DO UPDATE SET at = excluded.at",
+            owner,
+            at,
         )
 
-    async def get_heartbeat(self) -> float | None:
-        return await self._pool.fetchval("SELECT at FROM heartbeat WHERE id = 1")
+    async def get_heartbeat(self, owner: str = "") -> float | None:
+        return await self._pool.fetchval("SELECT at FROM heartbeat WHERE owner = $1", owner)

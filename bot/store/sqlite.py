@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from .base import (
+    EVERY_SHARD,
     UPDATABLE_COLUMNS,
     ActionRow,
     DeadlineRow,
@@ -29,6 +30,7 @@ from .base import (
     NotifyPrefs,
     SeatHistoryRow,
     SeatRow,
+    Shards,
     StaleWrite,
     Store,
     StoreError,
@@ -134,6 +136,7 @@ class SqliteStore(Store):
         self._saves: GroupCommit[_Save] = GroupCommit(self._write_saves, self._saved)
         # an in-memory database keeps no write-ahead log to checkpoint
         self._checkpoints = Checkpoints(path) if str(path) != ":memory:" else None
+        self._beats: dict[str, float] = {}  # an in-memory database's heartbeats
 
     @classmethod
     async def open(cls, path: str | Path) -> SqliteStore:
@@ -411,6 +414,10 @@ class SqliteStore(Store):
         rows = await self._fetch(f"SELECT {_TABLE_COLS} FROM tables WHERE channel_id=?", (channel_id,))
         return _table(rows[0]) if rows else None
 
+    async def table_version(self, channel_id: int) -> int | None:
+        rows = await self._fetch("SELECT version FROM tables WHERE channel_id=?", (channel_id,))
+        return rows[0][0] if rows else None
+
     async def get_seats(self, channel_id: int) -> list[SeatRow]:
         rows = await self._fetch(
             f"SELECT {_SEAT_COLS} FROM seats WHERE channel_id=? ORDER BY position", (channel_id,)
@@ -488,17 +495,18 @@ class SqliteStore(Store):
         )
         return [_deadline(r) for r in rows]
 
-    async def due_tables(self, now: float) -> list[int]:
+    async def due_tables(self, now: float, shards: Shards = EVERY_SHARD) -> list[int]:
         rows = await self._fetch(
             "SELECT DISTINCT d.channel_id FROM deadlines d JOIN tables t USING (channel_id) "
-            "WHERE d.next_at <= ? AND t.status = 'running' ORDER BY d.channel_id",
+            f"WHERE d.next_at <= ? AND t.status = 'running' AND {shards.sql()} ORDER BY d.channel_id",
             (now,),
         )
         return [r[0] for r in rows]
 
-    async def next_due(self) -> float | None:
+    async def next_due(self, shards: Shards = EVERY_SHARD) -> float | None:
         rows = await self._fetch(
-            "SELECT MIN(d.next_at) FROM deadlines d JOIN tables t USING (channel_id) WHERE t.status = 'running'"
+            "SELECT MIN(d.next_at) FROM deadlines d JOIN tables t USING (channel_id) "
+            f"WHERE t.status = 'running' AND {shards.sql()}"
         )
         return rows[0][0]
 
@@ -537,23 +545,25 @@ class SqliteStore(Store):
 
     # The heartbeat is a small file beside the database, written on the event loop: a beat
     # every minute through the database thread costs far more than it tells.
-    @property
-    def _beat_path(self) -> Path | None:
-        return None if str(self.path) == ":memory:" else self.path.with_name(self.path.name + "-heartbeat")
+    def _beat_path(self, owner: str) -> Path | None:
+        if str(self.path) == ":memory:":
+            return None
+        suffix = "-heartbeat" + (f"-{owner.replace(':', '-').replace(',', '_')}" if owner else "")
+        return self.path.with_name(self.path.name + suffix)
 
-    async def set_heartbeat(self, at: float) -> None:
-        path = self._beat_path
+    async def set_heartbeat(self, at: float, owner: str = "") -> None:
+        path = self._beat_path(owner)
         if path is None:
-            self._beat = at
+            self._beats[owner] = at
             return
         tmp = path.with_name(path.name + ".tmp")
         tmp.write_text(repr(at), encoding="ascii")
         os.replace(tmp, path)  # atomic: a crash leaves the old beat or the new one
 
-    async def get_heartbeat(self) -> float | None:
-        path = self._beat_path
+    async def get_heartbeat(self, owner: str = "") -> float | None:
+        path = self._beat_path(owner)
         if path is None:
-            return getattr(self, "_beat", None)
+            return self._beats.get(owner)
         try:
             return float(path.read_text(encoding="ascii"))
         except (OSError, ValueError):

@@ -146,3 +146,28 @@ def test_the_database_url_is_printed_without_its_password():
         "postgresql://bot:***@db.example.org/chancellery"
     )
     assert shown_database(Path("data/chancellery.sqlite3")) == "data/chancellery.sqlite3"
+
+
+def test_shard_settings_name_this_processs_part_of_the_servers(clean_env, monkeypatch):
+    from bot.discord.client import ShardedChancelleryBot, create_bot
+    from bot.shards import Shards
+
+    assert load_config().shards() == Shards()  # no shard settings: every server
+    monkeypatch.setenv("CHANCELLERY_SHARD_COUNT", "4")
+    monkeypatch.setenv("CHANCELLERY_SHARD_IDS", "[1, 3]")
+    config = load_config()
+    assert config.shards() == Shards(4, (1, 3))
+    bot = create_bot(config, service=None)
+    assert isinstance(bot, ShardedChancelleryBot) and (bot.shard_count, bot.shard_ids) == (4, [1, 3])
+
+
+@pytest.mark.parametrize(
+    ("count", "ids", "message"),
+    [(None, "[0]", "shard_ids needs shard_count"), ("2", "[2]", "between 0 and 1"), ("0", None, "greater than")],
+)
+def test_impossible_shard_settings_are_refused(clean_env, monkeypatch, count, ids, message):
+    for key, value in (("CHANCELLERY_SHARD_COUNT", count), ("CHANCELLERY_SHARD_IDS", ids)):
+        if value is not None:
+            monkeypatch.setenv(key, value)
+    with pytest.raises(ConfigError, match=message):
+        load_config()

@@ -29,8 +29,8 @@ CREATE TABLE notify_prefs (
     updated_at   DOUBLE PRECISION NOT NULL
 );
 
--- The last moment any process was up (one row, id 1).
+-- The last moment each process was up, by the shards it serves ('' for all of them).
 CREATE TABLE heartbeat (
-    id  INTEGER PRIMARY KEY CHECK (id = 1),
-    at  DOUBLE PRECISION NOT NULL
+    owner  TEXT PRIMARY KEY,
+    at     DOUBLE PRECISION NOT NULL
 );

@@ -1,0 +1,104 @@
+"""Several bot processes on one PostgreSQL database (issue 17, item 3).
+
+Each `TableService` here stands for one process: its own connection pool, its own cache
+and locks, sharing only the database. What must hold: no cache serves a stale table, each
+deadline fires once, each outage is noted once per table, and a process serves only the
+tables of its shards.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.store import Shards, open_store
+from bot.tables import TableService
+from engine.crisis1914 import GAME
+
+from .conftest import ALICE, BOB, CHANNEL, Clock, seated
+
+HOUR = 3600.0
+SHARD_1_GUILD = 1 << 22  # (guild_id >> 22) % 2 == 1
+
+
+@pytest.fixture
+async def two_processes(postgres_server):
+    url = postgres_server.new_database()
+    clock = Clock()
+    stores = [await open_store(url), await open_store(url)]
+    yield [TableService(s, clock=clock) for s in stores], clock
+    for s in stores:
+        await s.close()
+
+
+async def _owing_user(service: TableService) -> int:
+    step, _ = await service.choices(CHANNEL, 1)
+    state = GAME.load_state((await service.store.get_table(CHANNEL)).state)
+    seat = GAME.prompts(state)[0].seat
+    return next(s.user_id for s in await service.store.get_seats(CHANNEL) if s.seat == seat)
+
+
+async def test_a_table_another_process_changed_is_never_served_from_a_stale_cache(two_processes):
+    (a, b), _ = two_processes
+    await a.create(CHANNEL, 9, "crisis1914", 1, "anna")
+    await a.join(CHANNEL, 2, "boris")
+    await a.start(CHANNEL, 1, seed=1914)
+    first = await _owing_user(a)
+    step, _ = await b.choices(CHANNEL, first)  # b caches the table at this step
+    await a.act_choice(CHANNEL, first, step, 0)  # a plays; b's cached copy is now old
+    following = await _owing_user(a)
+    step_after, choices = await b.choices(CHANNEL, following)
+    assert step_after == step + 1 and choices  # b sees a's action, not its cached copy
+    await b.act_choice(CHANNEL, following, step_after, 0)  # no "That choice has expired"
+    assert len(await b.store.get_actions(CHANNEL)) == 2
+
+
+async def test_a_deadline_fires_once_when_two_processes_tick_together(two_processes):
+    (a, b), clock = two_processes
+    await seated(a, "alice", "bob")
+    clock.advance(24 * HOUR)
+    outs_a, outs_b = await asyncio.gather(a.tick(), b.tick())
+    fired = [p for o in outs_a + outs_b for p in o.posts if p.text.startswith("Time is up")]
+    assert len(fired) == 1
+    assert [(x.seat, x.user_id) for x in await a.store.get_actions(CHANNEL)] == [("s1", None), ("s2", None)]
+
+
+async def test_an_outage_is_noted_once_per_table_when_two_processes_recover_together(two_processes):
+    (a, b), clock = two_processes
+    await seated(a, "alice", "bob")
+    await a.heartbeat()
+    due = min(d.due_at for d in await a.store.get_deadlines(CHANNEL))
+    clock.advance(2 * HOUR)
+    outs_a, outs_b = await asyncio.gather(a.recover(), b.recover())
+    assert len(outs_a + outs_b) == 1
+    assert min(d.due_at for d in await a.store.get_deadlines(CHANNEL)) == due + 2 * HOUR
+
+
+async def test_each_process_serves_the_deadlines_of_its_own_shards(postgres_server):
+    url = postgres_server.new_database()
+    clock = Clock()
+    first, second = await open_store(url), await open_store(url)
+    try:
+        shard0 = TableService(first, clock=clock, shards=Shards(2, (0,)))
+        shard1 = TableService(second, clock=clock, shards=Shards(2, (1,)))
+        await seated(shard0, "alice", "bob")  # guild 9: shard 0
+        await shard1.create(CHANNEL + 1, SHARD_1_GUILD, "envoys", ALICE, "alice")
+        await shard1.join(CHANNEL + 1, BOB, "bob")
+        await shard1.start(CHANNEL + 1, ALICE, seed=3)
+        clock.advance(24 * HOUR)
+        assert [o.channel_id for o in await shard0.tick()] == [CHANNEL]
+        assert [o.channel_id for o in await shard1.tick()] == [CHANNEL + 1]
+        assert await shard0.tick() == [] and await shard1.tick() == []
+    finally:
+        await first.close()
+        await second.close()
+
+
+def test_shards_follow_discords_formula_and_refuse_impossible_ids():
+    assert Shards(4, (1,)).owns(5 << 22) and not Shards(4, (1,)).owns(6 << 22)
+    assert Shards(2, (0,)).owns(None) and not Shards(2, (1,)).owns(None)  # a console table: shard 0
+    assert Shards().everything and Shards().key == "" and Shards(2, (1, 0)).key == ""
+    assert Shards(4, (3, 1)).key == "4:1,3"
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        Shards(2, (2,))
