@@ -16,6 +16,7 @@ of our own here.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import time
@@ -119,6 +120,104 @@ def _deadline(r: asyncpg.Record) -> DeadlineRow:
     )
 
 
+def _update_sql(names: tuple[str, ...]) -> str:
+    """The table row's update under its version check; parameters: the values of `names`,
+    then the new version, updated_at, the channel and the expected version."""
+    k = len(names)
+    sets = "".join(f"{n}=${i}, " for i, n in enumerate(names, 1))
+    return (
+        f"UPDATE tables SET {sets}version=${k + 1}, updated_at=${k + 2} "
+        f"WHERE channel_id=${k + 3} AND version=${k + 4}"
+    )
+
+
+# Each kind of row a save appends, as typed arrays that unnest() turns back into rows.
+_ARRAYS = {
+    "actions": (
+        "channel_id, idx, seat, user_id, action, at, undoable",
+        ("bigint", "int", "text", "bigint", "text", "float8", "bool"),
+    ),
+    "events": ("channel_id, action_idx, audience, kind, text, at", ("bigint", "int", "text", "text", "text", "float8")),
+    "seat_history": (
+        "channel_id, seat, user_id, name, automatic, from_step, at, reason",
+        ("bigint", "text", "bigint", "text", "bool", "int", "float8", "text"),
+    ),
+    "deadlines": (
+        "channel_id, phase, started_at, due_at, next_at, reminders, reminders_sent, extended, thread",
+        ("bigint", "text", "float8", "float8", "float8", "text", "text", "bool", "text"),
+    ),
+}
+
+
+@functools.lru_cache(maxsize=256)
+def _one_statement_sql(names: tuple[str, ...], kinds: tuple[str, ...], replace_deadlines: bool) -> str:
+    """The save as one statement: data-modifying CTEs that write only if the versioned
+    update found its row; the statement returns how many rows that update changed (1 or 0).
+    Deadlines are replaced without deleting and inserting the same key: phases no longer
+    open are deleted, the open ones upserted."""
+    n = len(names) + 4
+    parts = [f"upd AS ({_update_sql(names)} RETURNING channel_id)"]
+    for kind in kinds:
+        columns, types = _ARRAYS[kind]
+        arrays = []
+        for t in types:
+            n += 1
+            arrays.append(f"${n}::{t}[]")
+        insert = f"INSERT INTO {kind} ({columns}) SELECT * FROM unnest({', '.join(arrays)}) WHERE EXISTS (SELECT 1 FROM upd)"
+        if kind == "deadlines":
+            insert += (
+                " ON CONFLICT (channel_id, phase) DO UPDATE SET started_at=excluded.started_at, "
+                "due_at=excluded.due_at, next_at=excluded.next_at, reminders=excluded.reminders, "
+                "reminders_sent=excluded.reminders_sent, extended=excluded.extended, thread=excluded.thread"
+            )
+        parts.append(f"w_{kind} AS ({insert})")
+    if replace_deadlines:
+        n += 1
+        parts.append(
+            f"d_gone AS (DELETE FROM deadlines WHERE channel_id IN (SELECT channel_id FROM upd) "
+            f"AND NOT (phase = ANY(${n}::text[])))"
+        )
+    return f"WITH {', '.join(parts)} SELECT COUNT(*) FROM upd"
+
+
+def _one_statement(
+    names: tuple[str, ...],
+    head: list[Any],
+    actions: Sequence[ActionRow],
+    events: Sequence[EventRow],
+    deadlines: Sequence[DeadlineRow] | None,
+    history: Sequence[SeatHistoryRow],
+) -> tuple[str, list[Any]]:
+    rows: dict[str, list[tuple[Any, ...]]] = {
+        "actions": [(a.channel_id, a.idx, a.seat, a.user_id, a.action, a.at, a.undoable) for a in actions],
+        "events": [(e.channel_id, e.action_idx, e.audience, e.kind, e.text, e.at) for e in events],
+        "seat_history": [
+            (h.channel_id, h.seat, h.user_id, h.name, h.automatic, h.from_step, h.at, h.reason) for h in history
+        ],
+        "deadlines": [
+            (
+                d.channel_id,
+                d.phase,
+                d.started_at,
+                d.due_at,
+                d.next_at,
+                json.dumps(d.reminders),
+                json.dumps(d.reminders_sent),
+                d.extended,
+                d.thread,
+            )
+            for d in deadlines or ()
+        ],
+    }
+    kinds = tuple(k for k, r in rows.items() if r)
+    params = list(head)
+    for kind in kinds:
+        params.extend(list(column) for column in zip(*rows[kind], strict=True))
+    if deadlines is not None:
+        params.append([d.phase for d in deadlines])
+    return _one_statement_sql(names, kinds, deadlines is not None), params
+
+
 class PostgresStore(Store):
     shared = True  # other processes write the same tables
 
@@ -202,44 +301,51 @@ class PostgresStore(Store):
     ) -> TableRow:
         names = UPDATABLE_COLUMNS if columns is None else tuple(c for c in UPDATABLE_COLUMNS if c in columns)
         values = [json.dumps(getattr(table, c)) if c in _JSON else getattr(table, c) for c in names]
-        sets = "".join(f"{n}=${i}, " for i, n in enumerate(names, 1))
-        k = len(names)
-        sql = (
-            f"UPDATE tables SET {sets}version=${k + 1}, updated_at=${k + 2} "
-            f"WHERE channel_id=${k + 3} AND version=${k + 4}"
-        )
+        head = [*values, expected_version + 1, table.updated_at or time.time(), table.channel_id, expected_version]
         try:
-            async with self._pool.acquire() as conn, conn.transaction():
-                done = await conn.execute(
-                    sql,
-                    *values,
-                    expected_version + 1,
-                    table.updated_at or time.time(),
-                    table.channel_id,
-                    expected_version,
-                )
-                if done != "UPDATE 1":
+            if truncate_from is None and seats is None:
+                # the common save (an action): one statement, one round trip
+                sql, params = _one_statement(names, head, actions, events, deadlines, history)
+                if await self._pool.fetchval(sql, *params) != 1:
                     raise StaleWrite(f"table {table.channel_id} changed since version {expected_version}")
-                if truncate_from is not None:
-                    await conn.execute(
-                        "DELETE FROM actions WHERE channel_id=$1 AND idx>=$2", table.channel_id, truncate_from
-                    )
-                    await conn.execute(
-                        "DELETE FROM events WHERE channel_id=$1 AND action_idx>=$2",
-                        table.channel_id,
-                        truncate_from,
-                    )
-                await self._append_actions(conn, actions)
-                await self._write_events(conn, events)
-                if deadlines is not None:
-                    await self._write_deadlines(conn, {table.channel_id: deadlines})
-                if seats is not None:
-                    await self._write_seats(conn, {table.channel_id: seats})
-                await self._append_history(conn, history)
+            else:
+                await self._save_in_steps(table, head, names, actions, events, deadlines, seats, history, truncate_from)
         except (asyncpg.IntegrityConstraintViolationError, asyncpg.DataError) as exc:
             raise StoreError(f"save refused by the database: {exc}") from exc
         table.version = expected_version + 1
         return table
+
+    async def _save_in_steps(
+        self,
+        table: TableRow,
+        head: list[Any],
+        names: tuple[str, ...],
+        actions: Sequence[ActionRow],
+        events: Sequence[EventRow],
+        deadlines: Sequence[DeadlineRow] | None,
+        seats: Sequence[SeatRow] | None,
+        history: Sequence[SeatHistoryRow],
+        truncate_from: int | None,
+    ) -> None:
+        """A save that replaces seats or takes back actions (deletes and inserts of the same
+        keys, which one statement cannot order): statement by statement in one transaction."""
+        async with self._pool.acquire() as conn, conn.transaction():
+            if await conn.execute(_update_sql(names), *head) != "UPDATE 1":
+                raise StaleWrite(f"table {table.channel_id} changed since version {head[-1]}")
+            if truncate_from is not None:
+                await conn.execute(
+                    "DELETE FROM actions WHERE channel_id=$1 AND idx>=$2", table.channel_id, truncate_from
+                )
+                await conn.execute(
+                    "DELETE FROM events WHERE channel_id=$1 AND action_idx>=$2", table.channel_id, truncate_from
+                )
+            await self._append_actions(conn, actions)
+            await self._write_events(conn, events)
+            if deadlines is not None:
+                await self._write_deadlines(conn, {table.channel_id: deadlines})
+            if seats is not None:
+                await self._write_seats(conn, {table.channel_id: seats})
+            await self._append_history(conn, history)
 
     @staticmethod
     async def _append_actions(conn: asyncpg.Connection, actions: Sequence[ActionRow]) -> None:
