@@ -41,6 +41,8 @@ from .base import (
     StoreError,
     TableExists,
     TableRow,
+    due_tables_sql,
+    next_due_sql,
 )
 
 __all__ = ["PostgresStore", "MIGRATIONS"]
@@ -499,18 +501,10 @@ class PostgresStore(Store):
         return [_deadline(r) for r in rows]
 
     async def due_tables(self, now: float, shards: Shards = EVERY_SHARD) -> list[int]:
-        rows = await self._pool.fetch(
-            "SELECT DISTINCT d.channel_id FROM deadlines d JOIN tables t USING (channel_id) "
-            f"WHERE d.next_at <= $1 AND t.status = 'running' AND {shards.sql()} ORDER BY d.channel_id",
-            now,
-        )
-        return [r[0] for r in rows]
+        return [r[0] for r in await self._pool.fetch(due_tables_sql(shards, "$1"), now)]
 
     async def next_due(self, shards: Shards = EVERY_SHARD) -> float | None:
-        return await self._pool.fetchval(
-            "SELECT MIN(d.next_at) FROM deadlines d JOIN tables t USING (channel_id) "
-            f"WHERE t.status = 'running' AND {shards.sql()}"
-        )
+        return await self._pool.fetchval(next_due_sql(shards))
 
     # -- private delivery ----------------------------------------------------------------
     async def set_dm_closed(self, user_id: int, closed: bool, at: float) -> None:

@@ -36,6 +36,8 @@ from .base import (
     StoreError,
     TableExists,
     TableRow,
+    due_tables_sql,
+    next_due_sql,
 )
 from .group_commit import WAL_SAFETY_PAGES, Checkpoints, GroupCommit
 
@@ -496,19 +498,11 @@ class SqliteStore(Store):
         return [_deadline(r) for r in rows]
 
     async def due_tables(self, now: float, shards: Shards = EVERY_SHARD) -> list[int]:
-        rows = await self._fetch(
-            "SELECT DISTINCT d.channel_id FROM deadlines d JOIN tables t USING (channel_id) "
-            f"WHERE d.next_at <= ? AND t.status = 'running' AND {shards.sql()} ORDER BY d.channel_id",
-            (now,),
-        )
-        return [r[0] for r in rows]
+        return [r[0] for r in await self._fetch(due_tables_sql(shards, "?"), (now,))]
 
     async def next_due(self, shards: Shards = EVERY_SHARD) -> float | None:
-        rows = await self._fetch(
-            "SELECT MIN(d.next_at) FROM deadlines d JOIN tables t USING (channel_id) "
-            f"WHERE t.status = 'running' AND {shards.sql()}"
-        )
-        return rows[0][0]
+        rows = await self._fetch(next_due_sql(shards))
+        return rows[0][0] if rows else None
 
     # -- private delivery ----------------------------------------------------------------
     async def set_dm_closed(self, user_id: int, closed: bool, at: float) -> None:
