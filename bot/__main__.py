@@ -1,4 +1,5 @@
-"""`python -m bot` (installed as `chancellery`): run, console, simulate, replay (docs/architecture.md §6).
+"""`python -m bot` (installed as `chancellery`): run, console, simulate, replay, export, migrate
+(docs/architecture.md §6).
 
 The front ends (Discord, console) and the store are imported only by the subcommands
 that need them, so `simulate` and `replay` work without a database or discord.py setup.
@@ -77,6 +78,15 @@ def _parser() -> argparse.ArgumentParser:
 
     rep = sub.add_parser("replay", parents=[common], help="re-run an exported game record and check it")
     rep.add_argument("file", type=Path, metavar="FILE", help="a JSON game record (see bot/replay.py)")
+
+    exp = sub.add_parser(
+        "export",
+        parents=[common],
+        help="the operator's full record of a table, secrets included, even mid-game (to move it)",
+    )
+    exp.add_argument("--channel", type=int, required=True, metavar="ID", help="the table's channel id")
+    exp.add_argument("--db", type=_database, metavar="PATH", help=DB_HELP)
+    exp.add_argument("file", type=Path, metavar="FILE", help="where to write the JSON record")
 
     mig = sub.add_parser(
         "migrate", parents=[common], help="copy an SQLite database to PostgreSQL and check the copy"
@@ -193,6 +203,36 @@ def _cmd_replay(args: argparse.Namespace, stdout: TextIO) -> int:
     return 0 if result.ok else 1
 
 
+def _cmd_export(args: argparse.Namespace, config: Config, stdout: TextIO) -> int:
+    """Whoever runs the bot holds the database and every secret in it already; a table's
+    players never get a running game's record (docs/rulings.md, Platform 23)."""
+    import json
+
+    from bot.store import open_store
+    from bot.tables import TableError, TableService
+
+    async def run() -> dict:
+        store = await open_store(args.db if args.db is not None else config.database)
+        try:
+            return await TableService(store).operator_export(args.channel)
+        finally:
+            await store.close()
+
+    try:
+        record = asyncio.run(run())
+    except TableError as exc:
+        print(f"export: channel {args.channel}: {exc}", file=sys.stderr)
+        return 2
+    try:
+        args.file.write_text(json.dumps(record, indent=1), encoding="utf-8")
+    except OSError as exc:
+        print(f"export: cannot write {args.file}: {exc.strerror}", file=sys.stderr)
+        return 2
+    secret = " It holds the seed and every secret order: keep it from the players." if record["secret"] else ""
+    stdout.write(f"Exported channel {args.channel}'s {record['game']} game to {args.file}.{secret}\n")
+    return 0
+
+
 def _cmd_migrate(args: argparse.Namespace, stdout: TextIO) -> int:
     from bot.migrate import MigrationError, MigrationRefused, migrate
     from bot.store import is_postgres_url
@@ -239,6 +279,8 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
             return _cmd_console(args, config, stdin, stdout)
         if args.command == "simulate":
             return _cmd_simulate(args, stdout)
+        if args.command == "export":
+            return _cmd_export(args, config, stdout)
         if args.command == "migrate":
             return _cmd_migrate(args, stdout)
         return _cmd_replay(args, stdout)

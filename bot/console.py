@@ -258,7 +258,7 @@ class Console:
                 Path(options["file"]).write_text(record, encoding="utf-8")
                 self.private(user, f"Exported to {options['file']}.")
             else:
-                self.private(user, record)  # before the end it holds secrets: private
+                self.private(user, record)  # the service gives the public record before the end
         elif verb == "publish":
             await self.show(await s.publish(CHANNEL, uid), user)
         elif verb == "notify":

@@ -13,15 +13,16 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine import games
-from engine.core import GameError, GameState, seed_commitment
+from engine.core import PUBLIC, GameError, GameState, seed_commitment
 
 from .outbox import Outbox, Post
 from .render.text import split_message
-from .replay import Record, ReplayError, record_from_store, replay
+from .replay import PUBLIC_FORMAT, Record, ReplayError, check_format, record_from_store, replay
 from .store import ActionRow, EventRow, TableExists, TableRow
-from .tablebase import LOG_PAGE, OVER, TableError, _Table
+from .tablebase import LOG_PAGE, OVER, TableError, _first_error, _Table
 
 POST_CHARS = 1900  # a Discord message holds 2000
+SEED_MIN, SEED_MAX = -(2**63), 2**63 - 1  # what the store's 64-bit INTEGER column holds
 
 
 class HistoryMixin:
@@ -49,19 +50,76 @@ class HistoryMixin:
 
     # -- export and import -----------------------------------------------------------------
     async def export(self, channel_id: int) -> dict:
+        """The game's record for whoever asks. After the end, the full record (seed, every
+        action, every secret order), which `replay` checks. Before the end, and for ever
+        for an abandoned game, the public record only: nobody, host included, gets the seed
+        or a hidden action from a game still in play (docs/rulings.md, Platform 23)."""
         t = await self._load(channel_id)
         if t.state is None:
             raise TableError("The game has not started; there is nothing to export yet.")
+        if t.row.status != "finished":
+            return await self._public_record(t)
+        return await self._full_record(t)
+
+    async def operator_export(self, channel_id: int) -> dict:
+        """The full record at any moment, secrets included, for the operator's command line
+        (`chancellery export`): whoever runs the bot holds the database anyway. No front
+        end calls this."""
+        t = await self._load(channel_id)
+        if t.state is None:
+            raise TableError("The game has not started; there is nothing to export yet.")
+        return await self._full_record(t)
+
+    async def _full_record(self, t: _Table) -> dict:
+        channel_id = t.row.channel_id
         try:
             record = await record_from_store(self.store, channel_id)
         except ReplayError as exc:
             raise TableError(f"This game cannot be exported: {exc}") from None
         data = record.model_dump(mode="json")
-        # Before the end a record holds secrets (the seed predicts every draw; the log holds
-        # secret orders): the front end gives it to the host privately. See the rulings.
-        data["secret"] = t.row.status != "finished"
+        data["secret"] = t.row.status != "finished"  # an operator's export of a game in play
         data["seed_commitment"] = seed_commitment(t.row.seed)
-        data["seats_over_time"] = [
+        data["seats_over_time"] = await self._seats_over_time(channel_id)
+        data["status"] = t.row.status
+        return data
+
+    async def _public_record(self, t: _Table) -> dict:
+        """What anyone watching the channel saw: the public log, the public view of the
+        table now, who sat where, and the seed's commitment. No seed, no actions (a secret
+        order is an action), no private line: it cannot be replayed or continued."""
+        channel_id, g = t.row.channel_id, t.game
+        events = [e for e in await self.store.get_all_events(channel_id) if e.audience is None]
+        if t.row.status == "abandoned":
+            note = (
+                "The public record of an abandoned game. An abandoned game's secrets stay secret: "
+                "it holds no seed and no secret orders, so it cannot be replayed or continued."
+            )
+        else:
+            note = (
+                "The public record of a game still in play: no seed and no secret orders, so it "
+                "cannot be replayed or continued. The full record can be exported when the game ends."
+            )
+        return {
+            "format": PUBLIC_FORMAT,
+            "note": note,
+            "game": g.id,
+            "title": g.title,
+            "status": t.row.status,
+            "options": dict(t.row.options),
+            "seats": list(t.state.seats),
+            "labels": {seat: t.label(seat) for seat in t.state.seats},
+            "names": {s.seat: s.name for s in t.seats if s.seat},
+            "seed_commitment": seed_commitment(t.row.seed),
+            "seats_over_time": await self._seats_over_time(channel_id),
+            "public_log": [
+                {"action": e.action_idx + 1 if e.action_idx is not None else None, "text": e.text}
+                for e in events
+            ],
+            "public_view": g.view(t.state, PUBLIC),
+        }
+
+    async def _seats_over_time(self, channel_id: int) -> list[dict]:
+        return [
             {
                 "seat": h.seat,
                 "name": h.name,
@@ -73,8 +131,6 @@ class HistoryMixin:
             }
             for h in await self.store.get_seat_history(channel_id)
         ]
-        data["status"] = t.row.status
-        return data
 
     async def import_record(
         self, channel_id: int, guild_id: int | None, user_id: int, name: str, record: dict
@@ -82,9 +138,26 @@ class HistoryMixin:
         """A new table here continues an exported game: the record is replayed and checked,
         the importer becomes host, and the game waits (paused) until every seat is filled."""
         try:
+            check_format(record)
+        except ReplayError as exc:
+            raise TableError(f"That file cannot be imported: {exc}") from None
+        if record.get("status") == "abandoned":
+            raise TableError(
+                "That record is of an abandoned game; an abandoned game cannot be continued "
+                "(its secrets stay secret)."
+            )
+        try:
             rec = Record.model_validate(record)
         except ValidationError as exc:
-            raise TableError(f"That file is not a game record: {exc.errors()[0]['msg']}") from None
+            raise TableError(f"That file is not a game record: {_first_error(exc)}") from None
+        if not SEED_MIN <= rec.seed <= SEED_MAX:
+            raise TableError(
+                "That record's seed is out of range: a table's seed is a whole number "
+                f"from {SEED_MIN} to {SEED_MAX}."
+            )
+        names = record.get("names", {})
+        if not isinstance(names, dict) or not all(isinstance(v, str) for v in names.values()):
+            raise TableError("That file is not a game record: names must map each seat to a player's name.")
         try:
             g = games.get(rec.game)
         except GameError as exc:
@@ -104,7 +177,6 @@ class HistoryMixin:
             state = applied.state
         if g.outcome(state) is not None:
             raise TableError(f"That game is over ({g.outcome(state).reason}); there is nothing to continue.")
-        names = record.get("names") or {}
         row = TableRow(
             channel_id=channel_id,
             guild_id=guild_id,

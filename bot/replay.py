@@ -22,6 +22,11 @@ action: the SHA-256 of the state's JSON. Other keys may be added by the exporter
 `seats_over_time`, `status`, `secret` and `seed_commitment`); replay keeps them and checks
 only `seed_commitment`: the SHA-256 posted at the start must be the seed's.
 
+Only a finished game's export is such a record. Before the end, and for ever for an
+abandoned game, `/game export` gives the public record ("chancellery-public-record/1": the
+public log and view, no seed and no actions), which `check_format` refuses to replay or
+import, saying why (docs/rulings.md, Platform 23).
+
 Replay starts from `setup(seats, options, seed)` and applies every action in order. At
 each step it requires that the action parses, is legal for that seat, that the state
 round-trips through JSON, that the game's invariants hold and that the recorded hash (if
@@ -47,6 +52,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FORMAT",
+    "PUBLIC_FORMAT",
+    "check_format",
     "Record",
     "RecordedAction",
     "ReplayError",
@@ -60,6 +67,8 @@ __all__ = [
 ]
 
 FORMAT = "chancellery-record/1"
+# `/game export` of a game not finished (or abandoned): the public log, no seed, no actions
+PUBLIC_FORMAT = "chancellery-public-record/1"
 
 
 class ReplayError(Exception):
@@ -72,6 +81,22 @@ class RecordedAction(BaseModel):
     seat: str
     action: dict[str, Any]
     state_hash: str | None = None
+
+
+def check_format(raw: Any) -> None:
+    """Refuse, in words, what is not a record this version replays: a public record
+    (which has no seed to replay from) or another format version."""
+    if not isinstance(raw, dict):
+        raise ReplayError("not a game record (a record is one JSON object)")
+    fmt = raw.get("format", FORMAT)
+    if fmt == PUBLIC_FORMAT:
+        raise ReplayError(
+            "this is the public record of a game that was not finished when it was exported; it holds "
+            "no seed and no secret orders, so it cannot be replayed or continued. "
+            "Export the game again once it has ended."
+        )
+    if fmt != FORMAT:
+        raise ReplayError(f"record format {fmt!r}; this version reads {FORMAT!r} only")
 
 
 class Record(BaseModel):
@@ -148,6 +173,7 @@ async def record_from_store(store: Store, channel_id: int) -> Record:
         raise ReplayError(f"channel {channel_id} has no started game to export")
     game = games.get(row.game)
     seats = [s for s in await store.get_seats(channel_id) if s.seat is not None]
+    state = game.load_state(row.state)
     actions = [(a.seat, json.loads(a.action)) for a in await store.get_actions(channel_id)]
     # TableService.start passes the stored options (plus seat preferences, for a game
     # whose Options has a `preferences` field) to setup; the record must carry the same.
@@ -157,7 +183,9 @@ async def record_from_store(store: Store, channel_id: int) -> Record:
     try:
         record = make_record(
             game,
-            [s.seat for s in seats],
+            # the seats in the order setup was given them (every game's state keeps that
+            # list): join order differs after preferences or an import's free seats
+            list(state.seats),
             game.Options.model_validate(options),
             row.seed,
             actions,
@@ -165,7 +193,7 @@ async def record_from_store(store: Store, channel_id: int) -> Record:
         )
     except (GameError, ValidationError) as exc:
         raise ReplayError(f"the stored action log does not replay: {exc}") from None
-    record.final_state_hash = state_hash(game.load_state(row.state))
+    record.final_state_hash = state_hash(state)
     return record
 
 
@@ -177,12 +205,14 @@ def load_record(path: Path) -> Record:
     except json.JSONDecodeError as exc:
         raise ReplayError(f"{path}: not JSON: {exc}") from None
     try:
+        check_format(raw)
+    except ReplayError as exc:
+        raise ReplayError(f"{path}: {exc}") from None
+    try:
         record = Record.model_validate(raw)
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors())
         raise ReplayError(f"{path}: not a game record: {problems}") from None
-    if record.format != FORMAT:
-        raise ReplayError(f"{path}: record format {record.format!r}; this version reads {FORMAT!r}")
     return record
 
 

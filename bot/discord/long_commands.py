@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 from discord import app_commands
 
+from bot.replay import FORMAT
+
 from .interact import answer_file, answer_outbox, answer_private, run_refusable, say
 
 if TYPE_CHECKING:
@@ -165,7 +167,7 @@ async def undo(interaction: discord.Interaction) -> None:
 
 
 @app_commands.command(
-    name="export", description="The game's record as a JSON file (replay it with `chancellery replay`)"
+    name="export", description="The game's record as JSON: the full record after the end, the public one before"
 )
 async def export(interaction: discord.Interaction) -> None:
     channel_id = await _table(interaction)
@@ -174,25 +176,22 @@ async def export(interaction: discord.Interaction) -> None:
     if info is None:
         await say(interaction, "There is no table in this channel.")
         return
-    finished = info.status not in ("lobby", "running", "paused")
-    # A running game's record holds the seed and every secret order: only the host gets it,
-    # privately, to move the table (docs/rulings.md, Discord adapter 11).
-    if not finished and interaction.user.id != info.host_id and not _is_admin(interaction):
-        await say(
-            interaction,
-            "Until the game ends only the host can export it: the record holds the seed and every secret order.",
-        )
-        return
+    # The service gives the seed and the secret orders only once the game is finished;
+    # before that (and for an abandoned game) anyone may have the public record.
     ok, record = await run_refusable(interaction, service.export(channel_id))
     if not ok:
         return
     data = json.dumps(record, indent=1, sort_keys=True).encode()
-    note = (
-        "The game's record. Check it with `chancellery replay FILE`."
-        if finished
-        else "The game's record so far. It holds the seed and every secret order: keep it to "
-        "yourself. `/game import` continues it in another channel."
-    )
+    finished = record.get("format") == FORMAT
+    if finished:
+        note = "The game's record, with the seed and every secret order. Check it with `chancellery replay FILE`."
+    elif record.get("status") == "abandoned":
+        note = "The public record of this abandoned game. Its secrets stay secret: no seed, no secret orders."
+    else:
+        note = (
+            "The public record so far: what the channel saw, without the seed or any secret order. "
+            "The full record, which `chancellery replay` checks, comes when the game ends."
+        )
     await answer_file(interaction, note, data, f"{info.game}-{channel_id}.json", ephemeral=not finished)
 
 

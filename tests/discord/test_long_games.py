@@ -253,16 +253,32 @@ def _attached(env, result) -> bytes:
     return env.backend.cdn.get(attachment.url)
 
 
-async def test_export_then_import_into_another_channel_and_continue(env, service, store):
+async def test_a_seated_host_exporting_mid_game_gets_the_public_record_and_cannot_import_it(env, service):
+    table = await _started(env, service, "alice", "bob")
+    await table["alice"].slash(table.channel, "envoys commit", value=3)
+    seed = (await service.store.get_table(table.channel.id)).seed
+
+    for who in ("alice", "bob"):  # the host is no different from any other player
+        exported = await table[who].slash(table.channel, "game export")
+        assert exported.ephemeral and "public record" in exported.response.content
+        data = _attached(env, exported)
+        record = json.loads(data)
+        assert record["format"] == "chancellery-public-record/1"
+        assert "seed" not in record and "actions" not in record
+        assert str(seed) not in data.decode() and "committed 3" not in data.decode()
+
+    other = table.guild.create_text_channel("envoys-elsewhere")
+    refused = await table["alice"].slash(other, "game import", record=("envoys.json", data))
+    assert refused.ephemeral and "cannot be replayed or continued" in refused.response.content
+    assert await service.table_info(other.id) is None
+
+
+async def test_the_operators_record_moves_a_table_to_another_channel(env, service, store):
     table = await _started(env, service, "alice", "bob")
     await table["alice"].slash(table.channel, "envoys commit", value=3)
     await table["bob"].slash(table.channel, "envoys commit", value=1)
-
-    refused = await table["bob"].slash(table.channel, "game export")
-    assert refused.ephemeral and "host" in refused.response.content and not refused.response.attachments
-    exported = await table["alice"].slash(table.channel, "game export")
-    assert exported.ephemeral  # before the end it holds the seed: the host's eyes only
-    data = _attached(env, exported)
+    # `chancellery export --channel` on the machine that runs the bot
+    data = json.dumps(await service.operator_export(table.channel.id)).encode()
     record = json.loads(data)
     assert record["game"] == "envoys" and len(record["actions"]) == 2
 

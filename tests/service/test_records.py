@@ -97,8 +97,8 @@ async def test_an_exported_origins_game_replays_and_continues_in_another_channel
     with pytest.raises(TableError, match="not started"):
         await service.export(OTHER + 5)
     await service.substitute(CHANNEL, ALICE, "carol", DAVE, "dave")
-    data = await service.export(CHANNEL)
-    data = json.loads(json.dumps(data))  # as the attachment carries it
+    data = await service.operator_export(CHANNEL)  # only the operator moves a running game
+    data = json.loads(json.dumps(data))  # as the file carries it
     assert data["secret"] is True and data["seed_commitment"] == seed_commitment(77)
     assert [(h["seat"], h["name"], h["from_action"]) for h in data["seats_over_time"]][-1] == (
         "s3",
@@ -130,7 +130,7 @@ async def test_an_exported_origins_game_replays_and_continues_in_another_channel
 async def test_import_refuses_a_record_that_does_not_replay(service):
     await seated(service, "alice", "bob")
     await service.command(CHANNEL, ALICE, "commit", {"value": "2"})
-    data = await service.export(CHANNEL)
+    data = await service.operator_export(CHANNEL)
     data["actions"][0]["action"]["value"] = 3  # tampered: the recorded hash no longer matches
     with pytest.raises(TableError, match="does not replay"):
         await service.import_record(OTHER, 9, BOB, "bob", data)
@@ -160,7 +160,7 @@ async def test_the_full_history_is_published_only_after_the_end(service):
 async def test_replay_checks_the_seed_against_the_commitment_posted_at_the_start(service):
     await seated(service, "alice", "bob", seed=5)
     await service.command(CHANNEL, ALICE, "commit", {"value": "2"})
-    data = await service.export(CHANNEL)
+    data = await service.operator_export(CHANNEL)
     assert replay(games.get("envoys"), Record.model_validate(data)).ok
     forged = {**data, "seed": 6}
     result = replay(games.get("envoys"), Record.model_validate(forged))

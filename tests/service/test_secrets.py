@@ -1,0 +1,148 @@
+"""Issue 11, secrets: nobody gets the seed or a hidden action of a game still in play by
+any route (export, publish, import, console), the host included; an abandoned game's
+secrets stay secret for ever. The service enforces it, so every front end obeys."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.__main__ import main
+from bot.console import run_console
+from bot.replay import PUBLIC_FORMAT, Record, replay
+from bot.tables import TableError, TableService
+from engine import games
+
+from .conftest import ALICE, BOB, CAROL, CHANNEL, Clock, seated
+
+OTHER = CHANNEL + 1
+
+
+async def _private_only(service: TableService, channel: int) -> set[str]:
+    """Lines told to one seat only, and never said publicly."""
+    events = await service.store.get_all_events(channel)
+    public = {e.text for e in events if e.audience is None}
+    return {e.text for e in events if e.audience is not None} - public
+
+
+def _leaks(data: dict, seed: int, private: set[str]) -> list[str]:
+    text = json.dumps(data)
+    found = [f"seed {seed}"] if "seed" in data or str(seed) in text else []
+    found += ["actions"] if "actions" in data else []
+    return found + [line for line in private if line in text]
+
+
+async def test_a_seated_host_exporting_mid_game_gets_no_seed_and_no_hidden_action(service):
+    await seated(service, "alice", "bob", seed=424242)
+    await service.command(CHANNEL, ALICE, "commit", {"value": "3"})  # alice is the host
+    data = await service.export(CHANNEL)
+    assert data["format"] == PUBLIC_FORMAT and data["status"] == "running"
+    assert _leaks(data, 424242, {"You committed 3."}) == []
+    assert "my_commit" not in json.dumps(data["public_view"])
+    # what the channel saw is there
+    assert [e["text"] for e in data["public_log"]] == ["s1 has committed."]
+    assert data["names"] == {"s1": "alice", "s2": "bob"}
+
+
+# the games that tell players secrets in private lines (Origins keeps its sheets in the
+# state and says nothing privately: the export holds neither state nor actions)
+@pytest.mark.parametrize("game", ["crisis1914", "schonbrunn"])
+async def test_no_real_game_in_play_exports_a_secret(service, game):
+    await service.create(CHANNEL, 9, game, ALICE, "alice")
+    await service.join(CHANNEL, BOB, "bob")
+    await service.join(CHANNEL, CAROL, "carol")
+    await service.start(CHANNEL, ALICE, seed=987654321)
+    private: set[str] = set()
+    for _ in range(400):  # until someone has been told a secret
+        await service.auto(CHANNEL)
+        private = await _private_only(service, CHANNEL)
+        if private:
+            break
+    assert (await service.table_info(CHANNEL)).status == "running"
+    assert private, f"{game} has told nobody a secret yet; the check would be empty"
+    data = await service.export(CHANNEL)
+    assert _leaks(data, 987654321, private) == []
+
+
+async def test_the_full_record_comes_once_the_game_is_finished(service):
+    await seated(service, "alice", "bob", seed=31)
+    await service.set_automatic(CHANNEL, ALICE, "bob", True)
+    await service.set_automatic(CHANNEL, ALICE, "alice", True)  # played to the end
+    data = await service.export(CHANNEL)
+    assert data["format"] == "chancellery-record/1" and data["seed"] == 31 and data["actions"]
+    assert replay(games.get("envoys"), Record.model_validate(data)).ok
+
+
+async def test_an_abandoned_games_secrets_stay_secret_and_it_cannot_be_continued(service):
+    await seated(service, "alice", "bob", seed=5150)
+    await service.command(CHANNEL, BOB, "commit", {"value": "2"})
+    # what an older version exported, to anyone, for an abandoned game
+    old_style = {**await service.operator_export(CHANNEL), "status": "abandoned"}
+    await service.abandon(CHANNEL, ALICE)
+
+    data = await service.export(CHANNEL)
+    assert data["format"] == PUBLIC_FORMAT and data["status"] == "abandoned"
+    assert "secrets stay secret" in data["note"]
+    assert _leaks(data, 5150, {"You committed 2."}) == []
+    with pytest.raises(TableError, match="secrets stay secret"):
+        await service.publish(CHANNEL, ALICE)
+    with pytest.raises(TableError, match="abandoned game cannot be continued"):
+        await service.import_record(OTHER, 9, BOB, "bob", old_style)
+    with pytest.raises(TableError, match="cannot be replayed or continued"):
+        await service.import_record(OTHER, 9, BOB, "bob", data)
+    assert await service.table_info(OTHER) is None
+
+
+async def test_the_console_exports_only_the_public_record_before_the_end(store, tmp_path):
+    path = tmp_path / "mid.json"
+    script = tmp_path / "mid.script"
+    script.write_text(
+        "as alice /game new game:envoys\nas bob /game join\nas alice /game start seed:8675309\n"
+        f"as alice /envoys commit value:3\nas alice /game export\nas alice /game export file:{path}\n",
+        encoding="utf-8",
+    )
+    out = io.StringIO()
+    rc = await run_console(TableService(store, clock=Clock()), script=script, stdout=out, stdin=io.StringIO())
+    assert rc == 0, out.getvalue()
+    printed = out.getvalue().split("as alice /game export", 1)[1]
+    written = json.loads(path.read_text(encoding="utf-8"))
+    for text in (printed, json.dumps(written)):
+        assert "8675309" not in text and '"seed"' not in text and '"actions"' not in text
+        assert "You committed 3" not in text
+    assert written["format"] == PUBLIC_FORMAT
+
+
+async def test_replay_of_a_public_record_says_why_it_cannot(service, tmp_path, capsys):
+    await seated(service, "alice", "bob")
+    path = tmp_path / "public.json"
+    path.write_text(json.dumps(await service.export(CHANNEL)), encoding="utf-8")
+    assert main(["replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "public record" in err and "cannot be replayed" in err and "once it has ended" in err
+
+
+def test_the_operator_exports_a_running_game_from_the_command_line(tmp_path, capsys):
+    from bot.store import open_store
+
+    db = tmp_path / "op.sqlite3"
+
+    async def running_game() -> None:
+        store = await open_store(db)
+        try:
+            await seated(TableService(store, clock=Clock()), "alice", "bob", seed=99)
+        finally:
+            await store.close()
+
+    asyncio.run(running_game())
+    out = tmp_path / "full.json"
+    assert main(["export", "--db", str(db), "--channel", str(CHANNEL), str(out)]) == 0
+    record = json.loads(out.read_text(encoding="utf-8"))
+    assert record["seed"] == 99 and record["secret"] is True
+    assert "keep it from the players" in capsys.readouterr().out
+    assert main(["export", "--db", str(db), "--channel", "5", str(tmp_path / "none.json")]) == 2
+    assert "There is no table in this channel." in capsys.readouterr().err
+    assert not Path(tmp_path / "none.json").exists()
