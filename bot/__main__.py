@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.config import Config, ConfigError, load_config
+from bot.runtime import CannotStart
 
 __all__ = ["main", "CONNECT_HELP"]
 
@@ -286,6 +287,9 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
         return _cmd_replay(args, stdout)
     except KeyboardInterrupt:
         return 130
+    except CannotStart as exc:  # one line a supervisor's log shows, and a non-zero exit
+        print(f"chancellery: cannot start: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ from engine.core import Prompt
 from .notify import quiet_until
 from .outbox import Outbox, Post
 from .render.text import relative, timestamp
-from .store import DeadlineRow, SeatHistoryRow, StoreError
+from .store import DatabaseLost, DeadlineRow, SeatHistoryRow, StoreError
 from .tablebase import DEFAULT_LOOP_CAP, TableError, _reminders, _setting_of, _Table
 
 log = logging.getLogger(__name__)
@@ -23,6 +23,8 @@ OUTAGE_MIN = 150.0  # seconds since the last heartbeat (one a minute) that count
 
 class DeadlinesMixin:
     async def tick(self) -> list[Outbox]:
+        if self.store.lost:  # nothing can be saved: a deadline played now would be forgotten
+            return []
         now = self.clock()
         outs = []
         for channel_id in await self.store.due_tables(now, self.shards):
@@ -250,8 +252,14 @@ class DeadlinesMixin:
 
     # -- outages ---------------------------------------------------------------------------
     async def heartbeat(self) -> None:
-        """Record that the bot is alive (the front end calls it every minute)."""
-        await self.store.set_heartbeat(self.clock(), self.shards.key)
+        """Record that the bot is alive (the front end calls it every minute). It is also
+        where an idle bot notices its database file gone (the store logs it once)."""
+        if self.store.lost:
+            return
+        try:
+            await self.store.set_heartbeat(self.clock(), self.shards.key)
+        except DatabaseLost:
+            pass
 
     async def recover(self) -> list[Outbox]:
         """At start-up, before the first tick: tell each running table how long the bot

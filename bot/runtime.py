@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import gc
 
-__all__ = ["GC_YOUNG_THRESHOLD", "tune_gc"]
+__all__ = ["GC_YOUNG_THRESHOLD", "CannotStart", "tune_gc"]
+
+
+class CannotStart(Exception):
+    """The process cannot start or go on (an unusable database, a refused token); str() is
+    one line naming what and why, which `python -m bot` prints before exiting non-zero."""
+
 
 # Allocations between collections of the youngest generation (CPython's default is 700).
 GC_YOUNG_THRESHOLD = 10_000

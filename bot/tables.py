@@ -48,6 +48,7 @@ from .store import (
     EVERY_SHARD,
     UPDATABLE_COLUMNS,
     ActionRow,
+    DatabaseLost,
     DeadlineRow,
     EventRow,
     SeatHistoryRow,
@@ -58,6 +59,7 @@ from .store import (
     TableExists,
     TableRow,
 )
+from .store.guard import LOST_MESSAGE
 from .tablebase import (
     CACHE_SIZE,
     NO_TABLE,
@@ -219,6 +221,8 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
     async def _with_table(self, channel_id: int, fn: Callable[[_Table], Any]) -> Any:
         """Run `fn` on the table under its lock; once more on fresh rows if another
         process saved in between (the version check refused our write)."""
+        if self.store.lost:  # the database went away under us: acknowledge nothing more
+            raise TableError(LOST_MESSAGE)
         async with self._lock(channel_id):
             table = await self._load(channel_id)
             await self._load_prefs(table)
@@ -226,10 +230,14 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
                 return await fn(table)
             except StaleWrite:
                 pass
+            except DatabaseLost:
+                raise TableError(LOST_MESSAGE) from None
             try:
                 return await fn(await self._load(channel_id, fresh=True))
             except StaleWrite:
                 raise TableError("The table is busy right now; please try again.") from None
+            except DatabaseLost:
+                raise TableError(LOST_MESSAGE) from None
 
     # -- lifecycle ---------------------------------------------------------------------------
     async def create(
@@ -269,6 +277,8 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
                 raise TableError(
                     "This channel already has a table. Finish or /game abandon it first, or use another channel."
                 ) from None
+            except DatabaseLost:
+                raise TableError(LOST_MESSAGE) from None
             table = _Table(row=row, seats=[host], deadlines=[], game=g, state=None)
             self._remember(table)
         out = Outbox(channel_id=channel_id, status=self._status(table))

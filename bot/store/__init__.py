@@ -21,6 +21,7 @@ from .base import (
     TableExists,
     TableRow,
 )
+from .guard import DatabaseLost, DatabaseUnusable
 from .sqlite import SqliteStore
 
 __all__ = [
@@ -31,6 +32,8 @@ __all__ = [
     "EventRow",
     "NotifyPrefs",
     "SeatHistoryRow",
+    "DatabaseLost",
+    "DatabaseUnusable",
     "SeatRow",
     "SqliteStore",
     "StaleWrite",

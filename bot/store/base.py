@@ -160,6 +160,9 @@ class Store(ABC):
     # True where other processes may write the same tables (PostgreSQL): a cached table is
     # then checked against the stored version before it is used.
     shared: bool = False
+    # True once the database went away under a running process (bot/store/guard.py): from
+    # then on nothing is saved, and the service says so instead of acknowledging.
+    lost: bool = False
 
     # -- tables --------------------------------------------------------------------------
     @abstractmethod

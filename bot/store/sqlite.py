@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import os
 import re
 import sqlite3
@@ -40,9 +41,11 @@ from .base import (
     next_due_sql,
 )
 from .group_commit import WAL_SAFETY_PAGES, Checkpoints, GroupCommit
+from .guard import DatabaseLost, DatabaseUnusable, DatabaseWatch, check_database, mark_database
 
 __all__ = ["SqliteStore", "MIGRATIONS"]
 
+log = logging.getLogger(__name__)
 MIGRATIONS = Path(__file__).parent / "migrations"
 T = TypeVar("T")
 
@@ -139,17 +142,53 @@ class SqliteStore(Store):
         # an in-memory database keeps no write-ahead log to checkpoint
         self._checkpoints = Checkpoints(path) if str(path) != ":memory:" else None
         self._beats: dict[str, float] = {}  # an in-memory database's heartbeats
+        # notices the file removed or replaced under the open connection (guard.py)
+        self._watch = DatabaseWatch(path) if str(path) != ":memory:" else None
+        self._loss_reported = False
 
     @classmethod
     async def open(cls, path: str | Path) -> SqliteStore:
+        """Open (or, on a first run, create) the database; DatabaseUnusable, naming the
+        file and the cause, if it cannot serve (bot/store/guard.py)."""
         path = Path(path)
-        if str(path) != ":memory:":
-            path.parent.mkdir(parents=True, exist_ok=True)
+        memory = str(path) == ":memory:"
+        if not memory:
+            check_database(path)
         # isolation_level=None: we issue BEGIN/COMMIT ourselves, one per save.
         db = await aiosqlite.connect(path, isolation_level=None)
-        store = cls(db, path)
-        await store._run(store._prepare)
+        try:
+            await db._execute(cls._prepare, db._conn)
+            store = cls(db, path)
+        except BaseException as exc:
+            # the connection's thread would otherwise keep the process alive after the error
+            await db.close()
+            if isinstance(exc, sqlite3.Error):
+                raise DatabaseUnusable(path, f"cannot prepare it ({exc})") from None
+            raise
+        if not memory:
+            mark_database(path)
         return store
+
+    @property
+    def lost(self) -> bool:
+        return self._watch is not None and self._watch.lost is not None
+
+    def _still_there(self, conn: sqlite3.Connection) -> bool:
+        """On the database thread: False once the file was removed or replaced; the first
+        time, the open connection's rows are copied out and the log says what happened."""
+        if self._watch is None or self._watch.check():
+            return True
+        if not self._loss_reported:
+            self._loss_reported = True
+            rescued = self._watch.rescue(conn)
+            log.error(
+                "the database %s was %s while the bot was running: nothing more is saved or "
+                "acknowledged. %s Restore the database and restart the bot.",
+                self.path,
+                self._watch.lost,
+                f"What the bot still held is copied to {rescued}." if rescued else "No copy could be made.",
+            )
+        return False
 
     async def close(self) -> None:
         if self._checkpoints is not None:
@@ -199,7 +238,14 @@ class SqliteStore(Store):
         return result
 
     async def _write_saves(self, saves: list[_Save]) -> list[BaseException | None]:
-        return await self._run(functools.partial(self._commit_saves, saves))
+        return await self._run(functools.partial(self._commit_checked, saves))
+
+    def _commit_checked(self, saves: list[_Save], conn: sqlite3.Connection) -> list[BaseException | None]:
+        # looked at after the commit: a save that went into a removed file is not acknowledged
+        failures = self._commit_saves(saves, conn)
+        if not self._still_there(conn):
+            return [DatabaseLost() for _ in saves]
+        return failures
 
     def _saved(self, count: int) -> None:
         if self._checkpoints is not None:
@@ -275,6 +321,8 @@ class SqliteStore(Store):
                 self._write_events(conn, events)
 
             self._transaction(conn, write)
+            if not self._still_there(conn):
+                raise DatabaseLost()
 
         await self._run(body)
         self._saved(1)
@@ -550,6 +598,9 @@ class SqliteStore(Store):
         if path is None:
             self._beats[owner] = at
             return
+        if self._watch is not None and not self._watch.check():  # an idle bot notices here
+            await self._run(self._still_there)
+            raise DatabaseLost()
         tmp = path.with_name(path.name + ".tmp")
         tmp.write_text(repr(at), encoding="ascii")
         os.replace(tmp, path)  # atomic: a crash leaves the old beat or the new one
