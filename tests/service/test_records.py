@@ -197,3 +197,57 @@ async def test_a_substitute_in_crisis_is_briefed_with_the_hand_and_nobody_else_s
     (briefing,) = [p for p in out.posts if p.kind == "briefing"]
     assert private in briefing.text and briefing.user_id == DAVE
     assert not any(private in p.text for p in out.public())
+
+
+# -- issue 11 item 8: imported games ----------------------------------------------------------
+
+
+async def _finish(service: TableService, channel: int) -> None:
+    for _ in range(1000):
+        if await service.auto(channel) is None:
+            break
+    assert (await service.table_info(channel)).status == "finished"
+
+
+async def test_a_game_seated_by_preference_out_of_join_order_exports_a_record_that_replays(service):
+    await service.create(CHANNEL, 9, "envoys", ALICE, "alice")
+    await service.join(CHANNEL, BOB, "bob", preference="s1")  # bob takes s1 though alice joined first
+    await service.start(CHANNEL, ALICE, seed=12)
+    await _finish(service, CHANNEL)
+    data = await service.export(CHANNEL)
+    assert data["seats"] == ["s1", "s2"]  # the order setup was given, not join order
+    assert replay(games.get("envoys"), Record.model_validate(data)).ok
+
+
+async def test_an_imported_game_whose_seats_were_filled_out_of_order_exports_and_replays(service):
+    await seated(service, "alice", "bob", "carol", seed=40)
+    await service.command(CHANNEL, ALICE, "commit", {"value": "1"})
+    data = json.loads(json.dumps(await service.operator_export(CHANNEL)))
+    await service.import_record(OTHER, 9, BOB, "bob", data)
+    await service.substitute(OTHER, BOB, "s3", CAROL, "carol")  # the last seat filled first
+    await service.set_automatic(OTHER, BOB, "s2", True)
+    await service.join(OTHER, ALICE, "alice")  # takes s1, the seat left
+    await service.resume(OTHER, BOB)
+    await _finish(service, OTHER)
+    final = await service.export(OTHER)
+    assert final["seats"] == ["s1", "s2", "s3"]
+    assert replay(games.get("envoys"), Record.model_validate(final)).ok
+
+
+@pytest.mark.parametrize(
+    ("change", "refusal"),
+    [
+        ({"format": "chancellery-record/2"}, "record format 'chancellery-record/2'; this version reads"),
+        ({"names": ["alice", "bob"]}, "names must map each seat to a player's name"),
+        ({"names": "alice"}, "names must map each seat to a player's name"),
+        ({"seed": 2**63}, "seed is out of range"),
+        ({"seed": -(2**63) - 1}, "seed is out of range"),
+    ],
+)
+async def test_import_refuses_what_it_cannot_continue_before_creating_the_table(service, change, refusal):
+    await seated(service, "alice", "bob", seed=3)
+    await service.command(CHANNEL, ALICE, "commit", {"value": "2"})
+    data = {**await service.operator_export(CHANNEL), **change}
+    with pytest.raises(TableError, match=refusal):
+        await service.import_record(OTHER, 9, BOB, "bob", data)
+    assert await service.table_info(OTHER) is None  # nothing created: "unchanged" is true
