@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from . import reference
 from .outbox import Outbox
 from .render import plain_timestamps
 from .tables import TableError, TableService
@@ -34,6 +35,7 @@ GAME_VERBS = (
     "me",
     "log",
     "rules",
+    "card",
     "settings",
     "abandon",
     "pause",
@@ -48,7 +50,7 @@ GAME_VERBS = (
 )
 HELP = (
     "Lines: as <name> /game new game:<id> | /game join [nation:<x>] | /game leave | /game start [seed:<n>] | "
-    "/game status | /game me | /game log [page:<n>] | /game rules [game:<id>] | /game settings [<key>:<value> …] | "
+    "/game status | /game me | /game log [page:<n>] | /game rules [game:<id>] | /game card name:<name> [game:<id>] | /game settings [<key>:<value> …] | "
     "/game abandon | /game pause | /game resume | /game substitute seat:<x> member:<name> | /game bot [seat:<x>] "
     "[off:yes] | /game undo | /game export [file:<path>] | /game publish | /game notify [mode:dm|mention] "
     "[timezone:<zone>] [quiet_hours:22-07] | /game mine | /<game> <command> <option>:<value> … | wait <minutes> | auto [<n>|all] | # comment | quit"
@@ -232,6 +234,12 @@ class Console:
             if not game:
                 raise ConsoleError("/game rules needs game:<id> when no table is open")
             self.say(s.rules(game))
+        elif verb == "card":
+            name = options.get("name")
+            if not name:
+                raise ConsoleError("/game card needs name:<card or table entry>, e.g. /game card name:Conrad")
+            info = await s.table_info(CHANNEL)
+            self.private(user, reference.lookup(name, options.get("game") or (info.game if info else None)))
         elif verb == "settings":
             await self.show(await s.settings(CHANNEL, uid, options), user)
         elif verb == "abandon":

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from bot import reference
 from bot.render.text import MESSAGE_LIMIT
 from engine import games
 
@@ -92,7 +93,7 @@ class GameGroup(app_commands.Group):
         command = interaction.command
         if interaction.guild_id is None and (command is None or command.name not in ANYWHERE):
             raise app_commands.NoPrivateMessage(
-                "Tables live in server channels: use this there. `/game mine` and `/game notify` work here."
+                "Tables live in server channels: use this there. `/game mine`, `/game notify` and `/game card` work here."
             )
         return True
 
@@ -178,6 +179,31 @@ class GameGroup(app_commands.Group):
         await answer_private(interaction, text())
 
     @app_commands.command(
+        name="card", description="Read a card, objective, ability or table entry of this table's game"
+    )
+    @app_commands.describe(
+        name="Start typing its name", game="Another game (default: this table's game, or any)"
+    )
+    @app_commands.autocomplete(game=_game_choices)
+    async def card(self, interaction: discord.Interaction, name: str, game: str | None = None) -> None:
+        async def text() -> str:
+            return reference.lookup(name, game or await _table_game(interaction))
+
+        await answer_private(interaction, text())
+
+    @card.autocomplete("name")
+    async def _card_names(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        try:
+            game = interaction.namespace.game or await _table_game(interaction)
+            found = reference.suggest(current, game)
+        except Exception:  # autocomplete must never fail the interaction
+            log.exception("card names for %r", current)
+            return []
+        return [app_commands.Choice(name=c.label, value=c.value) for c in found]
+
+    @app_commands.command(
         name="settings", description="Show the table's settings, or change one (host or Manage Server)"
     )
     @app_commands.describe(key="The setting to change", value="Its new value")
@@ -211,6 +237,14 @@ class GameGroup(app_commands.Group):
             channel_id, interaction.user.id, admin=_is_admin(interaction)
         )
         await answer_outbox(interaction, work)
+
+
+async def _table_game(interaction: discord.Interaction) -> str | None:
+    """The game of the table in this channel, if there is one (outside a server: none)."""
+    if interaction.guild_id is None:
+        return None
+    info = await _bot(interaction).service.table_info(await table_channel_id(interaction))
+    return info.game if info is not None else None
 
 
 def _setting_names() -> tuple[str, ...]:

@@ -5,6 +5,7 @@ from .content import Provenance, Sourced, load_toml, set_content_dir
 from .errors import ContentError, GameError, IllegalAction, NotYourTurn
 from .game import Applied, Game, TrackingRandom
 from .model import PUBLIC, Event, GameState, Model, Outcome, Prompt, Standing
+from .reference import Entry
 from .rng import rng_for, roll, seed_commitment
 
 __all__ = [
@@ -12,6 +13,7 @@ __all__ = [
     "Choice",
     "Command",
     "ContentError",
+    "Entry",
     "Event",
     "Game",
     "GameError",

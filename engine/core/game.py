@@ -18,6 +18,7 @@ from pydantic import BaseModel, TypeAdapter
 from .commands import Command
 from .errors import IllegalAction, NotYourTurn
 from .model import Event, GameState, Model, Outcome, Prompt
+from .reference import Entry
 from .rng import seed_for
 
 __all__ = ["Game", "Applied", "TrackingRandom"]
@@ -203,6 +204,11 @@ class Game(ABC, Generic[S]):
 
     def provenance(self) -> list[dict[str, str]]:
         """Content entries with provenance, for `/game rules` and the README."""
+        return []
+
+    def entries(self) -> list[Entry]:
+        """Every piece of content a player may look up by name, with its full text:
+        what the printed cards, boards and player aids would show (`/game card`)."""
         return []
 
     # -- the one path that changes state --------------------------------------------------

@@ -6,10 +6,10 @@ import itertools
 import random
 from typing import Any
 
-from engine.core import Event, Game, IllegalAction, Model, Outcome, Prompt, Standing, rng_for
+from engine.core import Entry, Event, Game, IllegalAction, Model, Outcome, Prompt, Standing, rng_for
 
 from . import actions as a
-from . import bots, rules, weeks
+from . import bots, rules, texts, weeks
 from .cards import MAX_BELLIGERENCE, assertions, blocked_by_momentum, card, card_dp, limit
 from .commands import COMMANDS
 from .content import TYPE_NAMES, load_content
@@ -576,6 +576,9 @@ class Crisis1914(Game[CrisisState]):
             if nid in varied.refresh_discards:
                 varied.refresh_discards[nid] = p.hand[: len(varied.refresh_discards[nid])]
         return varied
+
+    def entries(self) -> list[Entry]:
+        return texts.entries()
 
     def provenance(self) -> list[dict[str, str]]:
         content = load_content()

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.core import Game, IllegalAction, Model, Outcome, Prompt, Standing, rng_for
+from engine.core import Entry, Game, IllegalAction, Model, Outcome, Prompt, Standing, rng_for
 
-from . import attacks, bots, content, placement, scoring, views
+from . import attacks, bots, content, placement, scoring, texts, views
 from .actions import ACTION, Attack, Bid, Done, Pass, Ready, Submit
 from .commands import COMMANDS
 from .rules import begin_turn, play
@@ -251,6 +251,9 @@ class Origins(Game[OriginsState]):
                 for country in state.countries_of(seat):
                     out[f"won_{country}"] = 1.0
         return out
+
+    def entries(self) -> list[Entry]:
+        return texts.entries()
 
     def provenance(self) -> list[dict[str, str]]:
         entries: list[tuple[str, Any]] = []

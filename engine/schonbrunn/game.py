@@ -7,9 +7,9 @@ from typing import Any
 
 from pydantic import Field
 
-from engine.core import Event, Game, IllegalAction, Model, Outcome, Prompt, Standing
+from engine.core import Entry, Event, Game, IllegalAction, Model, Outcome, Prompt, Standing
 
-from . import bots, rules
+from . import bots, rules, texts
 from .actions import ACTION
 from .commands import COMMANDS
 from .content import card, cards, nations, tables
@@ -275,6 +275,9 @@ class Schonbrunn(Game[SchonbrunnState]):
         out["margin"] = float(state.players[order[0]].prestige - state.players[order[1]].prestige)
         out["decided_by_tiebreak"] = float(out["margin"] == 0)
         return out
+
+    def entries(self) -> list[Entry]:
+        return texts.entries()
 
     def provenance(self) -> list[dict[str, str]]:
         out = []

@@ -135,3 +135,10 @@ async def test_long_game_controls_from_the_console(store, tmp_path):
     assert "[private to dave] <#1> Envoys (test game) as s2" in out
     assert "[private to dave] Turn notices and reminders come as a mention" in out
     assert '"game": "envoys"' in record.read_text()
+
+
+async def test_card_reads_a_content_entry_privately_in_the_console(store):
+    rc, out = await run(store, "as anna /game card name:conrad\nas anna /game card name:nothing-like-this\n")
+    assert rc == 0
+    assert "[private to anna] 4 DP, National Interests" in out
+    assert "[private to anna] Refused: Nothing in any game is called “nothing-like-this”" in out

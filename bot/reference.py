@@ -1,0 +1,104 @@
+"""What a player may read about a game's content, by name (docs/architecture.md §3): the
+text behind `/game card` and the console's `card`, shared by both front ends.
+
+Every entry comes from the game's `entries()` (engine/core/reference.py): its text, where it
+comes from, and for a reconstructed entry the one-line note saying how it was designed.
+Content is public (a group could read every printed card in the box), so a lookup needs no
+seat and reveals nothing about a table.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from engine import games
+from engine.core import Choice, Entry, Game, GameError
+from engine.core import content as core_content
+
+from .tablebase import TableError
+
+__all__ = ["entries", "lookup", "suggest", "render", "MAX_LISTED"]
+
+MAX_LISTED = 10  # names listed when a lookup matches several entries
+_cache: dict[tuple[str, object], list[Entry]] = {}
+
+
+def entries(game: Game) -> list[Entry]:
+    """The game's entries, kept per content folder (a group's own files change them)."""
+    key = (game.id, core_content.content_dir())
+    if key not in _cache:
+        _cache[key] = game.entries()
+    return _cache[key]
+
+
+def _fold(text: str) -> str:
+    """Case and accents ignored: `szapary` finds Szapáry, `schonbrunn` Schönbrunn."""
+    plain = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in plain if not unicodedata.combining(ch)).casefold().strip()
+
+
+def _games(game: str | None) -> list[Game]:
+    if game is None:
+        return games.all()
+    try:
+        return [games.get(game)]
+    except GameError as exc:
+        raise TableError(str(exc)) from None
+
+
+def render(game: Game, entry: Entry) -> str:
+    """An entry as a player reads it: name, what it is, its text, where it comes from."""
+    p = entry.provenance
+    if p.kind == "rulebook":
+        source = f"From the rulebook ({p.source})."
+    elif p.kind == "public":
+        source = f"From a public source: {p.source}."
+    else:
+        note = f": {p.note}" if p.note else "."
+        source = f"Reconstructed for Chancellery, not printed in the rulebook{note}"
+    return f"**{entry.name}** ({entry.kind}, {game.title})\n{entry.text}\n*{source}*"
+
+
+def _matches(name: str, game: str | None) -> list[tuple[Game, Entry]]:
+    typed = _fold(name)
+    every = [(g, e) for g in _games(game) for e in entries(g)]
+    exact = [(g, e) for g, e in every if _fold(e.name) == typed]
+    if exact:
+        return exact
+    return [(g, e) for g, e in every if typed in _fold(e.name)]
+
+
+def lookup(name: str, game: str | None = None) -> str:
+    """The text of the entry called `name` in `game` (every game when None). An exact name
+    wins; otherwise one entry whose name contains what was typed. The same name in two
+    games (Russia) shows both."""
+    if not name.strip():
+        raise TableError("Name a card, objective or table entry, e.g. /game card name:Conrad.")
+    found = _matches(name, game)
+    where = games.get(game).title if game else "any game"
+    if not found:
+        raise TableError(
+            f"Nothing in {where} is called “{name.strip()}”. Start typing and pick a name from the list."
+        )
+    if len({_fold(e.name) for _, e in found}) > 1:
+        names = [f"{e.name} ({g.title})" if game is None else e.name for g, e in found]
+        more = f", and {len(names) - MAX_LISTED} more" if len(names) > MAX_LISTED else ""
+        raise TableError(
+            f"Several entries of {where} match “{name.strip()}”: {', '.join(names[:MAX_LISTED])}{more}. "
+            "Type more of the name."
+        )
+    return "\n\n".join(render(g, e) for g, e in found)
+
+
+def suggest(typed: str, game: str | None = None, limit: int = 25) -> list[Choice]:
+    """Names for autocomplete: the one typed exactly first, then those starting with what
+    was typed, then the rest that contain it."""
+    fold = _fold(typed)
+    every = [(g, e) for g in _games(game) for e in entries(g)]
+    hits = [(g, e) for g, e in every if fold in _fold(e.name)]
+    hits.sort(key=lambda ge: (_fold(ge[1].name) != fold, not _fold(ge[1].name).startswith(fold)))
+    out: list[Choice] = []
+    for g, e in hits[:limit]:
+        label = f"{e.name} — {e.kind}" + ("" if game else f", {g.title}")
+        out.append(Choice(label[:100], e.name[:100]))
+    return out

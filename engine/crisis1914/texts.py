@@ -1,0 +1,188 @@
+"""Crisis: 1914's cards, player boards and tables in words, as the printed pieces show them:
+for a player's Hand, the turn menus, the player aid and `/game card` (docs/architecture.md §2)."""
+
+from __future__ import annotations
+
+from engine.core import Entry, Provenance
+
+from . import content as ct
+
+__all__ = ["card_text", "effect_text", "board_text", "entries", "PRESTIGE_TABLE", "TYPE_RULES"]
+
+# What each card type does on a Tableau (rules: Cards).
+TYPE_RULES = {
+    "assertion": "4 or more Assertions on your Tableau double your Prestige at the Score Step",
+    "consensus": "each pair of Consensus cards on your Tableau lets you play 1 card over the limit of 7",
+    "national_interests": "lets you play 1 card over the limit of 7",
+    "caution": "",
+    "back_channel": "",
+    "other": "",
+}
+
+# The Score Step's Prestige awards (rules: 3. Score Step, Scoring Prestige).
+PRESTIGE_TABLE = (
+    "+1 Prestige: highest on the Initiative Track (with 14+ DP)",
+    "+3 Prestige: most DP on the Score Track (with 14+ DP)",
+    "+2 Prestige: second most DP (with 14+ DP; 3-5 players only)",
+    "+1 Prestige: neither most nor second most DP but 14+ DP (with 2 players: second with 14+ DP)",
+    "+1 Prestige: most DP and at least 1 Belligerence action this Week",
+    "-1 Prestige: at least 1 Belligerence action this Week but not the most DP (before doubling)",
+    "x2 Prestige: 4 or more Assertions on your Tableau",
+    "-1 Tension: 13 DP or fewer, on one Tension die of your City Box (not below your Belligerence)",
+    "Ties in DP go to the higher on the Initiative Track; with two Score markers the higher counts for Prestige, the lower for Tension.",
+)
+PRESTIGE_SOURCE = "rules/crisis-1914.txt: 3. Score Step, Scoring Prestige"
+
+
+def _counter(name: str) -> str:
+    return name.replace("_", " ").capitalize()
+
+
+def effect_text(e: ct.Effect) -> str:
+    """One effect as the card would print it."""
+    cards = ct.load_content().cards
+    match e.kind:
+        case "back_channel":
+            when = f" (from Week {e.from_week})" if e.from_week > 1 else ""
+            return (
+                f"Diplomatic Back-Channel{when}: your second Score marker goes 1 DP ahead of the first, "
+                "or 1 DP further up if it is already on the track"
+            )
+        case "draw":
+            n = "the top card" if e.count == 1 else f"the top {e.count} cards"
+            return f"take {n} of your Draw Pile into your Hand"
+        case "reclaim_assertion":
+            return "take an Assertion card on your Tableau back into your Hand (your DP drops by its value)"
+        case "reduce_tension":
+            return f"reduce Tension by {e.amount} in one box of your City Box (never below your Belligerence)"
+        case "discard":
+            n = "1 card" if e.count == 1 else f"{e.count} cards"
+            if e.who == "target":
+                return f"the player of your Target Nation discards {n} from their Hand"
+            return f"discard {n} from your Hand"
+        case "advance_counter":
+            return f"move your {_counter(e.counter)} marker up {e.by}"
+        case "prestige":
+            return f"gain {e.amount} Prestige at once (never doubled at the Score Step)"
+        case "bring_in":
+            name = cards[e.card].name if e.card in cards else e.card
+            return f"{name} enters your Draw Pile (shuffled in)"
+        case "mobilize":
+            return "General Mobilization: you lose, and the game ends with this Week"
+    return e.kind  # pragma: no cover - every kind is matched above
+
+
+def _dp(c: ct.Card, dp: int | None) -> str:
+    if c.dp_by_week is not None:
+        weeks = "/".join(str(v) for v in c.dp_by_week)
+        now = f"{dp} DP now; " if dp is not None else ""
+        return f"{now}DP by Week 1-6: {weeks}"
+    if c.dp_counter is not None:
+        now = f"{dp} DP now; " if dp is not None else ""
+        return f"{now}DP equal to your {_counter(c.dp_counter)} marker"
+    return f"{c.dp if dp is None else dp} DP"
+
+
+def _discard(c: ct.Card) -> str:
+    pile = {"recycled": "Recycled", "return": "Return", "permanent": "Permanent"}[c.discard]
+    if c.permanent_if == "played":
+        return f"Discard: Permanent once played to a Tableau, otherwise {pile}."
+    if c.permanent_if == "belligerence":
+        return f"Discard: Permanent if played with Belligerence, otherwise {pile}."
+    return f"Discard: {pile}."
+
+
+def card_text(c: ct.Card, dp: int | None = None) -> str:
+    """Everything the card says: DP, type, effects top-down, the alternative, Momentum,
+    forced Belligerence, discard pile and when its Permanent icon applies. `dp` is the
+    card's DP now (some change with the Week or a player-board marker)."""
+    nation = ct.load_content().nations[c.nation].name if c.nation else ""
+    rule = TYPE_RULES[c.type]
+    parts = [f"{_dp(c, dp)}, {ct.TYPE_NAMES[c.type]}" + (f" ({rule})" if rule else "") + "."]
+    if c.text:
+        parts.append(f"{c.text}.")
+    if c.effects:
+        parts.append("When played: " + "; then ".join(effect_text(e) for e in c.effects) + ".")
+    if c.alternative is not None:
+        alt = "; then ".join(effect_text(e) for e in c.alternative) or "nothing"
+        parts.append(f"Or instead: {alt}.")
+    if c.momentum:
+        parts.append(
+            "Momentum: with 3 or more Momentum cards on your Tableau, your opposing nations may not "
+            "Deliberate or Reorganize for the rest of the Week."
+        )
+    if c.forced_belligerence:
+        parts.append("Always played with Belligerence.")
+    parts.append(_discard(c))
+    if nation:
+        parts.append(f"{nation}'s deck.")
+    return " ".join(parts)
+
+
+def _condition(cond: ct.Condition) -> str:
+    cards = ct.load_content().cards
+    match cond.kind:
+        case "in_permanent":
+            return " and ".join(cards[x].name for x in cond.cards) + " are in your Permanent Discards"
+        case "belligerence_at_least":
+            return f"your Belligerence is {cond.level} or more"
+        case "week_at_least":
+            return f"it is Week {cond.week} or later"
+        case "tension_at_least":
+            return f"a Tension die in your City Box shows {cond.level} or more"
+    return cond.kind  # pragma: no cover
+
+
+def board_text(n: ct.Nation) -> str:
+    """A player board: City Box, cards set aside and when they enter, its tracks."""
+    content = ct.load_content()
+    boxes = [content.nations[b].name for b in n.boxes]
+    city = f"{n.city} City Box: Tension boxes {', '.join(boxes)} ({boxes[0]} is the Target Nation)."
+    parts = [city]
+    for aside in n.set_aside:
+        when = " and ".join(_condition(c) for c in aside.enters_when) or "never"
+        solo = " (solitaire only)" if aside.solo_only else ""
+        parts.append(
+            f"Set aside at setup{solo}: {content.cards[aside.card].name}; it enters your Draw Pile at a "
+            f"Refresh Step once {when}."
+        )
+    for name, counter in n.counters.items():
+        parts.append(f"{_counter(name)} track: starts at {counter.start}, up to {counter.max}.")
+    if not n.counters:
+        parts.append("No tracks.")
+    return " ".join(parts)
+
+
+def entries() -> list[Entry]:
+    content = ct.load_content()
+    out = [
+        Entry(name=c.name, kind=f"{ct.TYPE_NAMES[c.type]} card", text=card_text(c), provenance=c.provenance)
+        for c in content.cards.values()
+    ]
+    out += [
+        Entry(
+            name=f"{n.statesman}'s player board",
+            kind=f"Player board ({n.name})",
+            text=board_text(n),
+            provenance=n.provenance,
+        )
+        for n in content.board.nations
+    ]
+    out += [
+        Entry(
+            name=f"Score Track {s.space}",
+            kind="Score Track space",
+            text=f"A lowest Score marker on {s.space} DP at the Score Step adds {s.tension} Tension to your Target Nation's box.",
+            provenance=s.provenance,
+        )
+        for s in sorted(content.board.score_track, key=lambda s: s.space)
+    ]
+    out.append(
+        Entry(
+            name="Prestige table",
+            kind="Score Step",
+            text="\n".join(PRESTIGE_TABLE),
+            provenance=Provenance(kind="rulebook", source=PRESTIGE_SOURCE),
+        )
+    )
+    return out

@@ -1,0 +1,143 @@
+"""Origins of World War I's objectives, attack table and board in words: for the player aid,
+the attack menus and `/game card` (docs/architecture.md §2)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from engine.core import Entry
+
+from . import content
+
+__all__ = ["objective_text", "special_text", "odds", "odds_text", "attack_table_text", "entries"]
+
+
+def objective_text(o: content.Objective) -> str:
+    names = content.names()
+    where = names.get(o.location, o.location)
+    text = f"{names[o.power]}: treaty rights (10 or more PFs) in {where}'s embassy: {o.points} VP"
+    if o.exclusive is not None:
+        text += f", or {o.exclusive} VP if no other nation holds treaty rights there (exclusive)"
+    return text + "."
+
+
+def special_text(s: content.Special) -> str:
+    names = content.names()
+    if s.kind == "nobody_above":
+        return (
+            f"{names[s.power]}: {s.points} VP if no other nation has more than {s.threshold} VP "
+            "(scored last)."
+        )
+    return (
+        f"{names[s.power]}: {s.points} VP if {names[s.enemy]} holds no treaty rights with any major "
+        "(player-held) country."
+    )
+
+
+def odds(column: int) -> dict[str, Fraction]:
+    """The chance of each result (AE, EX, DE) in one odds column, on 2d6."""
+    ways = {total: 6 - abs(total - 7) for total in range(2, 13)}
+    out = {"AE": Fraction(0), "EX": Fraction(0), "DE": Fraction(0)}
+    for row in content.attack_table().rows:
+        out[row.results[column]] += Fraction(ways[row.roll], 36)
+    return out
+
+
+def odds_text(column: int) -> str:
+    """'AE 28%, EX 56%, DE 17%' for one column."""
+    return ", ".join(f"{k} {round(float(v) * 100)}%" for k, v in odds(column).items())
+
+
+def attack_table_text() -> str:
+    """The Diplomatic Attack Table (§7) as lines, with each column's odds."""
+    table = content.attack_table()
+    labels = [c.label for c in table.columns]
+    lines = ["Roll | " + " | ".join(labels)]
+    for row in sorted(table.rows, key=lambda r: r.roll):
+        lines.append(f"{row.roll:>4} | " + " | ".join(row.results))
+    lines.append("AE: the attacker's PFs in the attack are removed. DE: the defender's are removed.")
+    lines.append("EX: the side with fewer PFs removes them all, the other side as many.")
+    lines.append("Odds are attacker PFs : defender PFs, rounded in the defender's favour.")
+    for i, label in enumerate(labels):
+        lines.append(f"{label}: {odds_text(i)}")
+    return "\n".join(lines)
+
+
+def entries() -> list[Entry]:
+    names = content.names()
+    b = content.board()
+    out: list[Entry] = []
+    for p in b.powers:
+        out.append(
+            Entry(
+                name=p.name,
+                kind="Country",
+                text=f"{p.name} receives {p.income} PFs each turn (Phase 1).",
+                provenance=p.provenance,
+            )
+        )
+    for m in b.minors:
+        out.append(
+            Entry(
+                name=m.name,
+                kind="Embassy",
+                text=f"{m.name}: an embassy no player holds; treaty rights here need 10 or more PFs.",
+                provenance=m.provenance,
+            )
+        )
+    o = content.objectives()
+    for x in o.objectives:
+        out.append(
+            Entry(
+                name=f"{names[x.power]} objective: {names.get(x.location, x.location)}",
+                kind="National Objective",
+                text=objective_text(x),
+                provenance=x.provenance,
+            )
+        )
+    for s in o.specials:
+        out.append(
+            Entry(
+                name=f"{names[s.power]} special objective",
+                kind="National Objective (special)",
+                text=special_text(s),
+                provenance=s.provenance,
+            )
+        )
+    table = content.attack_table()
+    labels = [c.label for c in table.columns]
+    for r in sorted(table.rows, key=lambda r: r.roll):
+        cells = ", ".join(f"{label} {res}" for label, res in zip(labels, r.results, strict=True))
+        out.append(
+            Entry(
+                name=f"Attack table roll {r.roll}",
+                kind="Diplomatic Attack Table row",
+                text=f"A 2d6 roll of {r.roll}: {cells}.",
+                provenance=r.provenance,
+            )
+        )
+    for t in b.turns:
+        what = ["Phases 1, 3, 4, 5"]
+        if t.end_on:
+            what.append(f"the game ends after this turn on a die roll of {t.end_on} or less (Phase 2)")
+        if t.scoring:
+            what.append("provisional VPs and diplomacy (Phase 6)")
+        out.append(
+            Entry(
+                name=f"Turn {t.label}",
+                kind="Turn track",
+                text=f"{t.label}: " + "; ".join(what) + ".",
+                provenance=t.provenance,
+            )
+        )
+    for a in b.assignments:
+        groups = "; ".join(" and ".join(names[c] for c in g) for g in a.groups)
+        out.append(
+            Entry(
+                name=f"Countries with {a.players} players",
+                kind="Setup",
+                text=f"With {a.players} players the countries are held as: {groups}.",
+                provenance=a.provenance,
+            )
+        )
+    return out

@@ -1,0 +1,87 @@
+"""Issue 12: every piece of content a player may need is readable through Discord.
+
+Most of the content is reconstructed, so no printed card exists for a group to look at:
+`/game card name:` must reach every card, objective, ability, head, Treaty, Reparation,
+Ally and table entry, privately, with where it comes from.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.discord import create_bot
+from engine import games
+
+from .conftest import BotConfig
+
+GAME_IDS = ["crisis1914", "origins", "schonbrunn"]
+
+
+@pytest.fixture
+def simcord_bot(service):
+    """The bot over the real registry, not the tiny game alone."""
+    return create_bot(BotConfig(), service)
+
+
+def _text(result: Any) -> str:
+    return "\n".join(m.content for m in [result.response, *result.followups])
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+async def test_every_content_entry_is_readable_by_a_player_with_game_card(env, game_id):
+    game = games.get(game_id)
+    guild = env.create_guild()
+    channel = guild.create_text_channel(game_id)
+    anna = guild.add_member(env.create_user("anna"))
+    await anna.slash(channel, "game new", game=game_id)
+    entries = game.entries()
+    kinds = {e.kind for e in entries}
+    assert len(entries) > 50 and len(kinds) >= 4, kinds
+    for entry in entries:
+        result = await anna.slash(channel, "game card", name=entry.name)
+        answer = _text(result)
+        assert result.ephemeral, answer
+        assert entry.text in answer, (entry.name, answer)
+        assert game.title in answer
+        if entry.provenance.kind == "reconstructed":
+            assert "Reconstructed" in answer and entry.provenance.note in answer
+        else:
+            assert entry.provenance.source in answer
+        # what a player types finds it too: the name offered by autocomplete
+        if entry is entries[0] or entry.kind != entries[0].kind:
+            offered = await anna.autocomplete(channel, "game card", "name", entry.name.lower())
+            assert entry.name in [c["value"] for c in offered], (entry.name, offered)
+
+
+async def test_without_a_table_any_games_content_is_found_and_shared_names_show_both(env):
+    guild = env.create_guild()
+    channel = guild.create_text_channel("lounge")
+    anna = guild.add_member(env.create_user("anna"))
+    answer = _text(await anna.slash(channel, "game card", name="russia"))
+    assert "Origins of World War I" in answer and "Schönbrunn" in answer
+    # accents and case do not matter; a card of another game than the table's is asked by game:
+    assert "Ambassador in St. Petersburg" in _text(await anna.slash(channel, "game card", name="szapary"))
+    await anna.slash(channel, "game new", game="origins")
+    refused = _text(await anna.slash(channel, "game card", name="Szapáry"))
+    assert "Nothing in Origins of World War I is called" in refused
+    found = _text(await anna.slash(channel, "game card", name="Szapáry", game="crisis1914"))
+    assert "Diplomatic Back-Channel" in found
+
+
+async def test_a_name_that_fits_several_entries_is_refused_with_the_names(env):
+    guild = env.create_guild()
+    channel = guild.create_text_channel("lounge")
+    anna = guild.add_member(env.create_user("anna"))
+    await anna.slash(channel, "game new", game="schonbrunn")
+    answer = _text(await anna.slash(channel, "game card", name="treaty of"))
+    assert answer.startswith("Several entries of Schönbrunn match") and "Treaty of Kalisz" in answer
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_entry_names_are_unique_and_fit_an_autocomplete_value(game_id):
+    entries = games.get(game_id).entries()
+    names = [e.name.casefold() for e in entries]
+    assert len(names) == len(set(names))
+    assert all(0 < len(e.name) <= 100 and e.text.strip() for e in entries)
