@@ -1,5 +1,5 @@
-"""`python -m bot` (installed as `chancellery`): run, console, simulate, replay, export, migrate
-(docs/architecture.md §6).
+"""`python -m bot` (installed as `chancellery`): run, console, simulate, replay, export, migrate,
+render (docs/architecture.md §6).
 
 The front ends (Discord, console) and the store are imported only by the subcommands
 that need them, so `simulate` and `replay` work without a database or discord.py setup.
@@ -88,6 +88,14 @@ def _parser() -> argparse.ArgumentParser:
     exp.add_argument("--channel", type=int, required=True, metavar="ID", help="the table's channel id")
     exp.add_argument("--db", type=_database, metavar="PATH", help=DB_HELP)
     exp.add_argument("file", type=Path, metavar="FILE", help="where to write the JSON record")
+    ren = sub.add_parser("render", parents=[common], help="draw the board of a seeded game as a PNG picture")
+    ren.add_argument("game", help="game id, e.g. crisis1914, origins, schonbrunn")
+    ren.add_argument("--players", type=int, metavar="N", help="player count (default: the most the game takes)")
+    ren.add_argument("--seed", type=int, default=1, metavar="S", help="seed of the game (default 1)")
+    ren.add_argument(
+        "--step", type=int, metavar="K", help="draw the board after K actions (default: the end of the game)"
+    )
+    ren.add_argument("--out", type=Path, required=True, metavar="FILE", help="the PNG file to write")
 
     mig = sub.add_parser(
         "migrate", parents=[common], help="copy an SQLite database to PostgreSQL and check the copy"
@@ -234,6 +242,35 @@ def _cmd_export(args: argparse.Namespace, config: Config, stdout: TextIO) -> int
     return 0
 
 
+def _cmd_render(args: argparse.Namespace, stdout: TextIO) -> int:
+    from bot.render.pictures import draw, has_pictures
+    from bot.render.pictures.sample import sample_state
+    from engine import games
+    from engine.core import GameError
+
+    try:
+        game = games.get(args.game)
+    except GameError as exc:
+        print(f"render: {exc}", file=sys.stderr)
+        return 2
+    players = args.players if args.players is not None else game.max_players
+    if not has_pictures(game.id):
+        print(f"render: {game.title} has no board picture yet", file=sys.stderr)
+        return 2
+    if not game.min_players <= players <= game.max_players:
+        print(f"render: {game.title} takes {game.min_players} to {game.max_players} players", file=sys.stderr)
+        return 2
+    if args.step is not None and args.step < 0:
+        print("render: --step must be 0 or more", file=sys.stderr)
+        return 2
+    state = sample_state(game, players, args.seed, args.step)
+    picture = draw(game.id, game.view(state, None))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_bytes(picture.png)
+    stdout.write(f"{args.out} ({len(picture.png) // 1024} KB, after {state.step} actions)\n")
+    return 0
+
+
 def _cmd_migrate(args: argparse.Namespace, stdout: TextIO) -> int:
     from bot.migrate import MigrationError, MigrationRefused, migrate
     from bot.store import is_postgres_url
@@ -282,6 +319,8 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
             return _cmd_simulate(args, stdout)
         if args.command == "export":
             return _cmd_export(args, config, stdout)
+        if args.command == "render":
+            return _cmd_render(args, stdout)
         if args.command == "migrate":
             return _cmd_migrate(args, stdout)
         return _cmd_replay(args, stdout)

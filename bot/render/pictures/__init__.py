@@ -1,0 +1,28 @@
+"""Board pictures of every game, drawn with Pillow from a view (docs/architecture.md §6).
+
+`draw(game_id, view)` draws a game's board from the public view, or from a player's own
+view for a private picture; it never sees a state, so a picture can show only what the
+text for the same reader shows. One module per game; `layout`, `palette` and `fonts` are
+shared; `cache` keeps pictures by table and state version.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+from .layout import Picture
+
+__all__ = ["Picture", "draw", "has_pictures"]
+
+_MODULES = {"origins": "origins"}
+
+
+def has_pictures(game_id: str) -> bool:
+    return game_id in _MODULES
+
+
+def draw(game_id: str, view: dict[str, Any]) -> Picture:
+    """The board picture of `view`, a view of a game `game_id`."""
+    module = import_module(f"{__name__}.{_MODULES[game_id]}")
+    return module.draw(view)

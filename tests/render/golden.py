@@ -1,0 +1,72 @@
+"""Golden board pictures: fixed states of each game, drawn and kept as PNG files.
+
+The states are seeded games of the automatic players stopped after a fixed number of
+actions (`bot/render/pictures/sample.py`). When a drawing changes on purpose, regenerate
+the files and look at them before committing:
+
+    .venv/bin/python -m tests.render.golden
+
+`tests/render/test_pictures.py` compares each picture with its file, allowing a small
+per-pixel tolerance (type rasterised by another FreeType version differs at its edges).
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+from PIL import Image, ImageChops
+
+from bot.render.pictures import draw
+from bot.render.pictures.sample import sample_state
+from engine import games
+
+HERE = Path(__file__).with_name("golden")
+
+# (game, players, seed, step): a state in the middle of a game, and the end of one.
+CASES: list[tuple[str, int, int, int | None]] = [
+    ("origins", 7, 3, 150),
+    ("origins", 3, 5, None),
+]
+
+# A pixel counts as different when a channel is off by more than CHANNEL; a picture
+# matches while at most SHARE of its pixels differ.
+CHANNEL = 48
+SHARE = 0.005
+
+
+def name(case: tuple[str, int, int, int | None]) -> str:
+    game, players, seed, step = case
+    return f"{game}-{players}p-seed{seed}-{'end' if step is None else f'step{step}'}.png"
+
+
+def picture(case: tuple[str, int, int, int | None]) -> bytes:
+    game_id, players, seed, step = case
+    game = games.get(game_id)
+    return draw(game.id, game.view(sample_state(game, players, seed, step), None)).png
+
+
+def differing_share(a: bytes, b: bytes) -> float:
+    """The share of pixels that differ by more than CHANNEL in some channel (1.0 when the sizes differ)."""
+    one = Image.open(io.BytesIO(a)).convert("RGB")
+    two = Image.open(io.BytesIO(b)).convert("RGB")
+    if one.size != two.size:
+        return 1.0
+    red, green, blue = ImageChops.difference(one, two).split()
+    largest = ImageChops.lighter(ImageChops.lighter(red, green), blue)
+    diff = largest.point(lambda v: 255 if v > CHANNEL else 0)
+    return diff.histogram()[255] / (one.width * one.height)
+
+
+def main() -> int:
+    HERE.mkdir(exist_ok=True)
+    for case in CASES:
+        path = HERE / name(case)
+        path.write_bytes(picture(case))
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

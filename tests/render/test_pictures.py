@@ -1,0 +1,83 @@
+"""Board pictures (bot/render/pictures/): every state of whole games draws, the drawings
+match their golden files, and a public picture never depends on hidden information."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from PIL import Image
+
+from bot.__main__ import main
+from bot.render.pictures import draw, has_pictures
+from bot.render.pictures.layout import DESCRIPTION_LIMIT
+from bot.render.pictures.sample import every_state
+from engine import games
+from tests.render import golden
+
+GAMES = [g for g in ("origins", "crisis1914", "schonbrunn") if has_pictures(g)]
+PNG_LIMIT = 300 * 1024
+
+
+def _check(picture) -> Image.Image:
+    image = Image.open(io.BytesIO(picture.png))
+    assert image.format == "PNG"
+    assert len(picture.png) <= PNG_LIMIT
+    assert picture.description and len(picture.description) <= DESCRIPTION_LIMIT
+    return image
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("which", ["fewest", "most"])
+def test_every_state_of_a_whole_game_draws(game_id, which):
+    game = games.get(game_id)
+    players = game.min_players if which == "fewest" else game.max_players
+    sizes = set()
+    for state in every_state(game, players, seed=11):
+        sizes.add(_check(draw(game.id, game.view(state, None))).size)
+    assert len(sizes) == 1  # one board, one size, whatever the state
+
+
+@pytest.mark.parametrize("case", golden.CASES, ids=golden.name)
+def test_the_drawing_matches_its_golden_picture(case):
+    expected = (golden.HERE / golden.name(case)).read_bytes()
+    share = golden.differing_share(golden.picture(case), expected)
+    assert share <= golden.SHARE, (
+        f"{golden.name(case)}: {share:.2%} of the pixels differ; if the drawing changed on "
+        "purpose, run `python -m tests.render.golden` and look at the new pictures"
+    )
+
+
+def test_the_golden_comparison_sees_a_changed_board():
+    case = golden.CASES[0]
+    other = (golden.HERE / golden.name(golden.CASES[1])).read_bytes()
+    assert golden.differing_share(golden.picture(case), other) > golden.SHARE
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_public_picture_does_not_depend_on_hidden_facts(game_id):
+    game = games.get(game_id)
+    states = every_state(game, game.max_players, seed=5)
+    rng = random.Random(5)
+    differed = 0
+    for state in rng.sample(states, 25):
+        varied = game.vary_hidden(state, None, random.Random(rng.random()))
+        if varied.model_dump_json() != state.model_dump_json():
+            differed += 1
+        assert draw(game.id, game.view(varied, None)).png == draw(game.id, game.view(state, None)).png
+    assert differed  # the check compared states that really differ in hidden facts
+
+
+def test_the_render_command_writes_the_picture(tmp_path, capsys):
+    out = tmp_path / "board.png"
+    assert (
+        main(["render", "origins", "--players", "7", "--seed", "3", "--step", "150", "--out", str(out)]) == 0
+    )
+    assert str(out) in capsys.readouterr().out
+    assert out.read_bytes() == golden.picture(("origins", 7, 3, 150))
+
+
+def test_the_render_command_refuses_a_player_count_the_game_does_not_take(tmp_path, capsys):
+    assert main(["render", "origins", "--players", "9", "--out", str(tmp_path / "x.png")]) == 2
+    assert "2 to 7 players" in capsys.readouterr().err
