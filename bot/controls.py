@@ -19,7 +19,7 @@ from engine.core import GameError, rng_for
 from .outbox import Outbox, Post
 from .render import seat_list
 from .store import SeatHistoryRow, SeatRow, StoreError
-from .tablebase import AUTO_CAP, NOT_SEATED, OVER, TableError, _reminders, _setting_of, _Table
+from .tablebase import AUTO_CAP, ENGINE_FAILED, NOT_SEATED, OVER, TableError, _reminders, _setting_of, _Table
 
 log = logging.getLogger(__name__)
 
@@ -357,10 +357,10 @@ class ControlsMixin:
                 t, step = await self._step(t, seat, t.holder(seat).user_id, action)
             except StoreError:
                 raise
-            except Exception as exc:  # an engine whose automatic player fails must not lose the human's move
+            except Exception:  # an engine whose automatic player fails must not lose the human's move
                 log.exception("automatic move failed in channel %s", t.row.channel_id)
                 return await self._pause_for(
-                    t, out, f"The automatic move for {t.who_as(seat)} failed ({exc})"
+                    t, out, f"The automatic move for {t.who_as(seat)} failed ({ENGINE_FAILED})"
                 )
             out.merge(step)
         return t

@@ -14,7 +14,7 @@ from .notify import quiet_until
 from .outbox import Outbox, Post
 from .render.text import relative, timestamp
 from .store import DatabaseLost, DeadlineRow, SeatHistoryRow, StoreError
-from .tablebase import DEFAULT_LOOP_CAP, TableError, _reminders, _setting_of, _Table
+from .tablebase import DEFAULT_LOOP_CAP, ENGINE_FAILED, TableError, _reminders, _setting_of, _Table
 
 log = logging.getLogger(__name__)
 
@@ -160,9 +160,9 @@ class DeadlinesMixin:
                 t, step = await self._step(t, seat, None, t.game.default_action(t.state, seat))
             except StoreError:
                 raise
-            except Exception as exc:  # an engine that refuses or fails its own default must not spin the loop
+            except Exception:  # an engine that refuses or fails its own default must not spin the loop
                 log.exception("default order failed in channel %s", t.row.channel_id)
-                return await self._pause_for(t, out, f"The default order for {t.who(seat)} failed ({exc})")
+                return await self._pause_for(t, out, f"The default order for {t.who(seat)} failed ({ENGINE_FAILED})")
             defaulted.append(t.who(seat))
             out.merge(step)
             t = await self._autoplay(t, out)

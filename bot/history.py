@@ -19,7 +19,7 @@ from .outbox import Outbox, Post
 from .render.text import split_message
 from .replay import PUBLIC_FORMAT, Record, ReplayError, check_format, record_from_store, replay
 from .store import ActionRow, EventRow, TableExists, TableRow
-from .tablebase import LOG_PAGE, OVER, TableError, _first_error, _Table
+from .tablebase import LOG_PAGE, OVER, TableError, _first_error, _Table, note_saved
 
 POST_CHARS = 1900  # a Discord message holds 2000
 SEED_MIN, SEED_MAX = -(2**63), 2**63 - 1  # what the store's 64-bit INTEGER column holds
@@ -197,6 +197,7 @@ class HistoryMixin:
                 await self.store.create_table(row, [], actions=action_rows, events=event_rows)
             except TableExists:
                 raise TableError("This channel already has a table. Import into another channel.") from None
+            note_saved(channel_id)
             t = await self._load(channel_id, fresh=True)
         labels = ", ".join(
             f"{t.label(s)}" + (f" (was {names[s]})" if s in names else "") for s in t.state.seats

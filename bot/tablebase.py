@@ -7,6 +7,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field, replace
 from functools import cached_property
 from typing import Any, Literal
@@ -27,10 +30,36 @@ RULES_NAMES_CHARS = 1200
 AUTO_CAP = 5000  # automatic moves in one call chain (a table of automatic seats plays a whole game)
 CACHE_SIZE = 256
 DEFAULT_LOOP_CAP = 200  # default orders applied for one expired phase before we suspect a bug
+# Said publicly when the game's own code fails: its message may name hidden facts (a card
+# in a Hand), so it goes only to the log, where bot/logsafe.py withholds it too.
+ENGINE_FAILED = "an error in the game's program; the details are in the bot's log"
 
 
 class TableError(Exception):
     """A refusal; str(exc) is shown to the caller privately."""
+
+
+# The tables saved during one front-end call, so that an apology for a failure can say
+# truthfully whether the table changed (issue 11 item 11).
+_SAVED: ContextVar[set[int] | None] = ContextVar("chancellery_saved", default=None)
+
+
+@contextmanager
+def track_saves() -> Iterator[set[int]]:
+    """Collect the channels whose table is saved by work started inside the block (a
+    task copies the context when it is created, so the set follows it)."""
+    saved: set[int] = set()
+    token = _SAVED.set(saved)
+    try:
+        yield saved
+    finally:
+        _SAVED.reset(token)
+
+
+def note_saved(channel_id: int) -> None:
+    saved = _SAVED.get()
+    if saved is not None:
+        saved.add(channel_id)
 
 
 # -- settings ------------------------------------------------------------------------------

@@ -75,6 +75,7 @@ from .tablebase import (
     _first_error,
     _message,
     _Table,
+    note_saved,
 )
 
 __all__ = ["TableError", "Settings", "SeatInfo", "TableInfo", "TableService"]
@@ -202,6 +203,7 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
         except BaseException:
             self._cache.pop(t.row.channel_id, None)  # the database is the truth; reload next time
             raise
+        note_saved(t.row.channel_id)
         new = _Table(
             row=saved,
             seats=seats if seats is not None else t.seats,
@@ -279,6 +281,7 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
                 ) from None
             except DatabaseLost:
                 raise TableError(LOST_MESSAGE) from None
+            note_saved(channel_id)
             table = _Table(row=row, seats=[host], deadlines=[], game=g, state=None)
             self._remember(table)
         out = Outbox(channel_id=channel_id, status=self._status(table))

@@ -21,7 +21,7 @@ from bot.scheduler import Scheduler
 from engine import games
 
 from .delivery import Delivery
-from .interact import APOLOGY, say
+from .interact import APOLOGY_UNKNOWN, say
 from .play_commands import build_game_group
 from .table_commands import GameGroup
 from .views import ActChoice, ActPick, LogPage, ShowMine
@@ -176,7 +176,7 @@ class ChancelleryBot(commands.Bot):
         text = (
             str(error)
             if isinstance(error, app_commands.CheckFailure | app_commands.TransformerError)
-            else APOLOGY
+            else APOLOGY_UNKNOWN  # raised outside run_refusable: whether a save came first is unknown
         )
         with contextlib.suppress(discord.HTTPException):
             await say(interaction, text)

@@ -18,6 +18,7 @@ import discord
 
 from bot.outbox import Outbox
 from bot.render.text import split_message
+from bot.tablebase import track_saves
 from engine.core.errors import GameError
 
 if TYPE_CHECKING:
@@ -32,12 +33,20 @@ __all__ = [
     "refusal_types",
     "DEFER_AFTER",
     "APOLOGY",
+    "APOLOGY_SAVED",
+    "APOLOGY_UNKNOWN",
 ]
 
 log = logging.getLogger(__name__)
 
 DEFER_AFTER = 2.0  # seconds; Discord drops an interaction not answered within 3
 APOLOGY = "Sorry, something went wrong on my side. The table is unchanged; please try again."
+# The apology must be true (issue 11 item 11): these when the table was saved, or may have been.
+APOLOGY_SAVED = (
+    "Sorry, something went wrong on my side after your action was saved: it stands, but the "
+    "table may not have been told everything. /game status shows where the game is."
+)
+APOLOGY_UNKNOWN = "Sorry, something went wrong on my side. /game status shows whether anything changed."
 
 
 def refusal_types() -> tuple[type[BaseException], ...]:
@@ -87,7 +96,8 @@ async def run_refusable(interaction: discord.Interaction, work: Awaitable[Any]) 
 async def _run(
     interaction: discord.Interaction, work: Awaitable[Any], on_refusal: OnRefusal | None = None
 ) -> tuple[bool, Any]:
-    task = asyncio.ensure_future(work)
+    with track_saves() as saved:  # the task keeps the set: it copies the context now
+        task = asyncio.ensure_future(work)
     done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
     if not done:
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -99,7 +109,7 @@ async def _run(
         log.exception(
             "interaction %s failed", interaction.command.qualified_name if interaction.command else "?"
         )
-        await say(interaction, APOLOGY)
+        await say(interaction, APOLOGY_SAVED if saved else APOLOGY)
     return False, None
 
 

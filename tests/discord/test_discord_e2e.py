@@ -304,6 +304,20 @@ async def test_an_unexpected_failure_is_answered_with_an_apology(env, service, m
     assert "database on fire" in caplog.text
 
 
+async def test_a_failure_after_the_save_does_not_claim_the_table_is_unchanged(env, service, monkeypatch):
+    from bot.discord.interact import APOLOGY, APOLOGY_SAVED
+
+    table = await _started(env, service, "alice", "bob")
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the announcement failed")
+
+    monkeypatch.setattr(service, "_event_posts", broken)  # runs after the action's save
+    answered = await table["alice"].slash(table.channel, "envoys commit", value=2)
+    assert answered.ephemeral and answered.response.content == APOLOGY_SAVED != APOLOGY
+    assert [a.seat for a in await service.store.get_actions(table.channel.id)] == ["s1"]  # it stands
+
+
 async def test_deadlines_that_passed_while_the_bot_was_down_are_processed_at_start_up(env, service, make_bot):
     table = await _started(env, service, "alice", "bob")
     await table["alice"].slash(table.channel, "envoys commit", value=3)

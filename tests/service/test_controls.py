@@ -245,6 +245,7 @@ async def test_a_failing_automatic_player_pauses_the_table_and_keeps_the_members
     await service.start(CHANNEL, ALICE, seed=7)
     await service.command(CHANNEL, BOB, "commit", {"value": "2"})
     out = await service.set_automatic(CHANNEL, ALICE, "alice", True)
-    assert any("failed (no idea); the game is paused" in p.text for p in out.posts)
+    assert any("failed (an error in the game's program; the details are in the bot's log); the game is paused" in p.text for p in out.posts)
+    assert not any("no idea" in p.text for p in out.posts)  # the exception's text may be secret
     assert (await service.table_info(CHANNEL)).status == "paused"
     assert [a.seat for a in await service.store.get_actions(CHANNEL)] == ["s2"]

@@ -176,7 +176,8 @@ async def test_a_default_order_the_engine_cannot_carry_out_pauses_the_table(serv
     clock.advance(24 * HOUR)
     (out,) = await service.tick()
     assert (
-        "The default order for alice failed (Commit 1, 2 or 3, not 9.); the game is paused."
+        "The default order for alice failed (an error in the game's program; the details are in the "
+        "bot's log); the game is paused."
         in out.posts[-1].text
     )
     assert (await service.table_info(CHANNEL)).status == "paused"

@@ -16,6 +16,7 @@ from bot.console import run_console
 from bot.replay import PUBLIC_FORMAT, Record, replay
 from bot.tables import TableError, TableService
 from engine import games
+from tests import tinygame
 
 from .conftest import ALICE, BOB, CAROL, CHANNEL, Clock, seated
 
@@ -146,3 +147,36 @@ def test_the_operator_exports_a_running_game_from_the_command_line(tmp_path, cap
     assert main(["export", "--db", str(db), "--channel", "5", str(tmp_path / "none.json")]) == 2
     assert "There is no table in this channel." in capsys.readouterr().err
     assert not Path(tmp_path / "none.json").exists()
+
+
+class Leaky(tinygame.Envoys):
+    """Envoys whose automatic player and default order fail quoting a hidden fact."""
+
+    id = "leaky"
+    title = "Leaky"
+
+    def bot_action(self, state, seat, rng):
+        raise RuntimeError(f"the hidden commits are {state.commits}")
+
+    def default_action(self, state, seat):
+        raise KeyError(f"no default: commits {state.commits}")
+
+
+async def test_an_engine_failure_is_announced_without_its_text(service, registry, clock):
+    registry.register(Leaky())
+    await service.create(CHANNEL, 9, "leaky", ALICE, "alice")
+    await service.join(CHANNEL, BOB, "bob")
+    await service.start(CHANNEL, ALICE, seed=7)
+    await service.command(CHANNEL, BOB, "commit", {"value": "2"})
+    out = await service.set_automatic(CHANNEL, ALICE, "alice", True)  # alice's automatic move fails
+    (notice,) = [p for p in out.public() if "failed" in p.text]
+    assert "an error in the game's program; the details are in the bot's log" in notice.text
+    assert "commits" not in notice.text and "s2" not in notice.text
+
+    await service.set_automatic(CHANNEL, ALICE, "alice", False)
+    await service.resume(CHANNEL, ALICE)
+    clock.advance(48 * 3600)  # alice's default order fails too
+    (out,) = await service.tick()
+    text = "\n".join(p.text for p in out.posts)
+    assert "The default order for alice failed (an error in the game's program" in text
+    assert "commits" not in text
