@@ -90,6 +90,9 @@ def _copy_row(row: TableRow) -> TableRow:
     return new
 
 
+PREFERENCE_CHARS = 40
+
+
 def _random_seed() -> int:
     return secrets.randbits(63)
 
@@ -308,22 +311,23 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
                 raise TableError("You are already seated at this table.")
             if len(t.seats) >= t.game.max_players:
                 raise TableError(f"The table is full ({t.game.max_players} players).")
+            wish = self._checked_preference(t, user_id, preference)
             seat = SeatRow(
                 channel_id,
                 user_id,
                 name,
                 position=max((s.position for s in t.seats), default=0) + 1,
-                preference=(preference or None),
+                preference=wish,
                 joined_at=self.clock(),
             )
             t = await self._save(t, seats=[*t.seats, seat])
             out = Outbox(channel_id=channel_id, status=self._status(t))
-            wants = f", hoping for {preference}" if preference else ""
+            wants = f", hoping for {wish}" if wish else ""
             out.posts.append(
                 Post(to="channel", kind="notice", text=f"{name} joined{wants}. ({len(t.seats)} seated)")
             )
             out.reply = "You are seated." + (
-                f" Your preference {preference!r} is noted." if preference else ""
+                f" Your preference “{wish}” is noted." if wish else ""
             )
             return out
 
@@ -336,7 +340,12 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
             raise TableError("You are already seated at this table.")
         free = t.free_seats()
         want = (preference or "").strip().casefold()
-        seat = next((s for s in free if want and want in t.label(s).casefold()), free[0])
+        seat = next((s for s in free if want and _names_seat(want, s, t.label(s))), None)
+        if want and seat is None:
+            raise TableError(
+                f"No free seat is called {_quoted(preference)}. Free: {', '.join(t.label(s) for s in free)}."
+            )
+        seat = seat or free[0]
         now = self.clock()
         row = SeatRow(
             t.row.channel_id,
@@ -591,6 +600,33 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
             log.exception("suggest failed in channel %s", channel_id)
             return []
 
+    def _checked_preference(self, t: _Table, user_id: int, preference: str | None) -> str | None:
+        """A lobby join's preference, if it names a nation or seat the game deals at some
+        table size still possible; else a refusal listing them. The text is echoed in the
+        public status, so nothing else is kept (issue 11 item 5)."""
+        want = (preference or "").strip()
+        if not want:
+            return None
+        g = t.game
+        if "preferences" in g.Options.model_fields:
+            # such a game deals nations from the preferences: it cannot list them beforehand
+            if len(want) > PREFERENCE_CHARS or any(c in want for c in "@<>#`*_~|\n"):
+                raise TableError(f"A preference is a nation's name, at most {PREFERENCE_CHARS} letters.")
+            return want
+        seated = len(t.seats) + (0 if t.seat_of(user_id) else 1)
+        labels: dict[str, str] = {}  # label -> seat id, for every table size from now to full
+        for n in range(max(seated, g.min_players), g.max_players + 1):
+            stand_ins = [f"s{i}" for i in range(1, n + 1)]
+            state = g.setup(stand_ins, g.Options.model_validate(t.row.options), 0)
+            for sid in stand_ins:
+                labels.setdefault(g.seat_label(state, sid), sid)
+        if any(_names_seat(want.casefold(), sid, label) for label, sid in labels.items()):
+            return want
+        raise TableError(
+            f"{g.title} has no nation or seat called {_quoted(want)}. Choose one of: {', '.join(labels)}; "
+            "or join without a preference."
+        )
+
     def _nations(self, t: _Table, user_id: int) -> list[Choice]:
         """The seats (nations, roles) the game deals for the players seated once the caller
         joins, from a setup with stand-in seats: what a join preference can name. For a
@@ -824,11 +860,22 @@ def _honour_preferences(seats: list[SeatRow], labels: dict[str, str]) -> list[Se
         want = (s.preference or "").strip().casefold()
         if not want:
             continue
-        match = next((sid for sid in free if want == sid or want in labels[sid].casefold()), None)
+        match = next((sid for sid in free if _names_seat(want, sid, labels[sid])), None)
         if match is not None:
             chosen[s.user_id] = match
             free.remove(match)
     return [replace(s, seat=chosen.get(s.user_id) or free.pop(0)) for s in seats]
+
+
+def _names_seat(want: str, seat: str, label: str) -> bool:
+    """Whether a casefolded preference names this seat: its id, or a part of its label."""
+    return want == seat.casefold() or want in label.casefold()
+
+
+def _quoted(text: str, limit: int = 40) -> str:
+    """A member's text echoed back, cut short (it may be 2,000 characters)."""
+    text = " ".join(str(text).split())
+    return f"“{text[:limit]}…”" if len(text) > limit else f"“{text}”"
 
 
 def _matching(choices: list[Choice], typed: str) -> list[Choice]:

@@ -95,6 +95,9 @@ class ChancelleryBot(commands.Bot):
     def __init__(
         self, config: Any, service: Any, *, clock: Callable[[], float] | None = None, **options: Any
     ) -> None:
+        # No reply may ping @everyone, a role or a member unless a send names that member
+        # (a mention-mode turn notice): replies echo what members typed (issue 11 item 5).
+        options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), **options)
         self.config = config
         self.service = service

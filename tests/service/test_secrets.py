@@ -180,3 +180,24 @@ async def test_an_engine_failure_is_announced_without_its_text(service, registry
     text = "\n".join(p.text for p in out.posts)
     assert "The default order for alice failed (an error in the game's program" in text
     assert "commits" not in text
+
+
+async def test_a_join_preference_must_name_a_nation_of_the_game(service):
+    await service.create(CHANNEL, 9, "crisis1914", ALICE, "alice")
+    for text in ("@everyone", "x" * 2000, "Narnia"):
+        with pytest.raises(TableError, match="has no nation or seat called") as refused:
+            await service.join(CHANNEL, BOB, "bob", preference=text)
+        assert "Choose one of: " in str(refused.value) and "France" in str(refused.value)
+        assert len(str(refused.value)) < 400  # 2,000 typed characters are not echoed back
+    assert [s.name for s in (await service.table_info(CHANNEL)).seats] == ["alice"]
+    out = await service.join(CHANNEL, BOB, "bob", preference="germany")
+    assert "hoping for germany" in out.posts[0].text
+
+
+async def test_an_imported_games_free_seat_must_be_named_right(service):
+    await seated(service, "alice", "bob")
+    await service.import_record(OTHER, 9, BOB, "bob", await service.operator_export(CHANNEL))
+    with pytest.raises(TableError, match="No free seat is called “Narnia”. Free: s1, s2."):
+        await service.join(OTHER, ALICE, "alice", preference="Narnia")
+    out = await service.join(OTHER, ALICE, "alice", preference="s2")
+    assert out.reply == "You play s2."

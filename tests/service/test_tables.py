@@ -39,7 +39,7 @@ async def _play_round(service: TableService, commits=(2, 3), presser=ALICE) -> N
 async def test_create_join_start_seats_players_in_join_order(service):
     out = await service.create(CHANNEL, 9, "envoys", ALICE, "alice")
     assert "Envoys" in out.posts[0].text and out.reply
-    await service.join(CHANNEL, BOB, "bob", "France")
+    await service.join(CHANNEL, BOB, "bob", "s2")
     await service.join(CHANNEL, CAROL, "carol")
     await service.leave(CHANNEL, CAROL)
     out = await service.start(CHANNEL, ALICE, seed=7)
@@ -307,6 +307,7 @@ class Nations(Envoys):
 
     id = "envoys-nations"
     NATIONS = ("Britain", "France", "Germany & Austria-Hungary")
+    max_players = 3  # one seat per nation
 
     def seat_label(self, state, seat):
         return self.NATIONS[state.seats.index(seat)]
