@@ -14,7 +14,7 @@ from .actions import ACTION
 from .commands import COMMANDS
 from .content import card, cards, nations, tables
 from .phases.end import ranking
-from .pieces import face_down_at, name, supply_values
+from .pieces import face_down_at, influence, name, supply_values
 from .state import SchonbrunnState
 
 STAGE_TEXT = {
@@ -128,6 +128,8 @@ class Schonbrunn(Game[SchonbrunnState]):
                         "head": p.head == o,
                         "markers": markers,
                     }
+                    if state.stage == "activate":  # Congress: everything is face up, the totals public
+                        pieces[name(state, s)]["total"] = influence(state, s, o)
             board[o] = {
                 "reparation": card(pile[0]).name if pile and state.tops_revealed else None,
                 "pile": len(pile),

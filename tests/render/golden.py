@@ -28,6 +28,10 @@ HERE = Path(__file__).with_name("golden")
 CASES: list[tuple[str, int, int, int | None]] = [
     ("origins", 7, 3, 150),
     ("origins", 3, 5, None),
+    ("crisis1914", 5, 3, 60),
+    ("crisis1914", 2, 4, None),
+    ("schonbrunn", 6, 3, 150),
+    ("schonbrunn", 3, 4, 60),
 ]
 
 # A pixel counts as different when a channel is off by more than CHANNEL; a picture

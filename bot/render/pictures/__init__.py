@@ -15,7 +15,7 @@ from .layout import Picture
 
 __all__ = ["Picture", "draw", "has_pictures"]
 
-_MODULES = {"origins": "origins"}
+_MODULES = {"origins": "origins", "crisis1914": "crisis", "schonbrunn": "schonbrunn"}
 
 
 def has_pictures(game_id: str) -> bool:
