@@ -136,10 +136,24 @@ def load_config(path: Path | None = None) -> Config:
     if explicit is not None and not explicit.exists():
         raise ConfigError(f"{explicit}: no such config file")
     data = _read_toml(source) if source.exists() else {}
+    _check_environment()
     try:
         return Config(**data)
     except ValidationError as exc:
         raise ConfigError(_explain(exc, source if data else None)) from None
+
+
+def _check_environment() -> None:
+    """An unknown CHANCELLERY_* variable is an error, as an unknown key in the file is:
+    pydantic-settings would ignore it, and a misspelt CHANCELLERY_DATABSE would quietly
+    leave the bot on the default database."""
+    known = {f"CHANCELLERY_{name.upper()}" for name in Config.model_fields if name != "token"} | {CONFIG_ENV}
+    unknown = sorted(k for k in os.environ if k.upper().startswith("CHANCELLERY_") and k.upper() not in known)
+    if unknown:
+        hint = " (the token is DISCORD_TOKEN)" if "CHANCELLERY_TOKEN" in (k.upper() for k in unknown) else ""
+        raise ConfigError(
+            f"environment: unknown variable {', '.join(unknown)}{hint}; known: {', '.join(sorted(known))}"
+        )
 
 
 def _explain(exc: ValidationError, path: Path | None) -> str:

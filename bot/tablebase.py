@@ -7,14 +7,16 @@
 
 from __future__ import annotations
 
+import difflib
+import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine.core import Game, GameState, Prompt
 
@@ -29,6 +31,7 @@ LOG_PAGE = 15
 RULES_NAMES_CHARS = 1200
 AUTO_CAP = 5000  # automatic moves in one call chain (a table of automatic seats plays a whole game)
 CACHE_SIZE = 256
+MAX_HOURS = 24 * 365  # the longest phase or reminder lead a setting takes: a year
 DEFAULT_LOOP_CAP = 200  # default orders applied for one expired phase before we suspect a bug
 # Said publicly when the game's own code fails: its message may name hidden facts (a card
 # in a Hand), so it goes only to the log, where bot/logsafe.py withholds it too.
@@ -65,32 +68,45 @@ def note_saved(channel_id: int) -> None:
 # -- settings ------------------------------------------------------------------------------
 
 
-@dataclass
-class Settings:
-    """Per-table deadline settings, stored as JSON with the table."""
+class Settings(BaseModel):
+    """Per-table deadline settings, stored as JSON with the table. A key that is not a
+    setting is an error (extra="forbid"): a typo in `/game settings` is refused, never
+    stored. A game names its own phase lengths in `Game.deadline_settings`."""
 
-    phase_hours: float = 24.0
-    reminders_hours: list[float] = field(default_factory=lambda: [12.0, 1.0])
+    model_config = ConfigDict(extra="forbid")
+
+    phase_hours: float = Field(default=24.0, gt=0, le=MAX_HOURS)
+    reminders_hours: list[Annotated[float, Field(gt=0)]] = Field(default_factory=lambda: [12.0, 1.0])
     on_expiry: Literal["default", "extend", "pause", "autopilot"] = "default"
-    diplomacy_minutes: float = 1440.0
+    diplomacy_minutes: float = Field(default=1440.0, gt=0, le=MAX_HOURS * 60)
     # after an outage, give running deadlines the downtime back ("extend") or not ("ignore")
     on_outage: Literal["extend", "ignore"] = "extend"
     # open a public diplomacy thread each Week / round (Game.round_label)
     round_threads: bool = False
-    # game-specific phase lengths a Prompt.deadline_setting names, e.g. {"crisis_minutes": 30}
-    extra: dict[str, float] = field(default_factory=dict)
+    # the game's own phase lengths (Game.deadline_settings), e.g. {"crisis_minutes": 30}
+    extra: dict[str, Annotated[float, Field(gt=0)]] = Field(default_factory=dict)
 
-    KEYS = ("phase_hours", "reminders_hours", "on_expiry", "diplomacy_minutes", "on_outage", "round_threads")
+    KEYS: ClassVar[tuple[str, ...]] = (
+        "phase_hours",
+        "reminders_hours",
+        "on_expiry",
+        "diplomacy_minutes",
+        "on_outage",
+        "round_threads",
+    )
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Settings:
+        """The settings stored with a table (or a configuration's defaults). Lenient with
+        what older versions stored: a length under an unknown name is kept in `extra`, so
+        a table saved before settings were checked still loads."""
         known = {k: data[k] for k in cls.KEYS if k in data}
         extra = {k: float(v) for k, v in data.items() if k not in cls.KEYS and _is_length(k)}
         extra.update(data.get("extra", {}))
-        return cls(**known, extra=extra)
+        return cls.model_validate({**known, "extra": extra})
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return self.model_dump()
 
     def seconds_for(self, setting: str | None) -> float:
         """The length of a phase whose prompts name `setting` (None: phase_hours)."""
@@ -100,51 +116,55 @@ class Settings:
                 return value * (60.0 if setting.endswith("_minutes") else 3600.0)
         return self.phase_hours * 3600.0
 
-    def changed(self, key: str, text: str) -> Settings:
-        """A copy with `key` set from typed `text`; TableError saying what is allowed."""
+    def changed(self, key: str, text: str, game_keys: tuple[str, ...] = ()) -> Settings:
+        """A copy with `key` set from typed `text`; TableError saying what is allowed.
+        `game_keys` are the phase lengths the table's game names (Game.deadline_settings)."""
         key = key.strip().lower()
         text = str(text).strip()
-        new = replace(self, reminders_hours=list(self.reminders_hours), extra=dict(self.extra))
+        data = self.model_dump()
         if key == "on_expiry":
             if text not in ("default", "extend", "pause", "autopilot"):
                 raise TableError("on_expiry must be default, extend, pause or autopilot.")
-            new.on_expiry = text  # type: ignore[assignment]
+            data[key] = text
         elif key == "on_outage":
             if text not in ("extend", "ignore"):
                 raise TableError("on_outage must be extend or ignore.")
-            new.on_outage = text  # type: ignore[assignment]
+            data[key] = text
         elif key == "round_threads":
             if text.lower() not in ("on", "off", "true", "false", "yes", "no"):
                 raise TableError("round_threads must be on or off.")
-            new.round_threads = text.lower() in ("on", "true", "yes")
+            data[key] = text.lower() in ("on", "true", "yes")
         elif key == "reminders_hours":
             words = [] if text.lower() in ("none", "off", "") else text.replace(" ", ",").split(",")
             try:
-                hours = [float(h) for h in words if h]
+                hours = [_number(h) for h in words if h]
             except ValueError:
                 raise TableError(
                     "reminders_hours takes hours before the deadline, e.g. 12,1 (or none)."
                 ) from None
             if any(h <= 0 for h in hours):
                 raise TableError("Reminder lead times must be more than 0 hours.")
-            new.reminders_hours = sorted(set(hours), reverse=True)
-        elif key in ("phase_hours", "diplomacy_minutes") or _is_length(key):
+            if any(h > MAX_HOURS for h in hours):
+                raise TableError(f"Reminder lead times can be at most {MAX_HOURS:,} hours (a year).")
+            data[key] = sorted(set(hours), reverse=True)
+        elif key in ("phase_hours", "diplomacy_minutes") or key in game_keys:
             try:
-                value = float(text)
+                value = _number(text)
             except ValueError:
-                raise TableError(f"{key} must be a number, not {text!r}.") from None
-            if not 0 < value <= 24 * 365:
-                raise TableError(f"{key} must be more than 0.")
+                raise TableError(f"{key} must be a number, not {text[:40]!r}.") from None
+            most = MAX_HOURS * (60 if key.endswith("_minutes") else 1)
+            if not 0 < value <= most:
+                raise TableError(f"{key} must be more than 0 and at most {most:,} (a year).")
             if key in self.KEYS:
-                setattr(new, key, value)
+                data[key] = value
             else:
-                new.extra[key] = value
+                data["extra"][key] = value
         else:
-            raise TableError(
-                f"There is no setting {key!r}. Settings: phase_hours, reminders_hours, on_expiry, "
-                "diplomacy_minutes, on_outage, round_threads, or a game's own <name>_minutes / <name>_hours."
-            )
-        return new
+            raise TableError(_unknown_setting(key, game_keys))
+        try:
+            return Settings.model_validate(data)
+        except ValidationError as exc:  # every case above is checked; this is the last word
+            raise TableError(f"That setting is not allowed: {_first_error(exc)}.") from None
 
     def describe(self) -> str:
         reminders = ", ".join(f"{h:g} h" for h in self.reminders_hours) or "none"
@@ -158,6 +178,21 @@ class Settings:
         ]
         lines += [f"{k}: {v:g}" for k, v in sorted(self.extra.items())]
         return "\n".join(lines)
+
+
+def _number(text: str) -> float:
+    """A finite number typed by a person ("inf" and "nan" are not lengths)."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(text)
+    return value
+
+
+def _unknown_setting(key: str, game_keys: tuple[str, ...]) -> str:
+    names = list(Settings.KEYS) + list(game_keys)
+    near = difflib.get_close_matches(key, names, n=1)
+    hint = f" Did you mean {near[0]}?" if near else ""
+    return f"There is no setting {key[:40]!r}.{hint} Settings: {', '.join(names)}."
 
 
 def _is_length(key: str) -> bool:

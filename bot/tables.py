@@ -14,13 +14,13 @@ deadlines and outages (deadlines.py), pause, substitutes, automatic seats, undo 
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import logging
 import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import replace
 from typing import Any
 
@@ -37,6 +37,7 @@ from engine.core import (
     seed_commitment,
 )
 
+from .bounded import LRU, KeyedLocks
 from .controls import ControlsMixin
 from .deadlines import DeadlinesMixin
 from .history import HistoryMixin
@@ -51,6 +52,7 @@ from .store import (
     DatabaseLost,
     DeadlineRow,
     EventRow,
+    NotifyPrefs,
     SeatHistoryRow,
     SeatRow,
     Shards,
@@ -79,6 +81,10 @@ from .tablebase import (
 )
 
 __all__ = ["TableError", "Settings", "SeatInfo", "TableInfo", "TableService"]
+
+# Members whose notification preferences are kept in memory; the seats of every table in
+# use are among the most recent, and the rest are read again when their table loads.
+PREFS_CACHE_SIZE = 4096
 
 log = logging.getLogger(__name__)
 
@@ -120,16 +126,14 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
         self.clock = clock
         self.seed_source = seed_source  # tests fix it; otherwise a fresh secret seed per game
         self.default_settings = Settings.from_json(default_settings or {})
-        self._prefs: dict = {}  # user id -> NotifyPrefs, read once per process (set_notify updates it)
-        self._locks: dict[int, asyncio.Lock] = {}
+        # user id -> NotifyPrefs, read from the store when a table of theirs loads (set_notify updates it)
+        self._prefs: LRU[int, NotifyPrefs] = LRU(PREFS_CACHE_SIZE)
+        self._locks = KeyedLocks()  # a channel's lock exists only while held or awaited
         self._cache: OrderedDict[int, _Table] = OrderedDict()
 
     # -- loading and saving ----------------------------------------------------------------
-    def _lock(self, channel_id: int) -> asyncio.Lock:
-        lock = self._locks.get(channel_id)
-        if lock is None:  # not setdefault: that would build a Lock on every call
-            lock = self._locks[channel_id] = asyncio.Lock()
-        return lock
+    def _lock(self, channel_id: int) -> AbstractAsyncContextManager[None]:
+        return self._locks.hold(channel_id)
 
     async def _load(self, channel_id: int, *, fresh: bool = False) -> _Table:
         cached = None if fresh else self._cache.get(channel_id)
@@ -790,7 +794,7 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
                 )
             new = current
             for key, value in changes.items():
-                new = new.changed(key, value)
+                new = new.changed(key, value, t.game.deadline_settings)
             t = await self._save(t, row=replace(t.row, settings=new.to_json()))
             said = ", ".join(f"{k} = {v}" for k, v in changes.items())
             out = Outbox(channel_id=channel_id, reply=f"Settings:\n{new.describe()}")

@@ -13,10 +13,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.runtime import CannotStart
 from bot.scheduler import Scheduler
 from engine import games
 
@@ -210,6 +212,13 @@ def run_discord(config: Any) -> None:
             service = TableService(store, default_settings=defaults, shards=config.shards())
             async with create_bot(config, service) as bot:
                 await bot.start(config.token)
+        except discord.LoginFailure:
+            raise CannotStart(
+                "Discord refused the token (DISCORD_TOKEN or `token` in config.toml); copy a fresh "
+                "one from the Bot page at https://discord.com/developers/applications"
+            ) from None
+        except (aiohttp.ClientError, OSError, TimeoutError) as exc:
+            raise CannotStart(f"cannot reach Discord ({type(exc).__name__}: {str(exc) or 'timed out'})") from None
         finally:
             await store.close()
 

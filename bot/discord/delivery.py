@@ -16,7 +16,6 @@ player action (issue 2, item 11).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.bounded import KeyedLocks
 from bot.outbox import Outbox, Post
 from bot.render.text import MESSAGE_LIMIT, split_message
 
@@ -61,7 +61,7 @@ class Delivery:
         self.bot = bot
         self._status_ids: dict[int, int] = {}  # table channel -> its status message
         self._shown: dict[int, str] = {}  # table channel -> the status text last shown
-        self._locks: dict[int, asyncio.Lock] = {}  # table channel -> its status message's edits
+        self._locks = KeyedLocks()  # table channel -> its status message's edits, while any run
         self._closed: set[int] = set()  # users whose DMs are closed (mirrors the database)
         # Turn notices not yet sent, by (table channel, user). Kept in memory only: a crash
         # within the grace loses the DM, never the turn (the status and /game me show it).
@@ -119,7 +119,7 @@ class Delivery:
     # ------------------------------------------------------------------ status
 
     async def _status(self, channel: Any, status: str, events: list[str], *, new: bool) -> None:
-        async with self._locks.setdefault(channel.id, asyncio.Lock()):
+        async with self._locks.hold(channel.id):
             # Two quick actions' deliveries can finish out of order; what is shown must be
             # the table's latest status, so it is read again under the lock.
             try:

@@ -47,6 +47,7 @@ __all__ = ["SqliteStore", "MIGRATIONS"]
 
 log = logging.getLogger(__name__)
 MIGRATIONS = Path(__file__).parent / "migrations"
+JOURNAL_SIZE_LIMIT = 4 * 1024 * 1024  # bytes of write-ahead log kept after a checkpoint
 T = TypeVar("T")
 
 
@@ -207,6 +208,9 @@ class SqliteStore(Store):
         conn.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable at checkpoints, fast commits
         conn.execute("PRAGMA busy_timeout=5000")
         conn.execute(f"PRAGMA wal_autocheckpoint={WAL_SAFETY_PAGES}")  # see group_commit.Checkpoints
+        # after a burst the log file is cut back to this once it starts over (it would keep
+        # its largest size for ever, and once filled a small disk)
+        conn.execute(f"PRAGMA journal_size_limit={JOURNAL_SIZE_LIMIT}")
         conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
         current = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] or 0
         for number, sql in migrations():

@@ -123,6 +123,9 @@ class Game(ABC, Generic[S]):
     aliases: ClassVar[tuple[str, ...]] = ()
     command_group: ClassVar[str] = ""  # the slash-command group (/crisis ...); "" means the id
     rules_summary: ClassVar[str] = ""
+    # Phase lengths of this game's own that a Prompt.deadline_setting names, beyond the
+    # shared phase_hours and diplomacy_minutes: `/game settings` accepts exactly these.
+    deadline_settings: ClassVar[tuple[str, ...]] = ()
 
     # -- lifecycle -------------------------------------------------------------------
     @abstractmethod

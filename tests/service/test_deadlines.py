@@ -6,6 +6,7 @@ import asyncio
 import time
 
 import pytest
+from pydantic import ValidationError
 
 from bot.scheduler import Scheduler
 from bot.store import open_store
@@ -134,7 +135,7 @@ async def test_settings_are_shown_to_anyone_and_changed_only_by_the_host_or_a_ma
 
 
 def test_settings_convert_game_specific_lengths():
-    s = Settings().changed("crisis_minutes", "30").changed("reminders_hours", "1, 6")
+    s = Settings().changed("crisis_minutes", "30", ("crisis_minutes",)).changed("reminders_hours", "1, 6")
     assert s.seconds_for("crisis_minutes") == 1800
     assert s.seconds_for("diplomacy_minutes") == 1440 * 60
     assert s.seconds_for(None) == s.seconds_for("unknown_minutes") == 24 * HOUR
@@ -229,3 +230,23 @@ async def test_the_scheduler_in_real_time_fires_a_short_deadline(store):
     finally:
         scheduler.stop()
         await asyncio.wait_for(task, 1)
+
+
+def test_a_length_the_game_does_not_name_is_refused_not_stored():
+    """Any key ending in _minutes or _hours was stored, so a typo was silently kept."""
+    with pytest.raises(TableError, match="There is no setting 'phase_hour'. Did you mean phase_hours?"):
+        Settings().changed("phase_hour", "3")
+    with pytest.raises(TableError, match="There is no setting 'crisis_minutes'"):
+        Settings().changed("crisis_minutes", "30")
+    for bad in ("inf", "nan", "-1", "0", "1e9"):
+        with pytest.raises(TableError, match="phase_hours must be"):
+            Settings().changed("phase_hours", bad)
+    with pytest.raises(TableError, match="at most 8,760 hours"):
+        Settings().changed("reminders_hours", "1e12")
+    with pytest.raises(ValidationError, match="Extra inputs are not permitted"):
+        Settings.model_validate({"phase_hours": 2, "phase_hour": 3})
+
+
+def test_settings_stored_before_the_check_still_load():
+    old = {"phase_hours": 6, "typo_minutes": 5, "reminders_hours": [2]}
+    assert Settings.from_json(old).extra == {"typo_minutes": 5.0}
