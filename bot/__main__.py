@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import os
 import sys
 from pathlib import Path
@@ -301,7 +300,9 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
     except ConfigError as exc:
         print(f"chancellery: {exc}", file=sys.stderr)
         return 2
-    logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from bot.logsafe import configure
+
+    configure(config.log_level)  # no seed, Hand or secret order in the log at any level
     if config.content_dir is not None:
         from engine.core import set_content_dir
 

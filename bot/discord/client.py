@@ -177,7 +177,8 @@ class ChancelleryBot(commands.Bot):
         if isinstance(error, app_commands.CommandInvokeError):
             log.error("command failed", exc_info=error.original)
         else:
-            log.warning("command refused: %s", error)
+            # not the error's text: a transformer's quotes what was typed (a secret order)
+            log.warning("command refused: %s", type(error).__name__)
         text = (
             str(error)
             if isinstance(error, app_commands.CheckFailure | app_commands.TransformerError)

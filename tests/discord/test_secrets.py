@@ -25,3 +25,26 @@ async def test_a_join_preference_that_names_no_nation_is_refused(env, service):
     assert "@everyone" not in table.status().content and "bob" not in table.status().content
     joined = await table["bob"].slash(table.channel, "game join", preference="s2")
     assert joined.ephemeral and "bob" in table.status().content
+
+
+async def test_discords_request_bodies_stay_out_of_the_log(env, service, caplog):
+    import io
+    import logging
+
+    from bot.logsafe import protect
+
+    stream = io.StringIO()
+    handler = protect(logging.StreamHandler(stream))
+    handler.setLevel(logging.DEBUG)
+    caplog.set_level(logging.DEBUG)  # every logger at DEBUG, as log_level = "DEBUG" would
+    caplog.set_level(logging.DEBUG, logger="discord")  # even were the cap on its level lifted
+    logging.getLogger().addHandler(handler)
+    try:
+        table = await _started(env, service, "alice", "bob")
+        committed = await table["alice"].slash(table.channel, "envoys commit", value=3)
+        secret = "Your commit: 3"
+        assert secret in committed.response.content or "You committed 3" in committed.response.content
+    finally:
+        logging.getLogger().removeHandler(handler)
+    assert "You committed 3" not in stream.getvalue() and secret not in stream.getvalue()
+    assert "You committed 3" in caplog.text  # without the filter it is there: the check is not vacuous

@@ -7,6 +7,10 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import logging
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -21,6 +25,7 @@ from tests import tinygame
 from .conftest import ALICE, BOB, CAROL, CHANNEL, Clock, seated
 
 OTHER = CHANNEL + 1
+ROOT = Path(__file__).resolve().parents[2]
 
 
 async def _private_only(service: TableService, channel: int) -> set[str]:
@@ -201,3 +206,73 @@ async def test_an_imported_games_free_seat_must_be_named_right(service):
         await service.join(OTHER, ALICE, "alice", preference="Narnia")
     out = await service.join(OTHER, ALICE, "alice", preference="s2")
     assert out.reply == "You play s2."
+
+
+# -- item 3: logs ------------------------------------------------------------------------------
+
+WHOLE_GAMES = "".join(
+    f"as alice /game new game:{game}\nas bob /game join\nas carol /game join\n"
+    f"as alice /game start seed:{seed}\nauto all\n"
+    for game, seed in (("crisis1914", 8675309001), ("schonbrunn", 8675309002), ("origins", 8675309003))
+)
+
+
+def test_whole_games_at_debug_log_no_seed_and_no_private_line(tmp_path):
+    """Three whole games through the console at log_level DEBUG: the log (stderr) holds
+    none of the seeds and none of the lines told to one player (Hands, sheets, commits,
+    face-down Delegates). Before, aiosqlite logged every saved state, seed included."""
+    script = tmp_path / "games.script"
+    script.write_text(WHOLE_GAMES, encoding="utf-8")
+    env = {**os.environ, "CHANCELLERY_LOG_LEVEL": "DEBUG", "PYTHONPATH": str(ROOT)}
+    env.pop("DISCORD_TOKEN", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "console", "--script", str(script), "--db", str(tmp_path / "g.sqlite3")],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.count("Final standings") == 3  # each game played to its end
+    assert "DEBUG" in done.stderr  # the level took effect: the check is not vacuous
+    lines = done.stdout.splitlines()
+    public = {line for line in lines if not line.startswith("[")}
+    private = {
+        text
+        for line in lines
+        if line.startswith("[private to ")
+        and len(text := line.split("] ", 1)[1].strip()) >= 15
+        and text not in public
+    }
+    assert len(private) > 100, "too few private lines: the games told nobody anything"
+    leaks = [seed for seed in ("8675309001", "8675309002", "8675309003") if seed in done.stderr]
+    leaks += [text for text in private if text in done.stderr]
+    assert leaks == [], leaks[:5]
+
+
+def test_an_exception_from_the_games_code_is_logged_without_its_message(caplog):
+    from bot.logsafe import WITHHELD, protect
+
+    stream = io.StringIO()
+    handler = protect(logging.StreamHandler(stream))
+    log = logging.getLogger("tests.secrets")
+    log.addHandler(handler)
+    try:
+        g = games.get("envoys")
+        state = g.setup(["s1", "s2"], g.Options(), 1)
+        state.commits["s2"] = 3
+        try:
+            g.step(state, "s1", {"kind": "commit", "value": 7})  # IllegalAction from the game's code
+        except Exception:
+            log.exception("a game failed")
+        try:
+            raise OSError("disk full at /data/chancellery.sqlite3")
+        except OSError:
+            log.exception("the store failed")
+    finally:
+        log.removeHandler(handler)
+    text = stream.getvalue()
+    assert "Commit 1, 2 or 3, not 7" not in text and WITHHELD in text
+    assert "tinygame.py" in text  # the traceback stays: where it failed
+    assert "disk full at /data/chancellery.sqlite3" in text  # not the game's: kept
