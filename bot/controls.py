@@ -16,6 +16,7 @@ from pydantic import ValidationError
 
 from engine.core import GameError, rng_for
 
+from .logsafe import log_game_failure
 from .outbox import Outbox, Post
 from .render import seat_list
 from .store import SeatHistoryRow, SeatRow, StoreError
@@ -358,7 +359,7 @@ class ControlsMixin:
             except StoreError:
                 raise
             except Exception:  # an engine whose automatic player fails must not lose the human's move
-                log.exception("automatic move failed in channel %s", t.row.channel_id)
+                log_game_failure(log, "automatic move failed in channel %s", t.row.channel_id)
                 return await self._pause_for(
                     t, out, f"The automatic move for {t.who_as(seat)} failed ({ENGINE_FAILED})"
                 )
@@ -385,8 +386,12 @@ class ControlsMixin:
             g = t.game
             try:
                 before, state = self._replay_for_undo(t, actions, k)
-            except (GameError, ValidationError) as exc:
-                raise TableError(f"Cannot undo: the action log does not replay ({exc}).") from None
+            except (GameError, ValidationError):
+                # the game's words may name another seat's hidden facts: the host sees none
+                log_game_failure(log, "undo: the action log of channel %s does not replay", channel_id)
+                raise TableError(
+                    "Cannot undo: the action log does not replay; the details are in the bot's log."
+                ) from None
             last = actions[k]
             if state.model_dump_json() != t.state.model_dump_json():
                 raise TableError("Cannot undo: the action log does not rebuild the current state.")

@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from engine.core import Prompt
 
+from .logsafe import log_game_failure
 from .notify import quiet_until
 from .outbox import Outbox, Post
 from .render.text import relative, timestamp
@@ -161,7 +162,7 @@ class DeadlinesMixin:
             except StoreError:
                 raise
             except Exception:  # an engine that refuses or fails its own default must not spin the loop
-                log.exception("default order failed in channel %s", t.row.channel_id)
+                log_game_failure(log, "default order failed in channel %s", t.row.channel_id)
                 return await self._pause_for(t, out, f"The default order for {t.who(seat)} failed ({ENGINE_FAILED})")
             defaulted.append(t.who(seat))
             out.merge(step)

@@ -19,6 +19,7 @@ Two leaks are closed here, in one place, for every handler `configure` sets up:
 from __future__ import annotations
 
 import logging
+import sys
 import traceback
 from pathlib import Path
 
@@ -27,7 +28,7 @@ from pydantic import ValidationError
 import engine
 from engine.core import GameError
 
-__all__ = ["QUIET", "WITHHELD", "SecretsFilter", "configure", "protect"]
+__all__ = ["QUIET", "WITHHELD", "SecretsFilter", "configure", "protect", "log_game_failure"]
 
 # Loggers that write payloads at DEBUG: a database driver's statements, Discord's bodies.
 QUIET = ("aiosqlite", "asyncpg", "discord")
@@ -72,6 +73,16 @@ def _withheld(exc: BaseException) -> str:
             + f"{name}: {WITHHELD}"
         )
     return "\n\nWhile handling it, or because of it:\n\n".join(parts)
+
+
+def log_game_failure(logger: logging.Logger, msg: str, *args: object) -> None:
+    """Inside an `except` around a call into the game's code: log the traceback at ERROR,
+    never the exception's message, wherever the game's module lives."""
+    record = logger.makeRecord(logger.name, logging.ERROR, "(game)", 0, msg, args, sys.exc_info())
+    if record.exc_info and record.exc_info[1] is not None:
+        record.exc_text = _withheld(record.exc_info[1])
+    if logger.isEnabledFor(logging.ERROR):
+        logger.handle(record)
 
 
 class SecretsFilter(logging.Filter):

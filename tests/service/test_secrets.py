@@ -167,7 +167,9 @@ class Leaky(tinygame.Envoys):
         raise KeyError(f"no default: commits {state.commits}")
 
 
-async def test_an_engine_failure_is_announced_without_its_text(service, registry, clock):
+async def test_an_engine_failure_is_announced_without_its_text(service, registry, clock, caplog):
+    from bot.logsafe import WITHHELD
+
     registry.register(Leaky())
     await service.create(CHANNEL, 9, "leaky", ALICE, "alice")
     await service.join(CHANNEL, BOB, "bob")
@@ -185,6 +187,10 @@ async def test_an_engine_failure_is_announced_without_its_text(service, registry
     text = "\n".join(p.text for p in out.posts)
     assert "The default order for alice failed (an error in the game's program" in text
     assert "commits" not in text
+    # the log has where it failed, not what the exception said
+    assert "automatic move failed" in caplog.text and "default order failed" in caplog.text
+    assert caplog.text.count(WITHHELD) >= 2 and "in bot_action" in caplog.text
+    assert "'s2': 2" not in caplog.text  # bob's hidden commit (the code's source lines may show)
 
 
 async def test_a_join_preference_must_name_a_nation_of_the_game(service):
