@@ -141,7 +141,9 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
             # other processes may have saved this table: use the cache only if it is current
             not self.store.shared or await self.store.table_version(channel_id) == cached.row.version
         ):
-            self._cache.move_to_end(channel_id)
+            # remembered again, not moved: another table's load may have evicted it during
+            # the version check (this table's lock is ours, so nothing newer replaced it)
+            self._remember(cached)
             return cached
         row = await self.store.get_table(channel_id)
         if row is None:

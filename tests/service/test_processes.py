@@ -102,3 +102,23 @@ def test_shards_follow_discords_formula_and_refuse_impossible_ids():
     assert Shards(4, (3, 1)).key == "4:1,3"
     with pytest.raises(ValueError, match="between 0 and 1"):
         Shards(2, (2,))
+
+
+async def test_a_full_cache_evicting_a_table_while_its_version_is_checked_loses_nothing(
+    postgres_server, monkeypatch
+):
+    """With more tables acting than the cache holds, a table may be evicted while its
+    cached version is being checked against the database (bench/scale.py found a KeyError)."""
+    monkeypatch.setattr("bot.tables.CACHE_SIZE", 2)
+    store = await open_store(postgres_server.new_database())
+    service = TableService(store, clock=Clock())
+    channels = range(100, 106)
+    for channel in channels:
+        await service.create(channel, 9, "crisis1914", 1, "anna")
+        await service.join(channel, 2, "boris")
+        await service.start(channel, 1, seed=channel)
+    for _ in range(4):
+        answers = await asyncio.gather(*(service.choices(c, 1) for c in channels))
+        assert len(answers) == len(channels)
+    assert len(service._cache) <= 2
+    await store.close()
