@@ -9,7 +9,7 @@ from pydantic import Field
 
 from engine.core import Entry, Event, Game, IllegalAction, Model, Outcome, Prompt, Standing
 
-from . import bots, rules, texts
+from . import bots, legal, rules, texts
 from .actions import ACTION
 from .commands import COMMANDS
 from .content import card, cards, nations, tables
@@ -264,6 +264,13 @@ class Schonbrunn(Game[SchonbrunnState]):
 
     def bot_action(self, state: SchonbrunnState, seat: str, rng: random.Random) -> Any:
         return bots.bot_action(state, seat, rng)
+
+    def legal_actions(self, state: SchonbrunnState, seat: str) -> list[Any]:
+        """Every choice listed whole (engine/schonbrunn/legal.py says how combinations are)."""
+        return legal.legal_actions(state, seat)
+
+    def action_label(self, state: SchonbrunnState, seat: str, action: Any) -> str:
+        return legal.label(state, seat, action)
 
     def round_label(self, state: SchonbrunnState) -> str | None:
         if state.stage == "over" or state.round < 1:

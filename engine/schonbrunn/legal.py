@@ -1,0 +1,257 @@
+"""Every legal decision of the seat that owes one, listed (docs/architecture.md §2).
+
+The turn buttons, the automatic players' search and the random-play harness read this
+list, so it holds each distinct choice once and nothing the rules would refuse
+(tests/schonbrunn/test_legal_actions.py plays every entry and compares the bots' choices).
+Delegates of equal Influence are one choice: which of two 2s goes is no decision.
+
+Where a decision is combinatorial, it is listed whole, one action per combination:
+
+- `tiebreak`: every order of the first tied group (at most 6! orders, in practice 2 or 6);
+- `sign`: every subset of the unsigned Treaties behind the screen, in screen order;
+- `keep`: every set of signed Treaties with every set of as many Aids to discard;
+- `activate`: each way to pay (an Aid not yet revealed this round, or the Foreign
+  Minister), times each Objective for a marker, times each multiset of opposing
+  delegations for the '-1' markers (their order does not matter, so targets are sorted).
+
+Actions are built with `model_construct`: the values come from the state, so pydantic's
+validation would only check what this module already knows.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, combinations_with_replacement, permutations
+from typing import Any
+
+from . import actions as A
+from .content import card, nations
+from .pieces import (
+    activatable,
+    aids_held,
+    delegates_at,
+    face_up_of,
+    head_targets,
+    minister_objectives,
+    move_destinations,
+    name,
+    objectives_with_delegates,
+    plot_targets,
+    seat_of,
+    spend_limit,
+    supply_values,
+    unshown_aids,
+)
+from .state import SchonbrunnState
+
+MAX_PLOT = 4  # Phase 3: a Plot costs 1 to 4 Receptions
+
+
+def legal_actions(state: SchonbrunnState, seat: str) -> list[Any]:
+    """The seat's legal actions now; [] when it owes nothing."""
+    stage = state.stage
+    if stage in ("bid", "commit"):
+        if seat not in state.queue:
+            return []
+    elif state.queue[:1] != [seat]:
+        return []
+    p = state.players[seat]
+    match stage:
+        case "bid":
+            return [A.Bid.model_construct(receptions=r) for r in range(1, p.receptions + 1)]
+        case "choose":
+            return [A.Choose.model_construct(nation=n) for n in state.nations_left]
+        case "commit":
+            return [A.Commit.model_construct(delegate=v) for v in _distinct(supply_values(state, seat))]
+        case "tiebreak":
+            group = next(g for g in state.tie_groups if len(g) > 1)
+            nations = [state.players[s].nation for s in group]
+            return [A.TieBreak.model_construct(order=list(order)) for order in permutations(nations)]
+        case "sign":
+            treaties = [c for c in p.screen if card(c).type == "treaty"]
+            return [A.Sign.model_construct(treaties=list(chosen)) for chosen in _subsets(treaties)]
+        case "receptions":
+            return [A.Spend.model_construct(receptions=r) for r in range(spend_limit(state, seat) + 1)]
+        case "favour":
+            return [
+                A.Favour.model_construct(objective=o) for o in state.objectives if o not in state.favours_up
+            ]
+        case "assign":
+            return _assign(state, seat)
+        case "plot":
+            return [A.Pass.model_construct(), *_plots(state, seat)]
+        case "move":
+            return _moves(state, seat)
+        case "minister":
+            return [A.Minister.model_construct(objective=None)] + [
+                A.Minister.model_construct(objective=o) for o in minister_objectives(state, seat)
+            ]
+        case "activate":
+            return [A.Pass.model_construct(), *_activations(state, seat, state.treaty_queue[0], "congress")]
+        case "keep":
+            return _keeps(state, seat)
+    return []
+
+
+def _distinct(values: list[int]) -> list[int]:
+    return sorted(set(values))
+
+
+def _subsets(items: list[str]) -> list[tuple[str, ...]]:
+    return [chosen for k in range(len(items) + 1) for chosen in combinations(items, k)]
+
+
+def _assign(state: SchonbrunnState, seat: str) -> list[Any]:
+    # Treaties of the Assignments are activated on the seat's own turn, at any step of it.
+    out: list[Any] = []
+    for treaty in activatable(state, seat, "assignments"):
+        out += _activations(state, seat, treaty, "assignments")
+    if state.assign_step == "head":
+        heads = [A.Head.model_construct(target=None)]
+        return heads + [A.Head.model_construct(target=t) for t in head_targets(state, seat)] + out
+    assigns = [
+        A.Assign.model_construct(delegate=v, objective=o)
+        for v in _distinct(supply_values(state, seat))
+        for o in state.objectives
+    ]
+    return assigns + out
+
+
+def _plots(state: SchonbrunnState, seat: str) -> list[A.Plot]:
+    most = min(MAX_PLOT, state.players[seat].receptions)
+    return [
+        A.Plot.model_construct(nation=state.players[other].nation, objective=o, receptions=r, index=i)
+        for other, o, i in plot_targets(state, seat)
+        for r in range(1, most + 1)
+    ]
+
+
+def _moves(state: SchonbrunnState, seat: str) -> list[A.Move]:
+    target = state.players[seat].head
+    if target not in state.players:
+        return []
+    out: list[A.Move] = []
+    seen: set[tuple[str, int]] = set()
+    for d in face_up_of(state, target):
+        if (d.place, d.value) in seen:
+            continue
+        seen.add((d.place, d.value))
+        dests = move_destinations(state, target, d.place)
+        out += [A.Move.model_construct(objective=d.place, delegate=d.value, to=t) for t in dests] or [
+            A.Move.model_construct(objective=d.place, delegate=d.value, to=None)
+        ]
+    return out
+
+
+def _activations(state: SchonbrunnState, seat: str, treaty: str, timing: str) -> list[A.Activate]:
+    p = state.players[seat]
+    if treaty not in p.signed or treaty in p.activated or card(treaty).timing != timing:
+        return []
+    c = card(treaty)
+    pays = unshown_aids(state, seat) + (["minister"] if p.minister is None else [])
+    objectives: list[str | None] = [None]
+    if c.marker:
+        objectives = list(
+            state.objectives if timing == "assignments" else objectives_with_delegates(state, seat)
+        )
+    spreads: list[list[A.Target]] = [[]]
+    if c.minus:
+        rivals = [
+            A.Target.model_construct(nation=state.players[s].nation, objective=o)
+            for s in state.seats
+            if s != seat
+            for o in state.objectives
+            if delegates_at(state, s, o)
+        ]
+        if rivals:
+            spreads = [list(spread) for spread in combinations_with_replacement(rivals, c.minus)]
+    return [
+        A.Activate.model_construct(treaty=treaty, pay=pay, objective=o, targets=targets)
+        for pay in pays
+        for o in objectives
+        for targets in spreads
+    ]
+
+
+def _keeps(state: SchonbrunnState, seat: str) -> list[A.Keep]:
+    signed = state.players[seat].signed
+    aids = aids_held(state, seat)
+    out: list[A.Keep] = []
+    for k in range(min(len(signed), len(aids)) + 1):
+        for treaties in combinations(signed, k):
+            for discarded in combinations(aids, k):
+                out.append(A.Keep.model_construct(treaties=list(treaties), aids=list(discarded)))
+    return out
+
+
+def label(state: SchonbrunnState, seat: str, action: Any) -> str:
+    """A turn button's words for one of `legal_actions`, in the game's terms."""
+
+    def nation(n: str) -> str:
+        other = seat_of(state, n)
+        return name(state, other) if other else n
+
+    match action:
+        case A.Bid():
+            return f"Bid {action.receptions} Reception{'s' * (action.receptions != 1)}"
+        case A.Choose():
+            return f"Take {_nation_name(action.nation)}"
+        case A.Commit():
+            return f"Commit your {action.delegate}"
+        case A.TieBreak():
+            return " ahead of ".join(nation(n) for n in action.order)
+        case A.Sign():
+            return "Sign " + (_and([card(t).name for t in action.treaties]) or "no Treaty")
+        case A.Spend():
+            return f"Spend {action.receptions} Receptions for {action.receptions} Prestige"
+        case A.Favour():
+            return f"Reveal the Political Favour of Objective {action.objective}"
+        case A.Assign():
+            face = "face up" if state.assign_step in ("up", "last") else "face down"
+            return f"Assign your {action.delegate} {face} to Objective {action.objective}"
+        case A.Head() if action.target is None:
+            return "Keep your Delegation Head"
+        case A.Head() if action.target in state.objectives:
+            return f"Delegation Head to Objective {action.target} (1 Reception)"
+        case A.Head():
+            return f"Delegation Head before {nation(action.target or '')}'s screen"
+        case A.Plot():
+            return (
+                f"Plot against {nation(action.nation)}'s face-down Delegate {action.index} in "
+                f"Objective {action.objective}, {action.receptions} Receptions"
+            )
+        case A.Move() if action.to is None:
+            return f"Remove the {action.delegate} from Objective {action.objective}"
+        case A.Move():
+            return f"Move the {action.delegate} from Objective {action.objective} to {action.to}"
+        case A.Minister() if action.objective is None:
+            return "Keep your Foreign Minister"
+        case A.Minister():
+            return f"Foreign Minister to Objective {action.objective}"
+        case A.Activate():
+            paid = "the Foreign Minister" if action.pay == "minister" else f"the Aid {card(action.pay).name}"
+            parts = [f"Activate {card(action.treaty).name} with {paid}"]
+            if action.objective:
+                parts.append(f"marker in {action.objective}")
+            if action.targets:
+                parts.append(
+                    "-1 on " + _and([f"{nation(t.nation)} in {t.objective}" for t in action.targets])
+                )
+            return ", ".join(parts)
+        case A.Pass():
+            return "Pass"
+        case A.Keep():
+            if not action.treaties:
+                return "Keep no Treaty"
+            kept = _and([card(t).name for t in action.treaties])
+            return f"Keep {kept}, discarding {_and([card(a).name for a in action.aids])}"
+    return str(getattr(action, "kind", "act")).capitalize()
+
+
+def _nation_name(nation: str) -> str:
+    return nations()[nation].name
+
+
+def _and(words: list[str]) -> str:
+    if len(words) < 2:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
