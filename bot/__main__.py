@@ -1,4 +1,4 @@
-"""`python -m bot` (installed as `chancellery`): run, console, simulate, replay, export, migrate,
+"""`python -m bot` (installed as `chancellery`): run, console, simulate, pacing, replay, export, migrate,
 render (docs/architecture.md §6).
 
 The front ends (Discord, console) and the store are imported only by the subcommands
@@ -76,6 +76,22 @@ def _parser() -> argparse.ArgumentParser:
         "--jobs", type=int, default=1, metavar="J", help="worker processes (default 1; 0: one per CPU)"
     )
 
+    pacing = sub.add_parser(
+        "pacing", parents=[common], help="how many calendar days games take under the visit model"
+    )
+    pacing.add_argument("game", help="game id, e.g. crisis1914, origins, schonbrunn")
+    pacing.add_argument("--players", type=int, metavar="N", help="player count (default: every count)")
+    pacing.add_argument(
+        "--games", type=int, default=20, metavar="K", help="games per player count (default 20)"
+    )
+    pacing.add_argument("--seed", type=int, default=1, metavar="S", help="seed of the run (default 1)")
+    pacing.add_argument(
+        "--sessions-per-week", type=int, default=0, metavar="W", help="live sessions a week (default 0)"
+    )
+    pacing.add_argument(
+        "--session-hours", type=float, default=2.0, metavar="H", help="hours a session (default 2)"
+    )
+
     rep = sub.add_parser("replay", parents=[common], help="re-run an exported game record and check it")
     rep.add_argument("file", type=Path, metavar="FILE", help="a JSON game record (see bot/replay.py)")
 
@@ -99,7 +115,9 @@ def _parser() -> argparse.ArgumentParser:
     mig = sub.add_parser(
         "migrate", parents=[common], help="copy an SQLite database to PostgreSQL and check the copy"
     )
-    mig.add_argument("--from", dest="source", type=Path, required=True, metavar="PATH", help="the SQLite file")
+    mig.add_argument(
+        "--from", dest="source", type=Path, required=True, metavar="PATH", help="the SQLite file"
+    )
     mig.add_argument("--to", dest="target", required=True, metavar="URL", help="a postgresql:// URL")
     mig.add_argument("--replace", action="store_true", help="empty a target that already holds tables")
     return parser
@@ -195,6 +213,29 @@ def _cmd_simulate(args: argparse.Namespace, stdout: TextIO) -> int:
     return 0
 
 
+def _cmd_pacing(args: argparse.Namespace, stdout: TextIO) -> int:
+    from bot.pacing import VisitModel, pace
+    from bot.simulate import player_counts
+    from engine import games
+    from engine.core import GameError
+
+    try:
+        game = games.get(args.game)
+        counts = player_counts(game, args.players)
+    except (GameError, ValueError) as exc:
+        print(f"pacing: {exc}", file=sys.stderr)
+        return 2
+    if args.games < 1 or args.sessions_per_week < 0 or args.session_hours <= 0:
+        print(
+            "pacing: --games must be at least 1, sessions at least 0 and hours more than 0", file=sys.stderr
+        )
+        return 2
+    model = VisitModel(sessions_per_week=args.sessions_per_week, session_hours=args.session_hours)
+    results = [pace(game, n, args.games, args.seed, model) for n in counts]
+    stdout.write("\n\n".join(r.text() for r in results) + "\n")
+    return 0
+
+
 def _cmd_replay(args: argparse.Namespace, stdout: TextIO) -> int:
     from bot.replay import ReplayError, load_record, replay
     from engine import games
@@ -275,7 +316,9 @@ def _cmd_migrate(args: argparse.Namespace, stdout: TextIO) -> int:
     from bot.store import is_postgres_url
 
     if not is_postgres_url(args.target):
-        print(f"migrate: --to must be a postgresql:// URL, not {shown_database(args.target)!r}", file=sys.stderr)
+        print(
+            f"migrate: --to must be a postgresql:// URL, not {shown_database(args.target)!r}", file=sys.stderr
+        )
         return 2
 
     def progress(line: str) -> None:
@@ -322,6 +365,8 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
             return _cmd_export(args, config, stdout)
         if args.command == "render":
             return _cmd_render(args, stdout)
+        if args.command == "pacing":
+            return _cmd_pacing(args, stdout)
         if args.command == "migrate":
             return _cmd_migrate(args, stdout)
         return _cmd_replay(args, stdout)
