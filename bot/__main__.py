@@ -334,6 +334,27 @@ def _cmd_migrate(args: argparse.Namespace, stdout: TextIO) -> int:
     return 0
 
 
+def _content_problem(folder: Path) -> str | None:
+    """A group's own content is checked whole before anything runs (every file, entry and
+    reference of every game), so a mistake stops the start with its file, entry and field
+    rather than failing the first `/game start` of that game."""
+    from engine import games
+    from engine.core import ContentError
+
+    if not folder.is_dir():
+        return f"content_dir {folder}: no such folder"
+    known = {g.id for g in games.all()}
+    strays = sorted(p.name for p in folder.iterdir() if p.is_dir() and p.name not in known)
+    if strays:
+        return f"content_dir {folder}: {', '.join(strays)} is not a game here (games: {', '.join(sorted(known))})"
+    for game in games.all():
+        try:
+            game.check_content()
+        except ContentError as exc:
+            return f"content_dir {folder}: {exc}"
+    return None
+
+
 def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     args = _parser().parse_args(argv)
     stdin = stdin if stdin is not None else sys.stdin
@@ -350,6 +371,10 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
         from engine.core import set_content_dir
 
         set_content_dir(config.content_dir)
+        problem = _content_problem(config.content_dir)
+        if problem is not None:
+            print(f"chancellery: cannot start: {problem}", file=sys.stderr)
+            return 2
     if args.command in ("run", "console"):  # the long-running processes
         from bot.runtime import tune_gc
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import shlex
 import sys
 from pathlib import Path
@@ -25,6 +26,7 @@ __all__ = ["run_console", "Console", "CHANNEL", "user_id_for"]
 
 CHANNEL = 1  # the console's one table lives in "channel" 1
 AUTO_CAP = 100_000  # `auto all` stops here even if a game never ends
+MAX_WAIT_MINUTES = 10 * 365 * 24 * 60  # `wait` moves the clock at most ten years
 
 GAME_VERBS = (
     "new",
@@ -152,7 +154,9 @@ class Console:
         try:
             minutes = float(args[0])
         except (IndexError, ValueError):
-            self.say("! wait takes minutes, e.g. wait 30")
+            minutes = math.nan
+        if not 0 <= minutes <= MAX_WAIT_MINUTES:  # nan fails this too
+            self.say(f"! wait takes minutes from 0 to {MAX_WAIT_MINUTES:,} (ten years), e.g. wait 30")
             return False
         self.offset += minutes * 60
         await self.tick()
@@ -161,10 +165,10 @@ class Console:
     async def _auto(self, args: list[str]) -> bool:
         """`auto [n|all]`: automatic players make the next n decisions (default 1)."""
         word = args[0] if args else "1"
-        if word != "all" and not word.isdigit():
+        if word != "all" and not (word.isascii() and word.isdigit() and len(word) <= 9):
             self.say("! auto takes a number of moves or all, e.g. auto 10")
             return False
-        count = AUTO_CAP if word == "all" else int(word)
+        count = AUTO_CAP if word == "all" else min(int(word), AUTO_CAP)
         for _ in range(count):
             try:
                 out = await self.service.auto(CHANNEL)
@@ -214,9 +218,12 @@ class Console:
         elif verb == "start":
             seed = options.get("seed")
             try:
-                seed_value = int(seed) if seed is not None else None
+                # the service says the range; int() itself refuses more than 4,300 digits
+                seed_value = int(seed) if seed is not None and len(seed) <= 40 else None
             except ValueError:
                 raise ConsoleError("seed must be a whole number") from None
+            if seed is not None and seed_value is None:
+                raise ConsoleError("seed must be a whole number of at most 19 digits")
             await self.show(await s.start(CHANNEL, uid, seed_value), user)
         elif verb == "status":
             self._last_status = await s.status(CHANNEL)
@@ -225,7 +232,7 @@ class Console:
             self.private(user, await s.me(CHANNEL, uid))
         elif verb == "log":
             page = options.get("page", "1")
-            if not page.isdigit():
+            if not (page.isascii() and page.isdigit() and len(page) <= 9):
                 raise ConsoleError("page must be a whole number")
             self.say(await s.log(CHANNEL, int(page)))
         elif verb == "rules":
@@ -263,7 +270,10 @@ class Console:
         elif verb == "export":
             record = json.dumps(await s.export(CHANNEL), indent=1)
             if options.get("file"):
-                Path(options["file"]).write_text(record, encoding="utf-8")
+                try:
+                    Path(options["file"]).write_text(record, encoding="utf-8")
+                except OSError as exc:
+                    raise ConsoleError(f"cannot write {options['file']}: {exc.strerror}") from None
                 self.private(user, f"Exported to {options['file']}.")
             else:
                 self.private(user, record)  # the service gives the public record before the end
@@ -308,8 +318,16 @@ async def run_console(
     console = Console(service, stdout, as_user)
     await console.tick()  # deadlines that passed while nobody was here
     if script is not None:
+        try:
+            lines = Path(script).read_bytes().decode("utf-8").splitlines()
+        except OSError as exc:
+            stdout.write(f"! cannot read the script {script}: {exc.strerror}\n")
+            return 2
+        except UnicodeDecodeError:
+            stdout.write(f"! cannot read the script {script}: it is not UTF-8 text\n")
+            return 2
         failed = 0
-        for number, raw in enumerate(Path(script).read_text(encoding="utf-8").splitlines(), 1):
+        for number, raw in enumerate(lines, 1):
             if raw.strip() and not raw.strip().startswith("#"):
                 stdout.write(f"> {raw.strip()}\n")
             if not await console.line(raw):

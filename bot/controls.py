@@ -28,6 +28,11 @@ BRIEFING_EVENTS = 8  # public events a substitute's briefing recalls
 _MENTION = re.compile(r"^<@!?(\d+)>$")
 
 
+def _shown(text: str, limit: int = 40) -> str:
+    """What a refusal echoes of a member's text: enough to recognise, never a wall."""
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
 class ControlsMixin:
     # -- pause and resume ------------------------------------------------------------------
     async def pause(self, channel_id: int, user_id: int, *, admin: bool = False) -> Outbox:
@@ -464,8 +469,11 @@ class ControlsMixin:
     # -- finding seats and checking who may ------------------------------------------------
     def _resolve_member(self, t: _Table, text: str) -> SeatRow:
         m = _MENTION.match(text)
-        if m or text.isdigit():
-            uid = int(m.group(1) if m else text)
+        digits = m.group(1) if m else text
+        if digits.isascii() and digits.isdigit():
+            if len(digits) > 20:  # a Discord id has at most 20 digits
+                raise TableError(f"No seated player has the id {_shown(digits)}.")
+            uid = int(digits)
             row = t.seat_of(uid)
             if row is None:
                 raise TableError(f"<@{uid}> is not seated at this table.")
@@ -477,7 +485,7 @@ class ControlsMixin:
             row = t.holder(seat) if seat else None
         if row is None:
             raise TableError(
-                f"No seated player is called {text!r}. Seated: {', '.join(s.name for s in t.seats)}."
+                f"No seated player is called {_shown(text)!r}. Seated: {', '.join(s.name for s in t.seats)}."
             )
         return row
 
@@ -505,7 +513,7 @@ class ControlsMixin:
         if len(partial) == 1:
             return partial[0]
         listing = seat_list([(t.who(s) if t.holder(s) else "(empty)", t.label(s)) for s in seats])
-        raise TableError(f"Which seat is {text!r}? Seats:\n{listing}")
+        raise TableError(f"Which seat is {_shown(text)!r}? Seats:\n{listing}")
 
     def _host_only(self, t: _Table, user_id: int, admin: bool, what: str) -> None:
         if user_id != t.row.host_id and not admin:

@@ -83,11 +83,47 @@ class RecordedAction(BaseModel):
     state_hash: str | None = None
 
 
+# No record nests deeper than a handful of levels (an action's options); a file that does
+# is not one, and parsing or re-encoding it would exhaust Python's recursion limit.
+MAX_DEPTH = 32
+
+
+def parse_json(data: bytes | str) -> Any:
+    """A record file's JSON; ReplayError, in words, for text that is not UTF-8, not JSON
+    or nested too deeply to be a record."""
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ReplayError("not a game record (the file is not UTF-8 text)") from None
+    try:
+        raw = json.loads(data)
+    except RecursionError:
+        raise ReplayError(f"not a game record (nested more than {MAX_DEPTH} levels deep)") from None
+    except json.JSONDecodeError as exc:
+        raise ReplayError(f"not JSON: {exc}") from None
+    _check_depth(raw)
+    return raw
+
+
+def _check_depth(raw: Any) -> None:
+    stack = [(raw, 1)]
+    while stack:  # iterative: the depth is what is being checked
+        value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise ReplayError(f"not a game record (nested more than {MAX_DEPTH} levels deep)")
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
+
+
 def check_format(raw: Any) -> None:
     """Refuse, in words, what is not a record this version replays: a public record
-    (which has no seed to replay from) or another format version."""
+    (which has no seed to replay from), another format version, or nesting no record has."""
     if not isinstance(raw, dict):
         raise ReplayError("not a game record (a record is one JSON object)")
+    _check_depth(raw)
     fmt = raw.get("format", FORMAT)
     if fmt == PUBLIC_FORMAT:
         raise ReplayError(
@@ -199,11 +235,11 @@ async def record_from_store(store: Store, channel_id: int) -> Record:
 
 def load_record(path: Path) -> Record:
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
+        raw = parse_json(path.read_bytes())
     except OSError as exc:
         raise ReplayError(f"{path}: cannot read it: {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
-        raise ReplayError(f"{path}: not JSON: {exc}") from None
+    except ReplayError as exc:
+        raise ReplayError(f"{path}: {exc}") from None
     try:
         check_format(raw)
     except ReplayError as exc:

@@ -40,7 +40,7 @@ from engine.core import (
 from .bounded import LRU, KeyedLocks
 from .controls import ControlsMixin
 from .deadlines import DeadlinesMixin
-from .history import HistoryMixin
+from .history import SEED_MAX, SEED_MIN, HistoryMixin
 from .notify import NotifyMixin
 from .outbox import Outbox, Post
 from .posts import PostsMixin
@@ -428,6 +428,8 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
             # A game that takes nation preferences says so with a `preferences` option.
             if "preferences" in g.Options.model_fields:
                 options["preferences"] = {s.seat: s.preference for s in seats if s.preference}
+            if seed is not None and not SEED_MIN <= seed <= SEED_MAX:
+                raise TableError(f"The seed must be a whole number from {SEED_MIN:,} to {SEED_MAX:,}.")
             table_seed = seed if seed is not None else self.seed_source()
             try:
                 state = g.setup([s.seat for s in seats], g.Options.model_validate(options), table_seed)
@@ -602,6 +604,8 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
             if me is None or me.seat is None or t.state is None or opt is None or opt.suggest is None:
                 return []
             return _matching(opt.suggest(t.state, me.seat, dict(typed)), current)
+        except TableError:  # no table here (yet): nothing to suggest, nothing to log per keystroke
+            return []
         except Exception:  # autocomplete must never fail the interaction
             log.exception("suggest failed in channel %s", channel_id)
             return []

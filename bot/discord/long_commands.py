@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 from discord import app_commands
 
-from bot.replay import FORMAT
+from bot.replay import FORMAT, ReplayError, parse_json
 
 from .interact import answer_file, answer_outbox, answer_private, run_refusable, say
 
@@ -202,9 +202,12 @@ async def import_(interaction: discord.Interaction, record: discord.Attachment) 
         await say(interaction, "That file is too large to be a game record.")
         return
     try:
-        parsed = json.loads(await record.read())
-    except (ValueError, discord.HTTPException):
-        await say(interaction, "That file is not a JSON game record from `/game export`.")
+        parsed = parse_json(await record.read())
+    except ReplayError as exc:
+        await say(interaction, f"That file cannot be imported: {exc}.")
+        return
+    except discord.HTTPException:
+        await say(interaction, "That file could not be read from Discord; please try again.")
         return
     if not isinstance(parsed, dict):
         await say(interaction, "That file is not a JSON game record from `/game export`.")

@@ -59,10 +59,14 @@ def parse_int(value: Any, what: str) -> int:
         raise IllegalAction(f"{what} must be a whole number, not {value!r}.")
     if isinstance(value, int):
         return value
+    text = str(value).strip()
+    shown = text if len(text) <= 20 else text[:20] + "…"
+    if len(text.lstrip("+-")) > 18:  # no count in these games is that long (and int() refuses 4,300 digits)
+        raise IllegalAction(f"{what} must be a whole number of a sensible size, not {shown!r}.")
     try:
-        return int(str(value).strip())
+        return int(text)
     except ValueError:
-        raise IllegalAction(f"{what} must be a whole number, not {value!r}.") from None
+        raise IllegalAction(f"{what} must be a whole number, not {shown!r}.") from None
 
 
 def match_choice(value: Any, choices: list[Choice], what: str) -> str:

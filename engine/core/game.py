@@ -182,6 +182,11 @@ class Game(ABC, Generic[S]):
         """The seat in the game's words (its nation or role)."""
         return seat
 
+    def check_content(self) -> None:
+        """Load every content file in use (a group's content_dir included) and check each
+        reference between entries; ContentError naming the file, the entry and the field.
+        Called once when the bot starts, so a bad file stops the start, not a game."""
+
     def invariants(self, state: S) -> list[str]:
         """Broken invariants, in words; [] when all hold. Checked by the random-play harness."""
         return []

@@ -226,6 +226,54 @@ def load_content() -> Content:
     return _loaded[1]
 
 
+def _check_references(
+    board: Board, decks: dict[str, Deck], cards: dict[str, Card], paths: dict[str, str]
+) -> None:
+    """Every name one entry gives another exists: counters on the nation's own board,
+    cards in some deck, nations on the board. The error names file, entry and field."""
+    nations = {n.id: n for n in board.nations}
+    board_file = paths["board.toml"]
+    for nid in DECK_FILES:
+        if nid not in nations:
+            raise ContentError(f"{board_file}: nations: no entry for {nid}, whose deck is {DECK_FILES[nid]}")
+    for n, nation in enumerate(board.nations):
+        for b, box in enumerate(nation.boxes):
+            if box not in nations:
+                raise ContentError(f"{board_file}: nations.{n} ({nation.id}).boxes.{b}: no nation {box!r}")
+        for a, aside in enumerate(nation.set_aside):
+            for c, cond in enumerate(aside.enters_when):
+                for ref in getattr(cond, "cards", ()):
+                    if ref not in cards:
+                        raise ContentError(
+                            f"{board_file}: nations.{n} ({nation.id}).set_aside.{a}.enters_when.{c}.cards: "
+                            f"no card {ref!r}"
+                        )
+    for key, opposed in board.opposing.items():
+        for ref in (key, *opposed):
+            if ref not in nations:
+                raise ContentError(f"{board_file}: opposing.{key}: no nation {ref!r}")
+    for nid, deck in decks.items():
+        counters = nations[nid].counters
+        for i, card in enumerate(deck.cards):
+            where = f"{paths[nid]}: cards.{i} ({card.id})"
+            if card.dp_counter is not None and card.dp_counter not in counters:
+                raise ContentError(
+                    f"{where}.dp_counter: {nid} has no counter {card.dp_counter!r} "
+                    f"(its counters: {', '.join(counters) or 'none'})"
+                )
+            for field, effects in (("effects", card.effects), ("alternative", card.alternative or [])):
+                for e, effect in enumerate(effects):
+                    counter = getattr(effect, "counter", None)
+                    if counter is not None and counter not in counters:
+                        raise ContentError(
+                            f"{where}.{field}.{e}.counter: {nid} has no counter {counter!r} "
+                            f"(its counters: {', '.join(counters) or 'none'})"
+                        )
+                    ref = getattr(effect, "card", None)
+                    if isinstance(ref, str) and ref not in cards:
+                        raise ContentError(f"{where}.{field}.{e}.card: no card {ref!r} in any deck")
+
+
 def _load(paths: tuple[str, ...]) -> Content:
     board = load_toml(GAME_ID, "board.toml", Board)
     decks: dict[str, Deck] = {}
@@ -244,6 +292,7 @@ def _load(paths: tuple[str, ...]) -> Content:
                 raise ContentError(
                     f"{paths[0]}: {nation.id} sets aside {aside.card!r}, not a card of its deck"
                 )
+    _check_references(board, decks, cards, dict(zip(("board.toml", *DECK_FILES), paths, strict=True)))
     return Content(
         board=board,
         decks=decks,

@@ -38,6 +38,9 @@ class Crisis1914(Game[CrisisState]):
     max_players = 5
     aliases = ("crisis",)
     command_group = "crisis"
+
+    def check_content(self) -> None:
+        load_content()  # validates every file and checks counters, cards and nations named
     Options = CrisisOptions
     State = CrisisState
     Action = a.ACTION

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from engine.core import Model, Sourced, load_toml
+from engine.core import ContentError, Model, Sourced, load_toml
 from engine.core import content as core_content
 
 GAME_ID = "origins"
@@ -121,6 +121,35 @@ def names() -> dict[str, str]:
 
 def embassies() -> list[str]:
     return _cached("embassies", lambda: list(names()))
+
+
+def check_content() -> None:
+    """Every file loads, and every code an entry names is on the board (ContentError
+    naming file, entry and field)."""
+    b, table, objs = board(), attack_table(), objectives()
+    where = {n: core_content.content_path(GAME_ID, n) for n in ("board.toml", "attack_table.toml", "objectives.toml")}
+    codes = set(names())
+    for i, a in enumerate(b.assignments):
+        for g, group in enumerate(a.groups):
+            for code in group:
+                if code not in powers():
+                    raise ContentError(f"{where['board.toml']}: assignments.{i}.groups.{g}: no power {code!r}")
+    for i, row in enumerate(table.rows):
+        if len(row.results) != len(table.columns):
+            raise ContentError(
+                f"{where['attack_table.toml']}: rows.{i} (roll {row.roll}).results: "
+                f"{len(row.results)} results for {len(table.columns)} columns"
+            )
+    for i, o in enumerate(objs.objectives):
+        if o.power not in powers():
+            raise ContentError(f"{where['objectives.toml']}: objectives.{i}.power: no power {o.power!r}")
+        if o.location not in codes:
+            raise ContentError(f"{where['objectives.toml']}: objectives.{i}.location: no embassy {o.location!r}")
+    for i, s in enumerate(objs.specials):
+        if s.power not in powers():
+            raise ContentError(f"{where['objectives.toml']}: specials.{i}.power: no power {s.power!r}")
+        if s.enemy and s.enemy not in powers():
+            raise ContentError(f"{where['objectives.toml']}: specials.{i}.enemy: no power {s.enemy!r}")
 
 
 def assignment(players: int) -> Assignment:

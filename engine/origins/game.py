@@ -28,6 +28,9 @@ class Origins(Game[OriginsState]):
     min_players = 2
     max_players = 7
     Options = OriginsOptions
+
+    def check_content(self) -> None:
+        content.check_content()
     State = OriginsState
     Action = ACTION
     rules_summary = (

@@ -5,7 +5,8 @@ from __future__ import annotations
 from functools import cache
 from typing import Literal
 
-from engine.core import Model, Sourced, load_toml
+from engine.core import ContentError, Model, Sourced, load_toml
+from engine.core.content import content_path
 
 GAME_ID = "schonbrunn"
 OBJECTIVES = ("I", "II", "III", "IIII", "V")
@@ -94,6 +95,26 @@ def tables() -> Tables:
 
 def card(card_id: str) -> Card:
     return cards()[card_id]
+
+
+def check_content() -> None:
+    """Every file loads; ids are unique; the tables the rules read have every entry they
+    read (ContentError naming file, entry and field)."""
+    for name, model, attr in (("nations.toml", Nations, "nations"), ("reparations.toml", Cards, "cards")):
+        seen: set[str] = set()
+        for i, entry in enumerate(getattr(load_toml(GAME_ID, name, model), attr)):
+            if entry.id in seen:
+                raise ContentError(f"{content_path(GAME_ID, name)}: {attr}.{i}.id: {entry.id!r} appears twice")
+            seen.add(entry.id)
+    t, where = tables(), content_path(GAME_ID, "tables.toml")
+    rounds = t.rounds.values
+    for players in range(3, 7):
+        if not isinstance(rounds, dict) or str(players) not in rounds:
+            raise ContentError(f"{where}: rounds.values: no number of rounds for {players} players")
+    if t.plot.thresholds is None or any(str(n) not in t.plot.thresholds for n in range(1, 5)):
+        raise ContentError(f"{where}: plot.thresholds: needs the reach of 1, 2, 3 and 4 Receptions")
+    if len(nations()) < 6:
+        raise ContentError(f"{content_path(GAME_ID, 'nations.toml')}: nations: six nations are needed for six players")
 
 
 def rounds_for(players: int) -> int:

@@ -64,6 +64,11 @@ class Schonbrunn(Game[SchonbrunnState]):
     min_players = 3
     max_players = 6
     Options = SchonbrunnOptions
+
+    def check_content(self) -> None:
+        from .content import check_content
+
+        check_content()
     State = SchonbrunnState
     Action = ACTION
     commands = COMMANDS
