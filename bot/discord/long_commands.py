@@ -203,8 +203,8 @@ async def import_(interaction: discord.Interaction, record: discord.Attachment) 
         return
     try:
         parsed = parse_json(await record.read())
-    except ReplayError as exc:
-        await say(interaction, f"That file cannot be imported: {exc}.")
+    except ReplayError:  # not UTF-8, not JSON, or nested deeper than any record
+        await say(interaction, "That file is not a JSON game record from `/game export`.")
         return
     except discord.HTTPException:
         await say(interaction, "That file could not be read from Discord; please try again.")
