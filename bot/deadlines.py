@@ -101,7 +101,7 @@ class DeadlinesMixin:
                 out,
                 p.seat,
                 f"Reminder: {p.text} Due {timestamp(d.due_at)}.",
-                f"reminder: you owe {p.kind} in {t.game.title}, due {timestamp(d.due_at)}.",
+                f"reminder: you owe {t.game.owed(p)} in {t.game.title}, due {timestamp(d.due_at)}.",
                 kind="reminder",
             )
         for seat in ripe:
@@ -120,7 +120,7 @@ class DeadlinesMixin:
         )
 
     async def _pause_expired(self, t: _Table, d: DeadlineRow, prompts: list[Prompt], out: Outbox) -> _Table:
-        owing = ", ".join(t.who(p.seat) for p in prompts if p.phase == d.phase)
+        owing = _and([t.who(p.seat) for p in prompts if p.phase == d.phase])
         t = await self._save(t, row=replace(t.row, status="paused"))
         out.posts.append(
             Post(
@@ -308,3 +308,8 @@ class DeadlinesMixin:
 def _shift(d: DeadlineRow, seconds: float) -> DeadlineRow:
     """The deadline with its due time and pending reminders moved `seconds` later."""
     return replace(d, due_at=d.due_at + seconds, reminders=[r + seconds for r in d.reminders])
+
+
+def _and(names: list[str]) -> str:
+    """ "anna", "anna and boris", "anna, boris and clara"."""
+    return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)

@@ -108,7 +108,7 @@ class NotifyMixin:
                 due = {d.phase: d.due_at for d in t.deadlines}
                 for p in owed:
                     when = f", due {timestamp(due[p.phase])}" if p.phase in due else ""
-                    lines.append(f"{where}{label}: you owe {p.kind}{when}.")
+                    lines.append(f"{where}{label}: you owe {t.game.owed(p)}{when}.")
         return "\n".join(lines) if lines else "You are not seated at any open table."
 
     # -- private delivery bookkeeping ------------------------------------------------------

@@ -46,7 +46,7 @@ class PostsMixin:
             if owing:
                 lines.append(
                     "Waiting for: "
-                    + ", ".join(f"{t.who(p.seat)} ({p.kind})" for p in owing)
+                    + ", ".join(f"{t.who(p.seat)} ({g.owed(p)})" for p in owing)
                     + self._due_text(t)
                 )
         elif t.row.status == "paused":
@@ -119,7 +119,7 @@ class PostsMixin:
                 out,
                 p.seat,
                 f"**{t.game.title}**{secret}: {p.text}{when}",
-                f"your turn in {t.game.title}: {p.kind}{when}",
+                f"your turn in {t.game.title}: {t.game.owed(p)}{when}",
                 kind="prompt",
             )
 

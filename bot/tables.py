@@ -558,11 +558,11 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
             cmd = next((c for c in t.game.commands if c.name == name.strip().lower()), None)
             if cmd is None:
                 known = ", ".join(c.name for c in t.game.commands)
-                raise TableError(f"There is no /{t.game.id} {name}. Commands: {known}.")
+                raise TableError(f"There is no /{t.game.group} {name}. Commands: {known}.")
             missing = [o for o in cmd.options if o.required and options.get(o.name) in (None, "")]
             if missing:
                 need = " ".join(f"{o.name}:<{o.description}>" for o in missing)
-                raise TableError(f"/{t.game.id} {cmd.name} needs {need}.")
+                raise TableError(f"/{t.game.group} {cmd.name} needs {need}.")
             try:
                 action = cmd.build(t.state, me.seat, dict(options))
             except IllegalAction as exc:
@@ -666,7 +666,7 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
             raise TableError(PAUSED + " The host can /game resume it.")
         prompts = t.prompts
         if not any(p.seat == me.seat for p in prompts):
-            owing = "; ".join(f"{t.who(p.seat)} owes {p.kind}" for p in prompts)
+            owing = "; ".join(f"{t.who(p.seat)} owes {t.game.owed(p)}" for p in prompts)
             raise TableError(f"It is not your turn: {owing}." if owing else OVER)
         return me.seat
 

@@ -126,6 +126,9 @@ class Game(ABC, Generic[S]):
     # Phase lengths of this game's own that a Prompt.deadline_setting names, beyond the
     # shared phase_hours and diplomacy_minutes: `/game settings` accepts exactly these.
     deadline_settings: ClassVar[tuple[str, ...]] = ()
+    # What each prompt kind asks for, in a player's words with its slash command
+    # ("a bid (/origins bid or /origins pass)"); `owed` falls back to the kind.
+    owed_words: ClassVar[dict[str, str]] = {}
 
     # -- lifecycle -------------------------------------------------------------------
     @abstractmethod
@@ -174,6 +177,10 @@ class Game(ABC, Generic[S]):
         """A button's words for one of `legal_actions`; the service cuts them to a button's
         80 characters and keeps them apart, so a game may name every card."""
         return str(getattr(action, "kind", "act")).capitalize()[:80]
+
+    def owed(self, prompt: Prompt) -> str:
+        """What `prompt` asks for, in a few words: "you owe …", "Waiting for: anna (…)"."""
+        return self.owed_words.get(prompt.kind, prompt.kind.replace("_", " "))
 
     def may_act(self, state: S, seat: str) -> bool:
         return any(p.seat == seat for p in self.prompts(state))

@@ -27,6 +27,18 @@ SOLO_LEVELS = [
 ]
 
 
+# The Week's steps as the rulebook names them, for the status line.
+PHASE_NAMES = {
+    "first_draw": "First Draw",
+    "play": "Play Step",
+    "congress_invite": "Congress Step: the invitation",
+    "congress_answer": "Congress Step: attend or refuse",
+    "end_check": "End of the Week",
+    "refresh": "Refresh Step",
+    "over": "game over",
+}
+
+
 class CrisisOptions(Model):
     congress: bool = True  # the optional Congress Step
 
@@ -38,9 +50,19 @@ class Crisis1914(Game[CrisisState]):
     max_players = 5
     aliases = ("crisis",)
     command_group = "crisis"
+    owed_words = {
+        "turn": "a turn (/crisis play, draw, deliberate, reorganize, seize or pass)",
+        "resolve": "the revealed card's placement (/crisis place)",
+        "choose": "a card to play after Deliberating (/crisis choose)",
+        "reorder": "the order of the top cards (/crisis reorder)",
+        "discard": "a discard (/crisis discard)",
+        "congress": "a Congress answer (/crisis congress)",
+        "refresh": "the Refresh discards (/crisis refresh)",
+    }
 
     def check_content(self) -> None:
         load_content()  # validates every file and checks counters, cards and nations named
+
     Options = CrisisOptions
     State = CrisisState
     Action = a.ACTION
@@ -116,11 +138,17 @@ class Crisis1914(Game[CrisisState]):
         if state.pending:
             pend = state.pending[0]
             seat = state.players[pend.nation].seat
+            revealed = ""
+            if pend.kind == "resolve" and pend.cards and pend.cards[0]:
+                c = card(pend.cards[0])
+                revealed = f"{c.name} ({card_dp(state, state.players[pend.nation], c)} DP)"
             text = {
-                "resolve": "Decide how your revealed card is played (Belligerence, alternative effect).",
-                "choose": "Play one of the three cards you drew by Deliberating; keep the other two.",
-                "reorder": "Put the top cards of your Draw Pile back in the order you want.",
-                "discard": f"Discard {pend.count} card(s) from your Hand.",
+                "resolve": f"Decide how the card you revealed, {revealed}, is played: `/crisis place` "
+                "(with Belligerence, its alternative effect, or as it is).",
+                "choose": "Play one of the three cards you drew by Deliberating with `/crisis choose`; "
+                "keep the other two.",
+                "reorder": "Put the top cards of your Draw Pile back in the order you want with `/crisis reorder`.",
+                "discard": f"Discard {pend.count} card(s) from your Hand with `/crisis discard`.",
             }[pend.kind]
             return [
                 Prompt(
@@ -136,7 +164,7 @@ class Crisis1914(Game[CrisisState]):
                 Prompt(
                     seat=p.seat,
                     kind="turn",
-                    text="Your turn: draw, play, deliberate, reorganize, seize or pass.",
+                    text="Your turn: `/crisis draw`, `play`, `deliberate`, `reorganize`, `seize` or `pass`.",
                     phase=f"{w}/r{state.round}/{p.nation}/turn",
                 )
             ]
@@ -146,7 +174,7 @@ class Crisis1914(Game[CrisisState]):
                 Prompt(
                     seat=seat,
                     kind="congress",
-                    text="Invite all statesmen to a Congress?",
+                    text="Invite all statesmen to a Congress? `/crisis congress answer:invite` or `answer:no`.",
                     phase=f"{w}/congress",
                     thread=f"Week {state.week} Congress",
                 )
@@ -159,7 +187,7 @@ class Crisis1914(Game[CrisisState]):
                     Prompt(
                         seat=seat,
                         kind="congress",
-                        text="Attend the Congress or refuse?",
+                        text="Attend the Congress or refuse? `/crisis congress answer:attend` or `answer:refuse`.",
                         phase=f"{w}/congress",
                         thread=f"Week {state.week} Congress",
                     )
@@ -169,7 +197,8 @@ class Crisis1914(Game[CrisisState]):
                 Prompt(
                     seat=state.players[n].seat,
                     kind="refresh",
-                    text="Refresh: choose the cards to discard from your Hand (keep at most 6).",
+                    text="Refresh: choose the cards to discard from your Hand (keep at most 6) with "
+                    "`/crisis refresh`.",
                     phase=f"{w}/refresh",
                     mode="simultaneous",
                 )
@@ -276,7 +305,7 @@ class Crisis1914(Game[CrisisState]):
         content = load_content()
         nations = content.nations
         lines = [
-            f"**Crisis: 1914** — Week {view['week']} of 6, Round {view['round']} ({view['phase'].replace('_', ' ')})"
+            f"**Crisis: 1914** — Week {view['week']} of 6, Round {view['round']} ({PHASE_NAMES.get(view['phase'], view['phase'])})"
         ]
         order = [n for n in view["initiative"] if n]
         init = " > ".join(nations[n].statesman for n in order)
@@ -474,7 +503,10 @@ class Crisis1914(Game[CrisisState]):
                 dp = f" ({card_dp(state, p, card(c))} DP)" if p is not None else ""
                 text = f"Play {card(c).name}{dp}{choices(action)}"
             case a.Resolve(card=None):
-                text = f"Place it{choices(action)}" if choices(action) else "Place it"
+                pend = state.pending[0] if state.pending else None
+                shown = card(pend.cards[0]) if pend and pend.cards and pend.cards[0] else None
+                it = f"{shown.name} ({card_dp(state, p, shown)} DP)" if shown and p is not None else "it"
+                text = f"Place {it}{choices(action)}"
             case a.Resolve(card=c):
                 text = f"Choose {card(c).name}{choices(action)}"
             case a.Deliberate(discard=c):

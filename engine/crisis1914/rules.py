@@ -185,7 +185,8 @@ def _answer_pending(state: CrisisState, p: Player, action: Any, rng: random.Rand
         raise NotYourTurn(f"Waiting for {statesman(pending.nation)}.")
     if pending.kind in ("resolve", "choose"):
         if not isinstance(action, a.Resolve):
-            raise IllegalAction("First decide how the card is played (resolve).")
+            command = "/crisis place" if pending.kind == "resolve" else "/crisis choose"
+            raise IllegalAction(f"First decide how the card is played ({command}).")
         if pending.kind == "resolve":
             chosen = pending.cards[0]
             if action.card not in (None, chosen):
@@ -208,7 +209,7 @@ def _answer_pending(state: CrisisState, p: Player, action: Any, rng: random.Rand
         play_card(state, p, chosen, action, rng, log, src)
     elif pending.kind == "reorder":
         if not isinstance(action, a.Reorder):
-            raise IllegalAction("First put the cards you looked at back in the order you want (reorder).")
+            raise IllegalAction("First put the cards you looked at back in the order you want (/crisis reorder).")
         if sorted(action.order) != sorted(pending.cards):
             raise IllegalAction(
                 "Reorder exactly the cards you looked at: " + ", ".join(name(c) for c in pending.cards) + "."
@@ -221,7 +222,7 @@ def _answer_pending(state: CrisisState, p: Player, action: Any, rng: random.Rand
         )
     elif pending.kind == "discard":
         if not isinstance(action, a.Discard):
-            raise IllegalAction(f"First discard {pending.count} card(s) from your Hand (discard).")
+            raise IllegalAction(f"First discard {pending.count} card(s) from your Hand (/crisis discard).")
         if len(action.cards) != pending.count or len(set(action.cards)) != len(action.cards):
             raise IllegalAction(f"Discard exactly {pending.count} different card(s) from your Hand.")
         for cid in action.cards:

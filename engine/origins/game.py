@@ -26,6 +26,12 @@ class Origins(Game[OriginsState]):
     title = "Origins of World War I"
     aliases = ("origins-of-ww1", "origins-of-wwi", "origins-ww1", "oww1")
     min_players = 2
+    owed_words = {
+        "bid": "a bid (/origins bid or /origins pass)",
+        "sheet": "a secret sheet (/origins sheet, then /origins submit)",
+        "attack": "attacks (/origins attack or /origins done)",
+        "ready": "the end of diplomacy (/origins ready)",
+    }
     max_players = 7
     Options = OriginsOptions
 
@@ -73,8 +79,8 @@ class Origins(Game[OriginsState]):
                     seat=state.bidder,
                     kind="bid",
                     text=(
-                        f"Attack order {' > '.join(state.order)}: bid at least {state.high_bid + 1} PF "
-                        "to move one card, or pass."
+                        f"Attack order {' > '.join(names[c] for c in state.order)}: bid at least "
+                        f"{state.high_bid + 1} PF to move one card with `/origins bid`, or `/origins pass`."
                     ),
                     phase=f"{label}/bidding/{state.step}",
                 )
@@ -86,7 +92,7 @@ class Origins(Game[OriginsState]):
                     kind="sheet",
                     text=(
                         f"Write your secret sheet, at most {placement.cap(state)} PFs per embassy "
-                        "(e.g. sheet line:'SER 5, ROM 3, FE 2'), then submit."
+                        "(e.g. `/origins sheet line:SER 5, ROM 3, FE 2`), then `/origins submit`."
                     ),
                     phase=f"{label}/placement",
                     mode="simultaneous",
@@ -97,12 +103,13 @@ class Origins(Game[OriginsState]):
         if state.phase == "attacks":
             country = state.order[state.attacker]
             left = attacks.allowed(state) - state.attacks_made
-            where = ", ".join(attacks.attack_embassies(state, country))
+            where = ", ".join(names.get(e, e) for e in attacks.attack_embassies(state, country))
             return [
                 Prompt(
                     seat=state.holders[country],
                     kind="attack",
-                    text=f"{names[country]}: attack in {where} ({left} left), or done.",
+                    text=f"{names[country]}: attack in {where} ({left} left) with `/origins attack`, "
+                    "or `/origins done`.",
                     phase=f"{label}/attacks/{country}",
                 )
             ]
@@ -111,7 +118,7 @@ class Origins(Game[OriginsState]):
                 Prompt(
                     seat=seat,
                     kind="ready",
-                    text="Diplomacy: negotiate, then say ready.",
+                    text="Diplomacy: negotiate, then say `/origins ready`.",
                     phase=f"{label}/diplomacy",
                     thread=f"Diplomacy {label}",
                     deadline_setting="diplomacy_minutes",

@@ -69,13 +69,14 @@ def play(state: OriginsState, seat: str, action: Any, rng: random.Random) -> lis
         if seat in state.ready:
             raise IllegalAction("You are already ready.")
         state.ready.append(seat)
-        events = [Event(kind="ready", text=f"{_label(state, seat)} is ready.")]
+        verb = "are" if len(state.countries_of(seat)) > 1 else "is"
+        events = [Event(kind="ready", text=f"{_label(state, seat)} {verb} ready.")]
         if len(state.ready) == len(state.seats):
             state.turn += 1
             events += begin_turn(state, rng)
         return events
 
-    raise IllegalAction(f"Unknown order {action!r}.")
+    raise IllegalAction("That order is not one of this game's.")
 
 
 def _label(state: OriginsState, seat: str) -> str:

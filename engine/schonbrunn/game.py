@@ -18,18 +18,18 @@ from .pieces import face_down_at, influence, name, supply_values
 from .state import SchonbrunnState
 
 STAGE_TEXT = {
-    "bid": "Auction: hide Receptions in hand (at least 1) with `bid`.",
-    "choose": "Auction: choose your Nation with `choose`.",
-    "commit": "Hierarchy: commit one Delegate face down with `commit`.",
-    "tiebreak": "Hierarchy: order the tied nations with `tiebreak`.",
-    "sign": "Hierarchy: sign any Treaties with `sign` (or sign none).",
-    "receptions": "Hierarchy: spend Receptions for Prestige with `receptions`, up to your Delegate's Influence.",
-    "favour": "Assignments: reveal one face-down Political Favour with `favour`.",
-    "plot": "Plot: spend 1-4 Receptions against a face-down Delegate with `plot`, or `pass`.",
-    "move": "Chancellery: move a face-up Delegate of the nation your Delegation Head faces with `move`.",
-    "minister": "Chancellery: assign your Foreign Minister with `minister` (or keep it).",
-    "activate": "Congress: activate your Treaty with `activate`, or `pass`.",
-    "keep": "Recovery: keep Treaties by discarding one Aid each with `keep`.",
+    "bid": "Auction: hide Receptions in hand (at least 1) with `/schonbrunn bid`.",
+    "choose": "Auction: choose your Nation with `/schonbrunn choose`.",
+    "commit": "Hierarchy: commit one Delegate face down with `/schonbrunn commit`.",
+    "tiebreak": "Hierarchy: order the tied nations with `/schonbrunn tiebreak`.",
+    "sign": "Hierarchy: sign any Treaties with `/schonbrunn sign` (or sign none).",
+    "receptions": "Hierarchy: spend Receptions for Prestige with `/schonbrunn receptions`, up to your Delegate's Influence.",
+    "favour": "Assignments: reveal one face-down Political Favour with `/schonbrunn favour`.",
+    "plot": "Plot: spend 1-4 Receptions against a face-down Delegate with `/schonbrunn plot`, or `/schonbrunn pass`.",
+    "move": "Chancellery: move a face-up Delegate of the nation your Delegation Head faces with `/schonbrunn move`.",
+    "minister": "Chancellery: assign your Foreign Minister with `/schonbrunn minister` (or keep it).",
+    "activate": "Congress: activate your Treaty with `/schonbrunn activate`, or `/schonbrunn pass`.",
+    "keep": "Recovery: keep Treaties by discarding one Aid each with `/schonbrunn keep`.",
 }
 PHASE = {
     "bid": "Auction",
@@ -62,6 +62,22 @@ class Schonbrunn(Game[SchonbrunnState]):
     title = "Schönbrunn"
     aliases = ("schönbrunn",)
     min_players = 3
+    owed_words = {
+        "bid": "an Auction bid (/schonbrunn bid)",
+        "choose": "a Nation (/schonbrunn choose)",
+        "commit": "a Hierarchy Delegate (/schonbrunn commit)",
+        "tiebreak": "a tie-break (/schonbrunn tiebreak)",
+        "sign": "Treaties to sign (/schonbrunn sign)",
+        "receptions": "Receptions for Prestige (/schonbrunn receptions)",
+        "favour": "a Political Favour (/schonbrunn favour)",
+        "assign": "Delegate assignments (/schonbrunn assign)",
+        "head": "the Delegation Head (/schonbrunn head)",
+        "plot": "a Plot (/schonbrunn plot or /schonbrunn pass)",
+        "move": "a Chancellery move (/schonbrunn move)",
+        "minister": "the Foreign Minister (/schonbrunn minister)",
+        "activate": "a Treaty activation (/schonbrunn activate or /schonbrunn pass)",
+        "keep": "Treaties to keep (/schonbrunn keep)",
+    }
     max_players = 6
     Options = SchonbrunnOptions
 
@@ -105,6 +121,8 @@ class Schonbrunn(Game[SchonbrunnState]):
         if state.stage == "assign":
             kind = "head" if state.assign_step == "head" else "assign"
             text = _assign_text(state)
+        elif state.stage == "tiebreak":
+            text = _tiebreak_text(state, seat)
         return [Prompt(seat=seat, kind=kind, text=text, phase=f"r{state.round}/{state.stage}/{seat}")]
 
     def play(self, state: SchonbrunnState, seat: str, action: Any, rng: random.Random) -> list[Event]:
@@ -166,7 +184,7 @@ class Schonbrunn(Game[SchonbrunnState]):
             "phase": PHASE[state.stage],
             "simplified": state.simplified,
             "hierarchy": [name(state, s) for s in state.hierarchy],
-            "master": name(state, state.master) if state.players[state.master].nation else state.master,
+            "master": name(state, state.master),
             "objectives": board,
             "balance": {
                 "reparation": card(pob[0]).name if pob and state.tops_revealed else None,
@@ -239,7 +257,8 @@ class Schonbrunn(Game[SchonbrunnState]):
         me = view.get("me")
         if me:
             lines.append(
-                f"You ({me['nation']}): {me['receptions']} Receptions · supply {me['supply']}"
+                f"You ({me['nation']}): {me['receptions']} Receptions · Delegates in supply: "
+                + (", ".join(map(str, me["supply"])) or "none")
                 + (f" · committed {me['committed']}" if me["committed"] is not None else "")
             )
             if me["screen"]:
@@ -383,12 +402,27 @@ class Schonbrunn(Game[SchonbrunnState]):
         return v
 
 
+def _tiebreak_text(state: SchonbrunnState, seat: str) -> str:
+    """Which nations are tied, at what Influence, and why this player orders them (§Hierarchy)."""
+    group = next(g for g in state.tie_groups if len(g) > 1)
+    tied = " and ".join(name(state, s) for s in group)
+    value = state.players[group[0]].committed
+    if state.players[seat].nation and seat in group and seat != state.master:
+        why = "Austria's ability: it breaks every Hierarchy tie it is part of"
+    else:
+        why = "you hold the Master of Ceremonies token"
+    return (
+        f"Hierarchy: {tied} are tied with Influence {value}. You order them ({why}): "
+        "`/schonbrunn tiebreak order:` the tied nations, best position first."
+    )
+
+
 def _assign_text(state: SchonbrunnState) -> str:
     step, left = state.assign_step, state.assign_left
     if step == "head":
-        return "Assignments: assign your Delegation Head with `head` (an Objective for 1 Reception, or a nation's screen), or keep it."
+        return "Assignments: assign your Delegation Head with `/schonbrunn head` (an Objective for 1 Reception, or a nation's screen), or keep it."
     face = {"down": "face down", "up": "face up", "last": "face down (your last)"}[step]
-    return f"Assignments: assign {left} more Delegate(s) {face} with `assign`."
+    return f"Assignments: assign {left} more Delegate(s) {face} with `/schonbrunn assign`."
 
 
 GAME = Schonbrunn()

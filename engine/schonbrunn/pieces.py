@@ -23,8 +23,10 @@ def seat_of(state: SchonbrunnState, nation: str) -> str | None:
 
 
 def name(state: SchonbrunnState, seat: str) -> str:
+    """The seat's Nation; before the Auction has dealt one, the player's place at the table
+    ("Player 2"), never the internal seat id."""
     nat = state.players[seat].nation
-    return nations()[nat].name if nat else seat
+    return nations()[nat].name if nat else f"Player {state.seats.index(seat) + 1}"
 
 
 def ally_bonus(state: SchonbrunnState, seat: str) -> int:

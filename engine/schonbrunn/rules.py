@@ -240,8 +240,8 @@ def play(state: SchonbrunnState, seat: str, action: object, rng: random.Random) 
         return events
     expected = EXPECTS.get(stage, ())
     if not isinstance(action, expected):
-        kinds = " or ".join(k.model_fields["kind"].default for k in expected) or "nothing"
-        raise IllegalAction(f"Now is the time for: {kinds}.")
+        wanted = " or ".join(f"/schonbrunn {COMMAND_OF.get(k, k)}" for k in (c.model_fields["kind"].default for c in expected))
+        raise IllegalAction(f"Not now: the {PHASE_OF.get(stage, stage)} wants {wanted or 'no order'}.")
     if stage in ("bid", "commit"):
         if seat not in state.queue:
             raise IllegalAction("You have already made your secret choice this phase.")
@@ -254,7 +254,7 @@ def play(state: SchonbrunnState, seat: str, action: object, rng: random.Random) 
                 raise IllegalAction(f"Bid between 1 and {p.receptions} Receptions.")
             p.bid = action.receptions
             state.queue.remove(seat)
-            events.append(Event(kind="bid", text=f"{seat} has bid."))
+            events.append(Event(kind="bid", text=f"{name(state, seat)} has bid."))
             events.append(Event(kind="bid", text=f"You bid {action.receptions}.", audience=seat))
         case A.Choose():
             nat = next(
@@ -269,12 +269,13 @@ def play(state: SchonbrunnState, seat: str, action: object, rng: random.Random) 
                 raise IllegalAction(f"Choose one of: {', '.join(state.nations_left)}.")
             k = state.choose_order.index(seat)
             pay = state.players[state.choose_order[k + 1]].bid or 0 if k + 1 < len(state.choose_order) else 0
+            before = name(state, seat)
             p.nation = nat
             p.receptions -= pay
             state.nations_left.remove(nat)
             state.queue.pop(0)
             events.append(
-                Event(kind="choose", text=f"{seat} takes {nations()[nat].name}, losing {pay} Receptions.")
+                Event(kind="choose", text=f"{before} takes {nations()[nat].name}, losing {pay} Receptions.")
             )
         case A.Commit():
             d = next((d for d in supply(state, seat) if d.value == action.delegate), None)
@@ -326,6 +327,14 @@ def play(state: SchonbrunnState, seat: str, action: object, rng: random.Random) 
     advance(state, events, rng)
     return events
 
+
+# The slash command that gives each action (where its name differs) and each stage's phase.
+COMMAND_OF = {"spend": "receptions"}
+PHASE_OF = {
+    "bid": "Auction", "choose": "Auction", "commit": "Hierarchy", "tiebreak": "Hierarchy", "sign": "Hierarchy",
+    "receptions": "Hierarchy", "favour": "Assignments", "assign": "Assignments", "plot": "Plot",
+    "move": "Chancellery", "minister": "Chancellery", "activate": "Congress", "keep": "Recovery",
+}  # fmt: skip
 
 EXPECTS: dict[str, tuple[type, ...]] = {
     "bid": (A.Bid,),

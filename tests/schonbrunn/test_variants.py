@@ -26,7 +26,7 @@ def test_auction_for_the_nations():
     for seat, bid in [("a", 3), ("b", 1), ("c", 2), ("d", 3)]:
         s, events = GAME.apply(s, seat, Bid(receptions=bid))
         if seat != "d":
-            assert [e.text for e in events if e.audience is None] == [f"{seat} has bid."]
+            assert [e.text for e in events if e.audience is None] == [f"Player {seats.index(seat) + 1} has bid."]
             assert GAME.view(s, None)["players"][seat]["bid"] is None  # secret until all are in
     # a and d tie at 3: from the Master c anticlockwise, b is 1 away, a 2, d 3.
     assert s.choose_order == ["a", "d", "c", "b"] and s.stage == "choose"

@@ -24,7 +24,7 @@ def resolve_bids(state: SchonbrunnState, events: list[Event]) -> None:
         return (m - state.seats.index(seat)) % n
 
     order = sorted(state.seats, key=lambda s: (-(state.players[s].bid or 0), distance(s)))
-    shown = ", ".join(f"{s} {state.players[s].bid}" for s in order)
+    shown = ", ".join(f"{name(state, s)} {state.players[s].bid}" for s in order)
     events.append(Event(kind="bids", text=f"Auction bids revealed: {shown}.", reveals=True))
     state.choose_order = order
     state.stage, state.queue = "choose", list(order)

@@ -1,0 +1,98 @@
+"""The message lint (issue 12): what a player reads is written for a person.
+
+`problems(text, commands)` lists what is wrong in one message: a seat id (`s1 has bid`),
+a Python repr (`supply [0, 1, 1, 2]`, `{'a': 1}`, `None`), a game id where its slash-command
+group belongs (`/crisis1914`), a slash command that does not exist, an internal word for
+a decision (`Now is the time for: spend.`), and the grammar slips the issue names. The
+whole-game tests (console and SimCord) run it over every line a player could read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from engine import games
+
+GAME_COMMANDS = {
+    "new", "join", "leave", "start", "status", "me", "log", "rules", "settings", "abandon", "pause",
+    "resume", "substitute", "bot", "undo", "export", "import", "publish", "notify", "mine", "talk",
+    "card", "help", "aid",
+}  # fmt: skip
+
+
+def prompt_kinds() -> set[str]:
+    """The internal names of decisions (`turn`, `sheet`, `receptions`): never shown bare."""
+    return {kind for gid in games.ids() for kind in games.get(gid).owed_words}
+
+
+def known_commands() -> dict[str, set[str]]:
+    """Every slash-command group players can type, with its commands."""
+    known = {"game": set(GAME_COMMANDS)}
+    for gid in games.ids():
+        g = games.get(gid)
+        known[g.group] = {c.name for c in g.commands}
+    return known
+
+
+_SEAT_ID = re.compile(r"(?<![\w/`.#-])s\d{1,2}(?![\w`])")
+_REPRS = [
+    (re.compile(r"\[-?\d+(?:, -?\d+)+\]|\[\d+\]|\[\]"), "a Python list"),
+    (re.compile(r"\[['\"]|\{['\"]|['\"]: |\(['\"]\w+['\"],"), "a Python repr"),
+    (re.compile(r"\bNone\b"), "None"),
+    (re.compile(r"<[\w.]+ object at|\b[A-Z]\w+\(\w+="), "an object repr"),
+]
+_SLASH = re.compile(r"(?:(?<=\s)|(?<=^)|(?<=[`(\"'*]))/([a-z0-9_]+)(?: ([a-z_]+))?", re.MULTILINE)
+_GRAMMAR = [
+    (re.compile(r"\byou owes\b", re.IGNORECASE), "'you owes'"),
+    (re.compile(r"\b\w+ & [^.\n]*\bis ready\b"), "'A & B is ready'"),
+    (re.compile(r"\bTime is up and (?:(?! and |, ).)+ still owe\b"), "'<one name> still owe'"),
+    (re.compile(r"Now is the time for:"), "an internal word for a decision"),
+]
+
+
+def problems(text: str, known: dict[str, set[str]] | None = None) -> list[str]:
+    """What is wrong with one message a player reads ([] when nothing)."""
+    known = known if known is not None else known_commands()
+    found = []
+    for m in _SEAT_ID.finditer(text):
+        found.append(f"a seat id {m[0]!r}")
+    for pattern, what in _REPRS:
+        for m in pattern.finditer(text):
+            found.append(f"{what} {m[0]!r}")
+    kinds = "|".join(sorted(prompt_kinds()))
+    for m in re.finditer(rf"\((?:{kinds})\)|\bowes? (?:{kinds})\b(?! \()", text):
+        found.append(f"an internal name of a decision {m[0]!r}")
+    echoed = re.compile(r"There is no (/\w+ \w+)")  # the refusal quotes what was typed
+    text_checked = echoed.sub("", text)
+    for m in _SLASH.finditer(text_checked):
+        group, sub = m[1], m[2]
+        if group not in known:
+            if any(group.startswith(g) or g.startswith(group) for g in known) or group in games.ids():
+                found.append(f"no such command group /{group}")
+            continue
+        if sub is not None and sub not in known[group] and group != "game" and not _prose(sub):
+            found.append(f"no such command /{group} {sub}")
+        if group == "game" and sub is not None and sub not in known["game"] and not _prose(sub):
+            found.append(f"no such command /game {sub}")
+    for pattern, what in _GRAMMAR:
+        for m in pattern.finditer(text):
+            found.append(f"{what}: {m[0]!r}")
+    return found
+
+
+_PROSE = {"to", "and", "or", "for", "with", "in", "at", "on", "the", "is", "a", "commands", "command", "group"}
+
+
+def _prose(word: str) -> bool:
+    return word in _PROSE
+
+
+def lint(messages: Iterable[str], where: str = "") -> list[str]:
+    """Every problem in `messages`, each with the message it was found in (shortened)."""
+    known = known_commands()
+    out = []
+    for text in messages:
+        for problem in problems(text, known):
+            out.append(f"{where}{problem} in: {text[:300]!r}")
+    return out
