@@ -32,20 +32,30 @@ def test_the_checks_find_a_lost_action_and_a_damaged_file(tmp_path):
     import asyncio
     import sqlite3
 
-    from .driver import Acks, drive, verify
+    from bot.store import open_store
+    from bot.tables import TableService
+
+    from .driver import Acks, verify
 
     db = tmp_path / "db.sqlite3"
+    ch = 100_001
 
-    async def some_play() -> None:
-        task = asyncio.ensure_future(drive(db, 5))
-        await asyncio.sleep(0.5)
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
+    async def some_play() -> int:
+        store = await open_store(db)
+        service = TableService(store)
+        await service.create(ch, 1, "crisis1914", 1, "p1")
+        await service.join(ch, 2, "p2")
+        await service.start(ch, 1, seed=3)
+        for _ in range(5):
+            await service.auto(ch)
+        await store.close()
+        conn = sqlite3.connect(db)
+        (n,) = conn.execute("SELECT COUNT(*) FROM actions WHERE channel_id=?", (ch,)).fetchone()
+        conn.close()
+        return n
 
-    asyncio.run(some_play())
-    conn = sqlite3.connect(db)
-    ch, n = conn.execute("SELECT channel_id, COUNT(*) FROM actions GROUP BY channel_id").fetchone()
-    conn.close()
+    n = asyncio.run(some_play())
+    assert n == 5
     acks = Acks(tables={ch}, started={ch}, actions={ch: n})
     assert verify(db, acks).problems == []
     acks.actions[ch] = n + 2
