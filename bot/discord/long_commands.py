@@ -195,8 +195,8 @@ async def export(interaction: discord.Interaction) -> None:
     await answer_file(interaction, note, data, f"{info.game}-{channel_id}.json", ephemeral=not finished)
 
 
-@app_commands.command(name="import", description="Continue an exported game at a new table in this channel")
-@app_commands.describe(record="The JSON file from /game export")
+@app_commands.command(name="import", description="Continue a game from its full record at a new table in this channel")
+@app_commands.describe(record="A running game's full record (`chancellery export`, by whoever runs the bot)")
 async def import_(interaction: discord.Interaction, record: discord.Attachment) -> None:
     if record.size > RECORD_LIMIT:
         await say(interaction, "That file is too large to be a game record.")
