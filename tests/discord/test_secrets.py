@@ -48,3 +48,19 @@ async def test_discords_request_bodies_stay_out_of_the_log(env, service, caplog)
         logging.getLogger().removeHandler(handler)
     assert "You committed 3" not in stream.getvalue() and secret not in stream.getvalue()
     assert "You committed 3" in caplog.text  # without the filter it is there: the check is not vacuous
+
+
+async def test_an_abandoned_game_is_exported_privately_and_without_its_secrets(env, service):
+    import json
+
+    table = await _started(env, service, "alice", "bob")
+    await table["bob"].slash(table.channel, "envoys commit", value=2)
+    seed = (await service.store.get_table(table.channel.id)).seed
+    await table["alice"].slash(table.channel, "game abandon")
+    exported = await table["bob"].slash(table.channel, "game export")
+    assert exported.ephemeral and "abandoned" in exported.response.content
+    (attachment,) = exported.response.attachments
+    data = env.backend.cdn.get(attachment.url).decode()
+    assert json.loads(data)["format"] == "chancellery-public-record/1"
+    assert str(seed) not in data and "You committed 2" not in data
+    assert str(seed) not in table.public_text()
