@@ -679,7 +679,7 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
     async def _step(self, t: _Table, seat: str, user_id: int | None, action: Any) -> tuple[_Table, Outbox]:
         """Apply one action and save it with its events and deadlines in one transaction."""
         g = t.game
-        before = t.prompts
+        before, before_state = t.prompts, t.state
         try:
             if isinstance(action, dict):
                 action = g.parse_action(action)
@@ -741,7 +741,7 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
             )
             out.posts.append(Post(to="channel", kind="standings", text=text))
         out.status = functools.partial(self._status, t)  # written only if a front end reads it
-        out.reply = f"Done: {getattr(action, 'kind', 'action')}."
+        out.reply = g.confirm(before_state, seat, action, applied.events)
         return t, out
 
     # -- reading ---------------------------------------------------------------------------

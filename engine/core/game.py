@@ -182,6 +182,12 @@ class Game(ABC, Generic[S]):
         """What `prompt` asks for, in a few words: "you owe …", "Waiting for: anna (…)"."""
         return self.owed_words.get(prompt.kind, prompt.kind.replace("_", " "))
 
+    def confirm(self, state: S, seat: str, action: Any, events: list[Event]) -> str:
+        """What the player who acted is told they did ("You played Conrad with Belligerence
+        (8 DP)."): `state` is the state before the action, `events` what it caused. Only
+        the actor reads it. Games say it in the past tense; this default names the action."""
+        return f"Done: {self.action_label(state, seat, action)}."
+
     def may_act(self, state: S, seat: str) -> bool:
         return any(p.seat == seat for p in self.prompts(state))
 

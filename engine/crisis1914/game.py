@@ -479,6 +479,57 @@ class Crisis1914(Game[CrisisState]):
         out.append(a.Pass())
         return out
 
+    def confirm(self, state: CrisisState, seat: str, action: Any, events: list[Event]) -> str:
+        """ "You played Conrad with Belligerence (8 DP)." The DP are the ones the card added
+        (doubled by Belligerence), from the play event; `state` is before the action."""
+
+        def names(ids: list[str]) -> str:
+            return ", ".join(card(c).name.split(" (")[0] for c in ids) or "nothing"
+
+        played = next((e for e in events if e.kind == "play" and e.audience is None), None)
+        how = ""
+        if isinstance(action, a.CardChoices):
+            how = " with Belligerence" if action.belligerence else ""
+            how += " and its alternative effect" if how and action.alternative else ""
+            how = how or (" with its alternative effect" if action.alternative else "")
+        dp = f" ({played.data['dp']} DP)" if played is not None and "dp" in played.data else ""
+        match action:
+            case a.Draw():
+                shown = card(played.data["card"]).name if played is not None and "card" in played.data else None
+                if shown:
+                    return f"You drew {shown}{dp} to your Tableau."
+                revealed = next((e for e in events if e.kind == "revealed" and "card" in e.data), None)
+                if revealed is not None:
+                    return f"You revealed {card(revealed.data['card']).name}: decide how it is played."
+                return "You drew the top card of your Draw Pile."
+            case a.Pass():
+                return "You passed: you play no more cards this Week."
+            case a.Play(card=c):
+                return f"You played {card(c).name}{how}{dp}."
+            case a.Resolve(card=None):
+                pend = state.pending[0] if state.pending else None
+                shown = card(pend.cards[0]).name if pend and pend.cards and pend.cards[0] else "the card"
+                return f"You placed {shown}{how}{dp}."
+            case a.Resolve(card=c):
+                return f"You chose {card(c).name}{how}{dp}; you keep the other two."
+            case a.Deliberate(discard=c):
+                return f"You Deliberated, discarding {card(c).name}: play one of the three cards you drew."
+            case a.Reorganize(discard=c):
+                return f"You Reorganized, discarding {card(c).name}: put the top cards back in your order."
+            case a.Seize(discards=cs):
+                return f"You Seized the Initiative, discarding {names(cs)}."
+            case a.Reorder(order=cs):
+                return f"Your Draw Pile now starts {names(cs)}."
+            case a.Discard(cards=cs):
+                return f"You discarded {names(cs)}."
+            case a.Congress(yes=yes):
+                if state.phase == "congress_invite":
+                    return "You invited every statesman to a Congress." if yes else "You called no Congress."
+                return "You attend the Congress." if yes else "You refused the Congress."
+            case a.Refresh(discards=cs):
+                return f"You discarded {names(cs)} in the Refresh Step." if cs else "You kept your whole Hand."
+        return super().confirm(state, seat, action, events)
+
     def action_label(self, state: CrisisState, seat: str, action: Any) -> str:
         """In the rulebook's words: "Play Hartwig (3 DP) with Belligerence". Not cut to a
         button's 80 characters: the service does that, keeping the labels apart."""

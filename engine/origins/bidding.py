@@ -52,7 +52,7 @@ def bid(state: OriginsState, seat: str, payer: str, card: str, position: int, am
     state.order.insert(position - 1, card)
     state.high_bid = amount
     state.passes = 0
-    order = ", ".join(state.order)
+    order = ", ".join(names[c] for c in state.order)
     events = [
         Event(
             kind="bid",
@@ -64,8 +64,10 @@ def bid(state: OriginsState, seat: str, payer: str, card: str, position: int, am
 
 
 def pass_(state: OriginsState, seat: str) -> list[Event]:
+    names = content.names()
+    who = " & ".join(names[c] for c in state.countries_of(seat))
     state.passes += 1
-    return _next(state)
+    return [Event(kind="pass", text=f"{who} passes in the bidding.")] + _next(state)
 
 
 def _next(state: OriginsState) -> list[Event]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.core import Entry, Game, IllegalAction, Model, Outcome, Prompt, Standing, rng_for
+from engine.core import Entry, Event, Game, IllegalAction, Model, Outcome, Prompt, Standing, rng_for
 
 from . import attacks, bots, content, placement, scoring, texts, views
-from .actions import ACTION, Attack, Bid, Done, Pass, Ready, Submit
+from .actions import ACTION, Attack, Bid, Done, Pass, Place, Ready, Remove, Submit, WriteSheet
 from .commands import COMMANDS
 from .rules import begin_turn, play
 from .state import Ledger, OriginsState, Sheet
@@ -184,6 +184,74 @@ class Origins(Game[OriginsState]):
             return out
         return [Ready()]
 
+    def action_label(self, state: OriginsState, seat: str, action: Any) -> str:
+        """What a button does, in full: "Bid 2 PF: move Italy to 1st", "Attack Russia in
+        Serbia (8 vs 5, 3:2)"; no two legal actions read the same."""
+        names = content.names()
+        match action:
+            case Pass():
+                return "Pass in the bidding"
+            case Bid():
+                paid = f" from {names[action.payer]}" if len(state.countries_of(seat)) > 1 else ""
+                return f"Bid {action.amount} PF{paid}: move {names[action.card]} to {_ordinal(action.position)}"
+            case Submit():
+                return "Hand in your sheets as written"
+            case Done():
+                country = state.order[state.attacker] if 0 <= state.attacker < len(state.order) else None
+                return f"No more attacks for {names[country]} this turn" if country else "No more attacks"
+            case Attack():
+                embassy = placement.embassy_code(action.embassy)
+                labels = [c.label for c in content.attack_table().columns]
+                parts = []
+                for target, n in action.split.items():
+                    code = placement.embassy_code(target)
+                    defending = state.at(embassy, code)
+                    parts.append((names[code], f"{n} vs {defending}, {labels[attacks.column(n, defending)]}"))
+                if len(parts) == 1:
+                    return f"Attack {parts[0][0]} in {names[embassy]} ({parts[0][1]})"
+                return f"Attack in {names[embassy]}: " + ", ".join(f"{who} ({odds})" for who, odds in parts)
+            case Ready():
+                return "Ready: end diplomacy"
+        return super().action_label(state, seat, action)
+
+    def confirm(self, state: OriginsState, seat: str, action: Any, events: list[Event]) -> str:
+        names = content.names()
+        match action:
+            case Pass():
+                return "You passed in the bidding (you may bid again when it comes round)."
+            case Bid():
+                return (
+                    f"You bid {action.amount} PF from {names[action.payer]}: {names[action.card]} moves to "
+                    f"{_ordinal(action.position)} in the attack order."
+                )
+            case Place():
+                country, embassy = names[_code(action.country)], names[_code(action.embassy)]
+                if not action.amount:
+                    return f"You cleared {embassy} on {country}'s sheet."
+                return f"You wrote {action.amount} new PFs for {embassy} on {country}'s sheet."
+            case Remove():
+                country, embassy = names[_code(action.country)], names[_code(action.embassy)]
+                if not action.amount:
+                    return f"You cleared the eliminations in {embassy} on {country}'s sheet."
+                return f"You wrote {action.amount} of {country}'s PFs in {embassy} to eliminate."
+            case WriteSheet():
+                return f"You wrote {names[_code(action.country)]}'s sheet."
+            case Submit():
+                return "You handed in your sheets; they are revealed when every player's are in."
+            case Done():
+                return f"{names[state.order[state.attacker]]} makes no more attacks this turn."
+            case Attack():
+                fought = [e.data for e in events if e.kind == "attack" and e.data.get("attacker")]
+                results = "; ".join(
+                    f"against {names[d['defender']]}, {d['committed']} vs {d['defending']} ({d['column']}), "
+                    f"rolled {sum(d['dice'])}: {d['result']}"
+                    for d in fought
+                )
+                return f"You attacked in {names[placement.embassy_code(action.embassy)]}: {results}."
+            case Ready():
+                return "You are ready; diplomacy ends when every player is."
+        return super().confirm(state, seat, action, events)
+
     def seat_label(self, state: OriginsState, seat: str) -> str:
         names = content.names()
         return " & ".join(names[c] for c in state.countries_of(seat)) or seat
@@ -288,3 +356,13 @@ class Origins(Game[OriginsState]):
 
 
 __all__ = ["Origins", "OriginsOptions"]
+
+
+def _ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th … (attack-order positions)."""
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def _code(text: str) -> str:
+    """An embassy or country as typed (a code or a name) as its code."""
+    return placement.embassy_code(text)

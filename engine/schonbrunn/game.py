@@ -9,6 +9,7 @@ from pydantic import Field
 
 from engine.core import Entry, Event, Game, IllegalAction, Model, Outcome, Prompt, Standing
 
+from . import actions as A
 from . import bots, legal, rules, texts
 from .actions import ACTION
 from .commands import COMMANDS
@@ -296,6 +297,22 @@ class Schonbrunn(Game[SchonbrunnState]):
     def action_label(self, state: SchonbrunnState, seat: str, action: Any) -> str:
         return legal.label(state, seat, action)
 
+    def confirm(self, state: SchonbrunnState, seat: str, action: Any, events: list[Event]) -> str:
+        """The button's words in the past tense: "You committed your 3 (secret)."."""
+        label = legal.label(state, seat, action)
+        verb, _, rest = label.partition(" ")
+        past = _PAST.get(verb)
+        if isinstance(action, A.TieBreak):
+            text = f"You ordered the tie: {label}"
+        elif label.startswith(("Delegation Head", "Foreign Minister")):
+            text = f"You sent your {label}"
+        elif past:
+            text = f"You {past} {rest}".rstrip()
+        else:
+            text = f"Done: {label}"
+        secret = " (secret until all are in)" if isinstance(action, A.Bid | A.Commit) else ""
+        return f"{text}{secret}."
+
     def round_label(self, state: SchonbrunnState) -> str | None:
         if state.stage == "over" or state.round < 1:
             return None  # the auction for nations comes before round 1
@@ -426,3 +443,11 @@ def _assign_text(state: SchonbrunnState) -> str:
 
 
 GAME = Schonbrunn()
+
+
+# The verbs of the turn buttons (legal.label) in the past tense, for confirmations.
+_PAST = {
+    "Bid": "bid", "Take": "took", "Commit": "committed", "Sign": "signed", "Spend": "spent",
+    "Reveal": "revealed", "Assign": "assigned", "Keep": "kept", "Plot": "plotted", "Remove": "removed",
+    "Move": "moved", "Activate": "activated", "Pass": "passed",
+}  # fmt: skip

@@ -163,6 +163,7 @@ async def test_a_whole_game_of_crisis_by_slash_commands(env, store, seed):
     assert mirror.week >= 2 and congresses >= 1 and refreshes >= 1, (congresses, refreshes)
     assert secret_dms >= 1, "no secret Refresh prompt was ever DMed"
     await _the_standings_are_the_engines(table, mirror)
+    assert not table.lint(), "\n".join(table.lint())
 
 
 async def _give(

@@ -166,6 +166,7 @@ async def test_a_whole_game_of_origins_by_slash_commands(env, store, players, on
         assert {"sheet line", "sheet country"} <= table.typed
     assert 9 <= mirror.turn <= 11 and placements == mirror.turn + 1 and diplomacies >= 3
     await _the_standings_are_the_engines(table, mirror)
+    assert not table.lint(), "\n".join(table.lint())
     _each_private_line_reached_its_owner_only(table, mirror)
 
 

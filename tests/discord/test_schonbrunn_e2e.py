@@ -197,6 +197,7 @@ async def test_a_whole_game_of_schonbrunn_by_slash_commands(env, store):
     assert every <= table.typed, every - table.typed
     assert rounds_seen == mirror.rounds == 4
     await _the_standings_are_the_engines(table, mirror)
+    assert not table.lint(), "\n".join(table.lint())
     _each_commit_reached_its_owner_only(table, commits)
 
 

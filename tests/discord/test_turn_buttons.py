@@ -98,7 +98,7 @@ async def test_the_player_who_owes_gets_private_buttons_that_play_exactly_that_a
     expected, _ = GAME.apply(state, seat, legal[index])
     button = f"chan:act:{table.channel.id}:{state.step}:{index}"
     clicked = await table.members[name].click(mine.response.message, custom_id=button)
-    assert clicked.ephemeral and clicked.response.content.startswith("Done"), clicked.response.content
+    assert clicked.ephemeral and clicked.response.content.startswith("You"), clicked.response.content
     assert await table.state() == expected
 
     # The next player's turn notice comes by DM once the grace is over, with their buttons.
@@ -116,7 +116,7 @@ async def test_the_player_who_owes_gets_private_buttons_that_play_exactly_that_a
     else:  # many choices: a select menu, values are indices
         index2 = 0
         clicked = await table.members[name2].user.select(notice, ["0"], custom_id=dm_ids[0])
-    assert clicked.ephemeral and clicked.response.content.startswith("Done"), clicked.response.content
+    assert clicked.ephemeral and clicked.response.content.startswith("You"), clicked.response.content
     expected, _ = GAME.apply(state, seat2, legal2[index2])
     assert await table.state() == expected
 

@@ -18,6 +18,7 @@ from bot.discord.play_commands import command_name
 from bot.tables import TableService
 from engine.core.game import Game
 
+from ..render.lint import problems
 from .conftest import BotConfig
 
 SECRET = "(secret: only you see this)"  # how the service marks a simultaneous prompt
@@ -80,12 +81,15 @@ class WholeGameTable:
 
     async def order(self, seat: str, command: str, where: Any = None, **options: Any) -> str:
         """`/<group> <command>` typed by the member holding `seat`; returns the private answer."""
+        before = (await self.store.get_table(self.channel.id)).state
         result = await self.members[self.seats[seat]].slash(
             where or self.channel, f"{self.group} {command}", **options
         )
         answer = self.answer(result)
         assert result.ephemeral, f"/{self.group} {command} was answered in public: {answer}"
-        assert answer.startswith("Done"), f"/{self.group} {command} {options} refused: {answer}"
+        changed = (await self.store.get_table(self.channel.id)).state != before
+        assert changed, f"/{self.group} {command} {options} refused: {answer}"
+        assert not problems(answer), (answer, problems(answer))  # the message lint (issue 12)
         self.typed |= {command, *(f"{command} {option}" for option in options)}
         return answer
 
@@ -106,6 +110,12 @@ class WholeGameTable:
             if call.method in ("POST", "PATCH") and call.json.get("content"):
                 out.append(call.json["content"])
         return out
+
+    def lint(self) -> list[str]:
+        """The message lint (issue 12) over everything posted in the channel and its
+        threads and every member's DMs during the game; [] when all reads well."""
+        texts = self.public_since(0) + [t for name in self.members for t in self.dms(name)]
+        return [f"{p} in: {t[:200]!r}" for t in texts for p in problems(t)]
 
     async def archived(self, thread_id: int) -> bool:
         """As the bot sees it (an archived thread drops out of its cache: fetched then)."""

@@ -48,6 +48,7 @@ _GRAMMAR = [
     (re.compile(r"\b\w+ & [^.\n]*\bis ready\b"), "'A & B is ready'"),
     (re.compile(r"\bTime is up and (?:(?! and |, ).)+ still owe\b"), "'<one name> still owe'"),
     (re.compile(r"Now is the time for:"), "an internal word for a decision"),
+    (re.compile(r"^Done: \w+\.$", re.MULTILINE), "a confirmation that does not say what was done"),
 ]
 
 
