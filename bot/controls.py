@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from engine.core import GameError, rng_for
+from engine.core import GameError, Prompt, rng_for
 
 from .logsafe import log_game_failure
 from .outbox import Outbox, Post
@@ -346,21 +346,25 @@ class ControlsMixin:
         )
 
     async def _autoplay(self, t: _Table, out: Outbox) -> _Table:
-        """Automatic seats that owe a decision play the game's bot_action at once, seeded
-        from the table seed and the step, until a member owes one or the game ends."""
-        if not any(s.automatic for s in t.seats):
-            return t  # most tables: every seat is a member's
+        """Decisions nobody need wait for, taken at once until a member owes a real one or
+        the game ends: automatic seats play the game's bot_action (seeded from the table
+        seed and the step), and a decision with no real choice (`Game.forced_action`) is
+        taken and said in one public line (issue 18)."""
+        automatic = any(s.automatic for s in t.seats)
+        taken: list[Prompt] = []  # decisions taken for their seat: no turn notice for them
         for _ in range(AUTO_CAP):
             if t.row.status != "running" or t.state is None:
                 break
-            seat = next(
-                (p.seat for p in t.prompts if (h := t.holder(p.seat)) is not None and h.automatic), None
-            )
-            if seat is None:
+            prompt, action, said = self._next_automatic(t, automatic)
+            if prompt is None:
                 break
+            seat = prompt.seat
             try:
-                action = t.game.bot_action(t.state, seat, rng_for(t.state.seed, t.state.step, "auto"))
-                t, step = await self._step(t, seat, t.holder(seat).user_id, action)
+                if action is None:
+                    action = t.game.bot_action(t.state, seat, rng_for(t.state.seed, t.state.step, "auto"))
+                holder = t.holder(seat)
+                by = holder.user_id if holder is not None and not said else None  # a forced one: nobody's
+                t, step = await self._step(t, seat, by, action)
             except StoreError:
                 raise
             except Exception:  # an engine whose automatic player fails must not lose the human's move
@@ -368,8 +372,25 @@ class ControlsMixin:
                 return await self._pause_for(
                     t, out, f"The automatic move for {t.who_as(seat)} failed ({ENGINE_FAILED})"
                 )
+            if said:
+                out.posts.append(Post(to="channel", kind="event", text=said))
+                taken.append(prompt)
             out.merge(step)
+        if taken:
+            _drop_stale_notices(t, out, taken)
         return t
+
+    def _next_automatic(self, t: _Table, automatic: bool) -> tuple[Prompt | None, Any, str]:
+        """The next decision taken without waiting: (its prompt, the action or None for the
+        automatic player's choice, the public line), or (None, None, "")."""
+        for p in t.prompts:
+            holder = t.holder(p.seat)
+            if automatic and holder is not None and holder.automatic:
+                return p, None, ""
+            forced = t.game.forced_action(t.state, p.seat)
+            if forced is not None:
+                return p, forced.action, forced.said
+        return None, None, ""
 
     # -- undo ------------------------------------------------------------------------------
     async def undo(self, channel_id: int, user_id: int, *, admin: bool = False) -> Outbox:
@@ -536,3 +557,23 @@ def _majority(t: _Table) -> int:
 
 def _json(text: str) -> dict[str, Any]:
     return json.loads(text)
+
+
+def _drop_stale_notices(t: _Table, out: Outbox, taken: list[Prompt]) -> None:
+    """Turn notices, in the same outbox, of decisions already taken for their seat."""
+
+    def stale(post: Post) -> bool:
+        if post.kind != "prompt":
+            return False
+        for p in taken:
+            holder = t.holder(p.seat)
+            mine = post.seat == p.seat or (
+                holder is not None and post.seat is None and post.user_id == holder.user_id
+            )
+            if mine and (
+                p.text in post.text or post.text.endswith(f": {p.kind}") or f": {p.kind} " in post.text
+            ):
+                return True
+        return False
+
+    out.posts[:] = [post for post in out.posts if not stale(post)]

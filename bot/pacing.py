@@ -8,7 +8,8 @@ default settings runs them (bot/tablebase.py `Settings`): a phase's deadline sta
 its key first appears, reminders are notices, and at expiry the default action is given
 for every seat still owing. Everything is drawn from the run's seed.
 
-A hand-off is a decision in a phase that only one seat ever owed (a bid, an attack, a
+Decisions the table takes at once (`Game.forced_action`, as the service does) take no
+time and are not hand-offs. A hand-off is a decision in a phase that only one seat ever owed (a bid, an attack, a
 Crisis action): the others can do nothing until that seat's player has been there. The
 last player to say "ready" in a diplomacy phase is not one.
 """
@@ -21,6 +22,7 @@ import random
 import statistics
 from bisect import insort
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.core import Game, Model, Prompt, rng_for
 
@@ -179,6 +181,11 @@ def play_timed(
         if game.outcome(state) is not None:
             break
         prompts = game.prompts(state)
+        taken = _take_at_once(game, state, prompts)
+        if taken is not None:  # no real choice: the table takes it without waiting (not a hand-off)
+            state = taken
+            decisions += 1
+            continue
         phases = list(dict.fromkeys(p.phase for p in prompts))
         for phase in phases:
             if phase not in due:
@@ -291,3 +298,12 @@ def pace(
         game_seed = rng_for(seed, index, "pacing").getrandbits(63)
         result.timings.append(play_timed(game, players, game_seed, model, settings, options))
     return result
+
+
+def _take_at_once(game: Game, state: Any, prompts: list[Prompt]) -> Any | None:
+    """The state after a decision the service takes at once (`Game.forced_action`), or None."""
+    for p in prompts:
+        forced = game.forced_action(state, p.seat)
+        if forced is not None:
+            return game.apply(state, p.seat, forced.action)[0]
+    return None

@@ -3,7 +3,7 @@
 from .commands import Choice, Command, Option, match_choice, parse_int
 from .content import Provenance, Sourced, load_toml, set_content_dir
 from .errors import ContentError, GameError, IllegalAction, NotYourTurn
-from .game import Applied, Game, TrackingRandom
+from .game import Applied, Forced, Game, StandingOrder, TrackingRandom
 from .model import PUBLIC, Event, GameState, Model, Outcome, Prompt, Standing
 from .reference import Entry
 from .rng import rng_for, roll, seed_commitment
@@ -15,6 +15,7 @@ __all__ = [
     "ContentError",
     "Entry",
     "Event",
+    "Forced",
     "Game",
     "GameError",
     "GameState",
@@ -30,6 +31,7 @@ __all__ = [
     "load_toml",
     "set_content_dir",
     "Standing",
+    "StandingOrder",
     "TrackingRandom",
     "match_choice",
     "parse_int",

@@ -21,7 +21,7 @@ from .model import Event, GameState, Model, Outcome, Prompt
 from .reference import Entry
 from .rng import seed_for
 
-__all__ = ["Game", "Applied", "TrackingRandom"]
+__all__ = ["Game", "Applied", "Forced", "StandingOrder", "TrackingRandom"]
 
 S = TypeVar("S", bound=GameState)
 
@@ -111,6 +111,24 @@ class Applied(Generic[S]):
         return not self.used_randomness and not self.revealed
 
 
+@dataclass(frozen=True)
+class Forced:
+    """A decision that carries no real choice (one legal action, or all alike): the table
+    takes it at once and says `said` in one public line (issue 18)."""
+
+    action: Any
+    said: str
+
+
+@dataclass(frozen=True)
+class StandingOrder:
+    """An answer a player gives before the decision reaches them (issue 18): `name` is what
+    they type, `text` what it does, in the game's words."""
+
+    name: str
+    text: str
+
+
 class Game(ABC, Generic[S]):
     id: ClassVar[str]
     title: ClassVar[str]
@@ -123,6 +141,7 @@ class Game(ABC, Generic[S]):
     aliases: ClassVar[tuple[str, ...]] = ()
     command_group: ClassVar[str] = ""  # the slash-command group (/crisis ...); "" means the id
     rules_summary: ClassVar[str] = ""
+    standing_orders: ClassVar[tuple[StandingOrder, ...]] = ()
     # Phase lengths of this game's own that a Prompt.deadline_setting names, beyond the
     # shared phase_hours and diplomacy_minutes: `/game settings` accepts exactly these.
     deadline_settings: ClassVar[tuple[str, ...]] = ()
@@ -190,6 +209,20 @@ class Game(ABC, Generic[S]):
 
     def may_act(self, state: S, seat: str) -> bool:
         return any(p.seat == seat for p in self.prompts(state))
+
+    def forced_action(self, state: S, seat: str) -> Forced | None:
+        """The seat's decision now if it carries no real choice; None when it does."""
+        return None
+
+    def standing_scope(self, state: S, seat: str, order: str) -> str | None:
+        """What a standing order `order` given now is for ("1912" for that turn's bidding):
+        it applies while the game's scope for it stays the same and lapses when it moves
+        on. None: the order cannot be given now (or does not exist)."""
+        return None
+
+    def standing_action(self, state: S, seat: str, order: str) -> Any | None:
+        """The action `order` gives for the decision `seat` owes now; None if it gives none."""
+        return None
 
     def seat_label(self, state: S, seat: str) -> str:
         """The seat in the game's words (its nation or role)."""

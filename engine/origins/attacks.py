@@ -45,10 +45,21 @@ def losses(outcome: str, attacker: int, defender: int) -> tuple[int, int]:
 
 
 def targets(state: OriginsState, country: str, embassy: str) -> list[str]:
-    """Countries `country` may attack in `embassy` now."""
+    """Countries `country` may attack in `embassy` now: another player's (rulings.md 20a)."""
     if embassy in state.embassies_used or state.at(embassy, country) <= 0:
         return []
-    return [c for c in state.order if c != country and state.at(embassy, c) > 0]
+    mine = state.holders.get(country)
+    return [c for c in state.order if state.holders.get(c) != mine and state.at(embassy, c) > 0]
+
+
+def only_own(state: OriginsState, country: str) -> bool:
+    """No attack is possible, though the country has PFs beside another country's: that
+    country is its own player's (said when the country is skipped)."""
+    return (
+        state.attacks_made < allowed(state)
+        and not attack_embassies(state, country)
+        and any(len(here) > 1 and country in here for here in state.pfs.values())
+    )
 
 
 def attack_embassies(state: OriginsState, country: str) -> list[str]:
@@ -60,7 +71,8 @@ def attack_embassies(state: OriginsState, country: str) -> list[str]:
         here = state.pfs.get(embassy)
         # only positive counts are kept, so a second entry is another country's PFs
         if here and len(here) > 1 and country in here and embassy not in state.embassies_used:
-            out.append(embassy)
+            if targets(state, country, embassy):  # another player's country is there
+                out.append(embassy)
     return out
 
 
@@ -84,6 +96,11 @@ def check(state: OriginsState, country: str, embassy: str, split: dict[str, int]
     for target, n in split.items():
         if target == country:
             raise IllegalAction(f"{names[country]} cannot attack itself.")
+        if state.holders.get(target) == state.holders.get(country):
+            raise IllegalAction(
+                f"{names[country]} and {names.get(target, target)} are the same player's: "
+                "an attack is made on another player's country."
+            )
         if target not in state.holders or state.at(embassy, target) <= 0:
             raise IllegalAction(f"{names.get(target, target)} has no PFs in {where} to attack.")
         if n < 1:

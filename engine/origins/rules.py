@@ -125,14 +125,24 @@ def _next_attacker(state: OriginsState, rng: random.Random) -> list[Event]:
     country = state.order[state.attacker] if state.attacker >= 0 else None
     if country is not None and attacks.attack_embassies(state, country):
         return []
+    skipped: list[Event] = []
     while True:
         state.attacker += 1
         state.attacks_made = 0
         state.embassies_used = []
         if state.attacker >= len(state.order):
-            return end_turn(state, rng)
-        if attacks.attack_embassies(state, state.order[state.attacker]):
-            return []
+            return skipped + end_turn(state, rng)
+        country = state.order[state.attacker]
+        if attacks.attack_embassies(state, country):
+            return skipped
+        if attacks.only_own(state, country):
+            skipped.append(
+                Event(
+                    kind="no_attack",
+                    text=f"{content.names()[country]} shares embassies only with its own player's "
+                    "countries: no attack this turn.",
+                )
+            )
 
 
 def begin_turn(state: OriginsState, rng: random.Random) -> list[Event]:

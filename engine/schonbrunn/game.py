@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import Field
 
-from engine.core import Entry, Event, Game, IllegalAction, Model, Outcome, Prompt, Standing
+from engine.core import Entry, Event, Forced, Game, IllegalAction, Model, Outcome, Prompt, Standing
 
 from . import actions as A
 from . import bots, legal, rules, texts
@@ -293,6 +293,21 @@ class Schonbrunn(Game[SchonbrunnState]):
     def legal_actions(self, state: SchonbrunnState, seat: str) -> list[Any]:
         """Every choice listed whole (engine/schonbrunn/legal.py says how combinations are)."""
         return legal.legal_actions(state, seat)
+
+    def forced_action(self, state: SchonbrunnState, seat: str) -> Forced | None:
+        """A Delegation Head with nowhere to go (no Reception to pay and no free screen, or
+        every place taken) and no Treaty to activate: it is kept, said publicly."""
+        if (
+            state.stage != "assign"
+            or state.assign_step != "head"
+            or not state.queue
+            or state.queue[0] != seat
+        ):
+            return None
+        choices = legal.legal_actions(state, seat)
+        if len(choices) != 1 or choices[0].kind != "head":
+            return None
+        return Forced(choices[0], f"{name(state, seat)} has no place for its Delegation Head: it keeps it.")
 
     def action_label(self, state: SchonbrunnState, seat: str, action: Any) -> str:
         return legal.label(state, seat, action)

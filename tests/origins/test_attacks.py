@@ -156,3 +156,22 @@ def test_the_same_defender_twice_in_one_embassy_is_refused():
     state = _game({"SER": {"GER": 9, "RUS": 6}})
     with pytest.raises(IllegalAction, match="named twice"):
         _attack(state, "SER", {"RUS": 4, "Russia": 5})
+
+
+def test_a_country_attacks_only_another_players_country_and_is_skipped_if_none_is_there():
+    """§7: 'the two players involved must have PF's in a common nation Embassy' (rulings 20a).
+    With 3 players s3 holds GER and AH: they share Serbia with nobody else."""
+    state = new_game(3, 1)
+    position(state, {"SER": {"GER": 5, "AH": 5}, "FE": {"AH": 2, "RUS": 3}})
+    state = to_attacks(state, "UK", ["UK", "GER", "AH", "RUS", "FRA", "ITA"])
+    assert state.holders["GER"] == state.holders["AH"] == "s3"
+    assert attacks.targets(state, "GER", "SER") == [] and attacks.attack_embassies(state, "GER") == []
+    with pytest.raises(IllegalAction, match="same player's"):
+        attacks.check(state, "AH", "SER", {"GER": 5})
+    state = to_attacks(state, "UK", ["UK", "GER", "AH", "RUS", "FRA", "ITA"])
+    events = rules._next_attacker(state, Dice())  # UK has no PFs: move down the cards
+    # GER is skipped and said so in one public line; AH may attack Russia in the Far East
+    assert [e.text for e in events if e.kind == "no_attack"] == [
+        "Germany shares embassies only with its own player's countries: no attack this turn."
+    ]
+    assert state.order[state.attacker] == "AH" and attacks.attack_embassies(state, "AH") == ["FE"]
