@@ -531,6 +531,19 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
             labels = button_labels([g.action_label(state, me.seat, x) for x in legal])
             return state.step, list(enumerate(labels))
 
+    async def choice_details(self, channel_id: int, user_id: int, step: int) -> dict[int, str]:
+        """The line under each of `choices` in a menu (`Game.action_detail`: the card's text,
+        an attack's odds), by index; {} once the table has moved past `step`. The caller's
+        own seat only, like `choices`."""
+        async with self._lock(channel_id):
+            t = await self._load(channel_id)
+            me = t.seat_of(user_id)
+            if me is None or me.seat is None or t.state is None or t.state.step != step:
+                return {}
+            g, state = t.game, t.state
+            details = (g.action_detail(state, me.seat, x) for x in g.legal_actions(state, me.seat))
+            return {i: text for i, text in enumerate(details) if text}
+
     async def act_choice(self, channel_id: int, user_id: int, step: int, index: int) -> Outbox:
         """A turn button: `legal_actions(state, seat)[index]`, if the table is still at `step`."""
 

@@ -99,7 +99,9 @@ class LogPage(
     async def callback(self, interaction: discord.Interaction) -> None:
         service = interaction.client.service  # type: ignore[attr-defined]
         text = await service.log(self.channel_id, self.page)
-        await interaction.response.edit_message(content=text[:MESSAGE_LIMIT], view=log_view(self.channel_id, text))
+        await interaction.response.edit_message(
+            content=text[:MESSAGE_LIMIT], view=log_view(self.channel_id, text)
+        )
 
 
 def log_view(channel_id: int, text: str) -> discord.ui.View | discord.utils.MISSING:  # type: ignore[valid-type]
@@ -180,13 +182,22 @@ class ActPick(
     """A select menu of up to 25 legal actions, for turns with too many for buttons."""
 
     def __init__(
-        self, channel_id: int, step: int, part: int, options: list[tuple[int, str]] | None = None
+        self,
+        channel_id: int,
+        step: int,
+        part: int,
+        options: list[tuple[int, str]] | None = None,
+        details: dict[int, str] | None = None,
     ) -> None:
+        details = details or {}
         super().__init__(
             discord.ui.Select(
                 custom_id=PICK_ID.format(channel_id=channel_id, step=step, part=part),
                 placeholder="Choose your action…" if part == 0 else "More choices…",
-                options=[discord.SelectOption(label=label[:100], value=str(i)) for i, label in options or []]
+                options=[
+                    discord.SelectOption(label=label[:100], value=str(i), description=_line(details.get(i)))
+                    for i, label in options or []
+                ]
                 or [discord.SelectOption(label="…", value="0")],
             )
         )
@@ -205,9 +216,19 @@ class ActPick(
         await _act(interaction, self.channel_id, self.step, int(values[0]))
 
 
-def choices_view(channel_id: int, step: int, choices: list[tuple[int, str]]) -> discord.ui.View | None:
+def _line(text: str | None) -> str | None:
+    """A menu option's description: at most Discord's 100 characters, cut after a word."""
+    if not text:
+        return None
+    return text if len(text) <= 100 else text[:99].rsplit(" ", 1)[0] + "…"
+
+
+def choices_view(
+    channel_id: int, step: int, choices: list[tuple[int, str]], details: dict[int, str] | None = None
+) -> discord.ui.View | None:
     """Buttons for a short list of choices, select menus for a long one; None for none.
-    Beyond five menus (125 choices) the rest stay with the slash commands."""
+    Beyond five menus (125 choices) the rest stay with the slash commands. `details` (by
+    index) is the line under each menu option: the card's text, an attack's odds."""
     if not choices:
         return None
     view = discord.ui.View(timeout=None)
@@ -216,7 +237,8 @@ def choices_view(channel_id: int, step: int, choices: list[tuple[int, str]]) -> 
             view.add_item(ActChoice(channel_id, step, index, label))
         return view
     for part in range(min(MAX_ROWS, -(-len(choices) // MAX_OPTIONS))):
-        view.add_item(ActPick(channel_id, step, part, choices[part * MAX_OPTIONS : (part + 1) * MAX_OPTIONS]))
+        shown = choices[part * MAX_OPTIONS : (part + 1) * MAX_OPTIONS]
+        view.add_item(ActPick(channel_id, step, part, shown, details))
     return view
 
 
@@ -224,6 +246,10 @@ async def own_choices(bot: Any, channel_id: int, user_id: int) -> discord.ui.Vie
     """The caller's current turn buttons, or None (no seat, nothing owed, or no list)."""
     try:
         step, choices = await bot.service.choices(channel_id, user_id)
+        # buttons have no room for more; menus show each option's card text or odds
+        details = (
+            await bot.service.choice_details(channel_id, user_id, step) if len(choices) > MAX_BUTTONS else {}
+        )
     except Exception:  # a refusal (not seated) or a gone table: no buttons, never an error
         return None
-    return choices_view(channel_id, step, choices)
+    return choices_view(channel_id, step, choices, details)

@@ -207,6 +207,11 @@ class Game(ABC, Generic[S]):
         the actor reads it. Games say it in the past tense; this default names the action."""
         return f"Done: {self.action_label(state, seat, action)}."
 
+    def action_detail(self, state: S, seat: str, action: Any) -> str:
+        """More about one of `legal_actions` than its label holds, for the line under it in a
+        menu: the text of the card it plays, an attack's odds. Only `seat` reads it."""
+        return ""
+
     def may_act(self, state: S, seat: str) -> bool:
         return any(p.seat == seat for p in self.prompts(state))
 

@@ -12,7 +12,7 @@ from . import actions as a
 from . import bots, rules, texts, weeks
 from .cards import MAX_BELLIGERENCE, assertions, blocked_by_momentum, card, card_dp, limit
 from .commands import COMMANDS
-from .content import TYPE_NAMES, load_content
+from .content import load_content
 from .log import Log, statesman
 from .state import CrisisState, Player
 
@@ -299,7 +299,8 @@ class Crisis1914(Game[CrisisState]):
     @staticmethod
     def _card_view(state: CrisisState, p: Player, card_id: str) -> dict[str, Any]:
         c = card(card_id)
-        return {"card": card_id, "name": c.name, "dp": card_dp(state, p, c), "type": c.type}
+        dp = card_dp(state, p, c)
+        return {"card": card_id, "name": c.name, "dp": dp, "type": c.type, "text": texts.card_text(c, dp)}
 
     def describe(self, view: dict[str, Any]) -> str:
         content = load_content()
@@ -349,18 +350,15 @@ class Crisis1914(Game[CrisisState]):
                 )
         if view.get("you"):
             you = view["you"]
-            hand = (
-                ", ".join(f"{c['name']} ({c['dp']} DP, {TYPE_NAMES[c['type']]})" for c in you["hand"])
-                or "empty"
-            )
-            lines.append(f"Your Hand: {hand}")
+            # each of one's own cards with its full text: no printed card to look at (issue 12)
+            lines.append("Your Hand:" + ("" if you["hand"] else " empty"))
+            lines += [f"• **{c['name']}**: {c['text']}" for c in you["hand"]]
             if you["known_top"]:
-                lines.append("Top of your Draw Pile: " + ", ".join(c["name"] for c in you["known_top"]))
+                lines.append("Top of your Draw Pile, top first:")
+                lines += [f"• **{c['name']}**: {c['text']}" for c in you["known_top"]]
             if you.get("looking_at"):
-                lines.append(
-                    "You are looking at: "
-                    + ", ".join(f"{c['name']} ({c['dp']} DP)" for c in you["looking_at"])
-                )
+                lines.append("You are looking at:")
+                lines += [f"• **{c['name']}**: {c['text']}" for c in you["looking_at"]]
         if view["result"]:
             lines.append(f"**{view['result']}**")
         return "\n".join(lines)
@@ -582,6 +580,21 @@ class Crisis1914(Game[CrisisState]):
             case _:
                 text = super().action_label(state, seat, action)
         return text
+
+    def action_detail(self, state: CrisisState, seat: str, action: Any) -> str:
+        """The card the choice plays or discards, in a few words (the Hand shows it whole)."""
+        p = state.player_of(seat)
+        match action:
+            case a.Play(card=c) | a.Resolve(card=str(c)):
+                pass
+            case a.Resolve(card=None) if state.pending and state.pending[0].cards:
+                c = state.pending[0].cards[0]
+            case a.Deliberate(discard=c) | a.Reorganize(discard=c):
+                return f"Discards {card(c).name}: {texts.card_summary(card(c))}"
+            case _:
+                return ""
+        dp = card_dp(state, p, card(c)) if p is not None else None
+        return texts.card_summary(card(c), dp)
 
     @staticmethod
     def _bell_options(p: Player, card_id: str) -> list[bool]:

@@ -7,7 +7,15 @@ from engine.core import Entry, Provenance
 
 from . import content as ct
 
-__all__ = ["card_text", "effect_text", "board_text", "entries", "PRESTIGE_TABLE", "TYPE_RULES"]
+__all__ = [
+    "card_text",
+    "card_summary",
+    "effect_text",
+    "board_text",
+    "entries",
+    "PRESTIGE_TABLE",
+    "TYPE_RULES",
+]
 
 # What each card type does on a Tableau (rules: Cards).
 TYPE_RULES = {
@@ -117,6 +125,50 @@ def card_text(c: ct.Card, dp: int | None = None) -> str:
     if nation:
         parts.append(f"{nation}'s deck.")
     return " ".join(parts)
+
+
+def _short(e: ct.Effect) -> str:
+    cards = ct.load_content().cards
+    match e.kind:
+        case "back_channel":
+            return "Back-Channel" + (f" from Week {e.from_week}" if e.from_week > 1 else "")
+        case "draw":
+            return f"draw {e.count}"
+        case "reclaim_assertion":
+            return "reclaim an Assertion"
+        case "reduce_tension":
+            return f"-{e.amount} Tension"
+        case "discard":
+            return f"Target discards {e.count}" if e.who == "target" else f"discard {e.count}"
+        case "advance_counter":
+            return f"{_counter(e.counter)} +{e.by}"
+        case "prestige":
+            return f"+{e.amount} Prestige"
+        case "bring_in":
+            return f"brings in {cards[e.card].name if e.card in cards else e.card}"
+        case "mobilize":
+            return "General Mobilization: you lose"
+    return e.kind  # pragma: no cover
+
+
+def card_summary(c: ct.Card, dp: int | None = None) -> str:
+    """The card in a few words, for a menu line of 100 characters: DP, type, effects,
+    the alternative, Momentum, forced Belligerence and where it is discarded."""
+    bits = [f"{c.dp if dp is None else dp} DP {ct.TYPE_NAMES[c.type]}"]
+    bits += [_short(e) for e in c.effects]
+    if c.alternative is not None:
+        bits.append("or " + (", ".join(_short(e) for e in c.alternative) or "nothing"))
+    if c.momentum:
+        bits.append("Momentum")
+    if c.forced_belligerence:
+        bits.append("always Belligerence")
+    pile = {"recycled": "Recycled", "return": "Return", "permanent": "Permanent"}[c.discard]
+    if c.permanent_if == "played":
+        pile = "Permanent once played"
+    elif c.permanent_if == "belligerence":
+        pile = f"Permanent with Belligerence, else {pile}"
+    bits.append(pile)
+    return " · ".join(bits)
 
 
 def _condition(cond: ct.Condition) -> str:

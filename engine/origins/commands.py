@@ -10,7 +10,7 @@ from typing import Any
 
 from engine.core import Choice, Command, IllegalAction, Option, parse_int
 
-from . import attacks, content, placement
+from . import attacks, content, placement, texts
 from .actions import Attack, Bid, Done, Pass, Place, Ready, Remove, Submit, WriteSheet
 from .state import OriginsState
 
@@ -125,7 +125,15 @@ def _attack_targets(state: OriginsState, seat: str, typed: dict[str, Any]) -> li
     embassy = _typed_code(typed, "embassy")
     if country is None or embassy not in content.names():
         return []
-    return _choices(attacks.targets(state, country, embassy))
+    # with all one's PFs there against theirs: the odds and chances before committing (issue 12)
+    mine, names = state.at(embassy, country), content.names()
+    out = []
+    for c in attacks.targets(state, country, embassy):
+        col = attacks.column(mine, state.at(embassy, c))
+        label = content.attack_table().columns[col].label
+        odds = f"{mine} vs {state.at(embassy, c)}, {label}: {texts.odds_text(col)}"
+        out.append(Choice(f"{c} ({names[c]}) {odds}", c))
+    return out
 
 
 # -- builders ------------------------------------------------------------------------------

@@ -252,6 +252,16 @@ class Origins(Game[OriginsState]):
                 return "You are ready; diplomacy ends when every player is."
         return super().confirm(state, seat, action, events)
 
+    def action_detail(self, state: OriginsState, seat: str, action: Any) -> str:
+        """An attack's odds column and its chances, before the player commits (issue 12)."""
+        if not isinstance(action, Attack) or len(action.split) != 1:
+            return ""
+        ((target, mine),) = action.split.items()
+        theirs = state.at(placement.embassy_code(action.embassy), placement.embassy_code(target))
+        col = attacks.column(mine, theirs)
+        label = content.attack_table().columns[col].label
+        return f"{mine} vs {theirs} PFs, odds {label}: {texts.odds_text(col)}"
+
     def seat_label(self, state: OriginsState, seat: str) -> str:
         names = content.names()
         return " & ".join(names[c] for c in state.countries_of(seat)) or seat

@@ -156,6 +156,7 @@ class Schonbrunn(Game[SchonbrunnState]):
                         pieces[name(state, s)]["total"] = influence(state, s, o)
             board[o] = {
                 "reparation": card(pile[0]).name if pile and state.tops_revealed else None,
+                "reparation_text": texts.card_text(card(pile[0])) if pile and state.tops_revealed else None,
                 "pile": len(pile),
                 "favour": state.favours[o] if o in state.favours_up else None,
                 "pieces": pieces,
@@ -189,6 +190,7 @@ class Schonbrunn(Game[SchonbrunnState]):
             "objectives": board,
             "balance": {
                 "reparation": card(pob[0]).name if pob and state.tops_revealed else None,
+                "reparation_text": texts.card_text(card(pob[0])) if pob and state.tops_revealed else None,
                 "pile": len(pob),
             },
             "players": players,
@@ -208,6 +210,10 @@ class Schonbrunn(Game[SchonbrunnState]):
             "receptions": p.receptions,
             "supply": supply_values(state, seat),
             "screen": [card(c).name for c in p.screen],
+            # the texts of one's own cards, nation and head: no printed card to read (issue 12)
+            "screen_texts": [texts.card_text(card(c)) for c in p.screen],
+            "signed_texts": {card(t).name: texts.card_text(card(t)) for t in p.signed},
+            "nation_text": texts.nation_text(nations()[p.nation]) if p.nation else None,
             "aids_shown": [card(c).name for c in p.shown_aids],
             "bid": p.bid,
         }
@@ -263,7 +269,19 @@ class Schonbrunn(Game[SchonbrunnState]):
                 + (f" · committed {me['committed']}" if me["committed"] is not None else "")
             )
             if me["screen"]:
-                lines.append("Behind your screen: " + ", ".join(me["screen"]))
+                lines.append("Behind your screen:")
+                lines += [f"• **{n}**: {t}" for n, t in zip(me["screen"], me["screen_texts"], strict=True)]
+            if me["signed_texts"]:
+                lines.append("Your signed Treaties:")
+                lines += [f"• **{n}**: {t}" for n, t in me["signed_texts"].items()]
+            if me["nation_text"]:
+                lines.append(f"Your nation: {me['nation_text']}")
+            shown = [(o, i) for o, i in view["objectives"].items() if i["reparation"]]
+            if view["balance"]["reparation"]:
+                shown.append(("Balance", view["balance"]))
+            if shown:
+                lines.append("Reparations on the board:")
+                lines += [f"• {o} **{i['reparation']}**: {i['reparation_text']}" for o, i in shown]
             if me.get("face_down"):
                 lines.append("Your face-down: " + ", ".join(f"{v} in {o}" for o, v in me["face_down"]))
         return "\n".join(lines)

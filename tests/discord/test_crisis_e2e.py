@@ -27,8 +27,10 @@ import pytest
 from bot.discord.play_commands import command_name
 from engine.crisis1914 import GAME
 from engine.crisis1914 import actions as a
+from engine.crisis1914.cards import card_dp
 from engine.crisis1914.content import load_content
 from engine.crisis1914.state import CrisisState
+from engine.crisis1914.texts import card_text
 
 from .whole_game import WholeGameTable, fixed_seed, simcord_bot  # noqa: F401 (fixtures pytest finds by name)
 
@@ -258,13 +260,20 @@ def _the_status_shows_the_table(status: str, state: CrisisState) -> None:
 async def _the_hand_is_shown_to_its_holder_only(table: CrisisTable, state: CrisisState, seat: str) -> None:
     name = table.seats[seat]
     result = await table.members[name].slash(table.channel, f"{GROUP} hand")
-    shown = result.response.content
+    shown = table.answer(result)
     assert result.ephemeral, shown
-    hand = state.player_of(seat).hand
-    line = next(t for t in shown.splitlines() if t.startswith("Your Hand: "))
-    # "Your Hand: Giesl (0 DP, Assertion), Stürgkh (3 DP, Assertion)"
-    names = re.findall(r"(?:^|, )(.+?) \(-?\d+ DP, [^)]*\)", line.removeprefix("Your Hand: "))
-    assert names == [CARDS[c] for c in hand] or (not hand and line == "Your Hand: empty"), (line, hand)
+    p = state.player_of(seat)
+    hand = p.hand
+    lines = shown.splitlines()
+    at = next(i for i, t in enumerate(lines) if t.startswith("Your Hand:"))
+    # "Your Hand:" then "• **Giesl**: 0 DP, Assertion (…). When played: …", one card a line
+    listed = lines[at + 1 : at + 1 + len(hand)]
+    names = [re.match(r"• \*\*(.+?)\*\*: ", t)[1] for t in listed if t.startswith("• ")]
+    assert names == [CARDS[c] for c in hand] or (not hand and lines[at] == "Your Hand: empty"), (lines, hand)
+    # issue 12: each card's whole text is in its holder's view, DP as it stands now
+    for cid, text in zip(hand, listed, strict=True):
+        c = load_content().cards[cid]
+        assert text.endswith(card_text(c, card_dp(state, p, c))), text
     _nothing_unseen_is_named([shown], _hidden_from(state, state, seat), name)
     table.typed.add("hand")
 

@@ -168,3 +168,38 @@ def test_many_choices_go_in_select_menus_of_at_most_25():
     few = choices_view(1, 2, choices[:3])
     assert [b.item.custom_id for b in few.children] == [f"chan:act:1:2:{i}" for i in range(3)]
     assert choices_view(1, 2, []) is None
+
+
+async def test_menu_options_carry_the_text_of_the_card_they_play(env, store):
+    """Issue 12: under each menu option, the card it plays or discards in a few words (DP,
+    type, effects, discard pile), for its owner alone. (Buttons have no room: the Hand
+    above them lists each card's whole text.)"""
+    from engine.crisis1914.cards import card, card_dp
+    from engine.crisis1914.texts import card_summary
+
+    table = CrisisTable(env, store)
+    await table.start(SEED)
+    service = env.bot.service
+    while True:  # to the first Play Step turn
+        state = await table.state()
+        seat = GAME.prompts(state)[0].seat
+        if state.phase == "play" and not state.pending:
+            break
+        await service.auto(table.channel.id)
+    user = table.members[table.seats[seat]].id
+    step, choices = await service.choices(table.channel.id, user)
+    details = await service.choice_details(table.channel.id, user, step)
+    p, legal = state.player_of(seat), GAME.legal_actions(state, seat)
+    plays = [i for i, x in enumerate(legal) if x.kind == "play"]
+    assert plays
+    for i in plays:
+        c = card(legal[i].card)
+        assert details[i] == card_summary(c, card_dp(state, p, c))
+    assert all(legal[i].kind in ("play", "deliberate", "reorganize") for i in details)
+    other = next(m for n, m in table.members.items() if n != table.seats[seat])
+    assert await service.choice_details(table.channel.id, other.id, step) == {}  # owes nothing now
+    assert await service.choice_details(table.channel.id, user, step - 1) == {}  # moved on
+
+    many = [(i, f"Choice {i}") for i in range(30)]
+    view = choices_view(1, 2, many, {i: details[plays[0]] for i in range(30)})
+    assert all(o.description == details[plays[0]] for m in view.children for o in m.item.options)

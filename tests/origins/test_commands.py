@@ -85,6 +85,13 @@ def test_attack_command_suggests_only_legal_embassies_and_targets():
     assert _suggest("attack", "target", state, seat, {"embassy": "SER"}) == [
         c for c in state.order if c in ("RUS", "AH")
     ]
+    # issue 12: the odds column and the chance of each result, before the attack is made
+    opt = next(o for o in COMMANDS["attack"].options if o.name == "target")
+    labels = {c.value: c.label for c in opt.suggest(state, seat, {"embassy": "SER"})}
+    assert labels["RUS"] == "RUS (Russia) 6 vs 3, 2:1: AE 17%, EX 56%, DE 28%"
+    assert labels["AH"] == "AH (Austria-Hungary) 6 vs 2, 3:1: AE 3%, EX 56%, DE 42%"
+    attack = Attack(embassy="SER", split={"RUS": 6})
+    assert GAME.action_detail(state, seat, attack) == "6 vs 3 PFs, odds 2:1: AE 17%, EX 56%, DE 28%"
     other = state.holders["UK"]
     assert _suggest("attack", "embassy", state, other) == []  # not the UK's turn
     single = COMMANDS["attack"].build(state, seat, {"embassy": "SER", "target": "RUS"})

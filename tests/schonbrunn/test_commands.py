@@ -152,3 +152,25 @@ def test_a_whole_game_played_only_from_autocomplete(players, options):
         action = _by_autocomplete(state, prompt.seat, prompt.kind)
         state, _ = GAME.apply(state, prompt.seat, action)
     assert GAME.outcome(state) is not None
+
+
+def test_the_screen_shows_each_cards_text_the_signed_treaties_the_nation_and_the_board():
+    """Issue 12: a player's own cards, nation and Delegation Head read in full in their view;
+    the Reparations on the board too. Nobody else's view names what is behind a screen."""
+    from engine.schonbrunn.content import card, cards, nations
+    from engine.schonbrunn.texts import card_text
+
+    state = table(["GB", "AUT", "RUS"])
+    state.tops_revealed = True
+    aid = next(c for c in cards().values() if c.type == "aid")
+    treaty = next(c for c in cards().values() if c.type == "treaty")
+    give(state, "GB", aid.id)
+    state.players["GB"].signed.append(treaty.id)
+    shown = GAME.describe(GAME.view(state, "GB"))
+    assert f"• **{aid.name}**: {card_text(aid)}" in shown
+    assert f"• **{treaty.name}**: {card_text(treaty)}" in shown
+    assert nations()["GB"].ability_text in shown and nations()["GB"].head_text in shown
+    on_board = [card(state.piles[o][0]) for o in state.objectives if state.piles[o]]
+    assert on_board and all(f"**{c.name}**: {card_text(c)}" in shown for c in on_board)
+    assert aid.name not in GAME.describe(GAME.view(state, "AUT"))
+    assert aid.name not in GAME.describe(GAME.view(state, None))
