@@ -48,6 +48,7 @@ GAME_VERBS = (
     "export",
     "publish",
     "notify",
+    "standing",
     "mine",
 )
 HELP = (
@@ -55,7 +56,7 @@ HELP = (
     "/game status | /game me | /game log [page:<n>] | /game rules [game:<id>] | /game card name:<name> [game:<id>] | /game settings [<key>:<value> …] | "
     "/game abandon | /game pause | /game resume | /game substitute seat:<x> member:<name> | /game bot [seat:<x>] "
     "[off:yes] | /game undo | /game export [file:<path>] | /game publish | /game notify [mode:dm|mention] "
-    "[timezone:<zone>] [quiet_hours:22-07] | /game mine | /<game> <command> <option>:<value> … | wait <minutes> | auto [<n>|all] | # comment | quit"
+    "[timezone:<zone>] [quiet_hours:22-07] | /game standing [order:<name>] [withdraw:yes] | /game mine | /<game> <command> <option>:<value> … | wait <minutes> | auto [<n>|all] | # comment | quit"
 )
 
 
@@ -282,6 +283,9 @@ class Console:
         elif verb == "notify":
             prefs = {k: options[k] for k in ("mode", "timezone", "quiet_hours") if k in options}
             self.private(user, await s.set_notify(uid, **prefs))
+        elif verb == "standing":
+            withdraw = str(options.get("withdraw", "")).lower() in ("yes", "true", "on", "1")
+            await self.show(await s.standing(CHANNEL, uid, options.get("order"), withdraw), user)
         elif verb == "mine":
             self.private(user, await s.mine(uid))
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from engine.core import GameError, Prompt, rng_for
+from engine.core import Game, GameError, Prompt, rng_for
 
 from .logsafe import log_game_failure
 from .outbox import Outbox, Post
@@ -355,7 +355,7 @@ class ControlsMixin:
         for _ in range(AUTO_CAP):
             if t.row.status != "running" or t.state is None:
                 break
-            prompt, action, said = self._next_automatic(t, automatic)
+            prompt, action, said, private = self._next_automatic(t, automatic)
             if prompt is None:
                 break
             seat = prompt.seat
@@ -374,23 +374,88 @@ class ControlsMixin:
                 )
             if said:
                 out.posts.append(Post(to="channel", kind="event", text=said))
+            if private:
+                self._seat_post(t, out, seat, private, kind="notice", dm=False)
+            if said or private:
                 taken.append(prompt)
             out.merge(step)
         if taken:
             _drop_stale_notices(t, out, taken)
         return t
 
-    def _next_automatic(self, t: _Table, automatic: bool) -> tuple[Prompt | None, Any, str]:
+    def _next_automatic(self, t: _Table, automatic: bool) -> tuple[Prompt | None, Any, str, str]:
         """The next decision taken without waiting: (its prompt, the action or None for the
-        automatic player's choice, the public line), or (None, None, "")."""
+        automatic player's choice, the public line, the private line), or (None, None, "", "").
+        A standing order is applied the moment its decision comes."""
+        g, state = t.game, t.state
+        standing = t.row.meta.get("standing") or {}
         for p in t.prompts:
             holder = t.holder(p.seat)
             if automatic and holder is not None and holder.automatic:
-                return p, None, ""
-            forced = t.game.forced_action(t.state, p.seat)
+                return p, None, "", ""
+            forced = g.forced_action(state, p.seat)
             if forced is not None:
-                return p, forced.action, forced.said
-        return None, None, ""
+                return p, forced.action, forced.said, ""
+            for name, scope in (standing.get(p.seat) or {}).items():
+                if g.standing_scope(state, p.seat, name) != scope:
+                    continue  # lapsed: it was for an earlier turn or Week
+                action = g.standing_action(state, p.seat, name)
+                if action is not None:
+                    return p, action, "", f"Your standing order was applied: {_order_text(g, name)}."
+        return None, None, "", ""
+
+    # -- standing orders (issue 18 item 4) ----------------------------------------------------
+    async def standing(
+        self, channel_id: int, user_id: int, order: str | None = None, withdraw: bool = False
+    ) -> Outbox:
+        """List, give or withdraw the caller's standing orders; every reply is private."""
+
+        async def run(t: _Table) -> Outbox:
+            me = t.seat_of(user_id)
+            if me is None or me.seat is None or t.state is None:
+                raise TableError(NOT_SEATED if me is None else "The game has not started yet.")
+            g, seat = t.game, me.seat
+            if not g.standing_orders:
+                raise TableError(f"{g.title} has no standing orders.")
+            out = Outbox(channel_id=channel_id)
+            everyone = dict(t.row.meta.get("standing") or {})
+            mine = {
+                name: scope
+                for name, scope in (everyone.get(seat) or {}).items()
+                if g.standing_scope(t.state, seat, name) == scope
+            }
+            if order is None or not order.strip():
+                out.reply = _standing_text(g, mine)
+                return out
+            name = order.strip().lower().replace(" ", "_").replace("-", "_")
+            if name not in {o.name for o in g.standing_orders}:
+                names = ", ".join(f"`{o.name}` ({o.text})" for o in g.standing_orders)
+                raise TableError(
+                    f"{g.title} has no standing order {order.strip()!r}. Standing orders: {names}."
+                )
+            if withdraw:
+                if name not in mine:
+                    raise TableError(f"You have no standing order to {_order_text(g, name)}.")
+                del mine[name]
+                reply = f"Withdrawn: {_order_text(g, name)}."
+            else:
+                scope = g.standing_scope(t.state, seat, name)
+                if scope is None:
+                    raise TableError(f"A standing order to {_order_text(g, name)} cannot be given now.")
+                mine[name] = scope
+                reply = (
+                    f"Standing order noted (only you see it): {_order_text(g, name)}. It is applied the moment "
+                    f"the decision comes to you; withdraw it with /game standing order:{name} withdraw:True."
+                )
+            everyone[seat] = mine
+            t = await self._save(t, row=replace(t.row, meta={**t.row.meta, "standing": everyone}))
+            if t.row.status == "running":
+                t = await self._autoplay(t, out)
+            out.reply = reply
+            out.status = self._status(t)
+            return out
+
+        return await self._with_table(channel_id, run)
 
     # -- undo ------------------------------------------------------------------------------
     async def undo(self, channel_id: int, user_id: int, *, admin: bool = False) -> Outbox:
@@ -577,3 +642,13 @@ def _drop_stale_notices(t: _Table, out: Outbox, taken: list[Prompt]) -> None:
         return False
 
     out.posts[:] = [post for post in out.posts if not stale(post)]
+
+
+def _order_text(game: Game, name: str) -> str:
+    return next((o.text for o in game.standing_orders if o.name == name), name)
+
+
+def _standing_text(game: Game, mine: dict[str, str]) -> str:
+    given = "; ".join(_order_text(game, n) for n in mine) or "none"
+    offered = "\n".join(f"- `/game standing order:{o.name}`: {o.text}" for o in game.standing_orders)
+    return f"Your standing orders: {given}.\nYou can give:\n{offered}"

@@ -8,7 +8,8 @@ default settings runs them (bot/tablebase.py `Settings`): a phase's deadline sta
 its key first appears, reminders are notices, and at expiry the default action is given
 for every seat still owing. Everything is drawn from the run's seed.
 
-Decisions the table takes at once (`Game.forced_action`, as the service does) take no
+Decisions the table takes at once, as the service does (`Game.forced_action`, and
+standing orders, which the model's players leave as `Game.bot_standing` says), take no
 time and are not hand-offs. A hand-off is a decision in a phase that only one seat ever owed (a bid, an attack, a
 Crisis action): the others can do nothing until that seat's player has been there. The
 last player to say "ready" in a diplomacy phase is not one.
@@ -176,12 +177,13 @@ def play_timed(
     reminders: list[tuple[float, str]] = []  # heap of (time, phase)
     owing_before: set[str] = set()
     width: dict[str, int] = {}  # phase -> the most seats that owed in it at once
+    orders: dict[str, dict[str, str]] = {seat: {} for seat in seats}  # standing orders: name -> scope
     handoffs = decisions = defaults = 0
     for _ in range(max_steps):
         if game.outcome(state) is not None:
             break
         prompts = game.prompts(state)
-        taken = _take_at_once(game, state, prompts)
+        taken = _take_at_once(game, state, prompts, orders)
         if taken is not None:  # no real choice: the table takes it without waiting (not a hand-off)
             state = taken
             decisions += 1
@@ -236,7 +238,12 @@ def play_timed(
             continue
         t = when
         handoffs += width[next(p.phase for p in prompts if p.seat == seat)] == 1
-        state, _ = game.apply(state, seat, game.bot_action(state, seat, bots))
+        action = game.bot_action(state, seat, bots)
+        for name in game.bot_standing(state, seat, action):
+            scope = game.standing_scope(state, seat, name)
+            if scope is not None:
+                orders[seat][name] = scope
+        state, _ = game.apply(state, seat, action)
         del plans[seat]
         decisions += 1
     else:
@@ -300,10 +307,18 @@ def pace(
     return result
 
 
-def _take_at_once(game: Game, state: Any, prompts: list[Prompt]) -> Any | None:
-    """The state after a decision the service takes at once (`Game.forced_action`), or None."""
+def _take_at_once(
+    game: Game, state: Any, prompts: list[Prompt], orders: dict[str, dict[str, str]]
+) -> Any | None:
+    """The state after a decision the service takes at once, as `TableService._autoplay`
+    does: one with no real choice (`Game.forced_action`) or one a standing order answers."""
     for p in prompts:
         forced = game.forced_action(state, p.seat)
         if forced is not None:
             return game.apply(state, p.seat, forced.action)[0]
+        for name, scope in orders.get(p.seat, {}).items():
+            if game.standing_scope(state, p.seat, name) == scope:
+                action = game.standing_action(state, p.seat, name)
+                if action is not None:
+                    return game.apply(state, p.seat, action)[0]
     return None

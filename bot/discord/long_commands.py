@@ -167,7 +167,8 @@ async def undo(interaction: discord.Interaction) -> None:
 
 
 @app_commands.command(
-    name="export", description="The game's record as JSON: the full record after the end, the public one before"
+    name="export",
+    description="The game's record as JSON: the full record after the end, the public one before",
 )
 async def export(interaction: discord.Interaction) -> None:
     channel_id = await _table(interaction)
@@ -195,7 +196,9 @@ async def export(interaction: discord.Interaction) -> None:
     await answer_file(interaction, note, data, f"{info.game}-{channel_id}.json", ephemeral=not finished)
 
 
-@app_commands.command(name="import", description="Continue a game from its full record at a new table in this channel")
+@app_commands.command(
+    name="import", description="Continue a game from its full record at a new table in this channel"
+)
 @app_commands.describe(record="A running game's full record (`chancellery export`, by whoever runs the bot)")
 async def import_(interaction: discord.Interaction, record: discord.Attachment) -> None:
     if record.size > RECORD_LIMIT:
@@ -256,6 +259,21 @@ async def notify(
         interaction.user.id, mode=mode, timezone=timezone, quiet_hours=quiet_hours
     )
     await answer_private(interaction, work)
+
+
+@app_commands.command(
+    name="standing", description="Answer a decision before it reaches you (private; withdrawable until used)"
+)
+@app_commands.describe(
+    order="The standing order, e.g. pass, no_attacks, keep (none: list yours and the game's)",
+    withdraw="Withdraw this standing order instead of giving it",
+)
+async def standing(
+    interaction: discord.Interaction, order: str | None = None, withdraw: bool = False
+) -> None:
+    channel_id = await _table(interaction)
+    work = _bot(interaction).service.standing(channel_id, interaction.user.id, order, withdraw)
+    await answer_outbox(interaction, work)
 
 
 @app_commands.command(name="mine", description="Every table you sit at: what you owe and when it is due")
@@ -320,6 +338,7 @@ COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
     import_,
     publish,
     notify,
+    standing,
     mine,
     talk,
 )

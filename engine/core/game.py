@@ -229,6 +229,11 @@ class Game(ABC, Generic[S]):
         """The action `order` gives for the decision `seat` owes now; None if it gives none."""
         return None
 
+    def bot_standing(self, state: S, seat: str, action: Any) -> list[str]:
+        """The standing orders a person who just chose `action` would leave now (the
+        pacing model's players, docs/pacing.md); [] by default."""
+        return []
+
     def seat_label(self, state: S, seat: str) -> str:
         """The seat in the game's words (its nation or role)."""
         return seat

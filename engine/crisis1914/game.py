@@ -6,7 +6,18 @@ import itertools
 import random
 from typing import Any
 
-from engine.core import Entry, Event, Game, IllegalAction, Model, Outcome, Prompt, Standing, rng_for
+from engine.core import (
+    Entry,
+    Event,
+    Game,
+    IllegalAction,
+    Model,
+    Outcome,
+    Prompt,
+    Standing,
+    StandingOrder,
+    rng_for,
+)
 
 from . import actions as a
 from . import bots, rules, texts, weeks
@@ -67,6 +78,9 @@ class Crisis1914(Game[CrisisState]):
     State = CrisisState
     Action = a.ACTION
     commands = COMMANDS
+    standing_orders = (
+        StandingOrder("keep", "at this Week's Refresh keep my Hand (if it holds 6 cards or fewer)"),
+    )
     rules_summary = (
         "Statesmen of the July Crisis play cards for Diplomatic Pressure each Week: the most DP wins "
         "Prestige, but DP and Belligerence raise Tension, and 6 Tension in your City Box means war and defeat."
@@ -205,6 +219,21 @@ class Crisis1914(Game[CrisisState]):
                 for n in weeks.refresh_waiting(state)
             ]
         return []
+
+    def standing_scope(self, state: CrisisState, seat: str, order: str) -> str | None:
+        return f"week {state.week}" if order == "keep" and state.phase != "over" else None
+
+    def standing_action(self, state: CrisisState, seat: str, order: str) -> Any | None:
+        p = state.player_of(seat)
+        if order != "keep" or state.phase != "refresh" or p is None:
+            return None
+        if p.nation in weeks.refresh_waiting(state) and len(p.hand) <= weeks.HAND_MAX:
+            return a.Refresh()
+        return None
+
+    def bot_standing(self, state: CrisisState, seat: str, action: Any) -> list[str]:
+        # ending one's Play Step, one knows whether one will discard at the Refresh
+        return ["keep"] if isinstance(action, a.Pass) else []
 
     def seat_label(self, state: CrisisState, seat: str) -> str:
         p = state.player_of(seat)
@@ -493,7 +522,9 @@ class Crisis1914(Game[CrisisState]):
         dp = f" ({played.data['dp']} DP)" if played is not None and "dp" in played.data else ""
         match action:
             case a.Draw():
-                shown = card(played.data["card"]).name if played is not None and "card" in played.data else None
+                shown = (
+                    card(played.data["card"]).name if played is not None and "card" in played.data else None
+                )
                 if shown:
                     return f"You drew {shown}{dp} to your Tableau."
                 revealed = next((e for e in events if e.kind == "revealed" and "card" in e.data), None)
@@ -525,7 +556,9 @@ class Crisis1914(Game[CrisisState]):
                     return "You invited every statesman to a Congress." if yes else "You called no Congress."
                 return "You attend the Congress." if yes else "You refused the Congress."
             case a.Refresh(discards=cs):
-                return f"You discarded {names(cs)} in the Refresh Step." if cs else "You kept your whole Hand."
+                return (
+                    f"You discarded {names(cs)} in the Refresh Step." if cs else "You kept your whole Hand."
+                )
         return super().confirm(state, seat, action, events)
 
     def action_label(self, state: CrisisState, seat: str, action: Any) -> str:

@@ -5,7 +5,18 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.core import Entry, Event, Game, IllegalAction, Model, Outcome, Prompt, Standing, rng_for
+from engine.core import (
+    Entry,
+    Event,
+    Game,
+    IllegalAction,
+    Model,
+    Outcome,
+    Prompt,
+    Standing,
+    StandingOrder,
+    rng_for,
+)
 
 from . import attacks, bots, content, placement, scoring, texts, views
 from .actions import ACTION, Attack, Bid, Done, Pass, Place, Ready, Remove, Submit, WriteSheet
@@ -37,6 +48,7 @@ class Origins(Game[OriginsState]):
 
     def check_content(self) -> None:
         content.check_content()
+
     State = OriginsState
     Action = ACTION
     rules_summary = (
@@ -46,6 +58,10 @@ class Origins(Game[OriginsState]):
     )
 
     commands = COMMANDS
+    standing_orders = (
+        StandingOrder("pass", "pass in this turn's bidding (the next turn's once this one's is over)"),
+        StandingOrder("no_attacks", "no more attacks this turn, for every country you hold"),
+    )
 
     # -- lifecycle -----------------------------------------------------------------------
     def setup(self, seats: list[str], options: Model, seed: int) -> OriginsState:
@@ -193,7 +209,9 @@ class Origins(Game[OriginsState]):
                 return "Pass in the bidding"
             case Bid():
                 paid = f" from {names[action.payer]}" if len(state.countries_of(seat)) > 1 else ""
-                return f"Bid {action.amount} PF{paid}: move {names[action.card]} to {_ordinal(action.position)}"
+                return (
+                    f"Bid {action.amount} PF{paid}: move {names[action.card]} to {_ordinal(action.position)}"
+                )
             case Submit():
                 return "Hand in your sheets as written"
             case Done():
@@ -261,6 +279,32 @@ class Origins(Game[OriginsState]):
         col = attacks.column(mine, theirs)
         label = content.attack_table().columns[col].label
         return f"{mine} vs {theirs} PFs, odds {label}: {texts.odds_text(col)}"
+
+    def standing_scope(self, state: OriginsState, seat: str, order: str) -> str | None:
+        """The turn whose bidding (or attacks) the order is for: this turn's while they are
+        still to come, else the next turn's."""
+        if state.phase == "over":
+            return None
+        if order == "pass":
+            return f"turn {state.turn + (state.phase != 'bidding')}"
+        if order == "no_attacks":
+            return f"turn {state.turn + (state.phase == 'diplomacy')}"
+        return None
+
+    def standing_action(self, state: OriginsState, seat: str, order: str) -> Any | None:
+        if order == "pass" and state.phase == "bidding" and state.bidder == seat:
+            return Pass()
+        if (
+            order == "no_attacks"
+            and state.phase == "attacks"
+            and state.holders[state.order[state.attacker]] == seat
+        ):
+            return Done()
+        return None
+
+    def bot_standing(self, state: OriginsState, seat: str, action: Any) -> list[str]:
+        # who passes once in a turn's bidding means it for the turn
+        return ["pass"] if state.phase == "bidding" and isinstance(action, Pass) else []
 
     def seat_label(self, state: OriginsState, seat: str) -> str:
         names = content.names()

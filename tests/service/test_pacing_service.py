@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 import tests.tinygame
-from engine.core import Forced
+from bot.tables import TableError, TableService
+from engine.core import Forced, StandingOrder
 from tests.tinygame import Yield
 
 from .conftest import ALICE, BOB, CHANNEL, seated
@@ -43,3 +46,57 @@ async def test_without_the_hook_the_player_is_asked(service):
     out = await service.act(CHANNEL, BOB, {"kind": "commit", "value": 2})
     assert [p for p in out.posts if p.kind == "prompt" and "Press" in p.text]
     assert (await service.store.get_actions(CHANNEL))[-1].action == '{"kind":"commit","value":2}'
+
+
+def _standing_yield(monkeypatch):
+    """Envoys with one standing order: 'yield' in this round's press."""
+    game = tests.tinygame.GAME
+    monkeypatch.setattr(game, "standing_orders", (StandingOrder("yield", "yield in this round's press"),))
+    monkeypatch.setattr(
+        game,
+        "standing_scope",
+        lambda state, seat, order: f"round {state.round}" if order == "yield" else None,
+    )
+    monkeypatch.setattr(
+        game, "standing_action", lambda state, seat, order: Yield() if state.phase == "press" else None
+    )
+
+
+async def test_a_standing_order_is_private_survives_a_restart_and_is_applied_when_its_prompt_comes(
+    service, store, clock, monkeypatch
+):
+    _standing_yield(monkeypatch)
+    await seated(service, "alice", "bob")
+    out = await service.standing(CHANNEL, ALICE, "yield")
+    assert "only you see it" in out.reply and not [p for p in out.posts if p.to == "channel"]
+    listed = (await service.standing(CHANNEL, ALICE)).reply
+    assert "Your standing orders: yield in this round's press." in listed
+    assert "Your standing orders: none." in (await service.standing(CHANNEL, BOB)).reply
+    restarted = TableService(store, clock=clock)  # the order is stored with the table
+    await restarted.act(CHANNEL, ALICE, {"kind": "commit", "value": 1})
+    out = await restarted.act(CHANNEL, BOB, {"kind": "commit", "value": 2})
+    mine = [p.text for p in out.posts if p.to == "seat" and p.user_id == ALICE and "standing order" in p.text]
+    assert mine == ["Your standing order was applied: yield in this round's press."]
+    assert not [p for p in out.posts if p.kind == "prompt" and "Press" in p.text]
+    actions = await store.get_actions(CHANNEL)
+    assert actions[-1].action == '{"kind":"yield"}' and actions[-1].user_id == ALICE
+
+
+async def test_a_standing_order_can_be_withdrawn_and_lapses_with_its_round(service, monkeypatch):
+    _standing_yield(monkeypatch)
+    await seated(service, "alice", "bob")
+    await service.standing(CHANNEL, ALICE, "yield")
+    assert (await service.standing(CHANNEL, ALICE, "yield", withdraw=True)).reply.startswith("Withdrawn")
+    with pytest.raises(TableError, match="no standing order"):
+        await service.standing(CHANNEL, ALICE, "yield", withdraw=True)
+    with pytest.raises(TableError, match="no standing order 'surrender'"):
+        await service.standing(CHANNEL, ALICE, "surrender")
+    await service.act(CHANNEL, ALICE, {"kind": "commit", "value": 1})
+    out = await service.act(CHANNEL, BOB, {"kind": "commit", "value": 2})
+    assert [p for p in out.posts if p.kind == "prompt" and "Press" in p.text]  # asked: it was withdrawn
+    await service.standing(CHANNEL, ALICE, "yield")  # for round 1, whose press is now
+    actions = await service.store.get_actions(CHANNEL)
+    assert actions[-1].action == '{"kind":"yield"}'  # applied at once: the decision was already owed
+    for uid in (ALICE, BOB):
+        await service.act(CHANNEL, uid, {"kind": "ready"})
+    assert "Your standing orders: none." in (await service.standing(CHANNEL, ALICE)).reply  # lapsed
