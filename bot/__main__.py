@@ -161,7 +161,11 @@ async def _run_console(
     store = await open_store(db)
     try:
         service = TableService(store, default_settings=_console_defaults(config))
-        return await run_console(service, script=script, stdin=stdin, stdout=stdout, as_user=as_user)
+        # the board pictures go beside the database file (a PostgreSQL database: ./data)
+        pictures = (db.parent if isinstance(db, Path) else Path("data")) / "pictures"
+        return await run_console(
+            service, script=script, stdin=stdin, stdout=stdout, as_user=as_user, pictures=pictures
+        )
     finally:
         await store.close()
 

@@ -70,10 +70,12 @@ class ConsoleError(Exception):
 
 
 class Console:
-    def __init__(self, service: TableService, out: TextIO, as_user: str = "you"):
+    def __init__(self, service: TableService, out: TextIO, as_user: str = "you", pictures: Path | None = None):
         self.service = service
         self.out = out
         self.user = as_user
+        self.pictures = pictures  # where the board pictures go (None: none are written)
+        self._pictured: bytes | None = None
         self.names: dict[int, str] = {}
         self.offset = 0.0  # seconds `wait` has moved the clock
         self._last_status: str | None = None
@@ -105,8 +107,28 @@ class Console:
         if out.status and out.status != self._last_status:
             self._last_status = out.status
             self.say(out.status)
+            await self.show_picture()
         if out.reply and caller:
             self.private(caller, out.reply)
+
+    async def show_picture(self) -> None:
+        """Write the board picture beside the status, once per picture, and say where."""
+        if self.pictures is None:
+            return
+        try:
+            picture = await self.service.picture(CHANNEL)
+        except TableError:
+            return
+        if picture is None or picture.png == self._pictured:
+            return
+        self._pictured = picture.png
+        self.pictures.mkdir(parents=True, exist_ok=True)
+        stem = picture.filename.removesuffix(".png")
+        number = 1
+        while (path := self.pictures / f"{stem}-{number:03d}.png").exists():
+            number += 1
+        path.write_bytes(picture.png)
+        self.say(f"(board picture: {path})")
 
     async def _name_of(self, user_id: int | None, seat: str | None) -> str:
         info = await self.service.table_info(CHANNEL)
@@ -229,6 +251,7 @@ class Console:
         elif verb == "status":
             self._last_status = await s.status(CHANNEL)
             self.say(self._last_status)
+            await self.show_picture()
         elif verb == "me":
             self.private(user, await s.me(CHANNEL, uid))
         elif verb == "log":
@@ -316,10 +339,12 @@ async def run_console(
     stdin: TextIO = sys.stdin,
     stdout: TextIO = sys.stdout,
     as_user: str = "you",
+    pictures: Path | None = None,
 ) -> int:
     """Run a script (echoing each line) or an interactive session. Returns the exit code:
-    1 if a script had lines the console could not read; refusals are ordinary output."""
-    console = Console(service, stdout, as_user)
+    1 if a script had lines the console could not read; refusals are ordinary output.
+    With `pictures`, each new board picture is written there and its path printed."""
+    console = Console(service, stdout, as_user, pictures)
     await console.tick()  # deadlines that passed while nobody was here
     if script is not None:
         try:

@@ -45,6 +45,8 @@ from .notify import NotifyMixin
 from .outbox import Outbox, Post
 from .posts import PostsMixin
 from .render import button_labels, seat_list, standings
+from .render.pictures import Picture
+from .render.pictures.cache import PictureCache
 from .store import (
     EVERY_SHARD,
     UPDATABLE_COLUMNS,
@@ -130,6 +132,7 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
         self._prefs: LRU[int, NotifyPrefs] = LRU(PREFS_CACHE_SIZE)
         self._locks = KeyedLocks()  # a channel's lock exists only while held or awaited
         self._cache: OrderedDict[int, _Table] = OrderedDict()
+        self.pictures = PictureCache()
 
     # -- loading and saving ----------------------------------------------------------------
     def _lock(self, channel_id: int) -> AbstractAsyncContextManager[None]:
@@ -760,6 +763,13 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
     # -- reading ---------------------------------------------------------------------------
     async def status(self, channel_id: int) -> str:
         return self._status(await self._load(channel_id))
+
+    async def picture(self, channel_id: int) -> Picture | None:
+        """The table's public board picture; None before the start or for a game without one."""
+        t = await self._load(channel_id)
+        if t.state is None:
+            return None
+        return await self.pictures.board(channel_id, t.row.version, t.game, t.state)
 
     async def me(self, channel_id: int, user_id: int) -> str:
         t = await self._load(channel_id)

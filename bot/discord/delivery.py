@@ -16,6 +16,8 @@ player action (issue 2, item 11).
 
 from __future__ import annotations
 
+import hashlib
+import io
 import logging
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -25,6 +27,7 @@ import discord
 
 from bot.bounded import KeyedLocks
 from bot.outbox import Outbox, Post
+from bot.render.pictures import Picture
 from bot.render.text import MESSAGE_LIMIT, split_message
 
 from .views import CUSTOM_ID, own_choices, status_view
@@ -55,6 +58,11 @@ def _fit(text: str) -> str:
     return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 1] + "…"
 
 
+def picture_file(picture: Picture) -> discord.File:
+    """A picture as an attachment, its alt text as Discord's description."""
+    return discord.File(io.BytesIO(picture.png), filename=picture.filename, description=picture.description)
+
+
 
 class Delivery:
     def __init__(self, bot: ChancelleryBot) -> None:
@@ -62,6 +70,7 @@ class Delivery:
         self._status_ids: dict[int, int] = {}  # table channel -> its status message
         self._shown: dict[int, str] = {}  # table channel -> the status text last shown
         self._locks = KeyedLocks()  # table channel -> its status message's edits, while any run
+        self._pictured: dict[int, bytes] = {}  # table channel -> the digest of the picture shown
         self._closed: set[int] = set()  # users whose DMs are closed (mirrors the database)
         # Turn notices not yet sent, by (table channel, user). Kept in memory only: a crash
         # within the grace loses the DM, never the turn (the status and /game me show it).
@@ -122,28 +131,44 @@ class Delivery:
         async with self._locks.hold(channel.id):
             # Two quick actions' deliveries can finish out of order; what is shown must be
             # the table's latest status, so it is read again under the lock.
+            picture = None
             try:
                 status = await self.service.status(channel.id)
+                picture = await self.service.picture(channel.id)
             except Exception:
                 pass  # the table is gone: show what the outbox carried
-            await self._show_status(channel, status, events, new=new)
+            await self._show_status(channel, status, events, new=new, picture=picture)
 
-    async def _show_status(self, channel: Any, status: str, events: list[str], *, new: bool) -> None:
+    async def _show_status(
+        self, channel: Any, status: str, events: list[str], *, new: bool, picture: Picture | None = None
+    ) -> None:
+        """Edit the status message: the text, and the board picture in the same edit (one
+        call); the picture is uploaded again only when it changed."""
         text = status if not events else f"{status}\n\n" + "\n".join(f"> {line}" for line in events)
         text = _fit(text)
-        if not new and self._shown.get(channel.id) == text:
+        digest = hashlib.sha1(picture.png).digest() if picture is not None else None
+        changed_picture = digest is not None and self._pictured.get(channel.id) != digest
+        if not new and self._shown.get(channel.id) == text and not changed_picture:
             return
         message_id = None if new else await self._find_status(channel)
         if message_id is not None:
+            extra = {"attachments": [picture_file(picture)]} if changed_picture else {}
             try:
-                await channel.get_partial_message(message_id).edit(content=text, allowed_mentions=NO_MENTIONS)
+                await channel.get_partial_message(message_id).edit(
+                    content=text, allowed_mentions=NO_MENTIONS, **extra
+                )
                 self._shown[channel.id] = text
+                if digest is not None:
+                    self._pictured[channel.id] = digest
                 return
             except discord.NotFound:
                 pass  # deleted by someone: post a fresh one
-        message = await channel.send(text, view=status_view(channel.id), allowed_mentions=NO_MENTIONS)
+        extra = {"file": picture_file(picture)} if picture is not None else {}
+        message = await channel.send(text, view=status_view(channel.id), allowed_mentions=NO_MENTIONS, **extra)
         self._status_ids[channel.id] = message.id
         self._shown[channel.id] = text
+        if digest is not None:
+            self._pictured[channel.id] = digest
         remember = getattr(self.service, "set_status_message", None)
         if remember is not None:
             try:

@@ -81,3 +81,19 @@ def test_the_render_command_writes_the_picture(tmp_path, capsys):
 def test_the_render_command_refuses_a_player_count_the_game_does_not_take(tmp_path, capsys):
     assert main(["render", "origins", "--players", "9", "--out", str(tmp_path / "x.png")]) == 2
     assert "2 to 7 players" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_private_picture_is_drawn_from_its_owner_view_only(game_id):
+    from bot.render.pictures import draw_private
+
+    game = games.get(game_id)
+    states = every_state(game, game.max_players, seed=5)
+    for state in random.Random(3).sample(states[1:], 8):
+        assert draw_private(game.id, game.view(state, None)) is None  # a spectator has nothing private
+        for seat in state.seats:
+            _check(draw_private(game.id, game.view(state, seat)))
+        # another seat's secrets never change my private picture
+        varied = game.vary_hidden(state, "s1", random.Random(7))
+        mine = draw_private(game.id, game.view(state, "s1")).png
+        assert draw_private(game.id, game.view(varied, "s1")).png == mine

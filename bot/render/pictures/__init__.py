@@ -13,7 +13,7 @@ from typing import Any
 
 from .layout import Picture
 
-__all__ = ["Picture", "draw", "has_pictures"]
+__all__ = ["Picture", "draw", "draw_private", "has_pictures"]
 
 _MODULES = {"origins": "origins", "crisis1914": "crisis", "schonbrunn": "schonbrunn"}
 
@@ -26,3 +26,10 @@ def draw(game_id: str, view: dict[str, Any]) -> Picture:
     """The board picture of `view`, a view of a game `game_id`."""
     module = import_module(f"{__name__}.{_MODULES[game_id]}")
     return module.draw(view)
+
+
+def draw_private(game_id: str, view: dict[str, Any]) -> Picture | None:
+    """The private picture of `view`, one seat's own view (their Hand, sheet or screen);
+    None when the view holds nothing private (a spectator's, or before the start)."""
+    module = import_module(f"{__name__}.{_MODULES[game_id]}")
+    return module.draw_private(view)

@@ -297,3 +297,58 @@ def describe(view: dict[str, Any]) -> str:
     if view["result"]:
         parts.append(view["result"])
     return clip_description(" ".join(parts))
+
+
+def draw_private(view: dict[str, Any]) -> Picture | None:
+    """The owner's Hand, the known top of their Draw Pile and the cards they are looking
+    at, as cards; from the owner's own view."""
+    you = view.get("you")
+    if not you:
+        return None
+    nations = load_content().nations
+    nation = you["nation"]
+    rows = [("Your Hand", you["hand"]), ("Top of your Draw Pile", you["known_top"])]
+    if you.get("looking_at"):
+        rows.append(("You are looking at", you["looking_at"]))
+    c = Canvas(WIDTH, 60 + 112 * len(rows))
+    c.chip(MARGIN, 12, nation, _colour(nation), size=14, height=26, width=50)
+    c.text(
+        (MARGIN + 60, 14),
+        f"{nations[nation].statesman} of {nations[nation].name}: only you see this",
+        18,
+        bold=True,
+        width=WIDTH - 80,
+    )
+    for i, (label, cards) in enumerate(rows):
+        y = 52 + i * 112
+        c.panel((MARGIN, y, WIDTH - MARGIN, y + 104))
+        c.text((MARGIN + 8, y + 6), f"{label} ({len(cards)})", 14, bold=True)
+        if not cards:
+            c.text((MARGIN + 8, y + 50), "none", 14, fill=FAINT)
+        cw = min(120, (WIDTH - 2 * MARGIN - 16) // max(len(cards), 1))
+        for j, card in enumerate(cards):
+            x = MARGIN + 8 + j * cw
+            fill = TYPE_COLOURS.get(card["type"], NEUTRAL)
+            ink = ink_on(fill)
+            c.draw.rounded_rectangle((x, y + 26, x + cw - 6, y + 98), radius=6, fill=fill, outline=INK)
+            c.text((x + 6, y + 30), str(card["dp"]), 20, bold=True, fill=ink)
+            c.text(
+                (x + cw - 12, y + 34),
+                TYPE_SHORT.get(card["type"], ""),
+                11,
+                fill=ink,
+                anchor="ra",
+                width=cw - 40,
+            )
+            c.text((x + 6, y + 78), card["name"], 12, fill=ink, width=cw - 16)
+    text = "; ".join(
+        f"{label}: "
+        + (
+            ", ".join(f"{k['name']} ({k['dp']} DP, {TYPE_NAMES.get(k['type'], k['type'])})" for k in cards)
+            or "none"
+        )
+        for label, cards in rows
+    )
+    return Picture(
+        c.png(), clip_description(f"Your cards as {nations[nation].statesman}. {text}."), "hand.png"
+    )

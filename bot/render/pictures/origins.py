@@ -251,3 +251,35 @@ def describe(view: dict[str, Any]) -> str:
         )
         parts.append(f"{all_names[embassy]}: {cells}.")
     return clip_description(" ".join(parts))
+
+
+def draw_private(view: dict[str, Any]) -> Picture | None:
+    """The owner's countries: PFs to bid or place, and the sheet being written (secret
+    until every sheet is in); from the owner's own view."""
+    you = view.get("you")
+    if not you:
+        return None
+    mine = you["countries"]
+    names = {code: info["name"] for code, info in view["countries"].items()}
+    c = Canvas(WIDTH, 70 + 64 * len(mine))
+    c.text(
+        (MARGIN, 12), f"Your countries, {view['turn']}: only you see this", 20, bold=True, width=WIDTH - 20
+    )
+    if you.get("handed_in"):
+        c.text((WIDTH - MARGIN, 44), "Sheets handed in", 14, bold=True, anchor="ra")
+    parts = []
+    for i, country in enumerate(mine):
+        y = 60 + i * 64
+        c.panel((MARGIN, y, WIDTH - MARGIN, y + 56), fill=HIGHLIGHT, outline=INK)
+        c.chip(MARGIN + 8, y + 8, country, ORIGINS.get(country, NEUTRAL), size=16, height=26, width=64)
+        c.text((MARGIN + 82, y + 10), names.get(country, country), 16, bold=True)
+        c.text((MARGIN + 82, y + 32), f"{you['funds'][country]} PFs to bid or place", 14)
+        sheet = you.get("sheets", {}).get(country)
+        if sheet is not None:
+            c.text((MARGIN + 380, y + 10), "Sheet", 14, bold=True, fill=FAINT)
+            c.text((MARGIN + 380, y + 30), sheet, 15, width=WIDTH - MARGIN - 390)
+        parts.append(
+            f"{names.get(country, country)}: {you['funds'][country]} PFs"
+            + (f", sheet {sheet}" if sheet else "")
+        )
+    return Picture(c.png(), clip_description("Your countries. " + "; ".join(parts) + "."), "sheet.png")

@@ -256,3 +256,59 @@ def describe(view: dict[str, Any]) -> str:
     if view["final"]:
         parts.append("Final: " + ", ".join(f"{n} {v}" for n, v in view["final"].items()) + ".")
     return clip_description(" ".join(parts))
+
+
+def draw_private(view: dict[str, Any]) -> Picture | None:
+    """What is behind the owner's screen: Receptions, the Delegates in supply, the cards,
+    the committed Delegate and their own face-down Delegates; from the owner's own view."""
+    me = view.get("me")
+    if not me:
+        return None
+    known = {n.name for n in nations().values()}
+    nation = me["nation"] if me["nation"] in known else "Your seat"
+    colour = _colour(nation)
+    c = Canvas(WIDTH, 300)
+    c.draw.rounded_rectangle((MARGIN, 8, WIDTH - MARGIN, 44), radius=8, fill=colour, outline=INK)
+    c.text(
+        (MARGIN + 10, 26),
+        f"{nation}: behind your screen (only you see this)",
+        18,
+        bold=True,
+        fill=ink_on(colour),
+        anchor="lm",
+        width=WIDTH - 40,
+    )
+    c.text((MARGIN, 56), f"Receptions: {me['receptions']}", 18, bold=True)
+    if me["bid"] is not None:
+        c.text((MARGIN + 260, 58), f"Your bid: {me['bid']}", 15)
+    if me["committed"] is not None:
+        c.text((MARGIN + 460, 58), f"Committed Delegate: {me['committed']}", 15)
+    c.text((MARGIN, 92), "Delegates in supply", 14, bold=True, fill=FAINT)
+    x = MARGIN
+    for value in me["supply"]:
+        c.draw.rectangle((x, 112, x + 30, 140), fill=HIGHLIGHT, outline=INK, width=2)
+        c.text((x + 15, 126), str(value), 15, bold=True, anchor="mm")
+        x += 36
+    if not me["supply"]:
+        c.text((MARGIN, 116), "none", 14, fill=FAINT)
+    c.text((MARGIN, 152), "Cards behind your screen", 14, bold=True, fill=FAINT)
+    c.text((MARGIN, 172), ", ".join(me["screen"]) or "none", 15, width=WIDTH - 2 * MARGIN)
+    if me["aids_shown"]:
+        c.text((MARGIN, 196), "Aids shown: " + ", ".join(me["aids_shown"]), 14, width=WIDTH - 2 * MARGIN)
+    down = me.get("face_down") or []
+    c.text((MARGIN, 224), "Your face-down Delegates", 14, bold=True, fill=FAINT)
+    c.text(
+        (MARGIN, 244),
+        ", ".join(f"{v} in Objective {o}" for o, v in down) or "none",
+        15,
+        width=WIDTH - 2 * MARGIN,
+    )
+    text = (
+        f"{nation}, behind your screen: {me['receptions']} Receptions; Delegates in supply "
+        + (", ".join(map(str, me["supply"])) or "none")
+        + "; cards "
+        + (", ".join(me["screen"]) or "none")
+        + (("; face down " + ", ".join(f"{v} in {o}" for o, v in down)) if down else "")
+        + "."
+    )
+    return Picture(c.png(), clip_description(text), "screen.png")

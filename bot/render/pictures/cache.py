@@ -1,0 +1,48 @@
+"""Board pictures kept by table and state version, so one state is never drawn twice
+(docs/architecture.md §6).
+
+A status message is edited after every action, and the same table's picture is asked for
+again by a second delivery, `/game status` or the console; the drawing (tens of ms) runs
+once per state, in a worker thread so the event loop keeps answering interactions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import Hashable
+from typing import Any
+
+from engine.core import Game, GameState
+
+from . import draw, has_pictures
+from .layout import Picture
+
+__all__ = ["PictureCache"]
+
+
+class PictureCache:
+    def __init__(self, size: int = 128) -> None:
+        self.size = size
+        self.drawn = 0  # pictures actually drawn, for tests and the benchmark
+        self._pictures: OrderedDict[Hashable, Picture] = OrderedDict()
+
+    async def board(self, channel_id: int, version: int, game: Game, state: GameState) -> Picture | None:
+        """The public board of a table's state; None for a game that has no picture.
+
+        The key holds the table's seed and step beside its version, so a new game opened
+        later in the same channel can never be shown the old one's picture."""
+        if not has_pictures(game.id):
+            return None
+        key = (channel_id, game.id, state.seed, state.step, version)
+        picture = self._pictures.get(key)
+        if picture is None:
+            view: dict[str, Any] = game.view(state, None)  # the public view only
+            picture = await asyncio.to_thread(draw, game.id, view)
+            self.drawn += 1
+            self._pictures[key] = picture
+            if len(self._pictures) > self.size:
+                self._pictures.popitem(last=False)
+        else:
+            self._pictures.move_to_end(key)
+        return picture

@@ -1,0 +1,96 @@
+"""Board pictures in Discord (issue 13): the status message of a running game carries the
+board as an image attachment with a description, at every phase of each real game, in
+the same edit as the status text; a picture is drawn once per state."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from PIL import Image
+
+from bot.discord import create_bot
+from bot.discord.views import CUSTOM_ID
+from engine import games
+
+from .conftest import BotConfig
+
+MAX_ACTIONS = 400
+
+
+def _status_message(channel):
+    wanted = CUSTOM_ID.format(channel_id=channel.id)
+    found = [
+        m
+        for m in channel.history()
+        if any(getattr(c, "custom_id", None) == wanted for row in m.components for c in row.children)
+    ]
+    assert len(found) == 1, f"expected one status message, found {len(found)}"
+    return found[0]
+
+
+def _phase(state) -> str:
+    return str(getattr(state, "phase", None) or getattr(state, "stage", None))
+
+
+@pytest.fixture
+def simcord_bot(service):
+    return create_bot(BotConfig(), service)
+
+
+@pytest.mark.parametrize("game_id", ["origins", "crisis1914", "schonbrunn"])
+async def test_the_status_message_carries_the_board_at_every_phase(env, store, service, game_id):
+    game = games.get(game_id)
+    guild = env.create_guild()
+    channel = guild.create_text_channel(game_id)
+    players = [guild.add_member(env.create_user(f"p{i}")) for i in range(max(game.min_players, 2))]
+    await players[0].slash(channel, "game new", game=game_id)
+    for player in players[1:]:
+        await player.slash(channel, "game join")
+    with env.time_context():
+        await env.bot.delivery.deliver(await service.start(channel.id, players[0].id, seed=7))
+    users = {s.seat: s.user_id for s in (await service.table_info(channel.id)).seats}
+    rng = random.Random(7)
+    phases: set[str] = set()
+    actions = 0
+    while actions < MAX_ACTIONS and (row := await store.get_table(channel.id)).status == "running":
+        state = game.load_state(row.state)
+        status = _status_message(channel)
+        assert len(status.attachments) == 1, f"step {state.step}: {len(status.attachments)} attachments"
+        picture = status.attachments[0]
+        assert picture.filename.endswith(".png") and picture.description, picture
+        phases.add(_phase(state))
+        seat = game.prompts(state)[0].seat
+        calls = len(env.http_requests)
+        outbox = await service.act(channel.id, users[seat], game.bot_action(state, seat, rng))
+        with env.time_context():
+            env.bot.delivery.seen(channel.id, users[seat])
+            await env.bot.delivery.deliver(outbox, caller_id=users[seat])
+        edits = [c for c in env.http_requests[calls:] if c.method == "PATCH" and "/messages/" in c.path]
+        assert len(edits) <= 1  # the picture rides in the status edit, never a call of its own
+        actions += 1
+    assert actions > 0
+    # the attachment is the public board of the latest state, as `python -m bot render` draws it
+    row = await store.get_table(channel.id)
+    expected = await service.picture(channel.id)
+    shown = _status_message(channel).attachments[0]
+    assert shown.description == expected.description
+    assert Image.open(io.BytesIO(expected.png)).format == "PNG"
+    assert len(phases) >= 2, phases  # the game went through its phases, a picture at each
+    assert row.status == "finished"
+
+
+async def test_a_state_is_drawn_once(env, store, service):
+    guild = env.create_guild()
+    channel = guild.create_text_channel("origins")
+    players = [guild.add_member(env.create_user(f"p{i}")) for i in range(2)]
+    await players[0].slash(channel, "game new", game="origins")
+    await players[1].slash(channel, "game join")
+    with env.time_context():
+        await env.bot.delivery.deliver(await service.start(channel.id, players[0].id, seed=7))
+    drawn = service.pictures.drawn
+    first = await service.picture(channel.id)
+    await players[0].slash(channel, "game status")
+    again = await service.picture(channel.id)
+    assert again is first and service.pictures.drawn == drawn
