@@ -771,6 +771,15 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
             return None
         return await self.pictures.board(channel_id, t.row.version, t.game, t.state)
 
+    async def my_picture(self, channel_id: int, user_id: int) -> Picture | None:
+        """The caller's private picture (their Hand, sheet or screen); None if they hold no
+        seat in a started game."""
+        t = await self._load(channel_id)
+        me = t.seat_of(user_id)
+        if t.state is None or me is None or me.seat is None:
+            return None
+        return await self.pictures.private(channel_id, t.row.version, t.game, t.state, me.seat)
+
     async def me(self, channel_id: int, user_id: int) -> str:
         t = await self._load(channel_id)
         me = t.seat_of(user_id)

@@ -17,7 +17,6 @@ player action (issue 2, item 11).
 from __future__ import annotations
 
 import hashlib
-import io
 import logging
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -30,6 +29,7 @@ from bot.outbox import Outbox, Post
 from bot.render.pictures import Picture
 from bot.render.text import MESSAGE_LIMIT, split_message
 
+from .interact import picture_file
 from .views import CUSTOM_ID, own_choices, status_view
 
 if TYPE_CHECKING:
@@ -56,11 +56,6 @@ class _Notice:
 
 def _fit(text: str) -> str:
     return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 1] + "…"
-
-
-def picture_file(picture: Picture) -> discord.File:
-    """A picture as an attachment, its alt text as Discord's description."""
-    return discord.File(io.BytesIO(picture.png), filename=picture.filename, description=picture.description)
 
 
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.outbox import Outbox
+from bot.render.pictures import Picture
 from bot.render.text import split_message
 from bot.tablebase import track_saves
 from engine.core.errors import GameError
@@ -28,6 +29,7 @@ __all__ = [
     "answer_private",
     "answer_outbox",
     "answer_file",
+    "picture_file",
     "run_refusable",
     "say",
     "refusal_types",
@@ -65,12 +67,15 @@ async def say(
     *,
     ephemeral: bool = True,
     view: discord.ui.View | None = None,
+    picture: Picture | None = None,
 ) -> None:
     """The private answer: the response if none was sent yet, else follow-ups. A `view`
-    (turn buttons) goes under the last part."""
+    (turn buttons) and a `picture` go with the last part."""
     parts = split_message(text) or ["Done."]
     for n, part in enumerate(parts):
-        extra = {"view": view} if view is not None and n == len(parts) - 1 else {}
+        extra: dict[str, Any] = {"view": view} if view is not None and n == len(parts) - 1 else {}
+        if picture is not None and n == len(parts) - 1:
+            extra["file"] = picture_file(picture)
         if interaction.response.is_done():
             await interaction.followup.send(part, ephemeral=ephemeral, **extra)
         else:
@@ -113,19 +118,36 @@ async def _run(
     return False, None
 
 
+def picture_file(picture: Picture) -> discord.File:
+    """A picture as an attachment, its alt text as Discord's description."""
+    return discord.File(io.BytesIO(picture.png), filename=picture.filename, description=picture.description)
+
+
+async def _own_picture(interaction: discord.Interaction, channel_id: int) -> Picture | None:
+    """The caller's private picture, or None; a picture that fails leaves the text alone."""
+    service = interaction.client.service  # type: ignore[attr-defined]
+    try:
+        return await service.my_picture(channel_id, interaction.user.id)
+    except Exception:
+        log.warning("could not draw the private picture at table %s", channel_id, exc_info=True)
+        return None
+
+
 async def answer_private(
     interaction: discord.Interaction, work: Awaitable[str], *, own_view_of: int | None = None
 ) -> None:
     """A read-only answer (status, me, log, rules) shown only to the caller.
 
     `own_view_of` is the table channel when the answer is the caller's own view: their
-    pending turn notices there are then moot.
+    pending turn notices there are then moot, and their private picture (Hand, sheet or
+    screen) goes with the text in the same response.
     """
     ok, text = await _run(interaction, work)
     if ok:
         # The caller's own view: with their turn buttons, seen by them alone.
         view = await _own_choices(interaction, own_view_of) if own_view_of is not None else None
-        await say(interaction, text, view=view)
+        picture = await _own_picture(interaction, own_view_of) if own_view_of is not None else None
+        await say(interaction, text, view=view, picture=picture)
         if own_view_of is not None:
             interaction.client.delivery.seen(own_view_of, interaction.user.id)  # type: ignore[attr-defined]
 

@@ -94,3 +94,28 @@ async def test_a_state_is_drawn_once(env, store, service):
     await players[0].slash(channel, "game status")
     again = await service.picture(channel.id)
     assert again is first and service.pictures.drawn == drawn
+
+
+async def test_game_me_carries_the_players_own_picture_beside_the_text(env, store, service):
+    guild = env.create_guild()
+    channel = guild.create_text_channel("crisis")
+    players = [guild.add_member(env.create_user(f"p{i}")) for i in range(2)]
+    stranger = guild.add_member(env.create_user("stranger"))
+    await players[0].slash(channel, "game new", game="crisis1914")
+    await players[1].slash(channel, "game join")
+    with env.time_context():
+        await env.bot.delivery.deliver(await service.start(channel.id, players[0].id, seed=7))
+    game = games.get("crisis1914")
+    state = game.load_state((await store.get_table(channel.id)).state)
+    seats = {s.user_id: s.seat for s in (await service.table_info(channel.id)).seats}
+    for player in players:
+        result = await player.slash(channel, "game me")
+        assert result.ephemeral and "Your Hand" in result.response.content
+        (attached,) = result.response.attachments
+        assert attached.filename == "hand.png" and attached.description.startswith("Your cards as")
+        own = game.view(state, seats[player.id])
+        hand = [c["name"] for c in own["you"]["hand"]]
+        assert all(name in attached.description for name in hand)
+    # a member without a seat gets the refusal and no picture
+    refused = await stranger.slash(channel, "game me")
+    assert refused.ephemeral and not refused.response.attachments

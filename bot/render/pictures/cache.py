@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.core import Game, GameState
 
-from . import draw, has_pictures
+from . import draw, draw_private, has_pictures
 from .layout import Picture
 
 __all__ = ["PictureCache"]
@@ -46,3 +46,22 @@ class PictureCache:
         else:
             self._pictures.move_to_end(key)
         return picture
+
+    async def private(
+        self, channel_id: int, version: int, game: Game, state: GameState, seat: str
+    ) -> Picture | None:
+        """One seat's private picture (their Hand, sheet or screen), from their own view."""
+        if not has_pictures(game.id):
+            return None
+        key = (channel_id, game.id, state.seed, state.step, version, seat)
+        if key not in self._pictures:
+            view: dict[str, Any] = game.view(state, seat)
+            picture = await asyncio.to_thread(draw_private, game.id, view)
+            if picture is None:
+                return None
+            self.drawn += 1
+            self._pictures[key] = picture
+            if len(self._pictures) > self.size:
+                self._pictures.popitem(last=False)
+        self._pictures.move_to_end(key)
+        return self._pictures[key]
