@@ -20,7 +20,16 @@ from .logsafe import log_game_failure
 from .outbox import Outbox, Post
 from .render import seat_list
 from .store import SeatHistoryRow, SeatRow, StoreError
-from .tablebase import AUTO_CAP, ENGINE_FAILED, NOT_SEATED, OVER, TableError, _reminders, _setting_of, _Table
+from .tablebase import (
+    AUTO_CAP,
+    ENGINE_FAILED,
+    NOT_SEATED,
+    OVER,
+    TableError,
+    _reminders,
+    _Table,
+    phase_seconds,
+)
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +95,7 @@ class ControlsMixin:
                         replace(d, due_at=d.due_at + frozen, reminders=[r + frozen for r in d.reminders])
                     )
                     continue
-                length = settings.seconds_for(_setting_of(prompts, d.phase))
+                length = phase_seconds(settings, prompts, d.phase)
                 deadlines.append(
                     replace(
                         d,

@@ -15,7 +15,7 @@ from .notify import quiet_until
 from .outbox import Outbox, Post
 from .render.text import relative, timestamp
 from .store import DatabaseLost, DeadlineRow, SeatHistoryRow, StoreError
-from .tablebase import DEFAULT_LOOP_CAP, ENGINE_FAILED, TableError, _reminders, _setting_of, _Table
+from .tablebase import DEFAULT_LOOP_CAP, ENGINE_FAILED, TableError, _reminders, _Table, phase_seconds
 
 log = logging.getLogger(__name__)
 
@@ -135,7 +135,7 @@ class DeadlinesMixin:
     async def _extend(
         self, t: _Table, d: DeadlineRow, prompts: list[Prompt], now: float, out: Outbox
     ) -> _Table:
-        length = t.settings.seconds_for(_setting_of(prompts, d.phase))
+        length = phase_seconds(t.settings, prompts, d.phase)
         due = max(d.due_at, now) + length
         new = replace(d, due_at=due, extended=True, reminders=_reminders(t.settings, now, due))
         t = await self._save(t, deadlines=[new if x.phase == d.phase else x for x in t.deadlines])
@@ -163,7 +163,9 @@ class DeadlinesMixin:
                 raise
             except Exception:  # an engine that refuses or fails its own default must not spin the loop
                 log_game_failure(log, "default order failed in channel %s", t.row.channel_id)
-                return await self._pause_for(t, out, f"The default order for {t.who(seat)} failed ({ENGINE_FAILED})")
+                return await self._pause_for(
+                    t, out, f"The default order for {t.who(seat)} failed ({ENGINE_FAILED})"
+                )
             defaulted.append(t.who(seat))
             out.merge(step)
             t = await self._autoplay(t, out)
@@ -241,7 +243,7 @@ class DeadlinesMixin:
             if phase in existing:
                 rows.append(existing[phase])
                 continue
-            due = now + settings.seconds_for(_setting_of(prompts, phase))
+            due = now + phase_seconds(settings, prompts, phase)
             thread = next((p.thread for p in prompts if p.phase == phase and p.thread), None)
             row = DeadlineRow(
                 t.row.channel_id, phase, now, due, _reminders(settings, now, due), thread=thread

@@ -27,7 +27,7 @@ from typing import Any
 
 from engine.core import Game, Model, Prompt, rng_for
 
-from .tablebase import Settings, _setting_of
+from .tablebase import Settings, phase_seconds
 
 __all__ = ["VisitModel", "GameTiming", "Pacing", "pace", "play_timed"]
 
@@ -128,10 +128,6 @@ class GameTiming:
     handoffs: int
     decisions: int
     defaults: int  # decisions a deadline gave
-
-
-def phase_seconds(settings: Settings, prompts: list[Prompt], phase: str) -> float:
-    return settings.seconds_for(_setting_of(prompts, phase))
 
 
 def play_timed(

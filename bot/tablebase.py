@@ -79,6 +79,11 @@ class Settings(BaseModel):
     reminders_hours: list[Annotated[float, Field(gt=0)]] = Field(default_factory=lambda: [12.0, 1.0])
     on_expiry: Literal["default", "extend", "pause", "autopilot"] = "default"
     diplomacy_minutes: float = Field(default=1440.0, gt=0, le=MAX_HOURS * 60)
+    # each kind of step has its own length (issue 18 item 7); None: phase_hours. The
+    # defaults are phase_hours' 24 h, chosen from `python -m bot pacing` (docs/pacing.md):
+    # shorter single-player deadlines give many more default orders.
+    single_hours: float | None = Field(default=None, gt=0, le=MAX_HOURS)
+    simultaneous_hours: float | None = Field(default=None, gt=0, le=MAX_HOURS)
     # after an outage, give running deadlines the downtime back ("extend") or not ("ignore")
     on_outage: Literal["extend", "ignore"] = "extend"
     # open a public diplomacy thread each Week / round (Game.round_label)
@@ -93,6 +98,8 @@ class Settings(BaseModel):
         "diplomacy_minutes",
         "on_outage",
         "round_threads",
+        "single_hours",
+        "simultaneous_hours",
     )
 
     @classmethod
@@ -147,7 +154,12 @@ class Settings(BaseModel):
             if any(h > MAX_HOURS for h in hours):
                 raise TableError(f"Reminder lead times can be at most {MAX_HOURS:,} hours (a year).")
             data[key] = sorted(set(hours), reverse=True)
-        elif key in ("phase_hours", "diplomacy_minutes") or key in game_keys:
+        elif key in ("single_hours", "simultaneous_hours") and text.lower() in ("none", "default", "off"):
+            data[key] = None  # back to phase_hours
+        elif (
+            key in ("phase_hours", "diplomacy_minutes", "single_hours", "simultaneous_hours")
+            or key in game_keys
+        ):
             try:
                 value = _number(text)
             except ValueError:
@@ -173,11 +185,30 @@ class Settings(BaseModel):
             f"reminders_hours: {reminders} before each deadline",
             f"on_expiry: {self.on_expiry}",
             f"diplomacy_minutes: {self.diplomacy_minutes:g}",
+            f"single_hours: {_or_phase(self.single_hours)} (a step only one player can take)",
+            f"simultaneous_hours: {_or_phase(self.simultaneous_hours)} (orders given together)",
             f"on_outage: {self.on_outage}",
             f"round_threads: {'on' if self.round_threads else 'off'}",
         ]
         lines += [f"{k}: {v:g}" for k, v in sorted(self.extra.items())]
         return "\n".join(lines)
+
+
+def _or_phase(hours: float | None) -> str:
+    return "as phase_hours" if hours is None else f"{hours:g}"
+
+
+def phase_seconds(settings: Settings, prompts: list[Prompt], phase: str) -> float:
+    """How long the phase `phase` of `prompts` runs, by its kind of step: the length its
+    prompts name (diplomacy, a game's own), else simultaneous orders (several seats, or
+    secret orders revealed together), else a single-player step."""
+    setting = _setting_of(prompts, phase)
+    if setting is not None:
+        return settings.seconds_for(setting)
+    mine = [p for p in prompts if p.phase == phase]
+    together = len({p.seat for p in mine}) > 1 or any(p.simultaneous for p in mine)
+    hours = settings.simultaneous_hours if together else settings.single_hours
+    return (hours if hours is not None else settings.phase_hours) * 3600.0
 
 
 def _number(text: str) -> float:

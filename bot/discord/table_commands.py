@@ -37,6 +37,8 @@ SETTING_KEYS = (
     "diplomacy_minutes",
     "on_outage",
     "round_threads",
+    "single_hours",
+    "simultaneous_hours",
 )
 
 

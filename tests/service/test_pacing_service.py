@@ -100,3 +100,23 @@ async def test_a_standing_order_can_be_withdrawn_and_lapses_with_its_round(servi
     for uid in (ALICE, BOB):
         await service.act(CHANNEL, uid, {"kind": "ready"})
     assert "Your standing orders: none." in (await service.standing(CHANNEL, ALICE)).reply  # lapsed
+
+
+async def test_each_kind_of_step_has_its_own_deadline(service, clock):
+    await seated(service, "alice", "bob")
+    await service.settings(CHANNEL, ALICE, {"single_hours": "2", "simultaneous_hours": "30"})
+    # the commit phase was opened at the start (24 h); the next ones take the new lengths
+    await service.act(CHANNEL, ALICE, {"kind": "commit", "value": 1})
+    await service.act(CHANNEL, BOB, {"kind": "commit", "value": 2})
+    (press,) = await service.store.get_deadlines(CHANNEL)
+    assert press.due_at - clock.now == 2 * 3600  # a single-player step
+    await service.act(CHANNEL, ALICE, {"kind": "press"})
+    (diplomacy,) = await service.store.get_deadlines(CHANNEL)
+    assert diplomacy.due_at - clock.now == 1440 * 60  # diplomacy keeps diplomacy_minutes
+    for uid in (ALICE, BOB):
+        await service.act(CHANNEL, uid, {"kind": "ready"})
+    (commit,) = await service.store.get_deadlines(CHANNEL)
+    assert commit.due_at - clock.now == 30 * 3600  # simultaneous orders
+    out = await service.settings(CHANNEL, ALICE, {"single_hours": "none"})
+    assert "single_hours: as phase_hours" in (await service.settings(CHANNEL, ALICE, {})).reply
+    assert out is not None
