@@ -10,6 +10,7 @@ seat and reveals nothing about a table.
 from __future__ import annotations
 
 import unicodedata
+from dataclasses import dataclass
 
 from engine import games
 from engine.core import Choice, Entry, Game, GameError
@@ -17,7 +18,18 @@ from engine.core import content as core_content
 
 from .tablebase import TableError
 
-__all__ = ["entries", "lookup", "suggest", "render", "MAX_LISTED"]
+__all__ = [
+    "entries",
+    "lookup",
+    "suggest",
+    "render",
+    "MAX_LISTED",
+    "TableOption",
+    "table_options",
+    "check_options",
+    "options_text",
+    "suggest_options",
+]
 
 MAX_LISTED = 10  # names listed when a lookup matches several entries
 _cache: dict[tuple[str, object], list[Entry]] = {}
@@ -102,3 +114,103 @@ def suggest(typed: str, game: str | None = None, limit: int = 25) -> list[Choice
         label = f"{e.name} — {e.kind}" + ("" if game else f", {g.title}")
         out.append(Choice(label[:100], e.name[:100]))
     return out
+
+
+# -- table options (issue 12, item 9) ------------------------------------------------------------
+YES = ("yes", "true", "on")
+NO = ("no", "false", "off")
+
+
+@dataclass(frozen=True)
+class TableOption:
+    """One option of `/game new`, read from the game's Options model."""
+
+    name: str
+    values: tuple[str, ...]  # what may be written after `name=`; () for any
+    default: str
+    description: str
+    section: str  # where the rulebook describes it
+
+
+def table_options(game: Game) -> list[TableOption]:
+    out = []
+    for name, field in game.Options.model_fields.items():
+        extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
+        is_bool = field.annotation in (bool, "bool")
+        default = field.default
+        shown = ("yes" if default else "no") if is_bool else str(default)
+        out.append(
+            TableOption(
+                name=name,
+                values=("yes", "no") if is_bool else (),
+                default=shown,
+                description=field.description or "",
+                section=str(extra.get("section", "")),
+            )
+        )
+    return out
+
+
+def _options_list(game: Game) -> str:
+    return "; ".join(f"{o.name}={'|'.join(o.values) or '…'} ({o.description})" for o in table_options(game))
+
+
+def check_options(game: Game, options: dict[str, str]) -> dict[str, str]:
+    """`options` as the game's Options model reads them, or a refusal naming the valid ones:
+    an unknown name, or a yes/no option given anything else, is never silently ignored."""
+    known = {o.name: o for o in table_options(game)}
+    out = {}
+    for name, value in options.items():
+        option = known.get(name.strip().lower())
+        if option is None:
+            listed = _options_list(game) or "none"
+            raise TableError(f"{game.title} has no option “{name}”. Its options: {listed}.")
+        word = str(value).strip().lower()
+        if option.values == ("yes", "no"):
+            if word not in YES + NO:
+                raise TableError(f"{option.name} takes yes or no, not “{value}”.")
+            word = "true" if word in YES else "false"
+        out[option.name] = word
+    return out
+
+
+def options_text(game: Game) -> str:
+    """The options of `/game new` for this game, each with its rulebook section."""
+    options = table_options(game)
+    if not options:
+        return f"{game.title} has no table options."
+    first = options[0]
+    example = f"{first.name}={next((v for v in first.values if v != first.default), first.default)}"
+    lines = [f"Options for /game new game:{game.id} options:… (key=value, e.g. {example}):"]
+    for o in options:
+        values = " or ".join(o.values) or "a value"
+        where = f" ({o.section})" if o.section else ""
+        lines.append(f"• {o.name}={values}, default {o.default}: {o.description}{where}.")
+    return "\n".join(lines)
+
+
+def suggest_options(game: str | None, typed: str) -> list[Choice]:
+    """Autocomplete for `/game new options:`: what was typed, plus one more option, each
+    offered with its description."""
+    try:
+        g = games.get(game) if game else None
+    except GameError:
+        g = None
+    if g is None:
+        return []
+    words = typed.split()
+    partial = "" if not words or typed.endswith(" ") else words.pop()
+    done = {w.partition("=")[0].lower() for w in words}
+    prefix = " ".join(words) + (" " if words else "")
+    out = []
+    for o in table_options(g):
+        if o.name in done:
+            continue
+        for value in o.values or (o.default,):
+            text = f"{o.name}={value}"
+            if not text.startswith(partial.lower()):
+                continue
+            full = prefix + text
+            if len(full) <= 100:
+                out.append(Choice(f"{full} — {o.description}"[:100], full))
+    return out[:25]

@@ -44,6 +44,7 @@ from .history import SEED_MAX, SEED_MIN, HistoryMixin
 from .notify import NotifyMixin
 from .outbox import Outbox, Post
 from .posts import PostsMixin
+from .reference import check_options, options_text
 from .render import button_labels, seat_list, standings
 from .render.pictures import Picture
 from .render.pictures.cache import PictureCache
@@ -267,8 +268,9 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
             g = games.get(game)
         except GameError as exc:
             raise TableError(str(exc)) from None
+        options = check_options(g, options or {})  # unknown names and non yes/no values refused
         try:
-            parsed = g.Options.model_validate(options or {})
+            parsed = g.Options.model_validate(options)
         except ValidationError as exc:
             raise TableError(f"Those options do not fit {g.title}: {_first_error(exc)}") from None
         now = self.clock()
@@ -817,6 +819,7 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
                     + more
                     + "."
                 )
+        lines.append(options_text(g))
         return "\n".join(lines)
 
     async def settings(

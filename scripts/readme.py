@@ -108,7 +108,21 @@ def content() -> str:
     return "\n".join(lines)
 
 
-BLOCKS: dict[str, Callable[[], str]] = {"commands": commands, "content": content}
+def options() -> str:
+    """Each game's table options for `/game new`, with the rulebook section (bot/reference.py)."""
+    _on_path()
+    from bot.reference import table_options
+    from engine import games
+
+    lines = ["| Game | Option | Values (default) | What it does | Rulebook |", "|---|---|---|---|---|"]
+    for game in games.all():
+        for o in table_options(game):
+            values = " / ".join(o.values) or "any"
+            lines.append(f"| {game.title} | `{o.name}` | {values} ({o.default}) | {o.description} | {o.section} |")
+    return "\n".join(lines)
+
+
+BLOCKS: dict[str, Callable[[], str]] = {"commands": commands, "content": content, "options": options}
 
 
 def render(name: str) -> str:

@@ -100,7 +100,9 @@ class GameGroup(app_commands.Group):
         return True
 
     @app_commands.command(name="new", description="Open a table for a game in this channel")
-    @app_commands.describe(game="Which game", options="Table options, e.g. rounds=2 (see /game rules)")
+    @app_commands.describe(
+        game="Which game", options="Table options, e.g. congress=no (listed as you type; /game rules)"
+    )
     @app_commands.autocomplete(game=_game_choices)
     async def new(self, interaction: discord.Interaction, game: str, options: str | None = None) -> None:
         try:
@@ -117,6 +119,13 @@ class GameGroup(app_commands.Group):
             parsed,
         )
         await answer_outbox(interaction, work, new_status=True)
+
+    @new.autocomplete("options")
+    async def _new_options(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        found = reference.suggest_options(interaction.namespace.game, current)
+        return [app_commands.Choice(name=c.label, value=c.value) for c in found]
 
     @app_commands.command(name="join", description="Take a seat at this channel's table")
     @app_commands.describe(preference="The nation or role you would like (if the game lets you choose)")

@@ -6,6 +6,8 @@ import itertools
 import random
 from typing import Any
 
+from pydantic import Field
+
 from engine.core import (
     Entry,
     Event,
@@ -51,7 +53,11 @@ PHASE_NAMES = {
 
 
 class CrisisOptions(Model):
-    congress: bool = True  # the optional Congress Step
+    congress: bool = Field(
+        True,
+        description="Play the optional Congress Step at the end of each Week",
+        json_schema_extra={"section": "rules/crisis-1914.txt: 4. Congress Step (Optional)"},
+    )
 
 
 class Crisis1914(Game[CrisisState]):

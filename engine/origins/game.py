@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from pydantic import Field
+
 from engine.core import (
     Entry,
     Event,
@@ -27,7 +29,11 @@ from .state import Ledger, OriginsState, Sheet
 
 class OriginsOptions(Model):
     # Optional rule (§9): the winner needs 3 VPs more than the 2nd player, else a tie.
-    margin_rule: bool = False
+    margin_rule: bool = Field(
+        False,
+        description="The winner needs 3 VPs more than the second player, otherwise a tie",
+        json_schema_extra={"section": "§9 Determining the winner - optional Rule"},
+    )
     # The diplomacy length is the table setting `diplomacy_minutes` the prompts name
     # (the platform's: 10 minutes in the console as in the rulebook, 24 hours in Discord).
 

@@ -51,10 +51,22 @@ PHASE = {
 
 
 class SchonbrunnOptions(Model):
-    simplified: bool = Field(False, description="Simplified rules: no Receptions, Favours, Heads or Plots")
-    auction: bool = Field(False, description="Auction for the Nations (very experienced players)")
+    simplified: bool = Field(
+        False,
+        description="Simplified rules: no Receptions, Favours, Heads or Plots",
+        json_schema_extra={"section": "rules: Variants, Simplified rules"},
+    )
+    auction: bool = Field(
+        False,
+        description="Auction for the Nations (very experienced players)",
+        json_schema_extra={"section": "rules: Variants, Optional rule for very experienced players"},
+    )
     see_own_face_down: bool = Field(
-        False, description="Players may look at their own face-down Delegates (the rulebook forbids it)"
+        False,
+        description="Players may look at their own face-down Delegates (the rulebook forbids it)",
+        json_schema_extra={
+            "section": "a house rule against rules: Phase 2, Practical tip (Secrets and memory)"
+        },
     )
 
 
@@ -86,6 +98,7 @@ class Schonbrunn(Game[SchonbrunnState]):
         from .content import check_content
 
         check_content()
+
     State = SchonbrunnState
     Action = ACTION
     commands = COMMANDS

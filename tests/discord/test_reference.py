@@ -85,3 +85,25 @@ def test_entry_names_are_unique_and_fit_an_autocomplete_value(game_id):
     names = [e.name.casefold() for e in entries]
     assert len(names) == len(set(names))
     assert all(0 < len(e.name) <= 100 and e.text.strip() for e in entries)
+
+
+async def test_table_options_are_offered_explained_and_checked(env):
+    """Issue 12 item 9: /game new offers each game's options with their descriptions, a
+    mistyped option is refused with the valid ones, /game rules lists them with sections."""
+    guild = env.create_guild()
+    channel = guild.create_text_channel("options")
+    anna = guild.add_member(env.create_user("anna"))
+    offered = await anna.autocomplete(channel, "game new", "options", "", game="schonbrunn")
+    values = [c["value"] for c in offered]
+    assert "simplified=yes" in values and "auction=yes" in values and "see_own_face_down=yes" in values
+    assert any("Auction for the Nations" in c["name"] for c in offered)
+    more = await anna.autocomplete(channel, "game new", "options", "simplified=yes a", game="schonbrunn")
+    assert [c["value"] for c in more] == ["simplified=yes auction=yes", "simplified=yes auction=no"]
+    refused = _text(await anna.slash(channel, "game new", game="crisis1914", options="rounds=2"))
+    assert refused.startswith("Crisis: 1914 has no option “rounds”. Its options: congress=yes|no")
+    refused = _text(await anna.slash(channel, "game new", game="crisis1914", options="congress=maybe"))
+    assert refused == "congress takes yes or no, not “maybe”."
+    rules = _text(await anna.slash(channel, "game rules", game="origins"))
+    assert "• margin_rule=yes or no, default no:" in rules and "§9 Determining the winner" in rules
+    await anna.slash(channel, "game new", game="crisis1914", options="Congress=No")
+    assert (await env.bot.service.store.get_table(channel.id)).options == {"congress": False}
