@@ -105,7 +105,9 @@ def _parser() -> argparse.ArgumentParser:
     exp.add_argument("file", type=Path, metavar="FILE", help="where to write the JSON record")
     ren = sub.add_parser("render", parents=[common], help="draw the board of a seeded game as a PNG picture")
     ren.add_argument("game", help="game id, e.g. crisis1914, origins, schonbrunn")
-    ren.add_argument("--players", type=int, metavar="N", help="player count (default: the most the game takes)")
+    ren.add_argument(
+        "--players", type=int, metavar="N", help="player count (default: the most the game takes)"
+    )
     ren.add_argument("--seed", type=int, default=1, metavar="S", help="seed of the game (default 1)")
     ren.add_argument(
         "--step", type=int, metavar="K", help="draw the board after K actions (default: the end of the game)"
@@ -160,7 +162,9 @@ async def _run_console(
 
     store = await open_store(db)
     try:
-        service = TableService(store, default_settings=_console_defaults(config))
+        service = TableService(
+            store, default_settings=_console_defaults(config), cache_size=config.table_cache
+        )
         # the board pictures go beside the database file (a PostgreSQL database: ./data)
         pictures = (db.parent if isinstance(db, Path) else Path("data")) / "pictures"
         return await run_console(
@@ -281,7 +285,9 @@ def _cmd_export(args: argparse.Namespace, config: Config, stdout: TextIO) -> int
     except OSError as exc:
         print(f"export: cannot write {args.file}: {exc.strerror}", file=sys.stderr)
         return 2
-    secret = " It holds the seed and every secret order: keep it from the players." if record["secret"] else ""
+    secret = (
+        " It holds the seed and every secret order: keep it from the players." if record["secret"] else ""
+    )
     stdout.write(f"Exported channel {args.channel}'s {record['game']} game to {args.file}.{secret}\n")
     return 0
 

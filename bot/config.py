@@ -49,6 +49,8 @@ class Config(BaseSettings):
     # (README, "Running at scale"); none: one process serves every server.
     shard_count: int | None = Field(default=None, ge=1)
     shard_ids: list[int] | None = None
+    # tables kept loaded in this process (README, "Running at scale")
+    table_cache: int = Field(default=2048, ge=1)
 
     @field_validator("token")
     @classmethod

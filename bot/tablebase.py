@@ -30,7 +30,11 @@ OVER = "The game is over."
 LOG_PAGE = 15
 RULES_NAMES_CHARS = 1200
 AUTO_CAP = 5000  # automatic moves in one call chain (a table of automatic seats plays a whole game)
-CACHE_SIZE = 256
+# Tables kept loaded per process (`table_cache`): 20-60 KB each (a 7-player Origins state
+# to a 6-player Schönbrunn one), so 2,048 is about 120 MB at most. Past it, tables acting
+# in turn miss every time: bench/scale.py at 600 tables, 256 then, cut PostgreSQL 395 ->
+# 116 actions/s and SQLite 789 -> 388.
+CACHE_SIZE = 2048
 MAX_HOURS = 24 * 365  # the longest phase or reminder lead a setting takes: a year
 DEFAULT_LOOP_CAP = 200  # default orders applied for one expired phase before we suspect a bug
 # Said publicly when the game's own code fails: its message may name hidden facts (a card

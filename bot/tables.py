@@ -102,6 +102,10 @@ def _copy_row(row: TableRow) -> TableRow:
 PREFERENCE_CHARS = 40
 
 
+def _most_seats() -> int:
+    return max(g.max_players for g in games.all())
+
+
 def _random_seed() -> int:
     return secrets.randbits(63)
 
@@ -122,6 +126,7 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
         default_settings: dict | None = None,
         seed_source: Callable[[], int] = _random_seed,
         shards: Shards = EVERY_SHARD,
+        cache_size: int = CACHE_SIZE,
     ):
         self.store = store
         # the servers this process serves: their deadlines and outage notices are ours
@@ -130,9 +135,13 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
         self.seed_source = seed_source  # tests fix it; otherwise a fresh secret seed per game
         self.default_settings = Settings.from_json(default_settings or {})
         # user id -> NotifyPrefs, read from the store when a table of theirs loads (set_notify updates it)
-        self._prefs: LRU[int, NotifyPrefs] = LRU(PREFS_CACHE_SIZE)
+        # sized to hold every seat of every cached table: a smaller one is read again for
+        # each seat on each action (bench/scale.py at 1,000 tables: 5 more round trips each)
+        self._prefs: LRU[int, NotifyPrefs] = LRU(max(PREFS_CACHE_SIZE, _most_seats() * cache_size))
         self._locks = KeyedLocks()  # a channel's lock exists only while held or awaited
+        # the tables kept loaded; past it an acting table is read from the database again
         self._cache: OrderedDict[int, _Table] = OrderedDict()
+        self._cache_size = cache_size
         self.pictures = PictureCache()
 
     # -- loading and saving ----------------------------------------------------------------
@@ -170,7 +179,7 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
     def _remember(self, table: _Table) -> None:
         self._cache[table.row.channel_id] = table
         self._cache.move_to_end(table.row.channel_id)
-        while len(self._cache) > CACHE_SIZE:
+        while len(self._cache) > self._cache_size:
             self._cache.popitem(last=False)
 
     async def _save(

@@ -210,7 +210,9 @@ def run_discord(config: Any) -> None:
         store = await open_store(config.database)
         try:
             defaults = config.table_defaults() if hasattr(config, "table_defaults") else None
-            service = TableService(store, default_settings=defaults, shards=config.shards())
+            service = TableService(
+                store, default_settings=defaults, shards=config.shards(), cache_size=config.table_cache
+            )
             async with create_bot(config, service) as bot:
                 await bot.start(config.token)
         except discord.LoginFailure:

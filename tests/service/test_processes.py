@@ -104,14 +104,11 @@ def test_shards_follow_discords_formula_and_refuse_impossible_ids():
         Shards(2, (2,))
 
 
-async def test_a_full_cache_evicting_a_table_while_its_version_is_checked_loses_nothing(
-    postgres_server, monkeypatch
-):
+async def test_a_full_cache_evicting_a_table_while_its_version_is_checked_loses_nothing(postgres_server):
     """With more tables acting than the cache holds, a table may be evicted while its
     cached version is being checked against the database (bench/scale.py found a KeyError)."""
-    monkeypatch.setattr("bot.tables.CACHE_SIZE", 2)
     store = await open_store(postgres_server.new_database())
-    service = TableService(store, clock=Clock())
+    service = TableService(store, clock=Clock(), cache_size=2)
     channels = range(100, 106)
     for channel in channels:
         await service.create(channel, 9, "crisis1914", 1, "anna")
