@@ -14,6 +14,7 @@ deadlines and outages (deadlines.py), pause, substitutes, automatic seats, undo 
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import secrets
@@ -781,6 +782,27 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
         if t.state is None:
             return None
         return await self.pictures.board(channel_id, t.row.version, t.game, t.state)
+
+    async def final_pictures(self, channel_id: int) -> list[Picture]:
+        """A finished game's final board and the chart of the scores over the game (every
+        state replayed from the stored log); [] for a game not finished or without pictures."""
+        from .replay import record_from_store
+
+        t = await self._load(channel_id)
+        if t.row.status != "finished" or t.state is None:
+            return []
+        record = await record_from_store(self.store, channel_id)
+        g = t.game
+
+        def states() -> list[Any]:
+            state = g.setup(list(record.seats), g.Options.model_validate(record.options), record.seed)
+            out = [state]
+            for entry in record.actions:
+                state, _ = g.apply(state, entry.seat, g.parse_action(entry.action))
+                out.append(state)
+            return out
+
+        return await self.pictures.final(channel_id, g, await asyncio.to_thread(states))
 
     async def my_picture(self, channel_id: int, user_id: int) -> Picture | None:
         """The caller's private picture (their Hand, sheet or screen); None if they hold no

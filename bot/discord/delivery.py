@@ -103,10 +103,15 @@ class Delivery:
             for part in split_message("\n".join(events)):
                 await channel.send(part, allowed_mentions=NO_MENTIONS)
         standalone = [p.text for p in public if p.kind in STANDALONE and p.user_id is None]
+        # The final standings and a published history carry the final board and the score
+        # chart, in their last message: no call of their own.
+        final = await self._final_pictures(channel.id, public)
         # One message for all of them (standings and the seed, say): one call. A published
         # history is longer than a message and goes in as many as it needs.
-        for part in split_message("\n\n".join(standalone)):
-            await channel.send(part, allowed_mentions=NO_MENTIONS)
+        parts = split_message("\n\n".join(standalone))
+        for n, part in enumerate(parts):
+            extra = {"files": [picture_file(p) for p in final]} if final and n == len(parts) - 1 else {}
+            await channel.send(part, allowed_mentions=NO_MENTIONS, **extra)
         # For a player who chose mentions: a reminder is its own message, so the ping fires;
         # a turn notice waits out the grace like a DM would (and the caller needs neither).
         for post in public:
@@ -119,6 +124,15 @@ class Delivery:
             else:
                 await self._mention(channel, post.user_id, post.text)
         await self._private(channel, outbox, caller_id)
+
+    async def _final_pictures(self, channel_id: int, public: list[Post]) -> list[Picture]:
+        if not any(p.kind in ("standings", "history") and p.user_id is None for p in public):
+            return []
+        try:
+            return await self.service.final_pictures(channel_id)
+        except Exception:  # the standings go out without pictures rather than not at all
+            log.warning("could not draw the final pictures of table %s", channel_id, exc_info=True)
+            return []
 
     # ------------------------------------------------------------------ status
 

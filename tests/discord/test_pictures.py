@@ -119,3 +119,30 @@ async def test_game_me_carries_the_players_own_picture_beside_the_text(env, stor
     # a member without a seat gets the refusal and no picture
     refused = await stranger.slash(channel, "game me")
     assert refused.ephemeral and not refused.response.attachments
+
+
+async def test_the_final_standings_carry_the_final_board_and_the_score_chart(env, store, service):
+    game = games.get("crisis1914")
+    guild = env.create_guild()
+    channel = guild.create_text_channel("crisis")
+    players = [guild.add_member(env.create_user(f"p{i}")) for i in range(2)]
+    await players[0].slash(channel, "game new", game="crisis1914")
+    await players[1].slash(channel, "game join")
+    with env.time_context():
+        await env.bot.delivery.deliver(await service.start(channel.id, players[0].id, seed=7))
+    users = {s.seat: s.user_id for s in (await service.table_info(channel.id)).seats}
+    rng = random.Random(7)
+    while (row := await store.get_table(channel.id)).status == "running":
+        state = game.load_state(row.state)
+        seat = game.prompts(state)[0].seat
+        outbox = await service.act(channel.id, users[seat], game.bot_action(state, seat, rng))
+        with env.time_context():
+            await env.bot.delivery.deliver(outbox, caller_id=users[seat])
+    (standings,) = [m for m in channel.history() if "Final standings" in m.content]
+    assert [a.filename for a in standings.attachments] == ["crisis1914.png", "scores.png"]
+    final_board, chart = standings.attachments
+    state = game.load_state(row.state)
+    prestige = {nation: p.prestige for nation, p in state.players.items()}
+    # the chart ends at every nation's final Prestige, and says so in its alt text
+    assert all(f"{nation} {value}" in chart.description for nation, value in prestige.items())
+    assert final_board.description.startswith("Crisis: 1914 board, Week")

@@ -65,3 +65,19 @@ class PictureCache:
                 self._pictures.popitem(last=False)
         self._pictures.move_to_end(key)
         return self._pictures[key]
+
+    async def final(self, channel_id: int, game: Game, states: list[GameState]) -> list[Picture]:
+        """The final board and the chart of every player's score over the game."""
+        if not has_pictures(game.id) or not states:
+            return []
+        last = states[-1]
+        key = (channel_id, game.id, last.seed, last.step, "final")
+        if key not in self._pictures:
+            from .chart import chart  # only a finished game needs it
+
+            board = await asyncio.to_thread(draw, game.id, game.view(last, None))
+            self._pictures[key] = (board, await asyncio.to_thread(chart, game, states))  # type: ignore[assignment]
+            self.drawn += 2
+            if len(self._pictures) > self.size:
+                self._pictures.popitem(last=False)
+        return list(self._pictures[key])  # type: ignore[arg-type]

@@ -352,3 +352,18 @@ def draw_private(view: dict[str, Any]) -> Picture | None:
     return Picture(
         c.png(), clip_description(f"Your cards as {nations[nation].statesman}. {text}."), "hand.png"
     )
+
+
+SCORE_NAME = "Prestige"
+
+
+def period(view: dict[str, Any]) -> str:
+    return f"Week {view['week']}"
+
+
+def scores(view: dict[str, Any]) -> dict[str, int]:
+    return {nation: p["prestige"] for nation, p in view["players"].items()}
+
+
+def chart_colours(view: dict[str, Any]) -> dict[str, RGB]:
+    return {nation: _colour(nation) for nation in view["players"]}

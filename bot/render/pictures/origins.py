@@ -283,3 +283,19 @@ def draw_private(view: dict[str, Any]) -> Picture | None:
             + (f", sheet {sheet}" if sheet else "")
         )
     return Picture(c.png(), clip_description("Your countries. " + "; ".join(parts) + "."), "sheet.png")
+
+
+SCORE_NAME = "VPs"
+
+
+def period(view: dict[str, Any]) -> str:
+    return _month(view["turn"])
+
+
+def scores(view: dict[str, Any]) -> dict[str, int]:
+    """Each country's VPs as the table saw them: provisional, then final."""
+    return dict(view["final"] if view["final"] is not None else view["vps"])
+
+
+def chart_colours(view: dict[str, Any]) -> dict[str, Any]:
+    return dict(ORIGINS)

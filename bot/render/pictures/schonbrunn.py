@@ -312,3 +312,23 @@ def draw_private(view: dict[str, Any]) -> Picture | None:
         + "."
     )
     return Picture(c.png(), clip_description(text), "screen.png")
+
+
+SCORE_NAME = "Prestige"
+
+
+def period(view: dict[str, Any]) -> str:
+    return "Auction" if view["round"] < 1 else f"Round {view['round']}"
+
+
+def scores(view: dict[str, Any]) -> dict[str, int]:
+    names = _names(view)
+    final = view["final"]
+    return {
+        names[s]: final.get(names[s], p["prestige"]) if final else p["prestige"]
+        for s, p in view["players"].items()
+    }
+
+
+def chart_colours(view: dict[str, Any]) -> dict[str, RGB]:
+    return {name: _colour(name) for name in _names(view).values()}
