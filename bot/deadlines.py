@@ -5,8 +5,10 @@ A mixin of `TableService`; it works on a loaded `_Table` through the service's `
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from functools import partial
 
 from engine.core import Prompt
 
@@ -20,6 +22,7 @@ from .tablebase import DEFAULT_LOOP_CAP, ENGINE_FAILED, TableError, _reminders, 
 log = logging.getLogger(__name__)
 
 OUTAGE_MIN = 150.0  # seconds since the last heartbeat (one a minute) that count as downtime
+RECOVER_BATCH = 100  # tables recovered concurrently after an outage
 
 
 class DeadlinesMixin:
@@ -264,47 +267,76 @@ class DeadlinesMixin:
         except DatabaseLost:
             pass
 
-    async def recover(self) -> list[Outbox]:
-        """At start-up, before the first tick: tell each running table how long the bot
-        was away and, by its on_outage setting, give its deadlines that time back.
-
-        Only this process's tables (its shards), each once: a table another process
-        already extended since our last heartbeat is left alone (`meta["outage_noted"]`)."""
+    async def outage(self) -> Outage | None:
+        """At start-up, before the bot connects: how long this process's shards were away
+        (None when too short to count), read from the last heartbeat, which it renews.
+        Two small queries; the work the outage calls for is `recover`'s, afterwards."""
         now = self.clock()
         last = await self.store.get_heartbeat(self.shards.key)
         await self.store.set_heartbeat(now, self.shards.key)
         if last is None or now - last < OUTAGE_MIN:
-            return []
+            return None
+        return Outage(start=last, end=now)
+
+    async def recover(self, outage: Outage | None = None) -> list[Outbox]:
+        """Tell each running table how long the bot was away and, by its on_outage setting,
+        give its deadlines that time back. The front end runs it after connecting and
+        starts the deadline loop only when it is done, so no deadline fires unshifted;
+        without `outage` (from `outage()`), it measures the outage first.
+
+        Only this process's tables (its shards), each once: a table another process
+        already extended since our last heartbeat is left alone (`meta["outage_noted"]`).
+        Only deadlines opened before the outage move: one a player opened since the
+        restart already had all its time. Tables go `RECOVER_BATCH` at a time, so their
+        saves share commits (bot/store/group_commit.py)."""
+        if outage is None:
+            outage = await self.outage()
+            if outage is None:
+                return []
+        last, now = outage.start, outage.end
         down = now - last
-        outs = []
-        for channel_id in await self.store.tables_with_status("running"):
+        text = (
+            f"The bot was offline from {timestamp(last, 'f')} to {timestamp(now, 'f')} "
+            f"({relative(down).removeprefix('in ')})."
+        )
 
-            async def run(t: _Table) -> Outbox | None:
-                if not self.shards.owns(t.row.guild_id) or t.row.meta.get("outage_noted", 0) > last:
-                    return None
-                row = replace(t.row, meta={**t.row.meta, "outage_noted": now})
-                text = (
-                    f"The bot was offline from {timestamp(last, 'f')} to {timestamp(now, 'f')} "
-                    f"({relative(down).removeprefix('in ')})."
-                )
-                if t.settings.on_outage == "extend" and t.deadlines:
-                    t = await self._save(t, row=row, deadlines=[_shift(d, down) for d in t.deadlines])
-                    text += " Every running deadline is extended by that time" + self._due_text(t) + "."
-                else:
-                    t = await self._save(t, row=row)
-                out = Outbox(channel_id=t.row.channel_id)
-                out.posts.append(Post(to="channel", kind="notice", text=text))
-                out.status = self._status(t)
-                return out
+        async def run(t: _Table) -> Outbox | None:
+            if not self.shards.owns(t.row.guild_id) or t.row.meta.get("outage_noted", 0) > last:
+                return None
+            row = replace(t.row, meta={**t.row.meta, "outage_noted": now})
+            said = text
+            if t.settings.on_outage == "extend" and t.deadlines:
+                shifted = [_shift(d, down) if d.started_at <= last else d for d in t.deadlines]
+                t = await self._save(t, row=row, deadlines=shifted)
+                said += " Every running deadline is extended by that time" + self._due_text(t) + "."
+            else:
+                t = await self._save(t, row=row)
+            out = Outbox(channel_id=t.row.channel_id)
+            out.posts.append(Post(to="channel", kind="notice", text=said))
+            out.status = partial(self._status, t)  # written only if a front end reads it
+            return out
 
+        async def one(channel_id: int) -> Outbox | None:
             try:
-                out = await self._with_table(channel_id, run)
+                return await self._with_table(channel_id, run)
             except (TableError, StoreError):
                 log.exception("outage notice failed for channel %s", channel_id)
-                continue
-            if out is not None:
-                outs.append(out)
+                return None
+
+        channels = await self.store.tables_with_status("running")
+        outs: list[Outbox] = []
+        for i in range(0, len(channels), RECOVER_BATCH):
+            done = await asyncio.gather(*(one(c) for c in channels[i : i + RECOVER_BATCH]))
+            outs.extend(out for out in done if out is not None)
         return outs
+
+
+@dataclass(frozen=True)
+class Outage:
+    """The time this process's shards were away: from the last heartbeat to the restart."""
+
+    start: float
+    end: float
 
 
 def _shift(d: DeadlineRow, seconds: float) -> DeadlineRow:

@@ -124,19 +124,36 @@ class ChancelleryBot(commands.Bot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
-        # Recovery first: it extends the deadlines the outage would otherwise expire at once,
-        # and reads the last heartbeat before a new one overwrites it.
-        await self.recover()
+        # Only the outage is measured before connecting (it reads the last heartbeat before
+        # a new one overwrites it); its work, one notice and deadline shift per running table,
+        # runs once connected, and the deadline loop starts only after it, so no deadline
+        # the outage would expire at once fires before it is shifted (issue 15, item 4).
+        outage = await self.outage()
         self._heartbeat_task = asyncio.create_task(self.heartbeat(), name="chancellery-heartbeat")
-        self._ticker_task = asyncio.create_task(self.ticker.run(), name="chancellery-deadlines")
+        self._ticker_task = asyncio.create_task(self._recover_then_tick(outage), name="chancellery-deadlines")
 
-    async def recover(self) -> None:
+    async def outage(self) -> Any:
+        find = getattr(self.service, "outage", None)
+        if find is None:
+            return None
+        try:
+            return await find()
+        except Exception:
+            log.exception("could not read the last heartbeat after the restart")
+            return None
+
+    async def _recover_then_tick(self, outage: Any) -> None:
+        if outage is not None:
+            await self.recover(outage)
+        await self.ticker.run()
+
+    async def recover(self, outage: Any = None) -> None:
         """Tell every running table how long the bot was down (issue 6, item 8)."""
         recover = getattr(self.service, "recover", None)
         if recover is None:
             return
         try:
-            outboxes = await recover()
+            outboxes = await recover(outage)
         except Exception:
             log.exception("could not recover after the restart")
             return

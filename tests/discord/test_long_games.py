@@ -410,6 +410,40 @@ async def test_after_an_outage_the_downtime_is_posted_and_the_deadline_extended(
     assert "round 1, commit" in table.status().content
 
 
+async def test_a_deadline_the_outage_passed_is_shifted_before_the_deadline_loop_runs(
+    env, service, store, make_bot, monkeypatch
+):
+    await env.restart_bot(make_bot(BotConfig(heartbeat_seconds=HEARTBEAT)))
+    table = await _started(env, service, "alice", "bob")
+    await env.advance_time(120)
+    due = await _deadline(store, table.channel.id)
+    env.bot._ticker_task.cancel()
+    env.bot._heartbeat_task.cancel()
+    await env.advance_time(30 * HOUR)  # longer than the 24-hour deadline: it passed while down
+
+    calls = []
+
+    def spied(name):
+        real = getattr(service, name)
+
+        async def call(*args):
+            calls.append(f"{name} starts")
+            result = await real(*args)
+            calls.append(f"{name} ends")
+            return result
+
+        return call
+
+    for name in ("recover", "tick"):
+        monkeypatch.setattr(service, name, spied(name))
+    await env.restart_bot(make_bot())
+    await env.advance_time(60)  # the outage work and the deadline loop both had their turn
+    assert calls[:3] == ["recover starts", "recover ends", "tick starts"], calls
+    text = table.public_text()
+    assert "offline" in text and "Time is up" not in text, text
+    assert await _deadline(store, table.channel.id) - due >= 30 * HOUR - 120
+
+
 # ---------------------------------------------------------------- 9. spectators
 
 
@@ -525,4 +559,3 @@ async def test_the_settings_key_offers_the_long_game_settings(env, service):
         c["value"] for c in await table["alice"].autocomplete(table.channel, "game settings", "key", "")
     ]
     assert {"on_expiry", "on_outage", "round_threads"} <= set(offered) and "extra" not in offered
-

@@ -93,6 +93,22 @@ async def test_after_an_outage_running_tables_are_told_and_their_deadlines_exten
     await store.close()
 
 
+async def test_a_deadline_opened_after_the_restart_is_not_extended_for_the_outage(service, clock, store):
+    await seated(service, "alice", "bob")
+    await service.heartbeat()
+    clock.advance(5 * HOUR)
+    outage = await service.outage()  # before the bot connects
+    assert outage is not None and outage.end - outage.start == 5 * HOUR
+    # once connected, players act before the outage work reaches their table
+    await service.command(CHANNEL, ALICE, "commit", {"value": "2"})
+    await service.command(CHANNEL, BOB, "commit", {"value": "3"})
+    (opened,) = await store.get_deadlines(CHANNEL)
+    assert opened.started_at == clock.now  # the commit phase closed; a new phase opened now
+    (out,) = await service.recover(outage)
+    assert "offline" in out.posts[0].text
+    assert await store.get_deadlines(CHANNEL) == [opened]  # it lost nothing to the outage
+
+
 async def test_on_outage_ignore_tells_but_keeps_the_deadlines(service, clock, store):
     await seated(service, "alice", "bob")
     await service.settings(CHANNEL, ALICE, {"on_outage": "ignore"})
