@@ -49,6 +49,7 @@ GAME_VERBS = (
     "publish",
     "notify",
     "standing",
+    "session",
     "mine",
 )
 HELP = (
@@ -56,7 +57,7 @@ HELP = (
     "/game status | /game me | /game log [page:<n>] | /game rules [game:<id>] | /game card name:<name> [game:<id>] | /game settings [<key>:<value> …] | "
     "/game abandon | /game pause | /game resume | /game substitute seat:<x> member:<name> | /game bot [seat:<x>] "
     "[off:yes] | /game undo | /game export [file:<path>] | /game publish | /game notify [mode:dm|mention] "
-    "[timezone:<zone>] [quiet_hours:22-07] | /game standing [order:<name>] [withdraw:yes] | /game mine | /<game> <command> <option>:<value> … | wait <minutes> | auto [<n>|all] | # comment | quit"
+    "[timezone:<zone>] [quiet_hours:22-07] | /game standing [order:<name>] [withdraw:yes] | /game session [day:<weekday> time:<HH:MM> hours:<h> timezone:<zone>] [remove:yes] | /game mine | /<game> <command> <option>:<value> … | wait <minutes> | auto [<n>|all] | # comment | quit"
 )
 
 
@@ -70,7 +71,9 @@ class ConsoleError(Exception):
 
 
 class Console:
-    def __init__(self, service: TableService, out: TextIO, as_user: str = "you", pictures: Path | None = None):
+    def __init__(
+        self, service: TableService, out: TextIO, as_user: str = "you", pictures: Path | None = None
+    ):
         self.service = service
         self.out = out
         self.user = as_user
@@ -309,6 +312,22 @@ class Console:
         elif verb == "standing":
             withdraw = str(options.get("withdraw", "")).lower() in ("yes", "true", "on", "1")
             await self.show(await s.standing(CHANNEL, uid, options.get("order"), withdraw), user)
+        elif verb == "session":
+            remove = str(options.get("remove", "")).lower() in ("yes", "true", "on", "1")
+            try:
+                hours = float(options.get("hours", 2))
+            except ValueError:
+                raise ConsoleError(f"hours must be a number, not {options['hours']!r}") from None
+            reply, _ = await s.session(
+                CHANNEL,
+                uid,
+                options.get("day"),
+                options.get("time"),
+                hours,
+                options.get("timezone", "UTC"),
+                remove=remove,
+            )
+            self.private(user, reply)
         elif verb == "mine":
             self.private(user, await s.mine(uid))
 

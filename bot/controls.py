@@ -19,6 +19,7 @@ from engine.core import Game, GameError, Prompt, rng_for
 from .logsafe import log_game_failure
 from .outbox import Outbox, Post
 from .render import seat_list
+from .sessions import MAX_SESSIONS, occurrences, parse_session, sessions_of
 from .store import SeatHistoryRow, SeatRow, StoreError
 from .tablebase import (
     AUTO_CAP,
@@ -32,6 +33,8 @@ from .tablebase import (
 )
 
 log = logging.getLogger(__name__)
+
+SESSION_EVENTS = 4  # Discord scheduled events announced ahead for a weekly session
 
 BRIEFING_EVENTS = 8  # public events a substitute's briefing recalls
 _MENTION = re.compile(r"^<@!?(\d+)>$")
@@ -413,6 +416,58 @@ class ControlsMixin:
                     return p, action, "", f"Your standing order was applied: {_order_text(g, name)}."
         return None, None, "", ""
 
+    # -- live sessions (issue 18 item 5) ----------------------------------------------------
+    async def session(
+        self,
+        channel_id: int,
+        user_id: int,
+        day: str | None = None,
+        start: str | None = None,
+        hours: float = 2.0,
+        timezone: str = "UTC",
+        *,
+        remove: bool = False,
+        admin: bool = False,
+    ) -> tuple[str, list[tuple[str, float, float]]]:
+        """List the table's weekly sessions, or add (or remove) one (host or Manage Server).
+        Returns the reply and, for a session added, its next occurrences (name, start, end)
+        for the front end to announce as Discord scheduled events."""
+
+        async def run(t: _Table) -> tuple[str, list[tuple[str, float, float]]]:
+            current = sessions_of(t.row.meta)
+            if day is None:
+                if not current:
+                    return (
+                        "No live sessions are scheduled. The host adds one with "
+                        "/game session day:Monday time:19:00 hours:2 timezone:Europe/Vienna.",
+                        [],
+                    )
+                lines = [f"- {s.describe()}" for s in current]
+                return "Live sessions:\n" + "\n".join(lines) + "\n" + _session_rules(t), []
+            self._host_only(t, user_id, admin, "schedule sessions")
+            new = parse_session(day, start or "", hours, timezone)
+            if remove:
+                kept = [s for s in current if (s.day, s.start) != (new.day, new.start)]
+                if len(kept) == len(current):
+                    raise TableError(f"There is no session on {new.describe().split(' for ')[0]}.")
+                await self._save(
+                    t, row=replace(t.row, meta={**t.row.meta, "sessions": [s.to_json() for s in kept]})
+                )
+                return f"Removed the session on {new.describe().split(' for ')[0]}.", []
+            if len(current) >= MAX_SESSIONS:
+                raise TableError(f"A table has at most {MAX_SESSIONS} weekly sessions.")
+            kept = [s for s in current if (s.day, s.start) != (new.day, new.start)] + [new]
+            await self._save(
+                t, row=replace(t.row, meta={**t.row.meta, "sessions": [s.to_json() for s in kept]})
+            )
+            name = f"{t.game.title} session"
+            upcoming = [
+                (name, begin, end) for _, begin, end in occurrences([new], self.clock(), SESSION_EVENTS)
+            ]
+            return f"Live session added: {new.describe()}.\n" + _session_rules(t), upcoming
+
+        return await self._with_table(channel_id, run)
+
     # -- standing orders (issue 18 item 4) ----------------------------------------------------
     async def standing(
         self, channel_id: int, user_id: int, order: str | None = None, withdraw: bool = False
@@ -661,3 +716,11 @@ def _standing_text(game: Game, mine: dict[str, str]) -> str:
     given = "; ".join(_order_text(game, n) for n in mine) or "none"
     offered = "\n".join(f"- `/game standing order:{o.name}`: {o.text}" for o in game.standing_orders)
     return f"Your standing orders: {given}.\nYou can give:\n{offered}"
+
+
+def _session_rules(t: _Table) -> str:
+    return (
+        f"During a session a step only one player can take is due in {t.settings.session_minutes:g} minutes "
+        "(setting session_minutes) and its player is pinged here at once; between sessions play goes on "
+        "with the usual deadlines."
+    )

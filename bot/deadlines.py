@@ -16,6 +16,7 @@ from .logsafe import log_game_failure
 from .notify import quiet_until
 from .outbox import Outbox, Post
 from .render.text import relative, timestamp
+from .sessions import in_session, sessions_of
 from .store import DatabaseLost, DeadlineRow, SeatHistoryRow, StoreError
 from .tablebase import DEFAULT_LOOP_CAP, ENGINE_FAILED, TableError, _reminders, _Table, phase_seconds
 
@@ -241,12 +242,13 @@ class DeadlinesMixin:
             return t.deadlines, [], []  # the same phases as before (most actions): nothing to do
         existing = {d.phase: d for d in t.deadlines}
         settings = t.settings
+        live = "sessions" in t.row.meta and in_session(sessions_of(t.row.meta), now)
         rows, opened = [], []
         for phase in phases:
             if phase in existing:
                 rows.append(existing[phase])
                 continue
-            due = now + phase_seconds(settings, prompts, phase)
+            due = now + phase_seconds(settings, prompts, phase, live)
             thread = next((p.thread for p in prompts if p.phase == phase and p.thread), None)
             row = DeadlineRow(
                 t.row.channel_id, phase, now, due, _reminders(settings, now, due), thread=thread

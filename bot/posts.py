@@ -10,8 +10,9 @@ from engine.core import Event, Prompt
 
 from .outbox import Outbox, Post
 from .render import seat_list, timestamp
+from .sessions import in_session, sessions_of
 from .store import DeadlineRow
-from .tablebase import OVER, _Table
+from .tablebase import OVER, _Table, single_step
 
 
 class PostsMixin:
@@ -111,7 +112,19 @@ class PostsMixin:
         if not new:
             return  # most actions: the others still owe what they owed
         due = {d.phase: d.due_at for d in t.deadlines}
+        live = "sessions" in t.row.meta and in_session(sessions_of(t.row.meta), self.clock())
         for p in new:
+            human = t.human(p.seat)
+            if live and human is not None and single_step(after, p.phase):
+                # a live session: everyone is here, so the player is pinged in the channel at once
+                out.posts.append(
+                    Post(
+                        to="channel",
+                        kind="ping",
+                        user_id=human.user_id,
+                        text=f"<@{human.user_id}> your turn in the session: {p.kind}.",
+                    )
+                )
             when = f" Due {timestamp(due[p.phase])}." if p.phase in due else ""
             secret = " (secret: only you see this)" if p.simultaneous else ""
             self._notice(

@@ -88,6 +88,8 @@ class Settings(BaseModel):
     # shorter single-player deadlines give many more default orders.
     single_hours: float | None = Field(default=None, gt=0, le=MAX_HOURS)
     simultaneous_hours: float | None = Field(default=None, gt=0, le=MAX_HOURS)
+    # during a live session (bot/sessions.py) a single-player step is due this soon
+    session_minutes: float = Field(default=15.0, gt=0, le=MAX_HOURS * 60)
     # after an outage, give running deadlines the downtime back ("extend") or not ("ignore")
     on_outage: Literal["extend", "ignore"] = "extend"
     # open a public diplomacy thread each Week / round (Game.round_label)
@@ -104,6 +106,7 @@ class Settings(BaseModel):
         "round_threads",
         "single_hours",
         "simultaneous_hours",
+        "session_minutes",
     )
 
     @classmethod
@@ -191,6 +194,7 @@ class Settings(BaseModel):
             f"diplomacy_minutes: {self.diplomacy_minutes:g}",
             f"single_hours: {_or_phase(self.single_hours)} (a step only one player can take)",
             f"simultaneous_hours: {_or_phase(self.simultaneous_hours)} (orders given together)",
+            f"session_minutes: {self.session_minutes:g} (a single-player step during a live session)",
             f"on_outage: {self.on_outage}",
             f"round_threads: {'on' if self.round_threads else 'off'}",
         ]
@@ -202,10 +206,24 @@ def _or_phase(hours: float | None) -> str:
     return "as phase_hours" if hours is None else f"{hours:g}"
 
 
-def phase_seconds(settings: Settings, prompts: list[Prompt], phase: str) -> float:
+def single_step(prompts: list[Prompt], phase: str) -> bool:
+    """The phase is a step only one player can take (no named length, one seat, not secret)."""
+    mine = [p for p in prompts if p.phase == phase]
+    return (
+        bool(mine)
+        and not any(p.deadline_setting for p in mine)
+        and len({p.seat for p in mine}) == 1
+        and not any(p.simultaneous for p in mine)
+    )
+
+
+def phase_seconds(settings: Settings, prompts: list[Prompt], phase: str, live: bool = False) -> float:
     """How long the phase `phase` of `prompts` runs, by its kind of step: the length its
     prompts name (diplomacy, a game's own), else simultaneous orders (several seats, or
-    secret orders revealed together), else a single-player step."""
+    secret orders revealed together), else a single-player step; `live`: during a live
+    session, when a single-player step takes `session_minutes`."""
+    if live and single_step(prompts, phase):
+        return settings.session_minutes * 60.0
     setting = _setting_of(prompts, phase)
     if setting is not None:
         return settings.seconds_for(setting)

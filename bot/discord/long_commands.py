@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import zoneinfo
+from datetime import UTC, datetime
 from functools import cache
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -276,6 +277,72 @@ async def standing(
     await answer_outbox(interaction, work)
 
 
+@app_commands.command(
+    name="session", description="List the table's live sessions, or schedule a weekly one (host)"
+)
+@app_commands.describe(
+    day="Weekday of the session, e.g. Monday",
+    time="Start time, 24-hour, e.g. 19:30",
+    hours="How long it lasts (default 2)",
+    timezone="Your time zone, e.g. Europe/Vienna (default UTC)",
+    remove="Remove the session on that day and time instead",
+)
+async def session(
+    interaction: discord.Interaction,
+    day: str | None = None,
+    time: str | None = None,
+    hours: float = 2.0,
+    timezone: str = "UTC",
+    remove: bool = False,
+) -> None:
+    channel_id = await _table(interaction)
+    work = _bot(interaction).service.session(
+        channel_id,
+        interaction.user.id,
+        day,
+        time,
+        hours,
+        timezone,
+        remove=remove,
+        admin=_is_admin(interaction),
+    )
+    ok, result = await run_refusable(interaction, work)
+    if not ok:
+        return
+    reply, upcoming = result
+    if upcoming:
+        made = await schedule_events(interaction.guild, interaction.channel, upcoming)
+        if made:
+            reply += f"\nDiscord will remind members: {made} scheduled event(s) created for the next weeks."
+        else:
+            reply += "\nI could not create Discord scheduled events here (do I have Manage Events?)."
+    await say(interaction, reply)
+
+
+async def schedule_events(guild: Any, channel: Any, upcoming: list[tuple[str, float, float]]) -> int:
+    """Announce sessions as Discord scheduled events (external, naming the channel): the
+    number created. A guild that refuses (no Manage Events) gets none, and the log says why."""
+    if guild is None:
+        return 0
+    made = 0
+    for name, begin, end in upcoming:
+        try:
+            await guild.create_scheduled_event(
+                name=name[:100],
+                start_time=datetime.fromtimestamp(begin, UTC),
+                end_time=datetime.fromtimestamp(end, UTC),
+                entity_type=discord.EntityType.external,
+                privacy_level=discord.PrivacyLevel.guild_only,
+                location=f"#{getattr(channel, 'name', 'the game channel')}"[:100],
+                description=f"A live session of the game in #{getattr(channel, 'name', '')}.",
+            )
+        except discord.HTTPException:
+            log.warning("could not create a scheduled event in guild %s", guild.id, exc_info=True)
+            break
+        made += 1
+    return made
+
+
 @app_commands.command(name="mine", description="Every table you sit at: what you owe and when it is due")
 async def mine(interaction: discord.Interaction) -> None:
     await answer_private(interaction, _bot(interaction).service.mine(interaction.user.id))
@@ -339,6 +406,7 @@ COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
     publish,
     notify,
     standing,
+    session,
     mine,
     talk,
 )

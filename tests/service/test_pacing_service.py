@@ -120,3 +120,33 @@ async def test_each_kind_of_step_has_its_own_deadline(service, clock):
     out = await service.settings(CHANNEL, ALICE, {"single_hours": "none"})
     assert "single_hours: as phase_hours" in (await service.settings(CHANNEL, ALICE, {})).reply
     assert out is not None
+
+
+async def test_during_a_live_session_a_single_player_step_is_short_and_pinged(service, clock):
+    # the clock starts at 2027-01-15 08:00 UTC, a Friday: a session from 08:00 for 2 hours
+    await seated(service, "alice", "bob")
+    with pytest.raises(TableError, match="Only the host"):
+        await service.session(CHANNEL, BOB, "Friday", "08:00", 2, "UTC")
+    reply, upcoming = await service.session(CHANNEL, ALICE, "Friday", "08:00", 2, "UTC")
+    assert reply.startswith("Live session added: Fridays at 08:00 (UTC) for 2 h.")
+    assert len(upcoming) == 4 and upcoming[0][1] <= clock.now < upcoming[0][2]
+    assert [b - a for (_, a, _), (_, b, _) in zip(upcoming, upcoming[1:], strict=False)] == [7 * 86400] * 3
+    await service.act(CHANNEL, ALICE, {"kind": "commit", "value": 1})
+    out = await service.act(CHANNEL, BOB, {"kind": "commit", "value": 2})
+    (press,) = await service.store.get_deadlines(CHANNEL)
+    assert press.due_at - clock.now == 15 * 60  # session_minutes
+    pings = [p for p in out.posts if p.kind == "ping"]
+    assert [(p.to, p.user_id) for p in pings] == [("channel", ALICE)]
+    # after the session: the usual deadline, no ping
+    await service.act(CHANNEL, ALICE, {"kind": "press"})
+    for uid in (ALICE, BOB):
+        await service.act(CHANNEL, uid, {"kind": "ready"})
+    clock.advance(3 * 3600)
+    await service.act(CHANNEL, ALICE, {"kind": "commit", "value": 1})
+    out = await service.act(CHANNEL, BOB, {"kind": "commit", "value": 2})
+    (press,) = await service.store.get_deadlines(CHANNEL)
+    assert press.due_at - clock.now == 24 * 3600 and not [p for p in out.posts if p.kind == "ping"]
+    listed, _ = await service.session(CHANNEL, BOB)
+    assert "Fridays at 08:00 (UTC) for 2 h" in listed
+    removed, _ = await service.session(CHANNEL, ALICE, "fri", "8:00", remove=True)
+    assert removed.startswith("Removed") and (await service.session(CHANNEL, BOB))[0].startswith("No live")

@@ -1,0 +1,21 @@
+"""Issue 18 item 5 end to end with SimCord: a live session becomes Discord scheduled events."""
+
+from __future__ import annotations
+
+from .test_discord_e2e import _started
+
+
+async def test_a_scheduled_session_creates_discord_scheduled_events(env, service):
+    table = await _started(env, service, "alice", "bob")
+    result = await table["alice"].slash(
+        table.channel, "game session", day="Monday", time="19:00", hours=2.0, timezone="Europe/Vienna"
+    )
+    assert result.ephemeral, result.response.content
+    assert "Live session added: Mondays at 19:00 (Europe/Vienna) for 2 h" in result.response.content
+    assert "4 scheduled event(s) created" in result.response.content
+    events = sorted(env.backend.get_guild(table.guild.id).scheduled_events.values(), key=lambda e: e.id)
+    assert len(events) == 4
+    assert {e.name for e in events} == {"Envoys (test game) session"}
+    refused = await table["bob"].slash(table.channel, "game session", day="Tuesday", time="19:00")
+    assert "Only the host" in refused.response.content
+    assert len(env.backend.get_guild(table.guild.id).scheduled_events) == 4
