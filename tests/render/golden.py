@@ -1,8 +1,11 @@
 """Golden board pictures: fixed states of each game, drawn and kept as PNG files.
 
 The states are seeded games of the automatic players stopped after a fixed number of
-actions (`bot/render/pictures/sample.py`). When a drawing changes on purpose, regenerate
-the files and look at them before committing:
+actions (`bot/render/pictures/sample.py`); each one's public view is kept beside its
+picture as JSON, so a change to the rules or the automatic players (which changes which
+state a seed reaches) does not change the golden pictures: only a change to the drawing
+does. When a drawing changes on purpose, regenerate the files and look at them before
+committing:
 
     .venv/bin/python -m tests.render.golden
 
@@ -13,6 +16,7 @@ per-pixel tolerance (type rasterised by another FreeType version differs at its 
 from __future__ import annotations
 
 import io
+import json
 import sys
 from pathlib import Path
 
@@ -45,10 +49,19 @@ def name(case: tuple[str, int, int, int | None]) -> str:
     return f"{game}-{players}p-seed{seed}-{'end' if step is None else f'step{step}'}.png"
 
 
-def picture(case: tuple[str, int, int, int | None]) -> bytes:
+def sampled_view(case: tuple[str, int, int, int | None]) -> dict:
     game_id, players, seed, step = case
     game = games.get(game_id)
-    return draw(game.id, game.view(sample_state(game, players, seed, step), None)).png
+    return game.view(sample_state(game, players, seed, step), None)
+
+
+def kept_view(case: tuple[str, int, int, int | None]) -> dict:
+    return json.loads((HERE / name(case)).with_suffix(".json").read_text(encoding="utf-8"))
+
+
+def picture(case: tuple[str, int, int, int | None], view: dict | None = None) -> bytes:
+    """The case's picture, drawn from its kept view (or the given one)."""
+    return draw(case[0], kept_view(case) if view is None else view).png
 
 
 def differing_share(a: bytes, b: bytes) -> float:
@@ -67,7 +80,9 @@ def main() -> int:
     HERE.mkdir(exist_ok=True)
     for case in CASES:
         path = HERE / name(case)
-        path.write_bytes(picture(case))
+        view = sampled_view(case)
+        path.with_suffix(".json").write_text(json.dumps(view, ensure_ascii=False, indent=1), encoding="utf-8")
+        path.write_bytes(picture(case, view))
         print(path)
     return 0
 

@@ -75,7 +75,8 @@ def test_the_render_command_writes_the_picture(tmp_path, capsys):
         main(["render", "origins", "--players", "7", "--seed", "3", "--step", "150", "--out", str(out)]) == 0
     )
     assert str(out) in capsys.readouterr().out
-    assert out.read_bytes() == golden.picture(("origins", 7, 3, 150))
+    case = ("origins", 7, 3, 150)
+    assert out.read_bytes() == golden.picture(case, golden.sampled_view(case))
 
 
 def test_the_render_command_refuses_a_player_count_the_game_does_not_take(tmp_path, capsys):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -32,6 +33,13 @@ def clip_description(text: str) -> str:
     return text if len(text) <= DESCRIPTION_LIMIT else text[: DESCRIPTION_LIMIT - 1].rstrip() + "…"
 
 
+@lru_cache(maxsize=16384)
+def _width(text: str, size: int, bold: bool) -> int:
+    """A text's width in pixels. Boards repeat their labels from one state to the next,
+    and measuring (to fit text to its box) cost as much as drawing it."""
+    return int(font(size, bold).getlength(text))
+
+
 class Canvas:
     """A picture being drawn: a white-paper RGB image and its ImageDraw."""
 
@@ -41,7 +49,7 @@ class Canvas:
         self.draw = ImageDraw.Draw(self.image)
 
     def text_width(self, text: str, size: int, bold: bool = False) -> int:
-        return int(self.draw.textlength(text, font=font(size, bold)))
+        return _width(text, size, bold)
 
     def fit(
         self, text: str, size: int, width: int, bold: bool = False, smallest: int = 11
@@ -69,7 +77,7 @@ class Canvas:
         if width is not None:
             text, size = self.fit(text, size, width, bold)
         self.draw.text(xy, text, font=font(size, bold), fill=fill, anchor=anchor)
-        return self.text_width(text, size, bold)
+        return _width(text, size, bold)
 
     def panel(
         self, box: Box, fill: RGB = PANEL, outline: RGB = RULE, width: int = 1, radius: int = 8
