@@ -62,11 +62,16 @@ class NotifyMixin:
         quiet_hours: str | None = None,
     ) -> str:
         prefs = await self.store.get_notify(user_id)
+        reopened = False
         if mode is not None:
             mode = mode.strip().lower()
             if mode not in ("dm", "mention"):
                 raise TableError("Notices come as dm or mention.")
             prefs.mode = mode  # type: ignore[assignment]
+            if mode == "dm" and await self.store.is_dm_closed(user_id):
+                # asking for DMs again is how a member whose DMs failed says they opened them
+                await self.mark_dm_open(user_id)
+                reopened = True
         if timezone is not None:
             try:
                 ZoneInfo(timezone.strip())
@@ -82,7 +87,8 @@ class NotifyMixin:
                 prefs.quiet_hours = text.replace(" ", "")
         await self.store.set_notify(prefs, self.clock())
         self._prefs[user_id] = prefs
-        return describe_prefs(prefs)
+        again = " I will try direct messages again." if reopened else ""
+        return describe_prefs(prefs) + again
 
     async def mine(self, user_id: int) -> str:
         lines = []
@@ -133,14 +139,14 @@ class NotifyMixin:
     def _notice(self, t: _Table, out: Outbox, seat: str, text: str, public: str, *, kind: str) -> None:
         """A turn notice or reminder for the member at `seat`, the way they asked for it:
         a DM with `text`, or a mention in the channel with `public` (which names no secret)
-        plus `text` privately on request. Automatic seats get nothing."""
+        plus `text` privately on request. A DM carries the mention too: the front end
+        sends that instead when the member's DMs are closed. Automatic seats get nothing."""
         human = t.human(seat)
         if human is None:
             return
+        mention = f"<@{human.user_id}> {public}"
         if self._prefs_of(human.user_id).mode == "mention":
-            out.posts.append(
-                Post(to="channel", kind=kind, user_id=human.user_id, text=f"<@{human.user_id}> {public}")
-            )
+            out.posts.append(Post(to="channel", kind=kind, user_id=human.user_id, text=mention))
             self._seat_post(t, out, seat, text, kind=kind, dm=False)
         else:
-            self._seat_post(t, out, seat, text, kind=kind, dm=True)
+            self._seat_post(t, out, seat, text, kind=kind, dm=True, public=mention)

@@ -25,6 +25,9 @@ class Post:
     seat: str | None = None  # for to="seat": the engine seat id
     user_id: int | None = None  # for to="seat": who holds that seat now
     dm: bool = False  # deliver by DM (secret prompt, turn notice) rather than only on request
+    # For a turn notice or reminder by DM: the channel mention, naming no secret, that
+    # replaces it when the member's DMs are closed.
+    public: str | None = None
     # event | prompt | reminder | standings | notice | briefing (a substitute's catch-up) | history
     kind: str = "event"
 
@@ -75,6 +78,10 @@ class Outbox:
         """Add what a later step of the same call produced (an automatic seat's move)."""
         self.posts.extend(later.posts)
         self.close_thread = self.close_thread or later.close_thread
+        if later.close_thread and not later.open_thread:
+            # a thread this call opened has already ended again: never open it (issue 18,
+            # item 14: automatic seats ending a Congress and the game in one command)
+            self.open_thread, self.open_thread_due = None, None
         if later.open_thread:
             self.open_thread, self.open_thread_due = later.open_thread, later.open_thread_due
         if later.status_source is not None:

@@ -85,14 +85,28 @@ class PostsMixin:
 
     # -- outbox ----------------------------------------------------------------------------
     def _seat_post(
-        self, t: _Table, out: Outbox, seat: str, text: str, *, kind: str = "event", dm: bool = False
+        self,
+        t: _Table,
+        out: Outbox,
+        seat: str,
+        text: str,
+        *,
+        kind: str = "event",
+        dm: bool = False,
+        public: str | None = None,
     ) -> None:
         holder = t.holder(seat)
         if holder is not None and holder.automatic:
             return  # an automatic seat's private lines go nowhere (they stay in the stored log)
         out.posts.append(
             Post(
-                to="seat", seat=seat, user_id=holder.user_id if holder else None, text=text, kind=kind, dm=dm
+                to="seat",
+                seat=seat,
+                user_id=holder.user_id if holder else None,
+                text=text,
+                kind=kind,
+                dm=dm,
+                public=public,
             )
         )
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import hashlib
 import logging
 import secrets
 import time
@@ -527,11 +528,12 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
 
         return await self._with_table(channel_id, run)
 
-    async def choices(self, channel_id: int, user_id: int) -> tuple[int, list[tuple[int, str]]]:
-        """The step and the caller's legal actions as (index, label), for turn buttons:
+    async def choices(self, channel_id: int, user_id: int) -> tuple[int, list[tuple[int, str, str]]]:
+        """The step and the caller's legal actions as (index, label, key), for turn buttons:
         [] when they owe nothing or the game lists no actions. Their own seat only, so
         choices from their Hand are never shown to anyone else. Each label fits a Discord
-        button (80 characters) and no two read the same (`render.button_labels`)."""
+        button (80 characters) and no two read the same (`render.button_labels`); the key
+        names the choice itself, so a button outlives other members' moves (`act_choice`)."""
         async with self._lock(channel_id):
             t = await self._load(channel_id)
             me = t.seat_of(user_id)
@@ -544,7 +546,8 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
             g, state = t.game, t.state
             legal = g.legal_actions(state, me.seat)
             labels = button_labels([g.action_label(state, me.seat, x) for x in legal])
-            return state.step, list(enumerate(labels))
+            keys = [self._choice_key(t, me.seat, x) for x in legal]
+            return state.step, list(zip(range(len(legal)), labels, keys, strict=True))
 
     async def choice_details(self, channel_id: int, user_id: int, step: int) -> dict[int, str]:
         """The line under each of `choices` in a menu (`Game.action_detail`: the card's text,
@@ -559,17 +562,39 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
             details = (g.action_detail(state, me.seat, x) for x in g.legal_actions(state, me.seat))
             return {i: text for i, text in enumerate(details) if text}
 
-    async def act_choice(self, channel_id: int, user_id: int, step: int, index: int) -> Outbox:
-        """A turn button: `legal_actions(state, seat)[index]`, if the table is still at `step`."""
+    def _choice_key(self, t: _Table, seat: str, action: Any) -> str:
+        """A short name for one choice of `seat` in the decision it owes now: the prompt's
+        phase and the action. Another member's move leaves it unchanged; a new decision
+        (a later turn, the next round) changes it."""
+        phase = next((p.phase for p in t.prompts if p.seat == seat), "")
+        body = phase.encode() + b"|" + t.game.Action.dump_json(action)
+        return hashlib.blake2b(body, digest_size=5).hexdigest()
+
+    async def act_choice(
+        self, channel_id: int, user_id: int, step: int, index: int, key: str | None = None
+    ) -> Outbox:
+        """A turn button: `legal_actions(state, seat)[index]` if the table is still at `step`.
+        After other moves (another member's secret order in a simultaneous phase), the
+        button still plays its choice while that choice, named by `key`, is legal in the
+        decision the caller still owes; otherwise it has expired."""
 
         async def run(t: _Table) -> Outbox:
             me = t.seat_of(user_id)
             if me is None or me.seat is None:
                 raise TableError(NOT_SEATED)
-            if t.state is None or t.state.step != step:
+            if t.state is None or (t.state.step != step and key is None):
+                raise ChoiceExpired(CHOICE_EXPIRED)
+            if t.state.step != step and (
+                t.row.status != "running" or not any(p.seat == me.seat for p in t.prompts)
+            ):
                 raise ChoiceExpired(CHOICE_EXPIRED)
             seat = self._acting_seat(t, user_id)
             legal = t.game.legal_actions(t.state, seat)
+            if t.state.step != step:
+                index_now = next((i for i, x in enumerate(legal) if self._choice_key(t, seat, x) == key), None)
+                if index_now is None:
+                    raise ChoiceExpired(CHOICE_EXPIRED)
+                return await self._apply(t, seat, user_id, legal[index_now])
             if not 0 <= index < len(legal):
                 raise ChoiceExpired(CHOICE_EXPIRED)
             return await self._apply(t, seat, user_id, legal[index])
@@ -761,6 +786,9 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
             if new_round:
                 out.open_thread, out.open_thread_due = new_round, None  # a round has no one deadline
         if outcome is not None:
+            # the game is over: its last thread is archived and no new one opens
+            out.open_thread = out.open_thread_due = None
+            out.close_thread = out.close_thread or t.row.thread_id is not None
             names = {s.seat: t.who_as(s.seat) for s in t.seats if s.seat}
             text = standings(outcome, names)
             text += (

@@ -6,8 +6,10 @@
 - a turn notice (a prompt post) waits `NOTICE_GRACE` seconds before it is sent by DM, and
   is dropped if the player acts at that table meanwhile: a player who is playing sees the
   status and their replies, and does not need a DM for every turn;
-- a closed DM (Forbidden 50007) is recorded once, the player is told in the channel to
-  use `/game me`, and no DM is tried again for them;
+- a closed DM (Forbidden 50007) is recorded once and no DM is tried again for them; the
+  player is told once in the channel how to fix it (`/game notify mode:dm` after opening
+  their DMs), and every later turn notice and reminder comes as a channel mention that
+  names no secret (`Post.public`) until they do;
 - the phase thread is opened and archived as the service asks.
 
 Every skipped call here is deliberate: the budget is about 1.5 Discord API calls per
@@ -52,6 +54,7 @@ class _Notice:
     due: float
     texts: list[str] = field(default_factory=list)  # for a DM
     mention: str | None = None  # for a player who chose mentions: the public ping instead
+    fallback: str | None = None  # the public ping, naming no secret, should the DM fail
 
 
 def _fit(text: str) -> str:
@@ -283,17 +286,18 @@ class Delivery:
                 continue
             if post.kind in ("prompt", "reminder") and not post.dm:
                 continue  # the player chose mentions: the line waits in /game me, not in a DM
-            if post.kind in ("prompt", "reminder") and not post.dm:
-                continue  # the player chose mentions: the line waits in /game me, not in a DM
             if post.kind == "prompt":
                 key = (outbox.channel_id, post.user_id)
-                self._notices.setdefault(key, _Notice(due=now + NOTICE_GRACE)).texts.append(post.text)
+                notice = self._notices.setdefault(key, _Notice(due=now + NOTICE_GRACE))
+                notice.texts.append(post.text)
+                notice.fallback = post.public or notice.fallback
             else:
                 by_user[post.user_id].append(post)
         for user_id, posts in by_user.items():
             briefing = any(p.kind == "briefing" for p in posts)
             closed_before = briefing and (user_id in self._closed or await self.service.dm_closed(user_id))
-            sent = await self.dm(channel, user_id, "\n".join(p.text for p in posts))
+            fallback = "\n".join(p.public for p in posts if p.public) or None
+            sent = await self.dm(channel, user_id, "\n".join(p.text for p in posts), fallback=fallback)
             just_closed = not closed_before and user_id in self._closed  # dm() told them just now
             if briefing and not sent and not just_closed:
                 # A newcomer must learn they now hold a seat even without DMs.
@@ -321,7 +325,8 @@ class Delivery:
             if notice.texts:
                 # A DM is the player's own: their turn buttons may name cards in their Hand.
                 view = await own_choices(self.bot, channel_id, user_id)
-                await self.dm(channel, user_id, "\n".join(notice.texts), view=view)
+                fallback = None if notice.mention is not None else notice.fallback
+                await self.dm(channel, user_id, "\n".join(notice.texts), view=view, fallback=fallback)
             if notice.mention is not None:
                 await self._mention(channel, user_id, notice.mention)
 
@@ -330,11 +335,21 @@ class Delivery:
             _fit(text), allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)])
         )
 
-    async def dm(self, channel: Any, user_id: int, text: str, *, view: discord.ui.View | None = None) -> bool:
-        if user_id in self._closed:
-            return False
-        if await self.service.dm_closed(user_id):
+    async def dm(
+        self,
+        channel: Any,
+        user_id: int,
+        text: str,
+        *,
+        view: discord.ui.View | None = None,
+        fallback: str | None = None,
+    ) -> bool:
+        """DM `text`; True if it went. When it cannot go, `fallback` (a mention naming no
+        secret) is posted in the table's channel instead, so a turn is never missed."""
+        if user_id in self._closed or await self.service.dm_closed(user_id):
             self._closed.add(user_id)
+            if fallback:
+                await self._mention(channel, user_id, fallback)
             return False
         try:
             dm = await self.bot.create_dm(discord.Object(user_id))
@@ -344,18 +359,33 @@ class Delivery:
         except discord.Forbidden as exc:
             if exc.code != CLOSED_DM:
                 log.warning("DM to %s refused: %s", user_id, exc)
+                if fallback:
+                    await self._mention(channel, user_id, fallback)
                 return False
         except discord.HTTPException as exc:
             log.warning("DM to %s failed: %s", user_id, exc)  # transient: the next one may pass
+            if fallback:
+                await self._mention(channel, user_id, fallback)
             return False
         self._closed.add(user_id)
         await self.service.mark_dm_closed(user_id)
+        # Told once, in the same message as the notice that failed (one call, one ping).
+        told = (
+            f"<@{user_id}>, I cannot send you direct messages, so your turn notices and "
+            "reminders will come as mentions here, without your secrets; `/game me` shows your "
+            "hand and what you owe. To have them by DM again, allow direct messages from this "
+            "server's members and use `/game notify mode:dm`."
+        )
+        if fallback:
+            told += "\n" + fallback
         await channel.send(
-            f"<@{user_id}>, I cannot send you direct messages. Use `/game me` here to see your "
-            "hand and what you owe; I will not try to DM you again.",
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
+            _fit(told), allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)])
         )
         return False
+
+    def reopened(self, user_id: int) -> None:
+        """The member asked for DMs again (`/game notify mode:dm`): try them next time."""
+        self._closed.discard(user_id)
 
     async def _channel(self, channel_id: int) -> Any:
         channel = self.bot.get_channel(channel_id)

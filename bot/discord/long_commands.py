@@ -256,10 +256,17 @@ async def notify(
     timezone: str | None = None,
     quiet_hours: str | None = None,
 ) -> None:
-    work = _bot(interaction).service.set_notify(
-        interaction.user.id, mode=mode, timezone=timezone, quiet_hours=quiet_hours
-    )
-    await answer_private(interaction, work)
+    bot = _bot(interaction)
+
+    async def work() -> str:
+        said = await bot.service.set_notify(
+            interaction.user.id, mode=mode, timezone=timezone, quiet_hours=quiet_hours
+        )
+        if mode == "dm":
+            bot.delivery.reopened(interaction.user.id)
+        return said
+
+    await answer_private(interaction, work())
 
 
 @app_commands.command(

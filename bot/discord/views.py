@@ -120,16 +120,19 @@ def log_view(channel_id: int, text: str) -> discord.ui.View | discord.utils.MISS
 
 # ---------------------------------------------------------------------- turn buttons
 
-ACT_ID = "chan:act:{channel_id}:{step}:{index}"
+ACT_ID = "chan:act:{channel_id}:{step}:{index}:{key}"
 PICK_ID = "chan:pick:{channel_id}:{step}:{part}"
 MAX_BUTTONS = 20  # beyond this a turn's choices go in select menus
 MAX_OPTIONS = 25  # Discord: options per select menu
 MAX_ROWS = 5  # Discord: rows per message, one select menu each
 
 
-async def _act(interaction: discord.Interaction, channel_id: int, step: int, index: int) -> None:
-    """Play the chosen legal action. A stale choice (the table's step moved on) is refused
-    with the caller's current options; the service checks seat and turn under its lock."""
+async def _act(
+    interaction: discord.Interaction, channel_id: int, step: int, index: int, key: str | None
+) -> None:
+    """Play the chosen legal action. A choice that is no longer legal for the caller is
+    refused with their current options; the service checks seat and turn under its lock.
+    Other members' moves do not expire it (issue 18, item 13): the key names the choice."""
     from bot.tables import ChoiceExpired
 
     from .interact import answer_outbox
@@ -142,7 +145,7 @@ async def _act(interaction: discord.Interaction, channel_id: int, step: int, ind
     await answer_outbox(
         interaction,
         interaction.client.service.act_choice(  # type: ignore[attr-defined]
-            channel_id, interaction.user.id, step, index
+            channel_id, interaction.user.id, step, index, key
         ),
         on_refusal=fresh,
     )
@@ -150,43 +153,51 @@ async def _act(interaction: discord.Interaction, channel_id: int, step: int, ind
 
 class ActChoice(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"chan:act:(?P<channel_id>[0-9]+):(?P<step>[0-9]+):(?P<index>[0-9]+)",
+    # buttons sent before issue 18 carry no key: they still work at their own step
+    template=r"chan:act:(?P<channel_id>[0-9]+):(?P<step>[0-9]+):(?P<index>[0-9]+)(?::(?P<key>[0-9a-f]+))?",
 ):
-    """One legal action of the player who owes, by its index in `legal_actions` at `step`.
-    Shown only privately (their ephemeral reply or DM): it may name cards in their Hand."""
+    """One legal action of the player who owes, by its index in `legal_actions` at `step`
+    and its key (`TableService.choices`). Shown only privately (their ephemeral reply or
+    DM): it may name cards in their Hand."""
 
-    def __init__(self, channel_id: int, step: int, index: int, label: str = "Act") -> None:
+    def __init__(
+        self, channel_id: int, step: int, index: int, label: str = "Act", key: str | None = None
+    ) -> None:
+        custom_id = ACT_ID.format(channel_id=channel_id, step=step, index=index, key=key)
         super().__init__(
             discord.ui.Button(
                 label=label[:80],
                 style=discord.ButtonStyle.primary,
-                custom_id=ACT_ID.format(channel_id=channel_id, step=step, index=index),
+                custom_id=custom_id if key else custom_id.rsplit(":", 1)[0],
             )
         )
-        self.channel_id, self.step, self.index = channel_id, step, index
+        self.channel_id, self.step, self.index, self.key = channel_id, step, index, key
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
     ) -> ActChoice:
-        return cls(int(match["channel_id"]), int(match["step"]), int(match["index"]), item.label or "Act")
+        return cls(
+            int(match["channel_id"]), int(match["step"]), int(match["index"]), item.label or "Act", match["key"]
+        )
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _act(interaction, self.channel_id, self.step, self.index)
+        await _act(interaction, self.channel_id, self.step, self.index, self.key)
 
 
 class ActPick(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
     template=r"chan:pick:(?P<channel_id>[0-9]+):(?P<step>[0-9]+):(?P<part>[0-9]+)",
 ):
-    """A select menu of up to 25 legal actions, for turns with too many for buttons."""
+    """A select menu of up to 25 legal actions, for turns with too many for buttons. An
+    option's value is "index:key" (or the index alone, from before issue 18)."""
 
     def __init__(
         self,
         channel_id: int,
         step: int,
         part: int,
-        options: list[tuple[int, str]] | None = None,
+        options: list[tuple[int, str, str]] | None = None,
         details: dict[int, str] | None = None,
     ) -> None:
         details = details or {}
@@ -195,8 +206,10 @@ class ActPick(
                 custom_id=PICK_ID.format(channel_id=channel_id, step=step, part=part),
                 placeholder="Choose your action…" if part == 0 else "More choices…",
                 options=[
-                    discord.SelectOption(label=label[:100], value=str(i), description=_line(details.get(i)))
-                    for i, label in options or []
+                    discord.SelectOption(
+                        label=label[:100], value=f"{i}:{key}", description=_line(details.get(i))
+                    )
+                    for i, label, key in options or []
                 ]
                 or [discord.SelectOption(label="…", value="0")],
             )
@@ -213,7 +226,8 @@ class ActPick(
         values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
         if not values:
             return
-        await _act(interaction, self.channel_id, self.step, int(values[0]))
+        index, _, key = str(values[0]).partition(":")
+        await _act(interaction, self.channel_id, self.step, int(index), key or None)
 
 
 def _line(text: str | None) -> str | None:
@@ -224,7 +238,7 @@ def _line(text: str | None) -> str | None:
 
 
 def choices_view(
-    channel_id: int, step: int, choices: list[tuple[int, str]], details: dict[int, str] | None = None
+    channel_id: int, step: int, choices: list[tuple[int, str, str]], details: dict[int, str] | None = None
 ) -> discord.ui.View | None:
     """Buttons for a short list of choices, select menus for a long one; None for none.
     Beyond five menus (125 choices) the rest stay with the slash commands. `details` (by
@@ -233,8 +247,8 @@ def choices_view(
         return None
     view = discord.ui.View(timeout=None)
     if len(choices) <= MAX_BUTTONS:
-        for index, label in choices:
-            view.add_item(ActChoice(channel_id, step, index, label))
+        for index, label, key in choices:
+            view.add_item(ActChoice(channel_id, step, index, label, key))
         return view
     for part in range(min(MAX_ROWS, -(-len(choices) // MAX_OPTIONS))):
         shown = choices[part * MAX_OPTIONS : (part + 1) * MAX_OPTIONS]

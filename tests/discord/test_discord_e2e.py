@@ -92,9 +92,13 @@ async def test_a_secret_prompt_arrives_by_dm(env, service):
     assert "bob has committed" in table.status().content or "s2 has committed" in table.status().content
 
 
-async def test_closed_dms_are_recorded_told_once_and_not_retried(env, service):
+async def test_a_member_with_closed_dms_gets_every_later_notice_by_mention(env, service):
+    """Issue 18 item 12: after a DM fails, turn notices and reminders come as channel
+    mentions naming no secret; the member is told once how to fix it; no DM is retried
+    until they ask for DMs again with /game notify."""
     table = Table(env, "alice", "bob")
-    bob_dm = table["bob"].user.dm_channel
+    bob = table["bob"]
+    bob_dm = bob.user.dm_channel
     env.inject_error(
         "POST",
         f"/channels/{bob_dm.id}/messages",
@@ -103,34 +107,44 @@ async def test_closed_dms_are_recorded_told_once_and_not_retried(env, service):
         message="Cannot send messages to this user",
         times=None,
     )
+
+    def dm_tries() -> int:
+        return sum(1 for r in env.http_requests if r.method == "POST" and r.path == f"/channels/{bob_dm.id}/messages")
+
+    def pings() -> list[str]:
+        return [m.content for m in table.channel.history() if bob.mention in m.content]
+
     await table.open("alice", "bob")
     await table["alice"].slash(table.channel, "game start")
     await env.advance_time(NOTICE_GRACE)
 
-    assert await service.dm_closed(table["bob"].id)
-    notices = [
-        m for m in table.channel.history() if "/game me" in m.content and table["bob"].mention in m.content
-    ]
-    assert len(notices) == 1
-    assert "Commit" not in notices[0].content  # the notice itself reveals nothing
+    assert await service.dm_closed(bob.id)
+    told = pings()
+    assert len(told) == 1, told
+    assert "/game notify mode:dm" in told[0] and "/game me" in told[0]
+    assert "your turn in Envoys (test game): commit" in told[0]  # the failed notice rides along
+    assert "Commit 1, 2 or 3" not in told[0]  # the secret prompt's own text stays private
 
-    # Next prompt for bob: no second DM attempt, no second notice.
-    tries = sum(
-        1 for r in env.http_requests if r.method == "POST" and r.path == f"/channels/{bob_dm.id}/messages"
-    )
+    # Later notices: mentions, never a DM attempt, never the explanation again.
     await table["alice"].slash(table.channel, "envoys commit", value=1)
-    await table["bob"].slash(table.channel, "envoys commit", value=2)  # bob's own reply stays ephemeral
-    await env.advance_time(NOTICE_GRACE)  # bob owes press in no round: alice's notice only
+    await table["bob"].slash(table.channel, "envoys commit", value=2)  # bob's own reply is ephemeral
     await table["alice"].slash(table.channel, "envoys press")
-    await env.advance_time(NOTICE_GRACE)  # the diplomacy notice for bob: not tried
-    after = sum(
-        1 for r in env.http_requests if r.method == "POST" and r.path == f"/channels/{bob_dm.id}/messages"
-    )
-    assert after == tries == 1
-    assert len([m for m in table.channel.history() if "/game me" in m.content]) == 1
+    await env.advance_time(NOTICE_GRACE)  # the diplomacy notice
+    assert len(pings()) == 2 and "ready" in pings()[-1], pings()
+    await env.advance_time(23 * 3600)  # the reminder an hour before the deadline falls due
+    assert len(pings()) == 3 and "reminder" in pings()[-1], pings()
+    assert dm_tries() == 1
+    assert sum("/game notify" in text for text in pings()) == 1
+    assert not any("You committed" in text or "Commit 1" in text for text in pings())
 
-    me = await table["bob"].slash(table.channel, "game me")
-    assert me.ephemeral and "round 1, diplomacy" in me.response.content
+    # Asking for DMs again makes the bot try once more.
+    asked = await bob.slash(table.channel, "game notify", mode="dm")
+    assert "try direct messages again" in asked.response.content
+    assert not await service.dm_closed(bob.id)
+    await bob.slash(table.channel, "envoys ready")
+    await table["alice"].slash(table.channel, "envoys ready")  # round 2: a commit notice for bob
+    await env.advance_time(NOTICE_GRACE)
+    assert dm_tries() == 2
 
 
 async def test_the_persistent_button_still_answers_after_restart(env, service, make_bot):

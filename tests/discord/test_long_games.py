@@ -523,6 +523,30 @@ async def test_round_threads_open_each_round_and_are_archived_when_it_ends(
     assert (await service.table_info(table.channel.id)).thread_id != first.id
 
 
+async def test_no_thread_opens_after_the_game_has_ended(env, service):
+    """Issue 18 item 14: automatic seats playing several phases in one command open no
+    phase thread once the game is over (they used to archive it and open the next)."""
+    table = await _started(env, service, "alice", "bob")
+    await table["alice"].slash(table.channel, "game bot", seat="s2", on=True)
+    await table["alice"].slash(table.channel, "envoys commit", value=3)
+    await table["alice"].slash(table.channel, "envoys yield")  # round 1's diplomacy thread opens
+    assert [t.name for t in table.channel.threads] == ["Round 1 diplomacy"]
+    played = await table["alice"].slash(table.channel, "game bot", seat="s1", on=True)  # to the end
+    assert played.ephemeral, played.response.content
+
+    assert (await service.table_info(table.channel.id)).status == "finished"
+    names = [t.name for t in table.channel.threads]
+    assert "Round 3 diplomacy" not in names, names  # the last round's ended within the command
+    for thread in table.channel.threads:
+        assert await _archived(env, thread.id), f"{thread.name} was left open after the end"
+    assert (await service.table_info(table.channel.id)).thread_id is None
+
+
+async def _archived(env, thread_id: int) -> bool:
+    thread = env.bot.get_channel(thread_id) or await env.bot.fetch_channel(thread_id)
+    return thread.archived
+
+
 async def test_a_human_substitute_takes_a_seat_back_from_the_automatic_player(env, service):
     table = await _started(env, service, "alice", "bob")
     await table["alice"].slash(table.channel, "game bot", seat="s2", on=True)

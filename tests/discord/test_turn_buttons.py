@@ -20,9 +20,11 @@ from bot.discord.delivery import NOTICE_GRACE
 from bot.discord.views import choices_view
 from engine.crisis1914 import GAME
 from engine.crisis1914.state import CrisisState
+from engine.origins import GAME as ORIGINS
 
 from .conftest import BotConfig
 from .test_crisis_e2e import CrisisTable
+from .test_origins_e2e import OriginsTable
 
 SEED = 1914
 TURN_IDS = ("chan:act:", "chan:pick:")
@@ -96,7 +98,8 @@ async def test_the_player_who_owes_gets_private_buttons_that_play_exactly_that_a
         i for i, x in enumerate(legal) if GAME.prompts(GAME.apply(state, seat, x)[0])[0].seat != seat
     )
     expected, _ = GAME.apply(state, seat, legal[index])
-    button = f"chan:act:{table.channel.id}:{state.step}:{index}"
+    button = ids[index]
+    assert button.startswith(f"chan:act:{table.channel.id}:{state.step}:{index}:")
     clicked = await table.members[name].click(mine.response.message, custom_id=button)
     assert clicked.ephemeral and clicked.response.content.startswith("You"), clicked.response.content
     assert await table.state() == expected
@@ -115,7 +118,8 @@ async def test_the_player_who_owes_gets_private_buttons_that_play_exactly_that_a
         clicked = await table.members[name2].user.click(notice, custom_id=dm_ids[index2])
     else:  # many choices: a select menu, values are indices
         index2 = 0
-        clicked = await table.members[name2].user.select(notice, ["0"], custom_id=dm_ids[0])
+        value = notice.components[0].children[0].options[0].value  # "index:key" of the first choice
+        clicked = await table.members[name2].user.select(notice, [value], custom_id=dm_ids[0])
     assert clicked.ephemeral and clicked.response.content.startswith("You"), clicked.response.content
     expected, _ = GAME.apply(state, seat2, legal2[index2])
     assert await table.state() == expected
@@ -159,14 +163,14 @@ async def test_a_stranger_or_another_member_clicking_is_refused_privately(env, s
 
 
 def test_many_choices_go_in_select_menus_of_at_most_25():
-    choices = [(i, f"Seize the Initiative, discarding card {i}") for i in range(30)]
+    choices = [(i, f"Seize the Initiative, discarding card {i}", f"{i:010x}") for i in range(30)]
     view = choices_view(123456789012345678, 4321, choices)
     menus = [m.item for m in view.children]
     assert [len(m.options) for m in menus] == [25, 5]
-    assert [o.value for m in menus for o in m.options] == [str(i) for i in range(30)]
+    assert [o.value for m in menus for o in m.options] == [f"{i}:{i:010x}" for i in range(30)]
     assert all(len(m.custom_id) <= 100 and m.custom_id.startswith("chan:pick:") for m in menus)
     few = choices_view(1, 2, choices[:3])
-    assert [b.item.custom_id for b in few.children] == [f"chan:act:1:2:{i}" for i in range(3)]
+    assert [b.item.custom_id for b in few.children] == [f"chan:act:1:2:{i}:{i:010x}" for i in range(3)]
     assert choices_view(1, 2, []) is None
 
 
@@ -200,6 +204,46 @@ async def test_menu_options_carry_the_text_of_the_card_they_play(env, store):
     assert await service.choice_details(table.channel.id, other.id, step) == {}  # owes nothing now
     assert await service.choice_details(table.channel.id, user, step - 1) == {}  # moved on
 
-    many = [(i, f"Choice {i}") for i in range(30)]
+    many = [(i, f"Choice {i}", f"{i:010x}") for i in range(30)]
     view = choices_view(1, 2, many, {i: details[plays[0]] for i in range(30)})
     assert all(o.description == details[plays[0]] for m in view.children for o in m.item.options)
+
+
+async def test_a_dm_submit_button_still_works_after_another_member_submitted(env, store):
+    """Issue 18 item 13: in a simultaneous phase another member's order does not expire
+    my button; it expires only when its own choice is no longer legal."""
+    table = OriginsTable(env, store, players=3)
+    await table.start(SEED)
+    for _ in range(60):  # everyone passes in the bidding; the last pass opens Phase 4 (secret sheets)
+        state = await table.state()
+        if state.phase != "bidding":
+            break
+        await table.order(ORIGINS.prompts(state)[0].seat, "pass")
+    state = await table.state()
+    assert state.phase == "placement", state.phase
+    await env.advance_time(NOTICE_GRACE + 1)
+
+    buttons = {}  # member -> (their DM notice, its Submit button)
+    for prompt in ORIGINS.prompts(state):
+        name = table.seats[prompt.seat]
+        dm = table.members[name].user.dm_channel
+        notices = [m for m in (dm.history() if dm else []) if _ids(m.components)]
+        if notices:
+            buttons[name] = (notices[-1], _ids(notices[-1].components)[0])
+    assert len(buttons) >= 2, "at least two members got their Submit button by DM"
+    (first, (notice1, submit1)), (second, (notice2, submit2)) = list(buttons.items())[:2]
+    assert f":{state.step}:" in submit1 and f":{state.step}:" in submit2
+
+    done = await table.members[first].user.click(notice1, custom_id=submit1)
+    assert done.response.content.startswith("You"), done.response.content
+    moved = await table.state()
+    assert moved.step > state.step  # the table moved on past the step the buttons were made at
+
+    still = await table.members[second].user.click(notice2, custom_id=submit2)
+    assert still.response.content.startswith("You"), still.response.content
+    seats = {n: s for s, n in table.seats.items()}
+    assert seats[second] not in {p.seat for p in ORIGINS.prompts(await table.state())}
+
+    # Its own choice is no longer legal (already handed in): now it has expired.
+    again = await table.members[second].user.click(notice2, custom_id=submit2)
+    assert again.response.content.startswith("That choice has expired"), again.response.content

@@ -101,12 +101,12 @@ async def test_a_crisis_player_holding_long_cards_sees_every_seize_button_differ
     user = next(s.user_id for s in await store.get_seats(CHANNEL) if s.seat == seat)
     step, choices = await TableService(store, clock=clock).choices(CHANNEL, user)
     legal = GAME.legal_actions(state, seat)
-    assert step == state.step and [i for i, _ in choices] == list(range(len(legal)))
+    assert step == state.step and [i for i, _, _ in choices] == list(range(len(legal)))
     full = [GAME.action_label(state, seat, x) for x in legal]
     seize = [i for i, x in enumerate(legal) if x.kind == "seize"]
     assert len({full[i][:80] for i in seize}) < len(seize), "some Seize labels agree in 80 characters"
 
-    shown = [label for _, label in choices]
+    shown = [label for _, label, _ in choices]
     _fine(shown)
     cards = load_content().cards
     for i in seize:  # each button still names its cards, by at least a word's first letters

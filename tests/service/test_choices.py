@@ -37,9 +37,12 @@ async def test_choices_are_the_engines_legal_actions_for_the_caller_only(service
     step, choices = await service.choices(CHANNEL, user)
     legal = GAME.legal_actions(state, seat)
     assert step == state.step and legal
-    assert choices == [(i, GAME.action_label(state, seat, x)) for i, x in enumerate(legal)]
-    assert all(0 < len(label) <= 80 for _, label in choices)
-    labels = dict(choices)
+    assert [(i, label) for i, label, _ in choices] == [
+        (i, GAME.action_label(state, seat, x)) for i, x in enumerate(legal)
+    ]
+    assert all(0 < len(label) <= 80 for _, label, _ in choices)
+    assert len({key for _, _, key in choices}) == len(choices)  # each choice has its own key
+    labels = {i: label for i, label, _ in choices}
     for i, x in enumerate(legal):  # in the game's words: the card's printed name and its DP
         if x.kind == "play":
             c = GAME_CARDS[x.card]
