@@ -13,6 +13,7 @@ import hashlib
 import json
 import math
 import shlex
+import signal
 import sys
 from pathlib import Path
 from typing import TextIO
@@ -38,6 +39,7 @@ GAME_VERBS = (
     "log",
     "rules",
     "card",
+    "help",
     "settings",
     "abandon",
     "pause",
@@ -52,13 +54,38 @@ GAME_VERBS = (
     "session",
     "mine",
 )
-HELP = (
-    "Lines: as <name> /game new game:<id> | /game join [nation:<x>] | /game leave | /game start [seed:<n>] | "
-    "/game status | /game me | /game log [page:<n>] | /game rules [game:<id>] | /game card name:<name> [game:<id>] | /game settings [<key>:<value> …] | "
-    "/game abandon | /game pause | /game resume | /game substitute seat:<x> member:<name> | /game bot [seat:<x>] "
-    "[off:yes] | /game undo | /game export [file:<path>] | /game publish | /game notify [mode:dm|mention] "
-    "[timezone:<zone>] [quiet_hours:22-07] | /game standing [order:<name>] [withdraw:yes] | /game session [day:<weekday> time:<HH:MM> hours:<h> timezone:<zone>] [remove:yes] | /game mine | /<game> <command> <option>:<value> … | wait <minutes> | auto [<n>|all] | # comment | quit"
-)
+# The options each /game verb reads: any other is refused, as Discord refuses it (issue 12,
+# item 10). `new` and `settings` take the game's options and the table's settings, which the
+# service checks by name.
+VERB_OPTIONS: dict[str, frozenset[str] | None] = {
+    "new": None,
+    "settings": None,
+    "join": frozenset({"nation", "preference"}),
+    "start": frozenset({"seed"}),
+    "log": frozenset({"page"}),
+    "rules": frozenset({"game"}),
+    "card": frozenset({"name", "game"}),
+    "help": frozenset({"game", "aid"}),
+    "substitute": frozenset({"seat", "member"}),
+    "bot": frozenset({"seat", "on", "off"}),
+    "export": frozenset({"file"}),
+    "notify": frozenset({"mode", "timezone", "quiet_hours"}),
+    "standing": frozenset({"order", "withdraw"}),
+    "session": frozenset({"day", "time", "hours", "timezone", "remove"}),
+}
+YES_NO = {"on", "off", "withdraw", "remove", "aid"}  # options that are a yes or a no
+HELP = """Console lines use the slash commands' grammar: /<command> <option>:<value> (quote a value with spaces).
+  as <name> /game …          act as <name>; `as <name>` alone switches who you are
+  /game new game:<id> [<option>:<value> …]      e.g. /game new game:crisis1914 congress:no
+  /game join [nation:<x>] | /game leave | /game start [seed:<n>] | /game abandon
+  /game status | /game me | /game log [page:<n>] | /game mine
+  /game rules [game:<id>] | /game card name:<name> [game:<id>] | /game help [game:<id>] [aid:yes]
+  /game settings [<key>:<value> …] | /game pause | /game resume | /game undo | /game publish
+  /game substitute seat:<x> member:<name> | /game bot [seat:<x>] [on:no] | /game export [file:<path>]
+  /game notify [mode:dm|mention] [timezone:<zone>] [quiet_hours:22-07] | /game standing [order:<name>] [withdraw:yes]
+  /game session [day:<weekday> time:<HH:MM> hours:<h> timezone:<zone>] [remove:yes]
+  /<game> <command> <option>:<value> …           e.g. /crisis play card:Conrad belligerence:yes
+  wait <minutes> | auto [<n>|all] | help [<game>] | # comment | quit (or Ctrl-C, Ctrl-D)"""
 
 
 def user_id_for(name: str) -> int:
@@ -155,8 +182,7 @@ class Console:
         if words[0] == "auto":
             return await self._auto(words[1:])
         if words[0] == "help":
-            self.say(HELP)
-            return True
+            return self._help(words[1:])
         user = self.user
         if words[0] == "as":
             if len(words) < 2:
@@ -174,6 +200,17 @@ class Console:
             return False
         except TableError as exc:
             self.private(user, f"Refused: {exc}")
+        return True
+
+    def _help(self, args: list[str]) -> bool:
+        """`help`: how a table works and the console's lines; `help crisis`: a game's turn."""
+        try:
+            self.say(reference.help_text(args[0] if args else None))
+        except TableError as exc:
+            self.say(f"! {exc}")
+            return False
+        if not args:
+            self.say(HELP)
         return True
 
     async def _wait(self, args: list[str]) -> bool:
@@ -218,6 +255,7 @@ class Console:
             if len(words) < 2 or words[1].lower() not in GAME_VERBS:
                 raise ConsoleError(f"/game takes one of: {', '.join(GAME_VERBS)}")
             verb, options = words[1].lower(), _options(words[2:])
+            _check_verb_options(verb, options)
         else:
             if len(words) < 2:
                 raise ConsoleError(f"/{group} needs a command")
@@ -230,6 +268,7 @@ class Console:
                 raise TableError(f"This table plays {info.game}; its commands are /{info.game} ….")
             if info is None:
                 raise TableError("There is no table in this channel.")
+            _check_command_options(info.game, verb, options)
             await self.show(await s.command(CHANNEL, uid, verb, options), user)
         elif verb == "new":
             game = options.pop("game", None)
@@ -290,7 +329,8 @@ class Console:
                 await s.substitute(CHANNEL, uid, options["seat"], user_id_for(member), member), user
             )
         elif verb == "bot":
-            on = options.get("off", "").lower() not in ("yes", "true", "on")
+            # Discord's `on:no`, or the console's older `off:yes`
+            on = options.get("on", "yes").lower() in YES and options.get("off", "no").lower() not in YES
             await self.show(await s.set_automatic(CHANNEL, uid, options.get("seat"), on), user)
         elif verb == "undo":
             await self.show(await s.undo(CHANNEL, uid), user)
@@ -330,6 +370,12 @@ class Console:
             self.private(user, reply)
         elif verb == "mine":
             self.private(user, await s.mine(uid))
+        elif verb == "help":
+            if options.get("aid", "no").lower() in YES:
+                self.private(user, await s.aid(CHANNEL, uid, options.get("game")))
+            else:
+                info = await s.table_info(CHANNEL)
+                self.private(user, reference.help_text(options.get("game") or (info.game if info else None)))
 
 
 def _aliases(game_id: str) -> tuple[str, ...]:
@@ -339,6 +385,44 @@ def _aliases(game_id: str) -> tuple[str, ...]:
         return tuple(a.casefold() for a in games.get(game_id).aliases)
     except Exception:  # noqa: BLE001 - an unknown game simply has no aliases
         return ()
+
+
+YES = ("yes", "true", "on")
+
+
+def _check_verb_options(verb: str, options: dict[str, str]) -> None:
+    """Refuse an option the verb does not read, or a yes/no option given anything else."""
+    allowed = VERB_OPTIONS.get(verb, frozenset())
+    if allowed is None:
+        return
+    for name, value in options.items():
+        if name not in allowed:
+            known = ", ".join(f"{o}:" for o in sorted(allowed)) or "no options"
+            raise ConsoleError(f"/game {verb} has no option {name}: (it takes {known})")
+        if name in YES_NO and value.lower() not in ("yes", "no", "true", "false", "on", "off"):
+            raise ConsoleError(f"{name}: takes yes or no, not {value!r}")
+
+
+def _check_command_options(game_id: str, verb: str, options: dict[str, str]) -> None:
+    """A game command's options as Discord declares them: unknown names and yes/no options
+    given anything else are refused (an unknown command is the service's to refuse)."""
+    from engine import games
+
+    try:
+        game = games.get(game_id)
+    except Exception:  # noqa: BLE001 - no such game: the service says so
+        return
+    cmd = next((c for c in game.commands if c.name == verb), None)
+    if cmd is None:
+        return
+    declared = {o.name: o for o in cmd.options}
+    for name, value in options.items():
+        option = declared.get(name)
+        if option is None:
+            known = ", ".join(f"{o}:" for o in declared) or "no options"
+            raise ConsoleError(f"/{game.group} {verb} has no option {name}: (it takes {known})")
+        if option.type == "bool" and value.lower() not in ("yes", "no", "true", "false", "on", "off"):
+            raise ConsoleError(f"{name}: takes yes or no, not {value!r}")
 
 
 def _options(words: list[str]) -> dict[str, str]:
@@ -382,12 +466,36 @@ async def run_console(
                 stdout.write(f"! line {number} of {script}\n")
                 failed += 1
         return 1 if failed else 0
-    stdout.write(f"Chancellery console. You are {as_user}; `as <name>` switches. {HELP}\n")
-    while True:
-        stdout.write(f"{console.user}> ")
-        stdout.flush()
-        raw = stdin.readline()
-        if not raw or raw.strip() in ("quit", "exit"):
-            return 0
-        await console.tick()  # real time passed while the prompt waited
-        await console.line(raw)
+    stdout.write(f"Chancellery console. You are {as_user}; `as <name>` switches; `help` lists the lines.\n")
+    # At a terminal, the standard library's readline gives line editing and history.
+    terminal = stdin is sys.stdin and stdout is sys.stdout and stdin.isatty()
+    if terminal:
+        try:
+            import readline  # noqa: F401 - importing it is what makes input() edit lines
+        except ImportError:  # not on every platform (Windows): plain lines then
+            pass
+    # asyncio.run turns Ctrl-C into a cancellation that waits for the prompt to return; at
+    # the prompt Ctrl-C ends the console at once instead.
+    try:
+        previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    except ValueError:  # not the main thread: leave Ctrl-C as it is
+        previous = None
+    try:
+        while True:
+            try:
+                if terminal:
+                    raw = input(f"{console.user}> ") + "\n"
+                else:
+                    stdout.write(f"{console.user}> ")
+                    stdout.flush()
+                    raw = stdin.readline()
+            except (KeyboardInterrupt, EOFError):
+                stdout.write("\n")
+                return 0
+            if not raw or raw.strip() in ("quit", "exit"):
+                return 0
+            await console.tick()  # real time passed while the prompt waited
+            await console.line(raw)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)

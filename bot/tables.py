@@ -850,6 +850,24 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
             return "You are seated; the game has not started yet."
         return self._private_text(t, me.seat)
 
+    async def aid(self, channel_id: int, user_id: int, game: str | None = None) -> str:
+        """The player aid of `game`, or of this channel's table's game; at a started table,
+        with the caller's own figures (their seat's view of public facts only)."""
+        try:
+            t: _Table | None = await self._load(channel_id)
+        except TableError:  # no table here
+            t = None
+        try:
+            g = games.get(game) if game else (t.game if t is not None else None)
+        except GameError as exc:
+            raise TableError(str(exc)) from None
+        if g is None:
+            raise TableError("There is no table here: name a game, e.g. /game help game:crisis1914 aid:True.")
+        if t is None or t.game.id != g.id or t.state is None:
+            return g.aid(None, None)
+        me = t.seat_of(user_id)
+        return g.aid(t.state, me.seat if me is not None else None)
+
     def rules(self, game: str) -> str:
         try:
             g = games.get(game)

@@ -29,7 +29,7 @@ __all__ = ["COMMANDS", "ANYWHERE"]
 log = logging.getLogger(__name__)
 
 # Commands about the caller or the games rather than a table: they also work in a DM with the bot.
-ANYWHERE = frozenset({"mine", "notify", "card"})
+ANYWHERE = frozenset({"mine", "notify", "card", "help"})
 RECORD_LIMIT = 8 * 1024 * 1024  # bytes; a record is a few hundred KB even for a long game
 
 

@@ -95,7 +95,7 @@ class GameGroup(app_commands.Group):
         command = interaction.command
         if interaction.guild_id is None and (command is None or command.name not in ANYWHERE):
             raise app_commands.NoPrivateMessage(
-                "Tables live in server channels: use this there. `/game mine`, `/game notify` and `/game card` work here."
+                "Tables live in server channels: use this there. `/game mine`, `/game notify`, `/game card` and `/game help` work here."
             )
         return True
 
@@ -176,7 +176,9 @@ class GameGroup(app_commands.Group):
         except refusal_types() as exc:
             await say(interaction, str(exc))
             return
-        await interaction.response.send_message(text[:MESSAGE_LIMIT], view=log_view(channel_id, text), ephemeral=True)
+        await interaction.response.send_message(
+            text[:MESSAGE_LIMIT], view=log_view(channel_id, text), ephemeral=True
+        )
 
     @app_commands.command(
         name="rules", description="How a game is refereed here, and which content is reconstructed"
@@ -186,6 +188,33 @@ class GameGroup(app_commands.Group):
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         async def text() -> str:
             return _bot(interaction).service.rules(game)
+
+        await answer_private(interaction, text())
+
+    @app_commands.command(
+        name="help", description="How a turn of a game goes here, or its player aid (aid:True)"
+    )
+    @app_commands.describe(
+        game="A game (default: this table's game)",
+        aid="Show the game's player aid: tables, tracks and odds, with this table's figures",
+    )
+    @app_commands.autocomplete(game=_game_choices)
+    async def help(
+        self, interaction: discord.Interaction, game: str | None = None, aid: bool = False
+    ) -> None:
+        # /game has room for 25 verbs only; the player aid is a part of help (issue 12 item 3)
+        async def text() -> str:
+            service = _bot(interaction).service
+            if interaction.guild_id is None:  # a DM: no table, the game's own aid or help
+                return (
+                    await service.aid(0, interaction.user.id, game or "")
+                    if aid
+                    else reference.help_text(game)
+                )
+            channel_id = await table_channel_id(interaction)
+            if aid:
+                return await service.aid(channel_id, interaction.user.id, game)
+            return reference.help_text(game or await _table_game(interaction))
 
         await answer_private(interaction, text())
 

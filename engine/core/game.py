@@ -270,6 +270,12 @@ class Game(ABC, Generic[S]):
         """Content entries with provenance, for `/game rules` and the README."""
         return []
 
+    def aid(self, state: S | None, seat: str | None) -> str:
+        """The player aid the physical game hands each player, as text. With a table's state
+        and the reader's seat, what the aid is used for there and then (public facts and that
+        seat's own only); without, the aid alone."""
+        return f"{self.title} has no player aid."
+
     def entries(self) -> list[Entry]:
         """Every piece of content a player may look up by name, with its full text:
         what the printed cards, boards and player aids would show (`/game card`)."""

@@ -718,6 +718,9 @@ class Crisis1914(Game[CrisisState]):
     def entries(self) -> list[Entry]:
         return texts.entries()
 
+    def aid(self, state: CrisisState | None, seat: str | None) -> str:
+        return texts.aid(state, seat)
+
     def provenance(self) -> list[dict[str, str]]:
         content = load_content()
         out = []

@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine.core import Entry, Provenance
 
 from . import content as ct
+from .state import CrisisState
 
 __all__ = [
     "card_text",
@@ -238,3 +239,48 @@ def entries() -> list[Entry]:
         )
     )
     return out
+
+
+def _track_bands(tension_at: list[int]) -> str:
+    """The Score Track's "+" numbers as bands: "0-17 DP +0, 18-21 DP +1, …"."""
+    bands: list[tuple[int, int, int]] = []
+    for space, t in enumerate(tension_at):
+        if bands and bands[-1][2] == t:
+            bands[-1] = (bands[-1][0], space, t)
+        else:
+            bands.append((space, space, t))
+    return ", ".join(f"{a}-{b} DP +{t}" if a != b else f"{a} DP +{t}" for a, b, t in bands)
+
+
+def aid(state: CrisisState | None, seat: str | None) -> str:
+    """The player aid: the Score Track's Tension, the Target Nation, the player board and the
+    Prestige table. With a table and a seat, the Tension that seat's DP would add now (the
+    Score Track is public) and its own board first."""
+    content = ct.load_content()
+    lines = ["**Crisis: 1914, player aid**"]
+    last = len(content.tension_at) - 1
+    lines.append(
+        f"Score Track, Tension added to your Target Nation at the Score Step by your lowest Score marker: "
+        f"{_track_bands(content.tension_at)} (the track ends at {last})."
+    )
+    me = state.player_of(seat) if state is not None and seat is not None else None
+    if me is not None:
+        n = content.nations[me.nation]
+        target = content.nations[n.boxes[0]].name
+        adds = content.tension_at[min(me.score, last)]
+        lines.append(
+            f"You ({n.statesman}): Target Nation {target}, the top box of {n.city}. Your lowest Score marker "
+            f"is on {me.score} DP: as it stands it adds {adds} Tension to {target}"
+            + (" (13 DP or fewer: you may also lower one Tension die by 1)." if me.score <= 13 else ".")
+        )
+    lines.append("**Prestige table** (Score Step)")
+    lines += [f"• {line}" for line in PRESTIGE_TABLE]
+    lines.append("**Player boards**")
+    nations = list(content.board.nations)
+    if me is not None:
+        nations.sort(key=lambda n: n.id != me.nation)
+    in_play = set(state.players) if state is not None else None
+    for n in nations:
+        if in_play is None or n.id in in_play:
+            lines.append(f"• {n.statesman}'s player board ({n.name}): {board_text(n)}")
+    return "\n".join(lines)

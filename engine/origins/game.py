@@ -393,6 +393,9 @@ class Origins(Game[OriginsState]):
     def entries(self) -> list[Entry]:
         return texts.entries()
 
+    def aid(self, state: OriginsState | None, seat: str | None) -> str:
+        return texts.aid(state, seat)
+
     def provenance(self) -> list[dict[str, str]]:
         entries: list[tuple[str, Any]] = []
         b = content.board()

@@ -8,6 +8,7 @@ from fractions import Fraction
 from engine.core import Entry
 
 from . import content
+from .state import OriginsState
 
 __all__ = ["objective_text", "special_text", "odds", "odds_text", "attack_table_text", "entries"]
 
@@ -141,3 +142,37 @@ def entries() -> list[Entry]:
             )
         )
     return out
+
+
+def aid(state: OriginsState | None, seat: str | None) -> str:
+    """The player aid: every country's National Objectives (shared and exclusive values), the
+    specials, and the Diplomatic Attack Table with the chance of each result per column.
+    With a table and a seat, that player's countries come first."""
+    names = content.names()
+    o = content.objectives()
+    mine: list[str] = state.countries_of(seat) if state is not None and seat is not None else []
+    held = set(state.holders) if state is not None else set(names)
+    order = [p.code for p in content.board().powers if p.code in held]
+    order.sort(key=lambda c: c not in mine)
+    lines = [
+        "**Origins of World War I, player aid**",
+        "**National Objectives** (§9): treaty rights are 10 or more PFs in another nation's embassy.",
+    ]
+    for power in order:
+        goals = [
+            f"{names.get(x.location, x.location)} {x.points}"
+            + (f" ({x.exclusive} exclusive)" if x.exclusive is not None else "")
+            for x in o.objectives
+            if x.power == power
+        ]
+        specials = [special_text(s) for s in o.specials if s.power == power]
+        you = " (yours)" if power in mine else ""
+        lines.append(
+            f"• {names[power]}{you}: " + ", ".join(goals) + ("; " + " ".join(specials) if specials else "")
+        )
+    lines.append(
+        "Exclusive: no other nation holds treaty rights there. A player holding one country while another holds two doubles their VPs."
+    )
+    lines.append("**Diplomatic Attack Table** (§7, 2d6)")
+    lines.append(attack_table_text())
+    return "\n".join(lines)

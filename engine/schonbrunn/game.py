@@ -375,6 +375,9 @@ class Schonbrunn(Game[SchonbrunnState]):
     def entries(self) -> list[Entry]:
         return texts.entries()
 
+    def aid(self, state: SchonbrunnState | None, seat: str | None) -> str:
+        return texts.aid(state, seat)
+
     def provenance(self) -> list[dict[str, str]]:
         out = []
         for n in nations().values():

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from engine.core import Entry
 
-from .content import OBJECTIVES, Card, Nation, cards, nations, tables
+from .content import OBJECTIVES, Card, Nation, card, cards, nations, tables
+from .state import SchonbrunnState
 
 __all__ = ["card_text", "nation_text", "head_text", "entries", "TYPE_NAMES"]
 
@@ -113,3 +114,61 @@ def entries() -> list[Entry]:
         )
     )
     return out
+
+
+ROUND = (
+    "1. Hierarchy: commit a Delegate face down; the order of Influence is the Hierarchy; sign Treaties; "
+    "spend Receptions for Prestige.",
+    "2. Assignments: the Master of Ceremonies reveals a Political Favour; Delegates assigned face down, "
+    "then Delegation Heads, then face up.",
+    "3. Plot: spend Receptions to remove an opposing face-down Delegate.",
+    "4. Chancellery: move a Delegate of the nation your head faces; assign the Foreign Minister.",
+    "5. Congress: each Objective goes to the highest Influence (ties: reverse Hierarchy); Treaties activate.",
+    "6. Recovery: keep Treaties by discarding an Aid each; Allies give markers.",
+)
+
+
+def aid(state: SchonbrunnState | None, seat: str | None) -> str:
+    """The player aid: the round, the Plot thresholds, the Favour values and, at a table, the
+    Favours revealed so far, the Objective piles' top cards with their texts, who holds the
+    Master of Ceremonies token and where the Delegation Heads stand. All of it public."""
+    t = tables()
+    lines = ["**Schönbrunn, player aid**", "**A round**"]
+    lines += [f"• {line}" for line in ROUND]
+    thresholds = t.plot.thresholds or {}
+    lines.append(
+        "**Plot**: Receptions spent → highest Influence removed: "
+        + ", ".join(f"{r} → {v}" for r, v in thresholds.items())
+        + "."
+    )
+    favours = t.favours.values
+    assert isinstance(favours, list)
+    lines.append(f"**Political Favours**: {len(favours)} tokens, values {', '.join(map(str, favours))}.")
+    lines.append(f"**Foreign Minister**: +{t.minister.bonus} Influence where he stands.")
+    rounds = t.rounds.values
+    assert isinstance(rounds, dict)
+    lines.append("**Rounds**: " + ", ".join(f"{r} with {n} players" for n, r in rounds.items()) + ".")
+    if state is None:
+        return "\n".join(lines)
+    s = state
+    names = {seat_: (nations()[p.nation].name if p.nation else "a player") for seat_, p in s.players.items()}
+    up = [f"{o} {s.favours[o]}" for o in s.objectives if o in s.favours_up and o in s.favours]
+    lines.append("Favours revealed so far: " + (", ".join(up) if up else "none") + ".")
+    if s.master in s.players:
+        lines.append(f"**Master of Ceremonies**: {names[s.master]}.")
+    heads = []
+    for seat_, p in s.players.items():
+        if p.nation and p.head:
+            where = f"before {names[p.head]}'s screen" if p.head in s.players else f"at Objective {p.head}"
+            heads.append(f"{nations()[p.nation].head} ({names[seat_]}) {where}")
+    lines.append("**Delegation Heads**: " + ("; ".join(heads) if heads else "none assigned") + ".")
+    lines.append("**Objective piles**")
+    for o in [*s.objectives, "PoB"]:
+        pile = s.piles.get(o, [])
+        label = "Balance of Power" if o == "PoB" else f"Objective {o}"
+        if pile and s.tops_revealed:
+            top = card(pile[0])
+            lines.append(f"• {label} ({len(pile)} cards): **{top.name}**: {card_text(top)}")
+        else:
+            lines.append(f"• {label}: {len(pile)} cards, the top not yet revealed.")
+    return "\n".join(lines)

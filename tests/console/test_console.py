@@ -142,3 +142,60 @@ async def test_card_reads_a_content_entry_privately_in_the_console(store):
     assert rc == 0
     assert "[private to anna] 4 DP, National Interests" in out
     assert "[private to anna] Refused: Nothing in any game is called “nothing-like-this”" in out
+
+
+async def test_help_explains_a_games_turn_and_every_console_line(store):
+    rc, out = await run(store, "help\nhelp crisis\nhelp chess\n")
+    assert rc == 1  # `help chess` names no game
+    assert "**How a table works here**" in out and "wait <minutes>" in out
+    assert "**Crisis: 1914: a Week, step by step**" in out and "`/crisis play card:Conrad`" in out
+    assert "`/crisis refresh`: " in out  # every command of the game, from its declaration
+    rc, out = await run(store, "as anna /game help game:origins aid:yes\n")
+    assert "[private to anna] **Origins of World War I, player aid**" in out
+
+
+async def test_console_options_are_checked_like_discords(store):
+    """Issue 12 item 10: an option a command does not take, or a yes/no given anything
+    else, is refused and fails the script, never silently ignored."""
+    for line, said in [
+        ("as anna /game join natoin:Russia", "! /game join has no option natoin: (it takes nation:, preference:)"),
+        ("as anna /game bot off:maybe", "! off: takes yes or no, not 'maybe'"),
+        ("as anna /game new game:crisis1914 congres:no", "Crisis: 1914 has no option “congres”"),
+        ("as anna /game new game:crisis1914 congress:sometimes", "congress takes yes or no, not “sometimes”"),
+    ]:
+        rc, out = await run(store, line + "\n")
+        assert said in out, out
+    script = (
+        "as anna /game new game:crisis1914\nas bob /game join\nas anna /game start seed:7\n"
+        "as anna /crisis pass loudly:yes\nas anna /crisis place belligerence:perhaps\n"
+    )
+    rc, out = await run(store, script)
+    assert rc == 1
+    assert "! /crisis pass has no option loudly: (it takes no options)" in out
+    assert "! belligerence: takes yes or no, not 'perhaps'" in out
+
+
+def test_ctrl_c_at_the_prompt_ends_the_console_at_once(tmp_path):
+    import signal
+    import time
+
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot", "console", "--db", str(tmp_path / "c.sqlite3")],
+        cwd=root,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        seen = ""
+        deadline = time.monotonic() + 60
+        while "you> " not in seen and time.monotonic() < deadline:
+            seen += proc.stdout.read(1)
+        assert "you> " in seen, seen
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=10) == 0
+        assert "Traceback" not in proc.stderr.read()
+    finally:
+        proc.kill()

@@ -107,3 +107,87 @@ async def test_table_options_are_offered_explained_and_checked(env):
     assert "• margin_rule=yes or no, default no:" in rules and "§9 Determining the winner" in rules
     await anna.slash(channel, "game new", game="crisis1914", options="Congress=No")
     assert (await env.bot.service.store.get_table(channel.id)).options == {"congress": False}
+
+
+async def test_help_tells_how_a_table_and_each_games_turn_go(env):
+    guild = env.create_guild()
+    channel = guild.create_text_channel("help")
+    anna = guild.add_member(env.create_user("anna"))
+    general = _text(await anna.slash(channel, "game help"))
+    assert general.startswith("**How a table works here**") and "`/game new game:crisis1914`" in general
+    await anna.slash(channel, "game new", game="origins")
+    here = _text(await anna.slash(channel, "game help"))  # the table's game
+    assert "Phase 4, secret sheets" in here and "`/origins submit`: " in here
+    other = _text(await anna.slash(channel, "game help", game="schonbrunn"))
+    assert "Phase 3, Plot" in other
+
+
+@pytest.mark.parametrize(
+    ("game_id", "players", "expected"),
+    [
+        (
+            "crisis1914",
+            2,
+            [
+                "Score Track",
+                "0-17 DP +0, 18-21 DP +1",
+                "Your lowest Score marker is on",
+                "**Prestige table**",
+            ],
+        ),
+        (
+            "origins",
+            3,
+            ["**National Objectives**", "(yours)", "Far East 2 (5 exclusive)", "1:1: AE 28%, EX 56%, DE 17%"],
+        ),
+        (
+            "schonbrunn",
+            3,
+            [
+                "**Plot**: Receptions spent",
+                "**Master of Ceremonies**:",
+                "**Delegation Heads**",
+                "**Objective piles**",
+            ],
+        ),
+    ],
+)
+async def test_the_player_aid_of_each_game_with_the_tables_own_figures(env, game_id, players, expected):
+    """Issue 12 item 3: /game help aid:True hands each player the game's aid, with what it says at
+    this table now (public facts and the reader's own)."""
+    guild = env.create_guild()
+    channel = guild.create_text_channel(game_id)
+    members = [guild.add_member(env.create_user(f"p{i}")) for i in range(players)]
+    before = _text(await members[0].slash(channel, "game help", game=game_id, aid=True))
+    assert before.startswith(f"**{games.get(game_id).title}, player aid**")
+    await members[0].slash(channel, "game new", game=game_id)
+    for m in members[1:]:
+        await m.slash(channel, "game join")
+    await members[0].slash(channel, "game start")
+    result = await members[1].slash(channel, "game help", aid=True)
+    answer = _text(result)
+    assert result.ephemeral
+    for text in expected:
+        assert text in answer, (text, answer)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_the_player_aid_shows_nothing_hidden(game_id):
+    """The aid at a table reads public facts and the reader's own only: another state that
+    differs in what the reader cannot see gives the same aid, at every step of a game."""
+    import random
+
+    game = games.get(game_id)
+    rng = random.Random(5)
+    seats = [f"s{i}" for i in range(1, max(game.min_players, 3) + 1)]
+    state = game.setup(seats, game.Options(), 12)
+    for step in range(120):
+        prompts = game.prompts(state)
+        if not prompts:
+            break
+        if step % 10 == 0:
+            for seat in [None, *seats]:
+                varied = game.vary_hidden(state, seat, random.Random(step))
+                assert game.aid(state, seat) == game.aid(varied, seat), (step, seat)
+        seat = prompts[0].seat
+        state, _ = game.apply(state, seat, game.bot_action(state, seat, rng))
