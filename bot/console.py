@@ -21,6 +21,7 @@ from typing import TextIO
 from . import reference
 from .outbox import Outbox
 from .render import plain_timestamps
+from .render.pictures import Picture
 from .tables import TableError, TableService
 
 __all__ = ["run_console", "Console", "CHANNEL", "user_id_for"]
@@ -138,6 +139,9 @@ class Console:
             self._last_status = out.status
             self.say(out.status)
             await self.show_picture()
+        if self.pictures is not None and any(p.kind == "standings" for p in out.posts):
+            for picture in await self.service.final_pictures(CHANNEL):
+                self._write_picture(picture)
         if out.reply and caller:
             self.private(caller, out.reply)
 
@@ -152,13 +156,17 @@ class Console:
         if picture is None or picture.png == self._pictured:
             return
         self._pictured = picture.png
+        self._write_picture(picture)
+
+    def _write_picture(self, picture: Picture) -> None:
+        assert self.pictures is not None
         self.pictures.mkdir(parents=True, exist_ok=True)
         stem = picture.filename.removesuffix(".png")
         number = 1
         while (path := self.pictures / f"{stem}-{number:03d}.png").exists():
             number += 1
         path.write_bytes(picture.png)
-        self.say(f"(board picture: {path})")
+        self.say(f"(picture: {path})")
 
     async def _name_of(self, user_id: int | None, seat: str | None) -> str:
         info = await self.service.table_info(CHANNEL)

@@ -72,7 +72,7 @@ async def test_auto_makes_one_move_by_default(tmp_path):
 
 async def test_the_console_writes_each_board_picture_and_prints_its_path(tmp_path):
     lines = ["as anna /game new game:origins", "as boris /game join", "as anna /game start seed:5"]
-    lines += ["auto 3", "as anna /game status"]
+    lines += ["auto all", "as anna /game status"]
     script = tmp_path / "game.script"
     script.write_text("\n".join(lines), encoding="utf-8")
     store = await open_store(tmp_path / "console.sqlite3")
@@ -84,12 +84,13 @@ async def test_the_console_writes_each_board_picture_and_prints_its_path(tmp_pat
         )
         assert rc == 0, out.getvalue()[-2000:]
         printed = [
-            line.split("(board picture: ")[1].rstrip(")")
+            line.split("(picture: ")[1].rstrip(")")
             for line in out.getvalue().splitlines()
-            if "(board picture: " in line
+            if "(picture: " in line
         ]
         written = sorted(str(p) for p in pictures.glob("*.png"))
         assert printed and sorted(printed) == written  # every picture written is announced, once
         assert all(Path(p).read_bytes().startswith(b"\x89PNG") for p in written)
+        assert [p.name for p in pictures.glob("scores-*.png")] == ["scores-001.png"]  # the chart at the end
     finally:
         await store.close()
