@@ -68,3 +68,16 @@ def test_every_subcommand_is_in_the_readme():
     subparsers = next(a for a in parser._actions if a.dest == "command")
     for name in subparsers.choices:
         assert re.search(rf"\| `{name}( |`)", README), f"README's command-line table lacks {name}"
+
+
+def test_where_things_are_names_every_file_under_bot():
+    """Issue 12 item 11: the README's map of the code lists every file under bot/."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    text = (root / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("## Where things are") :]
+    section = section[: section.index("\n## ", 3)] if "\n## " in section[3:] else section
+    files = [p for p in (root / "bot").rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+    missing = [str(p.relative_to(root)) for p in files if p.name not in section]
+    assert not missing, f"README 'Where things are' does not name: {missing}"
