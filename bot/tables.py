@@ -62,11 +62,12 @@ from .store import (
     SeatRow,
     Shards,
     StaleWrite,
+    StorageFull,
     Store,
     TableExists,
     TableRow,
 )
-from .store.guard import LOST_MESSAGE
+from .store.guard import FULL_MESSAGE, LOST_MESSAGE
 from .tablebase import (
     CACHE_SIZE,
     NO_TABLE,
@@ -258,6 +259,9 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
                 pass
             except DatabaseLost:
                 raise TableError(LOST_MESSAGE) from None
+            except StorageFull:
+                log.error("the disk holding the database is full; an action in channel %s was not saved", channel_id)
+                raise TableError(FULL_MESSAGE) from None
             try:
                 return await fn(await self._load(channel_id, fresh=True))
             except StaleWrite:
@@ -306,6 +310,9 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
                 ) from None
             except DatabaseLost:
                 raise TableError(LOST_MESSAGE) from None
+            except StorageFull:
+                log.error("the disk holding the database is full; a table in channel %s was not created", channel_id)
+                raise TableError(FULL_MESSAGE) from None
             note_saved(channel_id)
             table = _Table(row=row, seats=[host], deadlines=[], game=g, state=None)
             self._remember(table)

@@ -29,6 +29,7 @@ __all__ = [
     "StoreError",
     "StaleWrite",
     "TableExists",
+    "StorageFull",
     "UPDATABLE_COLUMNS",
     "Shards",
 ]
@@ -42,6 +43,10 @@ class StoreError(Exception):
 
 class StaleWrite(StoreError):
     """Another writer saved this table first; reload and try again."""
+
+
+class StorageFull(StoreError):
+    """The disk holding the database is full: the save was not made (rolled back)."""
 
 
 class TableExists(StoreError):

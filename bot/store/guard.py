@@ -49,6 +49,13 @@ LOST_MESSAGE = (
 )
 
 
+# What a player reads when the disk is full: nothing was saved, said plainly.
+FULL_MESSAGE = (
+    "The bot's disk is full, so this was not saved and nothing changed. "
+    "The bot's operator has been told; please try again later."
+)
+
+
 class DatabaseUnusable(StoreError, CannotStart):
     """The file cannot serve as the bot's database; the text names the file and the cause."""
 

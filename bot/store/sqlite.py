@@ -33,6 +33,7 @@ from .base import (
     SeatRow,
     Shards,
     StaleWrite,
+    StorageFull,
     Store,
     StoreError,
     TableExists,
@@ -234,11 +235,13 @@ class SqliteStore(Store):
         conn.execute("BEGIN IMMEDIATE")
         try:
             result = body()
+            # inside the try: a COMMIT that fails (a full disk) leaves the transaction open,
+            # and every later BEGIN would then fail too
+            conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
-        conn.execute("COMMIT")
         return result
 
     async def _write_saves(self, saves: list[_Save]) -> list[BaseException | None]:
@@ -328,7 +331,12 @@ class SqliteStore(Store):
             if not self._still_there(conn):
                 raise DatabaseLost()
 
-        await self._run(body)
+        try:
+            await self._run(body)
+        except sqlite3.OperationalError as exc:
+            if not _is_full(exc):
+                raise
+            raise StorageFull(f"the disk holding the database is full ({exc})") from exc
         self._saved(1)
         return table
 
@@ -372,6 +380,10 @@ class SqliteStore(Store):
             await self._saves.submit(save)
         except sqlite3.IntegrityError as exc:
             raise StoreError(f"save refused by the database: {exc}") from exc
+        except sqlite3.OperationalError as exc:
+            if not _is_full(exc):
+                raise
+            raise StorageFull(f"the disk holding the database is full ({exc})") from exc
         table.version = expected_version + 1
         return table
 
@@ -617,6 +629,11 @@ class SqliteStore(Store):
             return float(path.read_text(encoding="ascii"))
         except (OSError, ValueError):
             return None
+
+
+def _is_full(exc: sqlite3.OperationalError) -> bool:
+    """SQLite's "database or disk is full" (raised by the COMMIT that finds no room)."""
+    return getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or "disk is full" in str(exc)
 
 
 def _statements(sql: str) -> list[str]:

@@ -85,7 +85,9 @@ def calls(draw: st.DrawFn, game_id: str) -> tuple[str, tuple[Any, ...]]:
     if kind == "start":
         return kind, (channel, user, draw(st.none() | st.integers(-(2**70), 2**70)))
     if kind == "create":
-        return kind, (channel, user, draw(st.sampled_from(GAMES) | TEXT), draw(st.none() | JSON))
+        # options as the front ends pass them: names to typed text, yes/no or numbers
+        options = st.dictionaries(TEXT, TEXT | st.booleans() | st.integers(-(2**70), 2**70), max_size=3)
+        return kind, (channel, user, draw(st.sampled_from(GAMES) | TEXT), draw(st.none() | options))
     if kind == "settings":
         changes = draw(st.dictionaries(st.sampled_from(["phase_hours", "on_expiry", "reminders_hours",
                                                           "round_threads", "on_outage"]) | TEXT, TEXT, max_size=3))
