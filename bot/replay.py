@@ -13,6 +13,7 @@ A record is one JSON object (format "chancellery-record/1"):
         ...
       ],
       "final_state_hash": "<sha256>",       # optional
+      "rules_version": 2,                   # the game's rules version (absent: 1)
       "outcome": {...}                      # optional: the Outcome as recorded
     }
 
@@ -26,6 +27,11 @@ Only a finished game's export is such a record. Before the end, and for ever for
 abandoned game, `/game export` gives the public record ("chancellery-public-record/1": the
 public log and view, no seed and no actions), which `check_format` refuses to replay or
 import, saying why (docs/rulings.md, Platform 23).
+
+`rules_version` is the game's `Game.rules_version` when the record was made: a rules
+correction that changes how a game plays out raises it, and replay refuses a record of
+another version, saying so, rather than report a divergence (docs/rulings.md says what
+changed). Records written before the field existed are version 1.
 
 Replay starts from `setup(seats, options, seed)` and applies every action in order. At
 each step it requires that the action parses, is legal for that seat, that the state
@@ -146,6 +152,7 @@ class Record(BaseModel):
     actions: list[RecordedAction] = Field(default_factory=list)
     final_state_hash: str | None = None
     outcome: dict[str, Any] | None = None
+    rules_version: int = 1
 
 
 @dataclass(frozen=True)
@@ -190,6 +197,7 @@ def make_record(
         actions=entries,
         final_state_hash=state_hash(state),
         outcome=outcome.model_dump(mode="json") if outcome is not None else None,
+        rules_version=game.rules_version,
         **extra,
     )
 
@@ -263,6 +271,15 @@ def replay(game: Game, record: Record) -> ReplayResult:
     if committed is not None and committed != seed_commitment(record.seed):
         return ReplayResult(
             False, 0, "The seed does not match the commitment posted at the start", diverged_at=0
+        )
+    if record.rules_version != game.rules_version:
+        return ReplayResult(
+            False,
+            0,
+            f"This record was played under {game.title} rules version {record.rules_version}; this "
+            f"version referees version {game.rules_version} (see docs/rulings.md for what changed), "
+            "so its actions would not play out the same",
+            diverged_at=0,
         )
     try:
         options = game.Options.model_validate(record.options)

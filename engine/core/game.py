@@ -148,6 +148,9 @@ class Game(ABC, Generic[S]):
     # What each prompt kind asks for, in a player's words with its slash command
     # ("a bid (/origins bid or /origins pass)"); `owed` falls back to the kind.
     owed_words: ClassVar[dict[str, str]] = {}
+    # Raised when a rules change makes an old record play out differently; a record names the
+    # version it was played under, and replay refuses another one by name (docs/rulings.md).
+    rules_version: ClassVar[int] = 1
 
     # -- lifecycle -------------------------------------------------------------------
     @abstractmethod

@@ -63,6 +63,14 @@ class Discard(Model):
     cards: list[str]
 
 
+class Reduce(Model):
+    """The Score Step's -1 Tension (13 DP or fewer): "you may reduce any one Tension die in
+    your City Box by 1"; no box named means the Target Nation's box (the top one)."""
+
+    kind: Literal["reduce"] = "reduce"
+    box: str | None = None
+
+
 class Congress(Model):
     """The last player invites (yes) or not; the others attend (yes) or refuse."""
 
@@ -78,7 +86,18 @@ class Refresh(Model):
 
 
 CrisisAction = Annotated[
-    Draw | Play | Deliberate | Reorganize | Seize | Pass | Resolve | Reorder | Discard | Congress | Refresh,
+    Draw
+    | Play
+    | Deliberate
+    | Reorganize
+    | Seize
+    | Pass
+    | Resolve
+    | Reorder
+    | Discard
+    | Reduce
+    | Congress
+    | Refresh,
     Field(discriminator="kind"),
 ]
 ACTION = TypeAdapter(CrisisAction)

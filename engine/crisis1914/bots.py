@@ -11,7 +11,7 @@ from typing import Any
 
 from . import actions as a
 from . import content as ct
-from .cards import MAX_BELLIGERENCE, blocked_by_momentum, card, card_dp, limit
+from .cards import MAX_BELLIGERENCE, blocked_by_momentum, card, card_dp, limit, reducible_boxes
 from .state import CrisisState, Player
 from .weeks import HAND_MAX, LAST_WEEK, refresh_waiting
 
@@ -105,6 +105,8 @@ def _pending(state: CrisisState, p: Player, rng: random.Random) -> Any:
         return a.Resolve(card=best, **choices(state, p, best, rng))
     if pend.kind == "reorder":
         return a.Reorder(order=sorted(pend.cards, key=lambda c: value(state, p, c), reverse=True))
+    if pend.kind == "reduce":  # the highest die is the nearest to war
+        return a.Reduce(box=reducible_boxes(state, p.nation)[0])
     worst = sorted(p.hand, key=lambda c: (not is_mobilization(c), value(state, p, c)))
     return a.Discard(cards=worst[: pend.count])
 

@@ -153,7 +153,9 @@ def reduce_tension(state: CrisisState, city: str, box: str | None, amount: int, 
     if box is not None and box not in boxes:
         raise IllegalAction(f"There is no {box} Tension box in {ct.load_content().nations[city].city}.")
     candidates = reducible_boxes(state, city)
-    chosen = box if box is not None else (candidates[0] if candidates else None)
+    target = ct.load_content().nations[city].boxes[0]
+    # "You may reduce any one Tension die": the player names it; unnamed, the Target box
+    chosen = box if box is not None else (target if target in candidates else next(iter(candidates), None))
     if chosen is None:
         return
     new = max(floor_of(state, city), boxes[chosen] - amount, 0)
@@ -178,12 +180,22 @@ def belligerence(state: CrisisState, p: Player, log: Log) -> None:
 
 
 # -- a card lands on the Tableau -----------------------------------------------------------------
+def alternative_open(p: Player, c: ct.Card) -> bool:
+    """Whether the card's "or" effects can be chosen: one that only takes an Assertion back
+    needs another Assertion card on the Tableau."""
+    if c.alternative is None:
+        return False
+    if all(e.kind == "reclaim_assertion" for e in c.alternative):
+        return any(card(t.card).type == "assertion" and t.card != c.id for t in p.tableau)
+    return True
+
+
 def offers_choice(state: CrisisState, p: Player, c: ct.Card) -> bool:
     """Whether a card revealed from the Draw Pile needs its player to decide something.
 
     In the First Draw Step "players make no choices" beyond what the card demands, so no
     Belligerence action there (2-player example, First Draw Step)."""
-    if c.alternative is not None:
+    if alternative_open(p, c):
         return True
     if state.phase != "first_draw" and not c.forced_belligerence and p.belligerence < MAX_BELLIGERENCE:
         return True
@@ -199,6 +211,10 @@ def check_choices(state: CrisisState, p: Player, c: ct.Card, ch: CardChoices) ->
         raise IllegalAction("No Belligerence action in the First Draw Step: it makes no choices.")
     if ch.alternative and c.alternative is None:
         raise IllegalAction(f"{c.name} has no alternative effect.")
+    if ch.alternative and not alternative_open(p, c):
+        raise IllegalAction(
+            f"{c.name}'s alternative takes an Assertion card back, and you have none on your Tableau."
+        )
     if ch.box is not None and ch.box not in state.tension[p.nation]:
         raise IllegalAction(f"There is no {ch.box} Tension box in your City Box.")
     if ch.reclaim is not None:
@@ -280,8 +296,10 @@ def apply_effect(
             )
     elif isinstance(e, ct.AdvanceCounter):
         spec = ct.load_content().nations[p.nation].counters[e.counter]
-        p.counters[e.counter] = min(spec.max, p.counters.get(e.counter, spec.start) + e.by)
-        log.public("counter", f"{who}'s {e.counter.title()} marker moves to {p.counters[e.counter]}.")
+        before = p.counters.get(e.counter, spec.start)
+        p.counters[e.counter] = min(spec.max, before + e.by)
+        if p.counters[e.counter] != before:  # at the track's end the marker stays, silently
+            log.public("counter", f"{who}'s {e.counter.title()} marker moves to {p.counters[e.counter]}.")
     elif isinstance(e, ct.ImmediatePrestige):
         p.prestige += e.amount
         log.public("prestige", f"{who} gains {e.amount} Prestige at once (now {p.prestige}).")

@@ -1,5 +1,5 @@
 """The player commands: `/crisis draw|play|place|deliberate|choose|reorganize|reorder|seize|pass|
-discard|congress|refresh|hand`. Autocomplete (`suggest`) offers only what is legal for the caller."""
+discard|reduce|congress|refresh|hand`. Autocomplete (`suggest`) offers only what is legal for the caller."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 from engine.core import Choice, Command, IllegalAction, Option, match_choice
 
 from . import actions as a
-from .cards import card
+from .cards import card, reducible_boxes
 from .content import TYPE_NAMES, load_content
 from .state import CrisisState, Pending, Player
 
@@ -61,6 +61,26 @@ def _boxes(state: CrisisState, seat: str, typed: dict[str, Any]) -> list[Choice]
         return []
     nations = load_content().nations
     return [Choice(f"{nations[b].name} ({t})", b) for b, t in state.tension[p.nation].items()]
+
+
+def _reducible(state: CrisisState, seat: str, typed: dict[str, Any]) -> list[Choice]:
+    p = state.player_of(seat)
+    if p is None:
+        return []
+    nations = load_content().nations
+    tension = state.tension[p.nation]
+    return [Choice(f"{nations[b].name} ({tension[b]})", b) for b in reducible_boxes(state, p.nation)]
+
+
+def _build_reduce(state: CrisisState, seat: str, opts: dict[str, Any]) -> a.Reduce:
+    p = _me(state, seat)
+    if _my_pending(state, seat, "reduce") is None:
+        raise IllegalAction(
+            "You have no Tension die to lower now (only at the Score Step, with 13 DP or fewer)."
+        )
+    nations = load_content().nations
+    boxes = [Choice(nations[b].name, b) for b in state.tension[p.nation]]
+    return a.Reduce(box=match_choice(opts["box"], boxes, "Tension box"))
 
 
 def _assertions(state: CrisisState, seat: str, typed: dict[str, Any]) -> list[Choice]:
@@ -240,6 +260,12 @@ COMMANDS = (
             Option("card2", "Another", required=False, suggest=_hand),
         ),
         private=True,
+    ),
+    Command(
+        "reduce",
+        "Score Step with 13 DP or fewer: the Tension die in your City Box to lower by 1",
+        _build_reduce,
+        (Option("box", "The Tension box to lower", suggest=_reducible),),
     ),
     Command(
         "congress",

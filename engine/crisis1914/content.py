@@ -283,6 +283,15 @@ def _load(paths: tuple[str, ...]) -> Content:
             card.nation = nid
         decks[nid] = deck
     cards = {c.id: c for d in decks.values() for c in d.cards}
+    for c in cards.values():
+        if (
+            c.type == "back_channel"
+            and c.alternative is None
+            and any(e.kind == "back_channel" for e in c.effects)
+        ):
+            # the type's second paragraph, laid out as the Caution type's: "Take an Assertion
+            # card already in your Tableau into your Hand" instead of the second marker
+            c.alternative = [ReclaimAssertion() if e.kind == "back_channel" else e for e in c.effects]
     track = sorted(board.score_track, key=lambda s: s.space)
     if [s.space for s in track] != list(range(len(track))):
         raise ContentError(f"{paths[0]}: score_track must list every space from 0 up, once each")

@@ -23,7 +23,16 @@ from engine.core import (
 
 from . import actions as a
 from . import bots, rules, texts, weeks
-from .cards import MAX_BELLIGERENCE, assertions, blocked_by_momentum, card, card_dp, limit
+from .cards import (
+    MAX_BELLIGERENCE,
+    alternative_open,
+    assertions,
+    blocked_by_momentum,
+    card,
+    card_dp,
+    limit,
+    reducible_boxes,
+)
 from .commands import COMMANDS
 from .content import load_content
 from .log import Log, statesman
@@ -73,6 +82,7 @@ class Crisis1914(Game[CrisisState]):
         "choose": "a card to play after Deliberating (/crisis choose)",
         "reorder": "the order of the top cards (/crisis reorder)",
         "discard": "a discard (/crisis discard)",
+        "reduce": "the Tension die to lower (/crisis reduce)",
         "congress": "a Congress answer (/crisis congress)",
         "refresh": "the Refresh discards (/crisis refresh)",
     }
@@ -87,6 +97,7 @@ class Crisis1914(Game[CrisisState]):
     standing_orders = (
         StandingOrder("keep", "at this Week's Refresh keep my Hand (if it holds 6 cards or fewer)"),
     )
+    rules_version = 2  # issue 14: the rules corrections (docs/rulings.md, Crisis: 1914)
     rules_summary = (
         "Statesmen of the July Crisis play cards for Diplomatic Pressure each Week: the most DP wins "
         "Prestige, but DP and Belligerence raise Tension, and 6 Tension in your City Box means war and defeat."
@@ -169,6 +180,8 @@ class Crisis1914(Game[CrisisState]):
                 "keep the other two.",
                 "reorder": "Put the top cards of your Draw Pile back in the order you want with `/crisis reorder`.",
                 "discard": f"Discard {pend.count} card(s) from your Hand with `/crisis discard`.",
+                "reduce": "Score Step: you have 13 DP or fewer, so you may lower one Tension die in "
+                "your City Box by 1. Choose which with `/crisis reduce`.",
             }[pend.kind]
             return [
                 Prompt(
@@ -454,6 +467,8 @@ class Crisis1914(Game[CrisisState]):
                 return a.Resolve(card=safe[0])
             if pend.kind == "reorder":
                 return a.Reorder(order=list(pend.cards))
+            if pend.kind == "reduce":
+                return a.Reduce()  # the Target box
             return a.Discard(cards=p.hand[: pend.count])
         if state.phase == "congress_invite":
             return a.Congress(yes=False)
@@ -482,10 +497,12 @@ class Crisis1914(Game[CrisisState]):
                         if state.phase == "first_draw"
                         else self._bell_options(p, pend.cards[0] if c is None else c)
                     )
-                    for alt in self._alt_options(pend.cards[0] if c is None else c)
+                    for alt in self._alt_options(p, pend.cards[0] if c is None else c)
                 ]
             if pend.kind == "reorder":
                 return [a.Reorder(order=list(o)) for o in itertools.permutations(pend.cards)]
+            if pend.kind == "reduce":
+                return [a.Reduce(box=b) for b in reducible_boxes(state, p.nation)]
             return [a.Discard(cards=list(c)) for c in itertools.combinations(p.hand, pend.count)]
         if state.phase in ("congress_invite", "congress_answer"):
             return [a.Congress(yes=True), a.Congress(yes=False)]
@@ -499,7 +516,7 @@ class Crisis1914(Game[CrisisState]):
             out.append(a.Draw())
         for c in dict.fromkeys(p.hand):
             for b in self._bell_options(p, c):
-                for alt in self._alt_options(c):
+                for alt in self._alt_options(p, c):
                     out.append(a.Play(card=c, belligerence=b, alternative=alt))
         free = blocked_by_momentum(state, p) is None and (not state.solo or p.prestige >= rules.SOLO_COST)
         if free and not p.deliberated and (p.draw or p.recycled):
@@ -557,6 +574,9 @@ class Crisis1914(Game[CrisisState]):
                 return f"Your Draw Pile now starts {names(cs)}."
             case a.Discard(cards=cs):
                 return f"You discarded {names(cs)}."
+            case a.Reduce():
+                fell = next((e for e in events if e.kind == "tension"), None)
+                return f"You lowered a Tension die: {fell.text}" if fell else "No Tension die could fall."
             case a.Congress(yes=yes):
                 if state.phase == "congress_invite":
                     return "You invited every statesman to a Congress." if yes else "You called no Congress."
@@ -607,6 +627,10 @@ class Crisis1914(Game[CrisisState]):
                 text = f"Top first: {names(cs)}"
             case a.Discard(cards=cs):
                 text = f"Discard {names(cs)}"
+            case a.Reduce(box=b):
+                nations = load_content().nations
+                box = b or (nations[p.nation].boxes[0] if p is not None else "")
+                text = f"Lower the {nations[box].name} die" if box in nations else "Lower the Target box"
             case a.Congress(yes=yes):
                 inviting = state.phase == "congress_invite"
                 text = (
@@ -642,8 +666,8 @@ class Crisis1914(Game[CrisisState]):
         return [False, True]
 
     @staticmethod
-    def _alt_options(card_id: str) -> list[bool]:
-        return [False, True] if card(card_id).alternative is not None else [False]
+    def _alt_options(p: Player, card_id: str) -> list[bool]:
+        return [False, True] if alternative_open(p, card(card_id)) else [False]
 
     # -- checks ----------------------------------------------------------------------------------
     def invariants(self, state: CrisisState) -> list[str]:

@@ -8,7 +8,7 @@ from typing import Any
 from engine.core import Event, IllegalAction, NotYourTurn
 
 from . import actions as a
-from . import weeks
+from . import content, weeks
 from .cards import (
     blocked_by_momentum,
     card,
@@ -18,6 +18,8 @@ from .cards import (
     limit,
     offers_choice,
     play_card,
+    reduce_tension,
+    reducible_boxes,
 )
 from .log import Log, name, statesman
 from .state import CrisisState, Pending, Player
@@ -220,6 +222,21 @@ def _answer_pending(state: CrisisState, p: Player, action: Any, rng: random.Rand
         log.private(
             p.seat, "reorder", "Your Draw Pile now starts " + ", ".join(name(c) for c in action.order) + "."
         )
+    elif pending.kind == "reduce":
+        if not isinstance(action, a.Reduce):
+            raise IllegalAction("First choose the Tension die to lower by 1 (reduce).")
+        boxes = reducible_boxes(state, p.nation)
+        if action.box is not None and action.box not in boxes:
+            nations = content.load_content().nations
+            where = nations[p.nation].city
+            if action.box not in state.tension[p.nation]:
+                raise IllegalAction(f"There is no {action.box} Tension box in {where}.")
+            raise IllegalAction(
+                f"The {nations[action.box].name} die in {where} is at its Belligerence floor: "
+                "choose " + " or ".join(nations[b].name for b in boxes) + "."
+            )
+        state.pending.pop(0)
+        reduce_tension(state, p.nation, action.box, 1, log)
     elif pending.kind == "discard":
         if not isinstance(action, a.Discard):
             raise IllegalAction(f"First discard {pending.count} card(s) from your Hand (/crisis discard).")
@@ -297,6 +314,13 @@ def advance(state: CrisisState, rng: random.Random, log: Log) -> None:
         if state.phase == "first_draw":
             if not _first_draw(state, rng, log):
                 return
+        elif state.phase == "score":
+            weeks.finish_score(state, log)
+            state.phase = "end_check"
+            if weeks.congress_possible(state):
+                state.congress_inviter = weeks.congress_order(state)[-1]
+                state.congress_yes = []
+                state.phase = "congress_invite"
         elif state.phase == "end_check":
             if weeks.game_end_check(state, log):
                 return
@@ -319,12 +343,7 @@ def advance(state: CrisisState, rng: random.Random, log: Log) -> None:
 
 
 def _score_step(state: CrisisState, log: Log) -> None:
-    weeks.score_week(state, log)
-    state.phase = "end_check"
-    if weeks.congress_possible(state):
-        state.congress_inviter = weeks.congress_order(state)[-1]
-        state.congress_yes = []
-        state.phase = "congress_invite"
+    weeks.score_week(state, log)  # phase "score": its -1 Tension choices may be owed first
 
 
 def _next_actor(state: CrisisState) -> bool:

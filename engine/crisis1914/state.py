@@ -8,7 +8,9 @@ from pydantic import Field
 
 from engine.core import GameState, Model
 
-Phase = Literal["first_draw", "play", "congress_invite", "congress_answer", "end_check", "refresh", "over"]
+Phase = Literal[
+    "first_draw", "play", "score", "congress_invite", "congress_answer", "end_check", "refresh", "over"
+]
 
 
 class Played(Model):
@@ -53,9 +55,10 @@ class Pending(Model):
     choose: Deliberate drew `cards`; play one of them, keep the rest.
     reorder: Reorganize looks at `cards` (the top of the Draw Pile).
     discard: discard `count` card(s) from Hand.
+    reduce: the Score Step's -1 Tension, when more than one die in the City Box can fall.
     """
 
-    kind: Literal["resolve", "choose", "reorder", "discard"]
+    kind: Literal["resolve", "choose", "reorder", "discard", "reduce"]
     nation: str
     cards: list[str] = Field(default_factory=list)
     count: int = 1

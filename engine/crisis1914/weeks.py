@@ -7,9 +7,18 @@ import random
 from engine.core import Event
 
 from . import content as ct
-from .cards import assertions, card, discard_pile, draw_card, put_discard, reduce_tension, reducible_boxes
+from .cards import (
+    assertions,
+    card,
+    discard_pile,
+    draw_card,
+    put_discard,
+    reduce_tension,
+    reducible_boxes,
+    reform_draw_pile,
+)
 from .log import Log, name, statesman
-from .state import CrisisState, Player
+from .state import CrisisState, Pending, Player
 
 PRESTIGE_THRESHOLD = 14  # every Prestige award needs 14+ DP; 13 or fewer may lower a Tension die
 SOLO_BONUS_FROM = 18  # solitaire: 1 Prestige per DP above 18
@@ -33,7 +42,6 @@ def new_round(state: CrisisState) -> None:
 
 # -- 3. Score Step -------------------------------------------------------------------------------
 def score_week(state: CrisisState, log: Log) -> None:
-    track = ct.load_content().tension_at
     active = state.active()
     summary: dict[str, dict[str, int]] = {}
     if state.solo:
@@ -54,8 +62,21 @@ def score_week(state: CrisisState, log: Log) -> None:
             "score", f"{statesman(p.nation)} scores {won:+d} Prestige (now {p.prestige}).", nation=p.nation
         )
     for p in active:
-        if p.highest < PRESTIGE_THRESHOLD and reducible_boxes(state, p.nation):
-            reduce_tension(state, p.nation, None, 1, log)
+        boxes = reducible_boxes(state, p.nation) if p.highest < PRESTIGE_THRESHOLD else []
+        if len(boxes) == 1:
+            reduce_tension(state, p.nation, boxes[0], 1, log)
+        elif boxes:  # "you may reduce any one Tension die": the player chooses which
+            state.pending.append(Pending(kind="reduce", nation=p.nation))
+    state.last_week = summary
+    state.phase = "score"
+
+
+def finish_score(state: CrisisState, log: Log) -> None:
+    """The Score Step after the -1 Tension choices: the Score Track's Tension, Flow Down."""
+    track = ct.load_content().tension_at
+    active = state.active()
+    summary = state.last_week
+    for p in active:
         added = track[min(p.score, len(track) - 1)]
         summary[p.nation]["tension"] = added
         if added:
@@ -94,9 +115,14 @@ def prestige_award(p: Player, place: int, players: int, top_of_initiative: str) 
 
 
 def _solo_prestige(p: Player) -> int:
+    """Solitaire: 1 for 14+ DP, 1 per DP above 18; doubled with 4+ Assertions, a card-type
+    rule the Solitaire Game does not remove (it drops only the Initiative and Belligerence awards)."""
     if p.highest < PRESTIGE_THRESHOLD:
         return 0
-    return 1 + max(0, p.highest - SOLO_BONUS_FROM)
+    points = 1 + max(0, p.highest - SOLO_BONUS_FROM)
+    if assertions(p) >= 4:
+        points *= 2
+    return points
 
 
 def flow_down(state: CrisisState) -> None:
@@ -218,6 +244,9 @@ def start_refresh(state: CrisisState, rng: random.Random, log: Log) -> None:
                     f"{name(aside.card)} leaves {statesman(p.nation)}'s player board for the Draw Pile.",
                 )
         if back:
+            # "A newly added card cannot form a Draw Pile on its own": into an empty Draw Pile
+            # the cards go with the Recycled Discards (Draw Pile Exhausted, Note)
+            reform_draw_pile(p, rng, log)
             p.draw.extend(back)
             rng.shuffle(p.draw)
             p.known = 0

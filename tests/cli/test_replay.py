@@ -130,6 +130,20 @@ def test_cli_ok_tampered_and_unreadable(envoys, record, clean_env, capsys):
     assert "record format 'someone-else/2'" in capsys.readouterr().err
 
 
+def test_a_record_of_other_rules_is_refused_by_its_rules_version(clean_env):
+    """A rules correction that changes play raises the game's rules version; a record of an
+    older version (no field: 1) is refused by name, not reported as a divergence."""
+    game = games.get("crisis1914")
+    record = record_from_playout(game, play_out(game, 2, seed=3), seed=3)
+    assert record.rules_version == game.rules_version == 2
+    data = record.model_dump(mode="json")
+    del data["rules_version"]
+    result = replay(game, Record.model_validate(data))
+    assert not result.ok and result.diverged_at == 0
+    assert "played under Crisis: 1914 rules version 1" in result.message
+    assert replay(game, record).ok
+
+
 @pytest.mark.parametrize("game_id", ["crisis1914", "origins", "schonbrunn"])
 def test_every_shipped_game_round_trips_through_a_record_file(game_id, clean_env):
     """The record format carries each real game's actions as they are (nested, typed)."""

@@ -56,8 +56,9 @@ def test_example_of_play_2_players_week_1():
     )
     ah, ru = state.players["AH"], state.players["RU"]
     # First Draw Step: Conrad 4 DP; Freedericksz 0 DP, Caution: the top card goes to Hand.
-    assert state.pending[0].nation == "RU"  # Conrad needed no choice; Freedericksz has an "or"
-    act(state, "RU", Resolve())
+    # No choice is owed: Freedericksz's "or" (take an Assertion back) needs an Assertion on
+    # Sergei's Tableau, and he has none (docs/rulings.md, Crisis: 1914, ruling 34)
+    assert not state.pending
     assert (ah.score, ru.score) == (4, 0)
     assert names(ru.hand) == ["Basili", "Goremykin", "Hartwig", "The Czar"]
 
@@ -178,14 +179,14 @@ def test_example_of_play_2_players_week_1():
     assert not ah.deliberated and not ah.passed
 
 
-def test_example_of_play_solitaire_through_week_2():
-    """Example of Play - Solitaire, Weeks 1 and 2.
+def test_example_of_play_solitaire_weeks_1_and_2_as_printed():
+    """Example of Play - Solitaire, Weeks 1 and 2, with every printed number.
 
-    The example's Week 1 totals are 1 DP short of its cards: Szapáry's Back-Channel puts the
-    second marker "onto the 1 space", level with the first, against the card rule ("+1 DP
-    ahead of it") and the 2-player example. We follow the rule (docs/rulings.md, Crisis: 1914),
-    so the markers end Week 1 on 19 & 20 (not 18 & 19) and the highest earns 1 Prestige
-    more; Tension, every Week-2 total (17 & 19, 19 & 21) and every pile move are as printed.
+    The Emperor counts 0 DP (docs/rulings.md, Crisis: 1914, ruling 5): then Szapáry's
+    Back-Channel puts the second marker "onto the 1 space" by the card rule ("+1 DP ahead of
+    it"), Week 1 ends on 18 & 19 with 2 Prestige and 1 Tension from the 18 space, and Week 2
+    ends on 19 & 21 with 5 Prestige and 2 Tension, as printed. Only the First Draw Step's
+    "1 DP" is not reproduced.
     The example's Hand counts do not add up from 3 cards, so Week 1 starts from the one card
     that Tisza makes Berchtold discard; two unnamed cards start in the Recycled Discards so
     that the Draw Pile runs out in Week 2, Round Six, as printed.
@@ -212,8 +213,8 @@ def test_example_of_play_solitaire_through_week_2():
     )
     ah = state.players["AH"]
     assert names(ah.set_aside) == ["Ultimatum", "General Mobilization (Austria-Hungary)"]
-    assert ah.score == 1 and not state.pending  # First Draw: The Emperor, 1 DP, no choice to make
-    expected = [(1, 2), (3, 4), (7, 8), (11, 12), (15, 16), (19, 20)]
+    assert ah.score == 0 and not state.pending  # First Draw: The Emperor, no choice to make
+    expected = [(0, 1), (2, 3), (6, 7), (10, 11), (14, 15), (18, 19)]
     for markers in expected:
         act(state, "AH", Draw())
         act(state, "AH", Resolve())
@@ -224,7 +225,7 @@ def test_example_of_play_solitaire_through_week_2():
     assert ah.hand == [] and cid("Stürgkh") in ah.recycled
     act(state, "AH", Draw())  # Round Eight: Giesl, 0 DP
     act(state, "AH", Resolve())
-    assert (ah.score, ah.second) == (19, 20) and len(ah.tableau) == 9
+    assert (ah.score, ah.second) == (18, 19) and len(ah.tableau) == 9
     assert [
         type(x).__name__
         for x in __import__("engine.crisis1914", fromlist=["GAME"]).GAME.legal_actions(state, ah.seat)
@@ -248,15 +249,16 @@ def test_example_of_play_solitaire_through_week_2():
         ]
     ]
     act(state, "AH", Pass(), rng)
-    assert state.last_week["AH"] == {"prestige": 3, "dp": 20, "tension": 1}
-    assert ah.prestige == 3 and state.tension["AH"]["RU"] == 1
+    # SCORE STEP: 1 for 14+ DP, 1 for 19 (1 above 18); 1 Tension from the lower marker on 18
+    assert state.last_week["AH"] == {"prestige": 2, "dp": 19, "tension": 1}
+    assert ah.prestige == 2 and state.tension["AH"]["RU"] == 1
     assert names(ah.permanent) == ["The Kaiser's Blank Cheque"]
     assert state.week == 2 and names(ah.hand) == ["Tisza", "Assassination Investigations", "Mensdorff"]
 
     # Week 2
     assert ah.tableau[0].card == cid("Summer Harvest Leave")  # First Draw, 0 DP
     act(state, "AH", Deliberate(discard=cid("Tisza")))  # -1 Prestige
-    assert ah.prestige == 2 and ah.returned == [cid("Tisza")]
+    assert ah.prestige == 1 and ah.returned == [cid("Tisza")]  # "-1 Prestige, down to 1"
     act(state, "AH", Resolve(card=cid("Hoyos")))
     assert ah.score == 4 and state.current == ["AH"]  # the solitaire token never moves
     for markers in [(7, 8), (10, 11), (12, 13), (14, 15)]:
@@ -274,7 +276,7 @@ def test_example_of_play_solitaire_through_week_2():
     assert len(ah.tableau) == 8
     act(state, "AH", Pass())
     assert state.last_week["AH"] == {"prestige": 4, "dp": 21, "tension": 1}
-    assert ah.prestige == 6 and state.tension["AH"]["RU"] == 2
+    assert ah.prestige == 5 and state.tension["AH"]["RU"] == 2  # TOTAL PRESTIGE: 5, TENSION: 2
     # Refresh: Summer Harvest Leave is Permanent, so Ultimatum joins the Draw Pile, with Tisza.
     assert names(ah.permanent) == ["The Kaiser's Blank Cheque", "Summer Harvest Leave"]
     assert cid("Ultimatum") in ah.draw and cid("Tisza") in ah.draw and ah.returned == []

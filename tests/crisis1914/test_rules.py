@@ -7,7 +7,17 @@ import pytest
 from engine.core import IllegalAction
 from engine.crisis1914 import GAME
 from engine.crisis1914 import content as ct
-from engine.crisis1914.actions import Deliberate, Draw, Pass, Play, Refresh, Reorganize, Resolve, Seize
+from engine.crisis1914.actions import (
+    Deliberate,
+    Draw,
+    Pass,
+    Play,
+    Reduce,
+    Refresh,
+    Reorganize,
+    Resolve,
+    Seize,
+)
 from engine.crisis1914.cards import apply_effect, limit
 from engine.crisis1914.log import Log
 from engine.crisis1914.state import Played
@@ -125,6 +135,67 @@ def test_reduce_tension_never_below_the_belligerence_level():
     assert state2.tension["RU"]["AH"] == 1
 
 
+def test_you_may_reduce_any_one_tension_die_in_your_city_box():
+    """3. Score Step: "if you did not reach 14 DP you may reduce any one Tension die in your City
+    Box by 1 point". The player chooses the die; the deadline's default is the Target box."""
+    state = _game(3)
+    state.tension["RU"] = {"AH": 2, "DE": 3}
+    while not state.pending or state.pending[0].kind != "reduce":
+        if state.pending:
+            act(state, state.pending[0].nation, Resolve())
+        else:
+            act(state, state.actor, Pass())
+    ru = state.players["RU"]
+    assert state.pending[0].nation == "RU" and ru.highest < 14
+    assert GAME.legal_actions(state, ru.seat) == [Reduce(box="DE"), Reduce(box="AH")]
+    assert GAME.default_action(state, ru.seat) == Reduce()  # the Target Nation's box
+    act(state, "RU", Reduce(box="AH"))  # the lower die, by choice
+    assert state.tension["RU"] == {"AH": 1, "DE": 3} and state.phase == "congress_invite"
+
+
+def test_reduce_tension_effect_lowers_the_target_box_unless_another_is_named():
+    """Reduce Tension: the player names the die (`box`); unnamed, the Target Nation's box."""
+    state = _game(3, hands={"RU": ["Sergei Witte", "Bark", "Basili"]})
+    _to_turn(state, "RU")
+    state.tension["RU"] = {"AH": 2, "DE": 3}
+    act(state, "RU", Play(card=cid("Sergei Witte")))
+    assert state.tension["RU"] == {"AH": 1, "DE": 3}
+    state = _game(3, hands={"RU": ["Sergei Witte", "Bark", "Basili"]})
+    _to_turn(state, "RU")
+    state.tension["RU"] = {"AH": 2, "DE": 3}
+    act(state, "RU", Play(card=cid("Sergei Witte"), box="DE"))
+    assert state.tension["RU"] == {"AH": 2, "DE": 2}
+
+
+def test_assassination_investigations_at_3_logs_no_move():
+    """Ruling 13: the Investigations marker stays at 3; the log says it moves only when it does."""
+    state = _game(hands={"AH": ["Assassination Investigations", "Hoyos", "Bilinski"]})
+    ah = _to_turn(state, "AH")
+    ah.counters["investigations"] = 3
+    events = act(state, "AH", Play(card=cid("Assassination Investigations")))
+    assert ah.tableau[-1].dp == 3 and ah.counters["investigations"] == 3
+    assert not [e for e in events if e.kind == "counter"]
+
+
+def test_content_notes_match_the_data():
+    """Board notes name each track's real range; General Mobilization's notes name its real
+    conditions (Belligerence 3 with a Tension die at 4); no card repeats the Blank Cheque."""
+    content = ct.load_content()
+    for nation in content.nations.values():
+        for counter in nation.counters.values():
+            assert f"track {counter.start}-{counter.max}" in nation.board_text, nation.id
+        mobilization = next(c for c in content.decks[nation.id].cards if c.id in content.mobilization)
+        aside = next(s for s in nation.set_aside if s.card == mobilization.id)
+        assert [(c.kind, getattr(c, "level", None)) for c in aside.enters_when] == [
+            ("belligerence_at_least", 3),
+            ("tension_at_least", 4),
+        ]
+        for note in (mobilization.provenance.note, nation.provenance.note):
+            assert "Belligerence 4" not in note and "reaches 4" not in note
+    names = [c.name for c in content.cards.values()]
+    assert "Potsdam Assurances" not in names  # the same event as The Kaiser's Blank Cheque
+
+
 def test_hartwig_makes_the_target_nation_discard_a_card_of_its_choice():
     state = _game(hands={"RU": ["Hartwig", "Bark", "Basili"], "AH": ["Hoyos", "Tisza", "Bilinski"]})
     _to_turn(state, "RU")
@@ -232,6 +303,41 @@ def test_six_tension_in_your_city_box_loses_at_the_game_end_check():
     assert state.phase == "over" and ru.lost and ru.prestige == 0
 
 
+def test_a_newly_added_card_cannot_form_a_draw_pile_on_its_own_at_the_refresh_step():
+    """Draw Pile Exhausted, Note: "A newly added card cannot form a Draw Pile on its own."
+    General Mobilization entering an empty Draw Pile at the Refresh Step is shuffled in with
+    the Recycled Discards, so the forced First Draw does not have to turn it over."""
+    state = _game(1, hands={"AH": ["Hoyos", "Burian", "Bilinski"]})
+    ah = _to_turn(state, "AH")
+    ah.recycled, ah.draw = ah.recycled + ah.draw, []
+    ah.belligerence, state.tension["AH"]["RU"] = 3, 4  # General Mobilization's conditions
+    ah.score = 18
+    act(state, "AH", Pass())
+    mobilization = cid("General Mobilization (Austria-Hungary)")
+    assert mobilization in ah.draw and len(ah.draw) > 1 and ah.recycled == []
+    act(state, "AH", Refresh())
+    assert state.week == 2 and ah.lost is None
+    assert mobilization in ah.draw and ah.tableau[0].card != mobilization
+
+
+def test_back_channel_card_or_take_an_assertion_card_back_into_your_hand():
+    """DIPLOMATIC BACK-CHANNEL CARDS: "Apply the current card's DP value, then place your second
+    Score marker +1 DP ahead of it." / "Take an Assertion card already in your Tableau into your
+    Hand." Read as the Caution type is laid out: the second paragraph is the "or" effect."""
+    state = _game(hands={"AH": ["Forgách", "Szőgyény"]})
+    ah = _to_turn(state, "AH")
+    ah.tableau = [Played(card=cid("Potiorek"), dp=4)]
+    ah.score, ah.second = 4, None
+    act(state, "AH", Play(card=cid("Forgách"), alternative=True))  # 3 DP, Potiorek back (-4)
+    assert cid("Potiorek") in ah.hand and (ah.score, ah.second) == (3, None)
+    assert [t.card for t in ah.tableau] == [cid("Forgách")]
+    _to_turn(state, "AH")
+    with pytest.raises(IllegalAction, match="takes an Assertion card back, and you have none"):
+        GAME.play(state, ah.seat, Play(card=cid("Szőgyény"), alternative=True), Stacked())
+    act(state, "AH", Play(card=cid("Szőgyény")))  # the first effect: the second marker
+    assert (ah.score, ah.second) == (4, 5)
+
+
 def test_refresh_keeps_the_hand_within_3_and_6():
     """ "A player may not have more than 6 cards in Hand at the end of this step" and is dealt
     cards "to ensure they have at least 3 cards in Hand"."""
@@ -257,12 +363,10 @@ def test_congress_refused_changes_nothing():
     state = _game(3)
     for nid in state.players:
         state.tension[nid] = {b: 3 for b in state.tension[nid]}
-    while state.phase in ("first_draw", "play"):
-        act(
-            state,
-            state.pending[0].nation if state.pending else state.actor,
-            Resolve() if state.pending else Pass(),
-        )
+    while state.phase in ("first_draw", "play", "score"):
+        pending = state.pending[0] if state.pending else None
+        answer = {None: Pass(), "reduce": Reduce()}.get(pending and pending.kind, Resolve())
+        act(state, pending.nation if pending else state.actor, answer)
     inviter = state.congress_inviter
     assert inviter == state.current[-1]
     before = {k: dict(v) for k, v in state.tension.items()}
@@ -319,6 +423,24 @@ def test_solitaire_costs_and_no_seize():
     assert ah.prestige == 2
     with pytest.raises(IllegalAction, match="not available"):
         GAME.play(state, ah.seat, Seize(discards=[cid("Tisza"), cid("Bilinski"), cid("Hoyos")]), Stacked())
+
+
+def test_assertion_cards_double_prestige_in_solitaire_too():
+    """ASSERTION CARDS: "if you have 4 or more Assertion cards on your Tableau your Prestige
+    score is doubled"; the Solitaire Game removes only the Initiative and Belligerence awards."""
+    state = _game(1)
+    ah = _to_turn(state, "AH")
+    four = ["The Kaiser's Blank Cheque", "Potiorek", "Giesl", "Krobatin"]
+    ah.tableau = [Played(card=cid(n), dp=5) for n in four]
+    ah.score, ah.second = 20, None  # 1 for 14+ DP, 2 for 20 (2 above 18): 3, doubled
+    act(state, "AH", Pass())
+    assert state.last_week["AH"]["prestige"] == 6 and ah.prestige == 6
+    three = _game(1)
+    ah = _to_turn(three, "AH")
+    ah.tableau = [Played(card=cid(n), dp=5) for n in four[:3]] + [Played(card=cid("Hoyos"), dp=5)]
+    ah.score = 20
+    act(three, "AH", Pass())
+    assert three.last_week["AH"]["prestige"] == 3
 
 
 @pytest.mark.parametrize(

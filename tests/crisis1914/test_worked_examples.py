@@ -5,9 +5,16 @@ from __future__ import annotations
 from engine.crisis1914.actions import Play
 from engine.crisis1914.log import Log
 from engine.crisis1914.state import Played
-from engine.crisis1914.weeks import flow_down, score_week
+from engine.crisis1914.weeks import finish_score, flow_down, score_week
 
 from .helpers import act, cid, week_start
+
+
+def _score_step(state) -> None:
+    """The whole Score Step where no player owes a choice of Tension die."""
+    score_week(state, Log())
+    assert not state.pending
+    finish_score(state, Log())
 
 
 def _russia_to_play(players: int = 3):
@@ -78,7 +85,7 @@ def test_scoring_example_1():
     Berchtold is highest on the Initiative Track [...]. BERCHTOLD: [...] TOTAL: 4 PRESTIGE.
     SAZONOV: 1 Prestige (for scoring at least 14 DP) TOTAL: 1 PRESTIGE"."""
     state = _scoring_state(2, {"AH": 20, "RU": 18}, ["AH", "RU"])
-    score_week(state, Log())
+    _score_step(state)
     assert state.players["AH"].prestige == 4
     assert state.players["RU"].prestige == 1
 
@@ -92,7 +99,7 @@ def test_scoring_example_2():
     state.players["DE"].belligerent_this_week = True
     state.players["AH"].belligerent_this_week = True
     _assertions(state, "AH", 4)
-    score_week(state, Log())
+    _score_step(state)
     assert state.players["DE"].prestige == 4
     assert state.players["AH"].prestige == 2
     assert state.players["RU"].prestige == 2
@@ -101,7 +108,7 @@ def test_scoring_example_2():
 def test_ties_for_dp_go_to_the_higher_on_the_initiative_track():
     """Ties: "Being highest up the Initiative track breaks ties for DP on the Score Track."""
     state = _scoring_state(3, {"AH": 20, "RU": 20, "DE": 10}, ["DE", "RU", "AH"])
-    score_week(state, Log())
+    _score_step(state)
     assert state.last_week["RU"]["prestige"] == 3 and state.last_week["AH"]["prestige"] == 2
 
 
@@ -112,7 +119,7 @@ def test_tension_from_score_track_example():
     state = _scoring_state(3, {"AH": 0, "RU": 24, "DE": 0}, ["AH", "RU", "DE"])
     state.players["RU"].second = 27  # only the lower marker counts for Tension
     state.tension["RU"] = {"AH": 1, "DE": 0}
-    score_week(state, Log())
+    _score_step(state)
     assert state.tension["RU"]["AH"] == 3
     assert state.tension["RU"]["DE"] == 1  # flow down afterwards: half of 3, rounded down
 
@@ -124,7 +131,7 @@ def test_low_dp_lowers_one_tension_die_but_not_below_belligerence():
     state.tension["AH"]["RU"] = 3
     state.tension["RU"]["AH"] = 2
     state.players["RU"].belligerence = 2
-    score_week(state, Log())
+    _score_step(state)
     assert state.tension["AH"]["RU"] == 2
     assert state.tension["RU"]["AH"] == 2
 
