@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from pydantic import Field
+from pydantic import Field, model_validator
+from pydantic_core import PydanticCustomError
 
 from engine.core import Entry, Event, Forced, Game, IllegalAction, Model, Outcome, Prompt, Standing
 
@@ -68,6 +69,25 @@ class SchonbrunnOptions(Model):
             "section": "a house rule against rules: Phase 2, Practical tip (Secrets and memory)"
         },
     )
+    lasting_allies: bool = Field(
+        False,
+        description="Ally markers last for the rest of the game and add up; by default each serves "
+        "one round and is discarded, as the publisher's FAQ rules",
+        json_schema_extra={
+            "section": "rules: Phase 6, Important ('in later rounds'); the FAQ makes them single-use"
+        },
+    )
+
+    @model_validator(mode="after")
+    def _one_variant(self) -> SchonbrunnOptions:
+        # the Auction is paid in Receptions, which the simplified rules remove (Variants)
+        if self.simplified and self.auction:
+            raise PydanticCustomError(
+                "variants",
+                "The simplified rules have no Receptions, and the Auction for the Nations is bid in "
+                "Receptions: choose simplified or auction, not both.",
+            )
+        return self
 
 
 class Schonbrunn(Game[SchonbrunnState]):
@@ -92,6 +112,7 @@ class Schonbrunn(Game[SchonbrunnState]):
         "keep": "Treaties to keep (/schonbrunn keep)",
     }
     max_players = 6
+    rules_version = 2  # issue 14: single-use Ally markers, Principle of Balance, Annexation
     Options = SchonbrunnOptions
 
     def check_content(self) -> None:
@@ -111,9 +132,11 @@ class Schonbrunn(Game[SchonbrunnState]):
         assert isinstance(options, SchonbrunnOptions)
         if not self.min_players <= len(seats) <= self.max_players:
             raise IllegalAction("Schönbrunn takes 3 to 6 players.")
-        return rules.setup(
+        state = rules.setup(
             self.id, seats, options.simplified, options.auction, options.see_own_face_down, seed
         )
+        state.lasting_allies = options.lasting_allies
+        return state
 
     def prompts(self, state: SchonbrunnState) -> list[Prompt]:
         if state.stage == "over":

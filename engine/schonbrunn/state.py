@@ -110,6 +110,7 @@ class SchonbrunnState(GameState):
     simplified: bool = False
     auction: bool = False
     see_own_face_down: bool = False
+    lasting_allies: bool = False  # the table option: Ally markers are not discarded after use
     round: int = 0
     rounds: int = 4
     stage: Stage = "commit"

@@ -26,6 +26,7 @@ from engine.schonbrunn.actions import (
     Target,
     TieBreak,
 )
+from engine.schonbrunn.phases import recovery
 from engine.schonbrunn.phases.end import aid_points, end_points, ranking
 from engine.schonbrunn.pieces import influence
 
@@ -60,10 +61,14 @@ def test_hierarchy_example():
     s, public = act(s, "ESP", Commit(delegate=1))
     assert "Great Britain 0, Austria 1, Russia 2, Prussia 0, France 3, Spain 1" in public[1]
     assert (s.stage, s.queue) == ("tiebreak", ["AUT"])  # the first tie: GB and Prussia at 0
+    # the tie-break prompt names the tied nations (issue 14 item 11)
+    prompt = GAME.prompts(s)[0].text
+    assert "Great Britain and Prussia are tied with Influence 0" in prompt
     with pytest.raises(IllegalAction, match="tied nations"):
         act(s, "AUT", TieBreak(order=["GB", "AUT"]))
     s, _ = act(s, "AUT", TieBreak(order=["GB", "PRU"]))
     assert s.queue == ["AUT"]  # the second tie: Austria and Spain at 1
+    assert "Austria and Spain are tied with Influence 1" in GAME.prompts(s)[0].text
     s, _ = act(s, "AUT", TieBreak(order=["ESP", "AUT"]))
     assert s.hierarchy == ORDER
     assert s.master == "GB"  # the token passes to position 1
@@ -306,6 +311,57 @@ def test_recovery_example():
     assert "union_of_genoa_with_sardinia" in rus.under and "free_city_of_krakow" in esp.under
     assert gb.ally_markers == [1] and "naples" in gb.under
     assert s.round == 2 and s.stage == "commit"
+
+
+def test_ally_markers_are_played_once_and_then_discarded():
+    """The publisher's FAQ (schonbrunn-facts.md §6): "are Ally markers played once and then
+    discarded?" "Yes": Naples's marker serves Great Britain's 0s in round 2 and goes at that
+    round's Recovery. The table option `lasting_allies` keeps the rulebook's "in later rounds"."""
+    s = congress_treaties_and_reparations_example()
+    s, _ = act(s, "ESP", Keep())
+    s, _ = act(
+        s, "FRA", Keep(treaties=["restoration_of_the_swiss_confederation"], aids=["border_fortification"])
+    )
+    assert s.players["GB"].ally_markers == [1] and s.round == 2
+    events = []
+    recovery.recover(s, events)  # round 2's Recovery
+    assert s.players["GB"].ally_markers == []
+    assert "Great Britain's Ally markers (1) are used up and discarded." in [e.text for e in events]
+    lasting = table(SIX, lasting_allies=True)
+    lasting.players["GB"].ally_markers = [1]
+    recovery.recover(lasting, [])
+    assert lasting.players["GB"].ally_markers == [1]
+
+
+def test_principle_of_balance_with_no_total_above_zero_goes_first_in_reverse_hierarchy():
+    """Phase 5: the Principle of Balance goes to "the highest total Influence in a single
+    Objective where they did not collect a Reparation"; when nobody is above zero it goes,
+    as an Objective where every total is zero does, to the first in reverse Hierarchy."""
+    from engine.schonbrunn.phases.congress import resolve_congress
+    from engine.schonbrunn.state import Marker
+
+    s = table(["GB", "AUT", "RUS"])
+    s.hierarchy = ["GB", "AUT", "RUS"]
+    place(s, "GB", "I", [5], face_up=True)  # Great Britain collects I
+    place(s, "AUT", "II", [2], face_up=True)  # Austria collects II
+    place(s, "GB", "II", [1], face_up=True)  # Great Britain's 1 stays in II, with two '-1'
+    s.markers = [Marker(owner="GB", objective="II", value=-1, source="t") for _ in range(2)]
+    resolve_congress(s, [])
+    assert any(line.endswith("by the Principle of Balance") for line in s.last_awards)
+    pob = next(line for line in s.last_awards if line.endswith("by the Principle of Balance"))
+    assert pob.startswith("Russia collects"), pob  # not Great Britain with -1
+
+
+def test_annexation_of_territories_counts_only_the_ally_cards_under_the_nation_card():
+    """Annexation of Territories: "End of the game: 1 Prestige for each Ally card under your
+    Nation card" (Allies exchanged for markers go under it, Phase 6); Allies still behind the
+    screen (won in the last round, or Portugal and Poland) do not count."""
+    s = table(["GB", "AUT", "RUS"])
+    give(s, "RUS", "annexation_of_territories")
+    give(s, "RUS", "naples", where="under")
+    give(s, "RUS", "portugal")  # behind the screen
+    points, parts = end_points(s, "RUS")
+    assert "Annexation of Territories 1" in parts
 
 
 def test_plot_example():

@@ -26,7 +26,9 @@ def test_auction_for_the_nations():
     for seat, bid in [("a", 3), ("b", 1), ("c", 2), ("d", 3)]:
         s, events = GAME.apply(s, seat, Bid(receptions=bid))
         if seat != "d":
-            assert [e.text for e in events if e.audience is None] == [f"Player {seats.index(seat) + 1} has bid."]
+            assert [e.text for e in events if e.audience is None] == [
+                f"Player {seats.index(seat) + 1} has bid."
+            ]
             assert GAME.view(s, None)["players"][seat]["bid"] is None  # secret until all are in
     # a and d tie at 3: from the Master c anticlockwise, b is 1 away, a 2, d 3.
     assert s.choose_order == ["a", "d", "c", "b"] and s.stage == "choose"
@@ -77,3 +79,13 @@ def test_vary_hidden_changes_hidden_values_only():
             if d0.owner == "a" and d0.place == "supply":
                 assert d0.value == d1.value  # a sees its own supply
     assert changed > 0
+
+
+def test_simplified_rules_and_the_auction_cannot_be_combined():
+    """Variants: the Auction hides Receptions in hand; the simplified rules have no Receptions.
+    The combination is refused with the reason, before any game is set up."""
+    import pydantic
+
+    with pytest.raises(pydantic.ValidationError, match="choose simplified or auction, not both"):
+        GAME.Options(simplified=True, auction=True)
+    assert GAME.Options(auction=True).auction and GAME.Options(simplified=True).simplified

@@ -347,5 +347,25 @@ async def test_what_setup_already_did_is_posted_and_logged_at_start(service):
     await service.join(CHANNEL, BOB, "bob")
     out = await service.start(CHANNEL, ALICE, seed=5)
     first_draw = [p.text for p in out.posts if p.to == "channel" and p.text.startswith("First Draw: ")]
-    assert first_draw == ["First Draw: Berchtold drew Stürgkh (3 DP) to the Tableau."]
-    assert first_draw[0] in await service.log(CHANNEL)
+    assert first_draw == [
+        "First Draw: Berchtold drew Stürgkh (3 DP) to the Tableau.",
+        "First Draw: Sazonov drew Kokovtsov (1 DP) to the Tableau.",
+    ]
+    log = await service.log(CHANNEL)
+    assert all(line in log for line in first_draw)
+
+
+def test_the_lasting_allies_option_is_listed_with_its_rulebook_section():
+    """Issue 14: an option a table may set is listed with what it does and the rulebook
+    section it comes from."""
+    from bot.reference import table_options
+
+    option = next(o for o in table_options(games.get("schonbrunn")) if o.name == "lasting_allies")
+    assert option.default == "no" and "Ally markers last for the rest of the game" in option.description
+    assert option.section.startswith("rules: Phase 6")
+
+
+async def test_simplified_schonbrunn_with_the_auction_is_refused_saying_why(service):
+    """Variants: the Auction is bid in Receptions, which the simplified rules do not have."""
+    with pytest.raises(TableError, match="choose simplified or auction, not both"):
+        await service.create(CHANNEL, None, "schonbrunn", ALICE, "ann", {"simplified": True, "auction": True})

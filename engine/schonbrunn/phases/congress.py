@@ -76,7 +76,10 @@ def resolve_congress(state: SchonbrunnState, events: list[Event]) -> None:
         here = [influence(state, s, o) for o in state.objectives if delegates_at(state, s, o)]
         if here:
             left[s] = max(here)
-    pob_winner = best(state, left) if left else in_reverse_order_first(state)
+    # nobody above zero (no Delegate left, or only a total of 0 or below): as when every total
+    # in an Objective is zero, the first in reverse Hierarchy (docs/rulings.md, Schönbrunn 18)
+    positive = {s: t for s, t in left.items() if t > 0}
+    pob_winner = best(state, positive) if positive else in_reverse_order_first(state)
     lines.append(collect(state, pob_winner, state.piles["PoB"].pop(0)) + " by the Principle of Balance")
     if not state.simplified:
         lines += favour_rewards(state)

@@ -33,7 +33,9 @@ def end_points(state: SchonbrunnState, seat: str) -> tuple[int, list[str]]:
     p = state.players[seat]
     held = [*p.screen, *p.signed]
     total, parts = 0, []
-    ally_cards = sum(1 for c in [*held, *p.under] if card(c).type == "ally")
+    # Annexation of Territories: "each Ally card under your Nation card", the ones exchanged
+    # for markers, not Allies still behind the screen (docs/rulings.md, Schönbrunn 30)
+    ally_cards = sum(1 for c in p.under if card(c).type == "ally")
     for cid in held:
         c = card(cid)
         pts = 0

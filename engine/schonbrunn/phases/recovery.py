@@ -19,6 +19,19 @@ def recover(state: SchonbrunnState, events: list[Event]) -> None:
     for p in state.players.values():
         p.head = p.minister = None
     events.append(Event(kind="recovery", text="Recovery: every piece returns behind its screen."))
+    if not state.lasting_allies:
+        # the FAQ: Ally markers are "played once and then discarded", with the Delegates
+        # they served this round (schonbrunn-facts.md §6; docs/rulings.md, Schönbrunn 21)
+        for seat, p in state.players.items():
+            if p.ally_markers:
+                used = "+".join(map(str, p.ally_markers))
+                p.ally_markers = []
+                events.append(
+                    Event(
+                        kind="ally",
+                        text=f"{name(state, seat)}'s Ally markers ({used}) are used up and discarded.",
+                    )
+                )
     state.stage, state.queue = "keep", list(state.hierarchy)
 
 
