@@ -16,9 +16,17 @@ from .logsafe import log_game_failure
 from .notify import quiet_until
 from .outbox import Outbox, Post
 from .render.text import relative, timestamp
-from .sessions import in_session, sessions_of
+from .sessions import session_end, sessions_of
 from .store import DatabaseLost, DeadlineRow, SeatHistoryRow, StoreError
-from .tablebase import DEFAULT_LOOP_CAP, ENGINE_FAILED, TableError, _reminders, _Table, phase_seconds
+from .tablebase import (
+    DEFAULT_LOOP_CAP,
+    ENGINE_FAILED,
+    TableError,
+    _reminders,
+    _Table,
+    phase_seconds,
+    single_step,
+)
 
 log = logging.getLogger(__name__)
 
@@ -238,15 +246,23 @@ class DeadlinesMixin:
         """The table's deadlines after a change: a phase key seen for the first time gets
         one; a phase that is gone loses its own. Returns (all, opened, closed)."""
         phases = list({p.phase: None for p in prompts})  # in order, each once
-        if phases == [d.phase for d in t.deadlines]:
+        settings = t.settings
+        live = False
+        if "sessions" in t.row.meta:  # a table with live sessions (few): is one running?
+            end = session_end(sessions_of(t.row.meta), now)
+            live = end is not None and now + settings.session_minutes * 60 <= end
+        if phases == [d.phase for d in t.deadlines] and not live:
             return t.deadlines, [], []  # the same phases as before (most actions): nothing to do
         existing = {d.phase: d for d in t.deadlines}
-        settings = t.settings
-        live = "sessions" in t.row.meta and in_session(sessions_of(t.row.meta), now)
         rows, opened = [], []
         for phase in phases:
             if phase in existing:
-                rows.append(existing[phase])
+                row = existing[phase]
+                soon = now + settings.session_minutes * 60
+                if live and row.due_at < soon and single_step(prompts, phase):
+                    # in a session the short deadline runs from the player's latest decision
+                    row = replace(row, due_at=soon)
+                rows.append(row)
                 continue
             due = now + phase_seconds(settings, prompts, phase, live)
             thread = next((p.thread for p in prompts if p.phase == phase and p.thread), None)

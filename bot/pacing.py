@@ -6,7 +6,8 @@ seat is a person who is sometimes there. The automatic player (`Game.bot_action`
 each choice; the model decides only *when* it is made. Deadlines run as a table with
 default settings runs them (bot/tablebase.py `Settings`): a phase's deadline starts when
 its key first appears, reminders are notices, and at expiry the default action is given
-for every seat still owing. Everything is drawn from the run's seed.
+for every seat still owing; during a live session a single-player step is due in
+`session_minutes`. Everything is drawn from the run's seed.
 
 Decisions the table takes at once, as the service does (`Game.forced_action`, and
 standing orders, which the model's players leave as `Game.bot_standing` says), take no
@@ -27,7 +28,7 @@ from typing import Any
 
 from engine.core import Game, Model, Prompt, rng_for
 
-from .tablebase import Settings, phase_seconds
+from .tablebase import Settings, phase_seconds, single_step
 
 __all__ = ["VisitModel", "GameTiming", "Pacing", "pace", "play_timed"]
 
@@ -187,12 +188,19 @@ def play_timed(
         phases = list(dict.fromkeys(p.phase for p in prompts))
         for phase in phases:
             if phase not in due:
-                due[phase] = t + phase_seconds(settings, prompts, phase)
+                # a live session that outlasts it: a single-player step is due in session_minutes
+                live = any(b <= t and t + settings.session_minutes * 60 <= e for b, e in sessions)
+                due[phase] = t + phase_seconds(settings, prompts, phase, live)
                 for h in settings.reminders_hours:
                     if due[phase] - h * HOUR > t:
                         heapq.heappush(reminders, (due[phase] - h * HOUR, phase))
         for phase in [p for p in due if p not in phases]:
             del due[phase]
+        soon = t + settings.session_minutes * 60
+        if sessions and any(b <= t and soon <= e for b, e in sessions):
+            for phase in phases:  # in a session the short deadline runs from the latest decision
+                if due[phase] < soon and single_step(prompts, phase):
+                    due[phase] = soon
         owing = {p.seat for p in prompts}
         for phase in phases:
             width[phase] = max(width.get(phase, 0), sum(p.phase == phase for p in prompts))

@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from .tablebase import TableError
 
-__all__ = ["Session", "parse_session", "sessions_of", "in_session", "occurrences", "DAYS"]
+__all__ = ["Session", "parse_session", "sessions_of", "in_session", "session_end", "occurrences", "DAYS"]
 
 DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 MAX_SESSIONS = 14
@@ -79,4 +79,10 @@ def occurrences(sessions: list[Session], after: float, count: int) -> list[tuple
 
 
 def in_session(sessions: list[Session], now: float) -> bool:
-    return any(begin <= now < end for _, begin, end in occurrences(sessions, now, 1))
+    return session_end(sessions, now) is not None
+
+
+def session_end(sessions: list[Session], now: float) -> float | None:
+    """When the session running at `now` ends; None when none runs."""
+    ends = [end for _, begin, end in occurrences(sessions, now, len(sessions)) if begin <= now < end]
+    return max(ends, default=None)

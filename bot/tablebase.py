@@ -221,9 +221,11 @@ def phase_seconds(settings: Settings, prompts: list[Prompt], phase: str, live: b
     """How long the phase `phase` of `prompts` runs, by its kind of step: the length its
     prompts name (diplomacy, a game's own), else simultaneous orders (several seats, or
     secret orders revealed together), else a single-player step; `live`: during a live
-    session, when a single-player step takes `session_minutes`."""
+    session that lasts at least `session_minutes` more, when a single-player step takes
+    `session_minutes` (a step opened in a session's last minutes keeps the usual length, so
+    nobody is defaulted for the session ending)."""
     if live and single_step(prompts, phase):
-        return settings.session_minutes * 60.0
+        return settings.session_minutes * 60.0  # the caller checked the session outlasts it
     setting = _setting_of(prompts, phase)
     if setting is not None:
         return settings.seconds_for(setting)
