@@ -47,6 +47,7 @@ HOSTILE = [
     "tests/reliability/test_content_dir.py",
     "tests/reliability/test_configuration.py",
     "tests/reliability/test_folder_removed.py",
+    "tests/reliability/test_disk_full.py",
 ]
 
 
