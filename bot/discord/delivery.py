@@ -326,9 +326,19 @@ class Delivery:
                 # A DM is the player's own: their turn buttons may name cards in their Hand.
                 view = await own_choices(self.bot, channel_id, user_id)
                 fallback = None if notice.mention is not None else notice.fallback
-                await self.dm(channel, user_id, "\n".join(notice.texts), view=view, fallback=fallback)
+                picture = await self._own_picture(channel_id, user_id)  # their Hand, sheet or screen
+                await self.dm(
+                    channel, user_id, "\n".join(notice.texts), view=view, fallback=fallback, picture=picture
+                )
             if notice.mention is not None:
                 await self._mention(channel, user_id, notice.mention)
+
+    async def _own_picture(self, channel_id: int, user_id: int) -> Picture | None:
+        try:
+            return await self.service.my_picture(channel_id, user_id)
+        except Exception:  # the notice goes without its picture rather than not at all
+            log.warning("could not draw the private picture at table %s", channel_id, exc_info=True)
+            return None
 
     async def _mention(self, channel: Any, user_id: int, text: str) -> None:
         await channel.send(
@@ -343,6 +353,7 @@ class Delivery:
         *,
         view: discord.ui.View | None = None,
         fallback: str | None = None,
+        picture: Picture | None = None,
     ) -> bool:
         """DM `text`; True if it went. When it cannot go, `fallback` (a mention naming no
         secret) is posted in the table's channel instead, so a turn is never missed."""
@@ -353,7 +364,9 @@ class Delivery:
             return False
         try:
             dm = await self.bot.create_dm(discord.Object(user_id))
-            extra = {"view": view} if view is not None else {}
+            extra: dict[str, Any] = {"view": view} if view is not None else {}
+            if picture is not None:
+                extra["file"] = picture_file(picture)
             await dm.send(_fit(f"{text}\n-# {channel.mention}"), **extra)
             return True
         except discord.Forbidden as exc:

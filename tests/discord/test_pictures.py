@@ -11,6 +11,7 @@ import pytest
 from PIL import Image
 
 from bot.discord import create_bot
+from bot.discord.delivery import NOTICE_GRACE
 from bot.discord.views import CUSTOM_ID
 from engine import games
 
@@ -146,3 +147,20 @@ async def test_the_final_standings_carry_the_final_board_and_the_score_chart(env
     # the chart ends at every nation's final Prestige, and says so in its alt text
     assert all(f"{nation} {value}" in chart.description for nation, value in prestige.items())
     assert final_board.description.startswith("Crisis: 1914 board, Week")
+
+
+async def test_a_turn_notice_by_dm_carries_the_players_own_picture(env, store, service):
+    guild = env.create_guild()
+    channel = guild.create_text_channel("schonbrunn")
+    players = [guild.add_member(env.create_user(f"p{i}")) for i in range(3)]
+    await players[0].slash(channel, "game new", game="schonbrunn")
+    for player in players[1:]:
+        await player.slash(channel, "game join")
+    await players[0].slash(channel, "game start")
+    await env.advance_time(NOTICE_GRACE + 1)  # nobody came back: the notices go by DM
+    dms = [m for p in players if p.user.dm_channel is not None for m in p.user.dm_channel.history()]
+    with_pictures = [m for m in dms if m.attachments]
+    assert with_pictures, [m.content for m in dms]
+    for message in with_pictures:
+        (attached,) = message.attachments
+        assert attached.filename == "screen.png" and "behind your screen" in attached.description
