@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import attacks, content, placement, scoring
+from . import attacks, content, placement, scoring, texts
 from .state import OriginsState
 
 
@@ -52,12 +52,32 @@ def view(state: OriginsState, seat: str | None) -> dict[str, Any]:
             "countries": mine,
             "funds": {c: placement.funds(state, c) for c in mine},
         }
+        attacker = state.order[state.attacker] if state.phase == "attacks" else None
+        if attacker in mine:
+            # each attack open to you with the odds and chances, before you commit (issue 12)
+            out["you"]["attacks"] = [
+                {
+                    "embassy": e,
+                    "target": t,
+                    "mine": state.at(e, attacker),
+                    "theirs": state.at(e, t),
+                    "column": content.attack_table()
+                    .columns[attacks.column(state.at(e, attacker), state.at(e, t))]
+                    .label,
+                    "odds": texts.odds_text(attacks.column(state.at(e, attacker), state.at(e, t))),
+                }
+                for e in attacks.attack_embassies(state, attacker)
+                for t in attacks.targets(state, attacker, e)
+            ]
         if state.phase == "placement":
             out["you"]["sheets"] = {
                 c: placement.sheet_line(state.drafts[c]) if c in state.drafts else "(empty)" for c in mine
             }
             out["you"]["handed_in"] = seat in state.submitted
     return out
+
+
+ATTACKS_SHOWN = 8  # the rest as /origins attack's target list shows them: the status stays one message
 
 
 def describe(v: dict[str, Any]) -> str:
@@ -105,6 +125,16 @@ def describe(v: dict[str, Any]) -> str:
                 if "sheets" in you:
                     line += f"; sheet: {you['sheets'][c]}"
                 lines.append(line)
+        if you.get("attacks"):
+            lines.append("Your attacks now (all your PFs in that embassy):")
+            lines += [
+                f"• {names[x['target']]} in {content.names()[x['embassy']]}: {x['mine']} vs {x['theirs']}, "
+                f"{x['column']}: {x['odds']}"
+                for x in you["attacks"][:ATTACKS_SHOWN]
+            ]
+            if len(you["attacks"]) > ATTACKS_SHOWN:
+                more = len(you["attacks"]) - ATTACKS_SHOWN
+                lines.append(f"…and {more} more: `/origins attack` shows each target's odds as you pick it.")
         if you.get("handed_in"):
             lines.append("Your sheets are handed in.")
     return "\n".join(lines)
