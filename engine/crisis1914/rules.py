@@ -290,7 +290,7 @@ def next_delegate(state: CrisisState) -> str | None:
 
 def _refresh(state: CrisisState, p: Player, action: Any, rng: random.Random, log: Log) -> None:
     if not isinstance(action, a.Refresh):
-        raise IllegalAction("Choose the cards to discard from your Hand for the Refresh Step (refresh).")
+        raise IllegalAction("Choose the cards to discard from your Hand for the Refresh Step: /crisis refresh discards:… (or none).")
     if p.nation not in weeks.refresh_waiting(state):
         raise NotYourTurn("You have already made your Refresh choice.")
     if len(set(action.discards)) != len(action.discards) or any(c not in p.hand for c in action.discards):
