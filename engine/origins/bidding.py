@@ -6,7 +6,7 @@ from engine.core import Event, IllegalAction
 
 from . import content
 from .placement import funds
-from .state import OriginsState
+from .state import Offer, OriginsState
 
 
 def can_bid(state: OriginsState, seat: str) -> bool:
@@ -17,6 +17,7 @@ def can_bid(state: OriginsState, seat: str) -> bool:
 def start(state: OriginsState) -> list[Event]:
     """Bidding opens with the holder of the bottom card (Phase 3)."""
     state.phase = "bidding"
+    state.offer = None
     state.high_bid = 0
     state.passes = 0
     state.bidder = state.holders[state.order[-1]]
@@ -43,6 +44,24 @@ def bid(state: OriginsState, seat: str, payer: str, card: str, position: int, am
         raise IllegalAction(
             f"{names[payer]} can bid at most {have} PFs (this turn's unplaced income and its own embassy)."
         )
+    if state.one_auction:
+        # one auction (table option): an offer to move one card, paid only if it wins
+        state.offer = Offer(seat=seat, payer=payer, card=card, position=position, amount=amount)
+        state.high_bid = amount
+        state.passes = 0
+        text = f"{names[payer]} offers {amount} PF to move {names[card]} to position {position}."
+        return [
+            Event(
+                kind="bid",
+                text=text,
+                data={"payer": payer, "card": card, "position": position, "amount": amount},
+            )
+        ] + _next(state)
+    return _pay_and_move(state, payer, card, position, amount) + _next(state)
+
+
+def _pay_and_move(state: OriginsState, payer: str, card: str, position: int, amount: int) -> list[Event]:
+    names = content.names()
     from_income = min(amount, state.unplaced[payer])
     state.unplaced[payer] -= from_income
     if amount > from_income:
@@ -53,14 +72,13 @@ def bid(state: OriginsState, seat: str, payer: str, card: str, position: int, am
     state.high_bid = amount
     state.passes = 0
     order = ", ".join(names[c] for c in state.order)
-    events = [
+    return [
         Event(
             kind="bid",
             text=f"{names[payer]} bids {amount} PF to move {names[card]} to position {position}. Order: {order}.",
             data={"payer": payer, "card": card, "position": position, "amount": amount},
         )
     ]
-    return events + _next(state)
 
 
 def pass_(state: OriginsState, seat: str) -> list[Event]:
@@ -75,16 +93,26 @@ def _next(state: OriginsState) -> list[Event]:
     Bidding ends when every player has passed in a row."""
     seats = state.seats
     i = seats.index(state.bidder) if state.bidder else 0
-    while state.passes < len(seats):
+    high = state.offer.seat if state.offer is not None else None
+    # one auction: the highest bidder does not outbid itself; the others pass in a row
+    needed = len(seats) - (1 if high is not None else 0)
+    while state.passes < needed:
         i = (i + 1) % len(seats)
+        if seats[i] == high:
+            continue
         if can_bid(state, seats[i]):
             state.bidder = seats[i]
             return []
         state.passes += 1
     state.bidder = None
+    events: list[Event] = []
+    if state.offer is not None:
+        won, state.offer = state.offer, None
+        events = _pay_and_move(state, won.payer, won.card, won.position, won.amount)
+        events[0].text = "The auction is won: " + events[0].text
     state.phase = "placement"
     state.drafts = {}
     state.submitted = []
     names = content.names()
     order = ", ".join(names[c] for c in state.order)
-    return [Event(kind="order", text=f"Attack order: {order}.", data={"order": list(state.order)})]
+    return events + [Event(kind="order", text=f"Attack order: {order}.", data={"order": list(state.order)})]

@@ -31,6 +31,7 @@ class Minor(Sourced):
 class Assignment(Sourced):
     players: int
     groups: list[list[str]]
+    reading: str = ""  # "" the default; another reading is chosen by a table option
 
 
 class Turn(Sourced):
@@ -152,8 +153,12 @@ def check_content() -> None:
             raise ContentError(f"{where['objectives.toml']}: specials.{i}.enemy: no power {s.enemy!r}")
 
 
-def assignment(players: int) -> Assignment:
+def assignment(players: int, reading: str = "") -> Assignment:
+    """The §1 deal for this many players; `reading` names another reading of the rulebook
+    (the 4-player "s9": §9's United Kingdom and Italy), where the board gives one."""
     for a in board().assignments:
-        if a.players == players:
+        if a.players == players and a.reading == reading:
             return a
+    if reading:
+        return assignment(players)
     raise KeyError(players)

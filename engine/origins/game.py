@@ -34,6 +34,20 @@ class OriginsOptions(Model):
         description="The winner needs 3 VPs more than the second player, otherwise a tie",
         json_schema_extra={"section": "§9 Determining the winner - optional Rule"},
     )
+    four_players_italy: bool = Field(
+        False,
+        description="With 4 players the single countries are the United Kingdom and Italy "
+        "(Turkey is only an embassy), not the United Kingdom and Turkey",
+        json_schema_extra={"section": "§9 Victory Points (the §1 table gives Turkey)"},
+    )
+    one_auction: bool = Field(
+        False,
+        description="Phase 3 is one auction: the highest offer wins and only its bidder pays and "
+        "moves one card; by default every bid is paid and moves its card at once",
+        json_schema_extra={
+            "section": "§6 Phase 3 (another reading of 'to rearrange the position of a single card')"
+        },
+    )
     # The diplomacy length is the table setting `diplomacy_minutes` the prompts name
     # (the platform's: 10 minutes in the console as in the rulebook, 24 hours in Discord).
 
@@ -50,6 +64,7 @@ class Origins(Game[OriginsState]):
         "ready": "the end of diplomacy (/origins ready)",
     }
     max_players = 7
+    rules_version = 2  # issue 14: the attack table's recounted cells (docs/rulings.md, Origins 26a)
     Options = OriginsOptions
 
     def check_content(self) -> None:
@@ -77,7 +92,8 @@ class Origins(Game[OriginsState]):
                 f"Origins of World War I takes {self.min_players}-{self.max_players} players."
             )
         rng = rng_for(seed, -1, "origins-setup")
-        groups = [list(g) for g in content.assignment(len(seats)).groups]
+        reading = "s9" if options.four_players_italy else ""
+        groups = [list(g) for g in content.assignment(len(seats), reading).groups]
         rng.shuffle(groups)  # countries are assigned at random (§1)
         owner = {c: seats[i] for i, group in enumerate(groups) for c in group}
         holders = {c: owner[c] for c in content.powers() if c in owner}
@@ -87,6 +103,7 @@ class Origins(Game[OriginsState]):
             seats=list(seats),
             holders=holders,
             margin_rule=options.margin_rule,
+            one_auction=options.one_auction,
             ledger={c: Ledger() for c in holders},
         )
         begin_turn(state, rng)
@@ -401,7 +418,10 @@ class Origins(Game[OriginsState]):
         b = content.board()
         entries += [(f"power {p.code}", p) for p in b.powers]
         entries += [(f"embassy {m.code}", m) for m in b.minors]
-        entries += [(f"assignment {a.players} players", a) for a in b.assignments]
+        entries += [
+            (f"assignment {a.players} players" + (f" ({a.reading} reading)" if a.reading else ""), a)
+            for a in b.assignments
+        ]
         entries += [(f"turn {t.label}", t) for t in b.turns]
         entries += [(f"attack table row {r.roll}", r) for r in content.attack_table().rows]
         o = content.objectives()

@@ -17,16 +17,37 @@ def cap(state: OriginsState) -> int:
     return 10 if state.last_turn else 5
 
 
+# Common names players type for the countries (issue 14 item 17), after the code and the
+# board's name: "Austria", "A-H", "Rumania", "Britain", "England", "Ottoman Empire".
+ALIASES = {
+    "UK": ("gb", "britain", "great britain", "england", "british empire"),
+    "AH": (
+        "austria",
+        "a-h",
+        "a/h",
+        "austria hungary",
+        "austria–hungary",
+        "austro-hungary",
+        "austro-hungarian empire",
+    ),
+    "TUR": ("ottoman empire", "ottomans", "ottoman", "turkiye"),
+    "ROM": ("rumania", "roumania"),
+    "GER": ("german empire", "prussia"),
+    "RUS": ("russian empire",),
+    "FE": ("far-east",),
+}
+
+
 def embassy_code(text: str) -> str:
-    """An embassy from its code or name, any case; the error lists the codes."""
-    key = text.strip().casefold()
+    """An embassy from its code, name or a common name (ALIASES), any case, spaces and
+    hyphens as typed; the error lists the codes."""
+    key = " ".join(text.strip().casefold().split())
     for code, name in content.names().items():
         if key in (code.casefold(), name.casefold()):
             return code
-    if key in ("gb", "britain", "great britain", "england"):
-        return "UK"
-    if key in ("ottoman empire", "ottomans"):
-        return "TUR"
+    for code, aliases in ALIASES.items():
+        if key in aliases:
+            return code
     codes = ", ".join(content.names())
     raise IllegalAction(f"No embassy called {text.strip()!r}. Embassies: {codes}.")
 

@@ -33,6 +33,16 @@ class Ledger(Model):
     eliminated: int = 0
 
 
+class Offer(Model):
+    """The standing offer of the one-auction reading of Phase 3 (nothing is paid until it wins)."""
+
+    seat: str
+    payer: str
+    card: str
+    position: int
+    amount: int
+
+
 class OriginsState(GameState):
     holders: dict[str, str]  # country -> seat, in the order countries were dealt
     margin_rule: bool = False
@@ -47,6 +57,8 @@ class OriginsState(GameState):
     treaties: dict[str, list[str]] = Field(default_factory=dict)  # embassy -> holders of treaty rights
     order: list[str] = Field(default_factory=list)  # the country cards, top attacks first
     # Phase 3 bidding
+    one_auction: bool = False  # the table option: one auction, its winner moves one card
+    offer: Offer | None = None  # one_auction: the highest offer so far, paid only if it wins
     high_bid: int = 0
     bidder: str | None = None  # the seat whose turn it is to bid or pass
     passes: int = 0  # passes in a row

@@ -135,7 +135,8 @@ def entries() -> list[Entry]:
         groups = "; ".join(" and ".join(names[c] for c in g) for g in a.groups)
         out.append(
             Entry(
-                name=f"Countries with {a.players} players",
+                name=f"Countries with {a.players} players"
+                + (" (four_players_italy, §9)" if a.reading == "s9" else ""),
                 kind="Setup",
                 text=f"With {a.players} players the countries are held as: {groups}.",
                 provenance=a.provenance,

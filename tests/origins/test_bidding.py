@@ -138,3 +138,30 @@ def test_pfs_of_two_countries_are_never_combined_for_a_bid():
     assert most + 1 <= most + state.unplaced[second]
     with pytest.raises(IllegalAction, match=f"at most {most} PFs"):
         _bid(state, seat, first, state.order[-1], 1, most + 1)
+
+
+def test_phase_3_read_as_one_auction_its_winner_alone_pays_and_moves_one_card():
+    """Table option one_auction (§6 Phase 3, the other reading): bids are offers; the highest
+    stands, its bidder is not asked to outbid itself, and when every other player has passed
+    in a row only the winner pays and moves its one card. The default reading (each bid
+    pays and moves its card at once) is the other tests'."""
+    state = new_game(3, 2, one_auction=True)
+    start = list(state.order)
+    first = state.bidder
+    payer = state.countries_of(first)[0]
+    card = start[-1]
+    funds_before = {c: state.unplaced[c] for c in state.unplaced}
+    state, events = _bid(state, first, payer, card, 1, 1)
+    assert state.order == start and state.unplaced == funds_before  # an offer moves and costs nothing
+    second = state.bidder
+    assert second != first
+    payer2 = state.countries_of(second)[0]
+    card2 = start[0]
+    state, _ = _bid(state, second, payer2, card2, len(start), 2)  # outbids: the first offer is void
+    assert state.order == start
+    while state.phase == "bidding":
+        assert state.bidder != second  # the high bidder is never asked to outbid itself
+        state, events = GAME.apply(state, state.bidder, {"kind": "pass"})
+    assert state.order == [*start[1:], card2]  # only the winning offer moved a card
+    assert state.unplaced[payer2] == funds_before[payer2] - 2 and state.ledger[payer2].bids == 2
+    assert state.ledger[payer].bids == 0 or payer == payer2

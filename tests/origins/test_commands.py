@@ -88,10 +88,10 @@ def test_attack_command_suggests_only_legal_embassies_and_targets():
     # issue 12: the odds column and the chance of each result, before the attack is made
     opt = next(o for o in COMMANDS["attack"].options if o.name == "target")
     labels = {c.value: c.label for c in opt.suggest(state, seat, {"embassy": "SER"})}
-    assert labels["RUS"] == "RUS (Russia) 6 vs 3, 2:1: AE 17%, EX 56%, DE 28%"
-    assert labels["AH"] == "AH (Austria-Hungary) 6 vs 2, 3:1: AE 3%, EX 56%, DE 42%"
+    assert labels["RUS"] == "RUS (Russia) 6 vs 3, 2:1: AE 17%, EX 67%, DE 17%"
+    assert labels["AH"] == "AH (Austria-Hungary) 6 vs 2, 3:1: AE 3%, EX 69%, DE 28%"
     attack = Attack(embassy="SER", split={"RUS": 6})
-    assert GAME.action_detail(state, seat, attack) == "6 vs 3 PFs, odds 2:1: AE 17%, EX 56%, DE 28%"
+    assert GAME.action_detail(state, seat, attack) == "6 vs 3 PFs, odds 2:1: AE 17%, EX 67%, DE 17%"
     other = state.holders["UK"]
     shown = GAME.describe(GAME.view(state, seat))
     assert "• Russia in Serbia: 6 vs 3, 2:1: AE 17%, EX 56%, DE 28%" in shown
@@ -170,3 +170,27 @@ def test_a_whole_five_player_game_through_the_commands_alone():
             assert GAME.invariants(state) == []
     assert {"bid", "pass", "sheet", "submit", "attack", "done", "ready"} <= seen
     assert 9 <= state.turn <= 11
+
+
+@pytest.mark.parametrize(
+    "typed, code",
+    [
+        ("Austria", "AH"),
+        ("A-H", "AH"),
+        ("austria-hungary", "AH"),
+        ("Rumania", "ROM"),
+        ("Britain", "UK"),
+        ("England", "UK"),
+        ("Ottoman Empire", "TUR"),
+        ("ottoman  empire", "TUR"),
+        ("SER", "SER"),
+        ("Far East", "FE"),
+    ],
+)
+def test_countries_are_accepted_by_their_common_names(typed, code):
+    """Issue 14 item 17: wherever a country or embassy is typed (embassy, country, payer,
+    target, card, a sheet line), the common names and aliases are accepted."""
+    from engine.origins.placement import embassy_code, parse_sheet
+
+    assert embassy_code(typed) == code
+    assert parse_sheet(f"{typed} 2").place == {code: 2}

@@ -90,3 +90,62 @@ def test_objectives_cover_all_seven_powers_with_the_printed_values():
     assert by[("UK", "FE")].exclusive == 5
     for o in objectives:
         assert o.location in content.names() and o.location != o.power
+
+
+def test_four_players_s1_gives_uk_and_turkey_s9_option_gives_uk_and_italy():
+    """§1's table: with 4 players the United Kingdom and Turkey are single countries; §9 says
+    "United Kingdom and Italy". §1 is the default; the table option four_players_italy is §9's."""
+    from engine.origins import GAME
+
+    seats = ["s1", "s2", "s3", "s4"]
+    default = GAME.setup(seats, GAME.Options(), seed=4)
+    assert "TUR" in default.holders and "ITA" not in default.holders
+    s9 = GAME.setup(seats, GAME.Options(four_players_italy=True), seed=4)
+    assert "ITA" in s9.holders and "TUR" not in s9.holders
+    singles = [s for s in seats if sum(1 for h in s9.holders.values() if h == s) == 1]
+    assert sorted(c for c, h in s9.holders.items() if h in singles) == ["ITA", "UK"]
+    assert GAME.setup(["s1", "s2", "s3"], GAME.Options(four_players_italy=True), seed=4).holders.keys() == (
+        GAME.setup(["s1", "s2", "s3"], GAME.Options(), seed=4).holders.keys()
+    )
+
+
+def test_an_objective_whose_value_is_printed_but_location_inferred_is_not_counted_as_rulebook():
+    """Issue 14 item 15: the §9 table's cut rows give values, not where they belong; such an
+    entry says exactly that (value printed, location reconstructed), so /game rules does not
+    count it as the rulebook's."""
+    placed = [
+        o for o in content.objectives().objectives if "its location is reconstructed" in o.provenance.source
+    ]
+    assert len(placed) == 9
+    for o in placed:
+        assert o.provenance.kind == "reconstructed"
+        assert o.provenance.note.startswith("Value printed in the rulebook; location reconstructed.")
+    rulebook = [o for o in content.objectives().objectives if o.provenance.kind == "rulebook"]
+    assert [(o.power, o.location) for o in rulebook] == [("UK", "FE")]  # the example under the table
+
+
+def test_attack_table_bands_follow_the_1969_table_as_recounted():
+    """The derivation note (attack_table.toml) recounted from reference/origins-tables.md §2b:
+    1969 "<1:1" AE 3 rows of 6 (18/36), "2:1" AE 6/36 EX 24/36 DE 6/36, "3:1" EX 24/36 DE 12/36,
+    "4:1+" EX 18/36 DE 18/36. Each 2d6 column (in 36ths) is the band nearest its 1969 column."""
+    ways = {r: 6 - abs(7 - r) for r in range(2, 13)}
+    table = content.attack_table()
+    bands = {}
+    for i, column in enumerate(table.columns):
+        count = {"AE": 0, "EX": 0, "DE": 0}
+        for row in table.rows:
+            count[row.results[i]] += ways[row.roll]
+        bands[column.label] = (count["AE"], count["EX"], count["DE"])
+    assert bands == {
+        "<1:2": (21, 15, 0),
+        "1:2": (15, 21, 0),
+        "2:3": (15, 21, 0),
+        "1:1": (10, 20, 6),  # 1969 1:1: 12, 18, 6
+        "3:2": (6, 24, 6),
+        "2:1": (6, 24, 6),  # 1969 2:1: 6, 24, 6
+        "3:1": (1, 25, 10),  # 1969 3:1: 0, 24, 12 (AE on 2 is printed)
+        "4:1": (0, 15, 21),  # 1969 4:1+: 0, 18, 18
+        "5:1 or more": (0, 10, 26),
+    }
+    below_1_1 = [bands[c][0] for c in ("<1:2", "1:2", "2:3")]
+    assert abs(sum(below_1_1) / 3 - 18) <= 1  # 1969 "<1:1": AE 18/36
