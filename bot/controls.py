@@ -367,10 +367,32 @@ class ControlsMixin:
         for _ in range(AUTO_CAP):
             if t.row.status != "running" or t.state is None:
                 break
-            prompt, action, said, private = self._next_automatic(t, automatic)
+            prompt, action, said, private, order = self._next_automatic(t, automatic)
             if prompt is None:
                 break
             seat = prompt.seat
+            if order is not None:
+                try:
+                    t, step = await self._step(
+                        t, seat, t.holder(seat).user_id if t.holder(seat) else None, action
+                    )
+                except TableError as exc:  # no longer legal (a sheet the bidding made too dear)
+                    t = await self._drop_order(t, seat, order)
+                    self._seat_post(
+                        t,
+                        out,
+                        seat,
+                        f"Your standing order could not be applied ({exc}); it is withdrawn.",
+                        kind="notice",
+                        dm=False,
+                    )
+                    continue
+                if any(p.seat == seat and p.phase == prompt.phase for p in t.prompts):
+                    t = await self._drop_order(t, seat, order)  # used; the decision is still owed (a draft)
+                self._seat_post(t, out, seat, private, kind="notice", dm=False)
+                taken.append(prompt)
+                out.merge(step)
+                continue
             try:
                 if action is None:
                     action = t.game.bot_action(t.state, seat, rng_for(t.state.seed, t.state.step, "auto"))
@@ -395,26 +417,32 @@ class ControlsMixin:
             _drop_stale_notices(t, out, taken)
         return t
 
-    def _next_automatic(self, t: _Table, automatic: bool) -> tuple[Prompt | None, Any, str, str]:
+    def _next_automatic(self, t: _Table, automatic: bool) -> tuple[Prompt | None, Any, str, str, str | None]:
         """The next decision taken without waiting: (its prompt, the action or None for the
-        automatic player's choice, the public line, the private line), or (None, None, "", "").
-        A standing order is applied the moment its decision comes."""
+        automatic player's choice, the public line, the private line, the standing order
+        used), or (None, None, "", "", None). A standing order is applied the moment its
+        decision comes."""
         g, state = t.game, t.state
         standing = t.row.meta.get("standing") or {}
         for p in t.prompts:
             holder = t.holder(p.seat)
             if automatic and holder is not None and holder.automatic:
-                return p, None, "", ""
+                return p, None, "", "", None
             forced = g.forced_action(state, p.seat)
             if forced is not None:
-                return p, forced.action, forced.said, ""
+                return p, forced.action, forced.said, "", None
             for name, scope in (standing.get(p.seat) or {}).items():
                 if g.standing_scope(state, p.seat, name) != scope:
                     continue  # lapsed: it was for an earlier turn or Week
                 action = g.standing_action(state, p.seat, name)
                 if action is not None:
-                    return p, action, "", f"Your standing order was applied: {_order_text(g, name)}."
-        return None, None, "", ""
+                    return p, action, "", f"Your standing order was applied: {_order_text(g, name)}.", name
+        return None, None, "", "", None
+
+    async def _drop_order(self, t: _Table, seat: str, name: str) -> _Table:
+        everyone = dict(t.row.meta.get("standing") or {})
+        everyone[seat] = {n: scope for n, scope in (everyone.get(seat) or {}).items() if n != name}
+        return await self._save(t, row=replace(t.row, meta={**t.row.meta, "standing": everyone}))
 
     # -- live sessions (issue 18 item 5) ----------------------------------------------------
     async def session(
@@ -491,13 +519,19 @@ class ControlsMixin:
             if order is None or not order.strip():
                 out.reply = _standing_text(g, mine)
                 return out
-            name = order.strip().lower().replace(" ", "_").replace("-", "_")
-            if name not in {o.name for o in g.standing_orders}:
+            word, _, arg = order.strip().partition(" ")
+            word = word.lower().replace("-", "_")
+            if word in {o.name for o in g.standing_orders if o.takes_text}:
+                name = f"{word} {arg.strip()}"  # an order that carries the player's words
+            else:
+                name = order.strip().lower().replace(" ", "_").replace("-", "_")
+            if name.split(" ")[0] not in {o.name for o in g.standing_orders}:
                 names = ", ".join(f"`{o.name}` ({o.text})" for o in g.standing_orders)
                 raise TableError(
                     f"{g.title} has no standing order {order.strip()!r}. Standing orders: {names}."
                 )
             if withdraw:
+                name = next((n for n in mine if n.split(" ")[0] == name.split(" ")[0]), name)
                 if name not in mine:
                     raise TableError(f"You have no standing order to {_order_text(g, name)}.")
                 del mine[name]
@@ -506,10 +540,12 @@ class ControlsMixin:
                 scope = g.standing_scope(t.state, seat, name)
                 if scope is None:
                     raise TableError(f"A standing order to {_order_text(g, name)} cannot be given now.")
+                mine = {n: v for n, v in mine.items() if n.split(" ")[0] != name.split(" ")[0] or n == name}
                 mine[name] = scope
                 reply = (
                     f"Standing order noted (only you see it): {_order_text(g, name)}. It is applied the moment "
-                    f"the decision comes to you; withdraw it with /game standing order:{name} withdraw:True."
+                    f"the decision comes to you; withdraw it with /game standing order:{name.split(' ')[0]} "
+                    "withdraw:True."
                 )
             everyone[seat] = mine
             t = await self._save(t, row=replace(t.row, meta={**t.row.meta, "standing": everyone}))
@@ -709,7 +745,9 @@ def _drop_stale_notices(t: _Table, out: Outbox, taken: list[Prompt]) -> None:
 
 
 def _order_text(game: Game, name: str) -> str:
-    return next((o.text for o in game.standing_orders if o.name == name), name)
+    word, _, arg = name.partition(" ")
+    text = next((o.text for o in game.standing_orders if o.name == word), word)
+    return f"{text}: {arg}" if arg else text
 
 
 def _standing_text(game: Game, mine: dict[str, str]) -> str:

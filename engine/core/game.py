@@ -127,6 +127,7 @@ class StandingOrder:
 
     name: str
     text: str
+    takes_text: bool = False  # given with the player's words after the name ("sheet SER 5")
 
 
 class Game(ABC, Generic[S]):

@@ -82,6 +82,12 @@ class Origins(Game[OriginsState]):
     standing_orders = (
         StandingOrder("pass", "pass in this turn's bidding (the next turn's once this one's is over)"),
         StandingOrder("no_attacks", "no more attacks this turn, for every country you hold"),
+        StandingOrder(
+            "sheet",
+            "write my Phase 4 sheet before Phase 4 begins (sheet SER 5, ROM 3; with two countries "
+            "sheet GER: SER 5); it is my draft when Phase 4 comes, still to hand in",
+            takes_text=True,
+        ),
     )
 
     # -- lifecycle -----------------------------------------------------------------------
@@ -312,9 +318,13 @@ class Origins(Game[OriginsState]):
             return f"turn {state.turn + (state.phase != 'bidding')}"
         if order == "no_attacks":
             return f"turn {state.turn + (state.phase == 'diplomacy')}"
+        if order.startswith("sheet ") and _early_sheet(state, seat, order) is not None:
+            return f"turn {state.turn + (state.phase in ('attacks', 'diplomacy'))}"
         return None
 
     def standing_action(self, state: OriginsState, seat: str, order: str) -> Any | None:
+        if order.startswith("sheet ") and state.phase == "placement" and seat not in state.submitted:
+            return _early_sheet(state, seat, order)
         if order == "pass" and state.phase == "bidding" and state.bidder == seat:
             return Pass()
         if (
@@ -449,3 +459,28 @@ def _ordinal(n: int) -> str:
 def _code(text: str) -> str:
     """An embassy or country as typed (a code or a name) as its code."""
     return placement.embassy_code(text)
+
+
+def _early_sheet(state: OriginsState, seat: str, order: str) -> WriteSheet | None:
+    """A sheet written before Phase 4 ("sheet [GER:] SER 5, ROM 3") as the draft it becomes;
+    None if it names no country of the seat's or does not read as a sheet."""
+    text = order.removeprefix("sheet ").strip()
+    mine = state.countries_of(seat)
+    head, sep, rest = text.partition(":")
+    country = None
+    if sep and head.strip() and " " not in head.strip():
+        try:
+            country, text = placement.embassy_code(head.strip()), rest
+        except IllegalAction:
+            country = None
+    if country is None:
+        if len(mine) != 1:
+            return None
+        country = mine[0]
+    if country not in mine:
+        return None
+    try:
+        placement.parse_sheet(text)
+    except IllegalAction:
+        return None
+    return WriteSheet(country=country, text=text.strip())

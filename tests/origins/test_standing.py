@@ -33,3 +33,19 @@ def test_crisis_keep_my_hand_only_where_no_discard_is_owed():
     state = CRISIS.setup(["s1", "s2"], CRISIS.Options(), 3)
     assert CRISIS.standing_scope(state, "s1", "keep") == f"week {state.week}"
     assert CRISIS.standing_action(state, "s1", "keep") is None  # not the Refresh Step
+
+
+def test_a_sheet_written_before_phase_4_is_the_draft_when_it_begins():
+    state = new_game(5, 1)  # Phase 3: bidding
+    seat = state.holders["GER"]
+    order = "sheet SER 5, ROM 3"
+    assert GAME.standing_scope(state, seat, order) == f"turn {state.turn}"
+    assert GAME.standing_action(state, seat, order) is None  # not yet Phase 4
+    assert GAME.standing_scope(state, seat, "sheet nonsense") is None
+    assert GAME.standing_scope(state, seat, "sheet FRA: SER 5") is None  # not theirs
+    state.phase = "placement"
+    action = GAME.standing_action(state, seat, order)
+    assert action.country == "GER" and action.text == "SER 5, ROM 3"
+    state, events = GAME.apply(state, seat, action)
+    assert state.drafts["GER"].place == {"SER": 5, "ROM": 3} and seat not in state.submitted
+    assert "SER 5, ROM 3" in events[0].text and events[0].audience == seat

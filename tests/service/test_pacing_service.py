@@ -150,3 +150,31 @@ async def test_during_a_live_session_a_single_player_step_is_short_and_pinged(se
     assert "Fridays at 08:00 (UTC) for 2 h" in listed
     removed, _ = await service.session(CHANNEL, ALICE, "fri", "8:00", remove=True)
     assert removed.startswith("Removed") and (await service.session(CHANNEL, BOB))[0].startswith("No live")
+
+
+async def test_an_origins_sheet_written_before_phase_4_becomes_the_draft_once(service):
+    await service.create(CHANNEL, 9, "origins", 1, "p1")
+    for uid in range(2, 6):
+        await service.join(CHANNEL, uid, f"p{uid}")
+    await service.start(CHANNEL, 1, seed=5)
+    t = await service._load(CHANNEL)
+    me = t.seat_of(1).seat
+    country = t.state.countries_of(me)[0]
+    out = await service.standing(CHANNEL, 1, "sheet SER 2")
+    assert "only you see it" in out.reply and "SER 2" in out.reply
+    await service.standing(CHANNEL, 2, "sheet SER 9")  # more than 5 a turn: refused when applied
+    told = []
+    for _ in range(40):  # everyone passes: Phase 3 ends and Phase 4 begins
+        t = await service._load(CHANNEL)
+        if t.state.phase != "bidding":
+            break
+        seat = t.prompts[0].seat
+        out = await service.act(CHANNEL, t.holder(seat).user_id, {"kind": "pass"})
+        told += [p.text for p in out.posts if p.user_id == 2 and "could not be applied" in p.text]
+    assert len(told) == 1 and told[0].endswith("it is withdrawn.")
+    assert (await service.table_info(CHANNEL)).status == "running"
+    t = await service._load(CHANNEL)
+    assert t.state.phase == "placement"
+    assert t.state.drafts[country].place == {"SER": 2}  # the draft; still to hand in
+    assert any(p.seat == me for p in t.prompts)
+    assert "Your standing orders: none." in (await service.standing(CHANNEL, 1)).reply  # used once
