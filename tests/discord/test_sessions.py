@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tests.service.test_pacing_service import _standing_yield
+
 from .test_discord_e2e import _started
 
 
@@ -19,3 +21,15 @@ async def test_a_scheduled_session_creates_discord_scheduled_events(env, service
     refused = await table["bob"].slash(table.channel, "game session", day="Tuesday", time="19:00")
     assert "Only the host" in refused.response.content
     assert len(env.backend.get_guild(table.guild.id).scheduled_events) == 4
+
+
+async def test_standing_orders_from_discord_are_private(env, service, monkeypatch):
+    _standing_yield(monkeypatch)
+    table = await _started(env, service, "alice", "bob")
+    result = await table["alice"].slash(table.channel, "game standing", order="yield")
+    assert result.ephemeral and "Standing order noted (only you see it)" in result.response.content
+    await table["alice"].slash(table.channel, "envoys commit", value=1)
+    await table["bob"].slash(table.channel, "envoys commit", value=2)
+    actions = await service.store.get_actions(table.channel.id)
+    assert actions[-1].action == '{"kind":"yield"}'  # applied the moment the press came
+    assert "standing order" not in table.public_text().lower()
