@@ -355,9 +355,8 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
             out.posts.append(
                 Post(to="channel", kind="notice", text=f"{name} joined{wants}. ({len(t.seats)} seated)")
             )
-            out.reply = "You are seated." + (
-                f" Your preference “{wish}” is noted." if wish else ""
-            )
+            rule = f" {t.game.nation_rule}" if t.game.nation_rule else ""
+            out.reply = "You are seated." + (f" Your preference “{wish}” is noted.{rule}" if wish else "")
             return out
 
         return await self._with_table(channel_id, run)
@@ -462,7 +461,8 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
                 # Seat ids are opaque, so who holds which is ours to choose: seat players
                 # whose preference names a nation the game dealt out on that nation.
                 labels = {s.seat: g.seat_label(state, s.seat) for s in seats}
-                seats = _honour_preferences(seats, labels)
+                policy = "first_come" if options.get("choose_nations") else g.nation_choice
+                seats = _honour_preferences(seats, labels, policy)
             # `t` keeps the stored row: _save writes the columns that differ from it
             started = replace(t, seats=seats, deadlines=[], state=state)
             now = self.clock()
@@ -883,6 +883,8 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
         lines = [f"**{g.title}** ({g.min_players}-{g.max_players} players)"]
         if g.rules_summary:
             lines.append(g.rules_summary)
+        if g.nation_rule:
+            lines.append(f"Who gets which nation: {g.nation_rule}")
         entries = g.provenance()
         if entries:
             kinds: dict[str, int] = {}
@@ -980,19 +982,36 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
 # -- small helpers ---------------------------------------------------------------------------
 
 
-def _honour_preferences(seats: list[SeatRow], labels: dict[str, str]) -> list[SeatRow]:
-    """Re-seat players onto the seat whose label their preference names (first come,
-    first served, in join order); everyone else keeps join order on the seats left."""
-    free = list(labels)
+def _honour_preferences(
+    seats: list[SeatRow], labels: dict[str, str], policy: str = "first_come"
+) -> list[SeatRow]:
+    """Re-seat players onto the seat whose label their preference names, as the game's
+    rulebook allows (`Game.nation_choice`, docs/rulings.md Platform 2): "first_come" in join
+    order; "choose" only preferences no other player shares; "agreed" only if every player
+    named a different seat; "random" none. Everyone else keeps join order on the seats left."""
     chosen: dict[int, str] = {}
-    for s in seats:
-        want = (s.preference or "").strip().casefold()
-        if not want:
-            continue
-        match = next((sid for sid in free if _names_seat(want, sid, labels[sid])), None)
-        if match is not None:
-            chosen[s.user_id] = match
-            free.remove(match)
+    if policy == "first_come":
+        free = list(labels)
+        for s in seats:
+            want = (s.preference or "").strip().casefold()
+            match = next((sid for sid in free if want and _names_seat(want, sid, labels[sid])), None)
+            if match is not None:
+                chosen[s.user_id] = match
+                free.remove(match)
+    elif policy in ("choose", "agreed"):
+        wants = {}
+        for s in seats:
+            want = (s.preference or "").strip().casefold()
+            match = next((sid for sid in labels if want and _names_seat(want, sid, labels[sid])), None)
+            if match is not None:
+                wants[s.user_id] = match
+        taken = list(wants.values())
+        unshared = {uid: sid for uid, sid in wants.items() if taken.count(sid) == 1}
+        if policy == "choose":
+            chosen = unshared
+        elif len(unshared) == len(seats):  # every player named a different nation
+            chosen = unshared
+    free = [sid for sid in labels if sid not in chosen.values()]
     return [replace(s, seat=chosen.get(s.user_id) or free.pop(0)) for s in seats]
 
 

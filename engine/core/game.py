@@ -152,6 +152,12 @@ class Game(ABC, Generic[S]):
     # Raised when a rules change makes an old record play out differently; a record names the
     # version it was played under, and replay refuses another one by name (docs/rulings.md).
     rules_version: ClassVar[int] = 1
+    # Who gets which nation at the start, as the rulebook says (issue 14): "random" ignores
+    # /game join preferences; "agreed" honours them only if every player named a different
+    # nation; "choose" honours each that no other player shares; "first_come" honours them
+    # all, first come first served (also what a table option `choose_nations` asks for).
+    nation_choice: ClassVar[str] = "first_come"
+    nation_rule: ClassVar[str] = ""  # that rule in the rulebook's words, for /game rules
 
     # -- lifecycle -------------------------------------------------------------------
     @abstractmethod

@@ -67,6 +67,11 @@ class CrisisOptions(Model):
         description="Play the optional Congress Step at the end of each Week",
         json_schema_extra={"section": "rules/crisis-1914.txt: 4. Congress Step (Optional)"},
     )
+    choose_nations: bool = Field(
+        False,
+        description="Honour every /game join nation preference, first come first served",
+        json_schema_extra={"section": "rules/crisis-1914.txt: Set Up ('choose sides')"},
+    )
 
 
 class Crisis1914(Game[CrisisState]):
@@ -96,6 +101,12 @@ class Crisis1914(Game[CrisisState]):
     commands = COMMANDS
     standing_orders = (
         StandingOrder("keep", "at this Week's Refresh keep my Hand (if it holds 6 cards or fewer)"),
+    )
+    nation_choice = "choose"
+    nation_rule = (
+        "Players choose their nations (Set Up): each /game join preference no other player shares "
+        "is honoured; two players asking for the same nation get the deal, unless the host sets "
+        "choose_nations (first come first served)."
     )
     rules_version = 2  # issue 14: the rules corrections (docs/rulings.md, Crisis: 1914)
     rules_summary = (

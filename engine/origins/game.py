@@ -40,6 +40,11 @@ class OriginsOptions(Model):
         "(Turkey is only an embassy), not the United Kingdom and Turkey",
         json_schema_extra={"section": "§9 Victory Points (the §1 table gives Turkey)"},
     )
+    choose_nations: bool = Field(
+        False,
+        description="Honour every /game join nation preference, first come first served (a house rule)",
+        json_schema_extra={"section": "§1 (countries are assigned at random)"},
+    )
     one_auction: bool = Field(
         False,
         description="Phase 3 is one auction: the highest offer wins and only its bidder pays and "
@@ -64,6 +69,11 @@ class Origins(Game[OriginsState]):
         "ready": "the end of diplomacy (/origins ready)",
     }
     max_players = 7
+    nation_choice = "random"
+    nation_rule = (
+        "Countries are assigned at random (§1): /game join preferences count only if the host "
+        "sets choose_nations."
+    )
     rules_version = 2  # issue 14: the attack table's recounted cells (docs/rulings.md, Origins 26a)
     Options = OriginsOptions
 

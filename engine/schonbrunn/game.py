@@ -69,6 +69,11 @@ class SchonbrunnOptions(Model):
             "section": "a house rule against rules: Phase 2, Practical tip (Secrets and memory)"
         },
     )
+    choose_nations: bool = Field(
+        False,
+        description="Honour every /game join nation preference, first come first served (a house rule)",
+        json_schema_extra={"section": "rules: Setup (Roles dealt at random; very experienced players may agree to choose)"},
+    )
     lasting_allies: bool = Field(
         False,
         description="Ally markers last for the rest of the game and add up; by default each serves "
@@ -112,6 +117,11 @@ class Schonbrunn(Game[SchonbrunnState]):
         "keep": "Treaties to keep (/schonbrunn keep)",
     }
     max_players = 6
+    nation_choice = "agreed"
+    nation_rule = (
+        "The Roles are dealt at random unless all players agree (Setup): /game join preferences "
+        "count only if every player names a different nation, or the host sets choose_nations."
+    )
     rules_version = 2  # issue 14: single-use Ally markers, Principle of Balance, Annexation
     Options = SchonbrunnOptions
 

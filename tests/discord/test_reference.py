@@ -106,7 +106,7 @@ async def test_table_options_are_offered_explained_and_checked(env):
     rules = _text(await anna.slash(channel, "game rules", game="origins"))
     assert "• margin_rule=yes or no, default no:" in rules and "§9 Determining the winner" in rules
     await anna.slash(channel, "game new", game="crisis1914", options="Congress=No")
-    assert (await env.bot.service.store.get_table(channel.id)).options == {"congress": False}
+    assert (await env.bot.service.store.get_table(channel.id)).options == {"congress": False, "choose_nations": False}
 
 
 async def test_help_tells_how_a_table_and_each_games_turn_go(env):

@@ -369,3 +369,48 @@ async def test_simplified_schonbrunn_with_the_auction_is_refused_saying_why(serv
     """Variants: the Auction is bid in Receptions, which the simplified rules do not have."""
     with pytest.raises(TableError, match="choose simplified or auction, not both"):
         await service.create(CHANNEL, None, "schonbrunn", ALICE, "ann", {"simplified": True, "auction": True})
+
+
+@pytest.mark.parametrize(
+    "policy, preferences, seated",
+    [
+        # Crisis lets players choose sides: a preference nobody else shares is honoured
+        ("choose", [None, "germany", "germany"], ["s1", "s2", "s3"]),
+        ("choose", [None, "germany", "france"], ["s1", "s3", "s2"]),
+        # Schönbrunn deals at random unless all agree: every player must name a different nation
+        ("agreed", [None, "germany", "france"], ["s1", "s2", "s3"]),
+        ("agreed", ["britain", "germany", "france"], ["s1", "s3", "s2"]),
+        # Origins assigns countries at random (§1): preferences are not honoured
+        ("random", ["germany", "france", "britain"], ["s1", "s2", "s3"]),
+        # the host's choose_nations: first come first served
+        ("first_come", [None, "germany", "GERMANY"], ["s1", "s3", "s2"]),
+    ],
+)
+def test_join_preferences_follow_each_rulebooks_deal(policy, preferences, seated):
+    """Issue 14 item 12: who gets which nation follows the rulebook (Game.nation_choice)."""
+    labels = {"s1": "Britain", "s2": "France", "s3": "Germany"}
+    seats = [SeatRow(1, uid, f"p{uid}", uid, pref) for uid, pref in enumerate(preferences, 1)]
+    assert [s.seat for s in _honour_preferences(seats, labels, policy)] == seated
+
+
+def test_each_game_says_who_gets_which_nation_in_game_rules(service):
+    assert games.get("origins").nation_choice == "random"
+    assert games.get("schonbrunn").nation_choice == "agreed"
+    assert games.get("crisis1914").nation_choice == "choose"
+    assert "Countries are assigned at random (§1)" in service.rules("origins")
+    assert "unless all players agree" in service.rules("schonbrunn")
+    assert "Players choose their nations" in service.rules("crisis1914")
+
+
+async def test_origins_ignores_a_preference_unless_the_host_sets_choose_nations(service):
+    """§1: the countries are assigned at random (a preference would also reorder the
+    clockwise bidding); the host's choose_nations honours it."""
+    origins = games.get("origins")
+    dealt = origins.setup(["s1", "s2"], origins.Options(), 7)
+    first = origins.seat_label(dealt, "s1").split(" ")[0]  # a country dealt to the first seat
+    for channel, options, bob_seat in ((CHANNEL, {}, "s2"), (CHANNEL + 1, {"choose_nations": True}, "s1")):
+        await service.create(channel, None, "origins", ALICE, "alice", options)
+        await service.join(channel, BOB, "bob", preference=first)
+        await service.start(channel, ALICE, seed=7)
+        info = await service.table_info(channel)
+        assert next(s.seat for s in info.seats if s.name == "bob") == bob_seat, options
