@@ -3,6 +3,7 @@
 from .commands import Choice, Command, Option, match_choice, parse_int
 from .content import Provenance, Sourced, load_toml, set_content_dir
 from .errors import ContentError, GameError, IllegalAction, NotYourTurn
+from .fast import built, clone
 from .game import Applied, Forced, Game, StandingOrder, TrackingRandom
 from .model import PUBLIC, Event, GameState, Model, Outcome, Prompt, Standing
 from .reference import Entry
@@ -33,6 +34,8 @@ __all__ = [
     "Standing",
     "StandingOrder",
     "TrackingRandom",
+    "built",
+    "clone",
     "match_choice",
     "parse_int",
     "rng_for",

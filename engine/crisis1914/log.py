@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.core import Event
+from engine.core import Event, built
 
 from .content import load_content
 
@@ -12,17 +12,13 @@ class Log:
         self.events: list[Event] = []
         self._reveal_from: int | None = None
 
-    # model_construct: these fields are built here from known types, and a game makes
-    # thousands of events, so pydantic's validation is skipped
+    # built without validation: these fields are made here from known types, and a game
+    # makes thousands of events
     def public(self, kind: str, text: str, **data: object) -> None:
-        self.events.append(
-            Event.model_construct(kind=kind, text=text, audience=None, reveals=False, data=data)
-        )
+        self.events.append(built(Event, kind=kind, text=text, audience=None, reveals=False, data=data))
 
     def private(self, seat: str, kind: str, text: str, reveals: bool = False, **data: object) -> None:
-        self.events.append(
-            Event.model_construct(kind=kind, text=text, audience=seat, reveals=reveals, data=data)
-        )
+        self.events.append(built(Event, kind=kind, text=text, audience=seat, reveals=reveals, data=data))
 
     def revealed(self) -> None:
         """A hidden card is now known: what follows in this action may depend on it."""

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
-from engine.core import GameState, Model
+from engine.core import GameState, Model, clone
 
 Phase = Literal[
     "first_draw", "play", "score", "congress_invite", "congress_answer", "end_check", "refresh", "over"
@@ -14,7 +14,10 @@ Phase = Literal[
 
 
 class Played(Model):
-    """A card on a Tableau with the DP it counts (doubled by a Belligerence action)."""
+    """A card on a Tableau with the DP it counts (doubled by a Belligerence action).
+    Frozen: a step's copy of the state shares them (engine/core/fast.py)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     card: str
     dp: int
@@ -88,9 +91,8 @@ class CrisisState(GameState):
     result: str | None = None
 
     def __deepcopy__(self, memo: dict | None = None) -> CrisisState:
-        # The core copies the state once per action; a pydantic-core round trip is several
-        # times faster than copy.deepcopy over the nested models.
-        return type(self).model_validate(self.model_dump())
+        # The core copies the state once per action (engine/core/fast.py).
+        return clone(self)
 
     def player_of(self, seat: str) -> Player | None:
         for p in self.players.values():

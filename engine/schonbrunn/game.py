@@ -471,7 +471,7 @@ class Schonbrunn(Game[SchonbrunnState]):
             values = [d.value for d in hidden]
             rng.shuffle(values)
             for d, value in zip(hidden, values, strict=True):
-                d.value = value
+                v.change(d, value=value)
         # Reparations still face down: permute within each type (Poland stays put).
         start = 1 if v.tops_revealed else 0
         slots: dict[str, list[tuple[list[str], int]]] = {}

@@ -14,14 +14,16 @@ Where a decision is combinatorial, it is listed whole, one action per combinatio
   Minister), times each Objective for a marker, times each multiset of opposing
   delegations for the '-1' markers (their order does not matter, so targets are sorted).
 
-Actions are built with `model_construct`: the values come from the state, so pydantic's
-validation would only check what this module already knows.
+Actions are built with `engine.core.built`, without validation: the values come from the
+state, so pydantic's validation would only check what this module already knows.
 """
 
 from __future__ import annotations
 
 from itertools import combinations, combinations_with_replacement, permutations
 from typing import Any
+
+from engine.core import built
 
 from . import actions as A
 from .content import card, nations
@@ -57,36 +59,36 @@ def legal_actions(state: SchonbrunnState, seat: str) -> list[Any]:
     p = state.players[seat]
     match stage:
         case "bid":
-            return [A.Bid.model_construct(receptions=r) for r in range(1, p.receptions + 1)]
+            return [built(A.Bid, receptions=r) for r in range(1, p.receptions + 1)]
         case "choose":
-            return [A.Choose.model_construct(nation=n) for n in state.nations_left]
+            return [built(A.Choose, nation=n) for n in state.nations_left]
         case "commit":
-            return [A.Commit.model_construct(delegate=v) for v in _distinct(supply_values(state, seat))]
+            return [built(A.Commit, delegate=v) for v in _distinct(supply_values(state, seat))]
         case "tiebreak":
             group = next(g for g in state.tie_groups if len(g) > 1)
             nations = [state.players[s].nation for s in group]
-            return [A.TieBreak.model_construct(order=list(order)) for order in permutations(nations)]
+            return [built(A.TieBreak, order=list(order)) for order in permutations(nations)]
         case "sign":
             treaties = [c for c in p.screen if card(c).type == "treaty"]
-            return [A.Sign.model_construct(treaties=list(chosen)) for chosen in _subsets(treaties)]
+            return [built(A.Sign, treaties=list(chosen)) for chosen in _subsets(treaties)]
         case "receptions":
-            return [A.Spend.model_construct(receptions=r) for r in range(spend_limit(state, seat) + 1)]
+            return [built(A.Spend, receptions=r) for r in range(spend_limit(state, seat) + 1)]
         case "favour":
             return [
-                A.Favour.model_construct(objective=o) for o in state.objectives if o not in state.favours_up
+                built(A.Favour, objective=o) for o in state.objectives if o not in state.favours_up
             ]
         case "assign":
             return _assign(state, seat)
         case "plot":
-            return [A.Pass.model_construct(), *_plots(state, seat)]
+            return [built(A.Pass), *_plots(state, seat)]
         case "move":
             return _moves(state, seat)
         case "minister":
-            return [A.Minister.model_construct(objective=None)] + [
-                A.Minister.model_construct(objective=o) for o in minister_objectives(state, seat)
+            return [built(A.Minister, objective=None)] + [
+                built(A.Minister, objective=o) for o in minister_objectives(state, seat)
             ]
         case "activate":
-            return [A.Pass.model_construct(), *_activations(state, seat, state.treaty_queue[0], "congress")]
+            return [built(A.Pass), *_activations(state, seat, state.treaty_queue[0], "congress")]
         case "keep":
             return _keeps(state, seat)
     return []
@@ -106,10 +108,10 @@ def _assign(state: SchonbrunnState, seat: str) -> list[Any]:
     for treaty in activatable(state, seat, "assignments"):
         out += _activations(state, seat, treaty, "assignments")
     if state.assign_step == "head":
-        heads = [A.Head.model_construct(target=None)]
-        return heads + [A.Head.model_construct(target=t) for t in head_targets(state, seat)] + out
+        heads = [built(A.Head, target=None)]
+        return heads + [built(A.Head, target=t) for t in head_targets(state, seat)] + out
     assigns = [
-        A.Assign.model_construct(delegate=v, objective=o)
+        built(A.Assign, delegate=v, objective=o)
         for v in _distinct(supply_values(state, seat))
         for o in state.objectives
     ]
@@ -119,7 +121,7 @@ def _assign(state: SchonbrunnState, seat: str) -> list[Any]:
 def _plots(state: SchonbrunnState, seat: str) -> list[A.Plot]:
     most = min(MAX_PLOT, state.players[seat].receptions)
     return [
-        A.Plot.model_construct(nation=state.players[other].nation, objective=o, receptions=r, index=i)
+        built(A.Plot, nation=state.players[other].nation, objective=o, receptions=r, index=i)
         for other, o, i in plot_targets(state, seat)
         for r in range(1, most + 1)
     ]
@@ -136,8 +138,8 @@ def _moves(state: SchonbrunnState, seat: str) -> list[A.Move]:
             continue
         seen.add((d.place, d.value))
         dests = move_destinations(state, target, d.place)
-        out += [A.Move.model_construct(objective=d.place, delegate=d.value, to=t) for t in dests] or [
-            A.Move.model_construct(objective=d.place, delegate=d.value, to=None)
+        out += [built(A.Move, objective=d.place, delegate=d.value, to=t) for t in dests] or [
+            built(A.Move, objective=d.place, delegate=d.value, to=None)
         ]
     return out
 
@@ -156,7 +158,7 @@ def _activations(state: SchonbrunnState, seat: str, treaty: str, timing: str) ->
     spreads: list[list[A.Target]] = [[]]
     if c.minus:
         rivals = [
-            A.Target.model_construct(nation=state.players[s].nation, objective=o)
+            built(A.Target, nation=state.players[s].nation, objective=o)
             for s in state.seats
             if s != seat
             for o in state.objectives
@@ -165,7 +167,7 @@ def _activations(state: SchonbrunnState, seat: str, treaty: str, timing: str) ->
         if rivals:
             spreads = [list(spread) for spread in combinations_with_replacement(rivals, c.minus)]
     return [
-        A.Activate.model_construct(treaty=treaty, pay=pay, objective=o, targets=targets)
+        built(A.Activate, treaty=treaty, pay=pay, objective=o, targets=targets)
         for pay in pays
         for o in objectives
         for targets in spreads
@@ -179,7 +181,7 @@ def _keeps(state: SchonbrunnState, seat: str) -> list[A.Keep]:
     for k in range(min(len(signed), len(aids)) + 1):
         for treaties in combinations(signed, k):
             for discarded in combinations(aids, k):
-                out.append(A.Keep.model_construct(treaties=list(treaties), aids=list(discarded)))
+                out.append(built(A.Keep, treaties=list(treaties), aids=list(discarded)))
     return out
 
 

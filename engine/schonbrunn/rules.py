@@ -281,7 +281,7 @@ def play(state: SchonbrunnState, seat: str, action: object, rng: random.Random) 
             d = next((d for d in supply(state, seat) if d.value == action.delegate), None)
             if d is None:
                 raise IllegalAction(f"You have no Delegate of Influence {action.delegate} in your supply.")
-            d.place = "committed"
+            d = state.change(d, place="committed")
             state.queue.remove(seat)
             events.append(Event(kind="commit", text=f"{name(state, seat)} has committed a Delegate."))
             events.append(Event(kind="commit", text=f"You committed your {d.value}.", audience=seat))

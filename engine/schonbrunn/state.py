@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import ConfigDict, Field
 
-from engine.core import GameState, Model
+from engine.core import GameState, Model, clone
 
 Stage = Literal[
     "bid",  # auction variant: secret bids for the Roles
@@ -26,46 +26,12 @@ Stage = Literal[
 ]
 
 
-_ATOMS = (str, int, bool, type(None))
-
-
-def _fast(value: Any) -> Any:
-    # Every container in the state is homogeneous, so its first item tells what it holds.
-    kind = type(value)
-    if kind in _ATOMS:
-        return value
-    if kind is list:
-        if not value or type(value[0]) in _ATOMS:
-            return value[:]
-        return [_fast(x) for x in value]
-    if kind is dict:
-        if not value or type(next(iter(value.values()))) in _ATOMS:
-            return value.copy()
-        return {k: _fast(x) for k, x in value.items()}
-    assert isinstance(value, BaseModel)
-    return _clone(value)
-
-
-def _clone(model: BaseModel) -> Any:
-    """A deep copy of plain-data pydantic models, several times faster than copy.deepcopy
-    (the core deep-copies the state once per action; this is most of a playout's time)."""
-    cls = model.__class__
-    new = cls.__new__(cls)
-    if cls in _FLAT:  # only immutable fields: a shallow copy is deep
-        fields = model.__dict__.copy()
-    else:
-        fields = {k: x if type(x) in _ATOMS else _fast(x) for k, x in model.__dict__.items()}
-    _set(new, "__dict__", fields)
-    _set(new, "__pydantic_fields_set__", model.__pydantic_fields_set__.copy())
-    _set(new, "__pydantic_extra__", None)
-    _set(new, "__pydantic_private__", None)
-    return new
-
-
-_set = object.__setattr__
-
-
 class Delegate(Model):
+    """Frozen, so a step's copy of the state shares them with the state it was given:
+    `SchonbrunnState.change` puts a changed copy in its place (engine/core/fast.py)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
     id: str
     owner: str  # seat
     value: int  # the printed Influence
@@ -83,8 +49,6 @@ class Marker(Model):
     value: int
     source: str  # the Treaty's id
 
-
-_FLAT = {Delegate, Marker}
 
 
 class Player(Model):
@@ -140,4 +104,11 @@ class SchonbrunnState(GameState):
     final: dict[str, int] = Field(default_factory=dict)  # final Prestige once over
 
     def __deepcopy__(self, memo: dict[int, Any] | None = None) -> SchonbrunnState:
-        return _clone(self)
+        return clone(self)
+
+    def change(self, d: Delegate, **fields: Any) -> Delegate:
+        """Replace the Delegate `d` (this state's own piece) by a copy with `fields` changed;
+        returns the copy."""
+        i = next(i for i, x in enumerate(self.delegates) if x is d)
+        new = self.delegates[i] = d.model_copy(update=fields)
+        return new

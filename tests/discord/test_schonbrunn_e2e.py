@@ -322,7 +322,7 @@ def _other_world(state: SchonbrunnState, seat: str) -> SchonbrunnState:
         ]
         values = [d.value for d in hidden]
         for d, v in zip(hidden, values[1:] + values[:1], strict=True):
-            d.value = v
+            other.change(d, value=v)
     return other
 
 

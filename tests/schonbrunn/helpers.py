@@ -30,13 +30,13 @@ def place(
     """Move Delegates of these printed values from the supply to an Objective."""
     for v in values:
         d = next(d for d in state.delegates if d.owner == seat and d.place == "supply" and d.value == v)
-        d.place, d.face_up, d.known, d.order = objective, face_up, face_up, state.placed
+        state.change(d, place=objective, face_up=face_up, known=face_up, order=state.placed)
         state.placed += 1
 
 
 def commit(state: SchonbrunnState, seat: str, value: int) -> None:
     d = next(d for d in state.delegates if d.owner == seat and d.place == "supply" and d.value == value)
-    d.place, d.face_up, d.known = "committed", True, True
+    state.change(d, place="committed", face_up=True, known=True)
     state.players[seat].committed = value
 
 

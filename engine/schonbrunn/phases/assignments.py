@@ -71,7 +71,7 @@ def assign(state: SchonbrunnState, seat: str, action: A.Assign, events: list[Eve
     if d is None:
         raise IllegalAction(f"You have no Delegate of Influence {action.delegate} in your supply.")
     up = state.assign_step == "up"
-    d.place, d.face_up, d.known, d.order = action.objective, up, up, state.placed
+    d = state.change(d, place=action.objective, face_up=up, known=up, order=state.placed)
     state.placed += 1
     who = name(state, seat)
     if up:

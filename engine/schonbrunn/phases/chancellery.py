@@ -32,11 +32,11 @@ def move(state: SchonbrunnState, seat: str, action: A.Move, events: list[Event])
     if not dests and action.to is not None:
         raise IllegalAction(f"{name(state, other)} has no Delegates elsewhere: the Delegate must be removed.")
     if action.to:
-        d.place, d.order = action.to, state.placed
+        d = state.change(d, place=action.to, order=state.placed)
         state.placed += 1
         text = f"moves the {name(state, other)} {d.value} from {action.objective} to {action.to}"
     else:
-        d.place, d.face_up = "supply", False
+        d = state.change(d, place="supply", face_up=False)
         text = f"removes the {name(state, other)} {d.value} from {action.objective}"
     events.append(Event(kind="move", text=f"{name(state, seat)}'s Delegation Head {text}."))
 

@@ -17,9 +17,10 @@ from .treaties import queue_next_treaty
 
 
 def open_congress(state: SchonbrunnState, events: list[Event]) -> None:
-    for d in state.delegates:
-        if d.place in state.objectives:
-            d.face_up = d.known = True
+    state.delegates = [
+        d.model_copy(update={"face_up": True, "known": True}) if d.place in state.objectives else d
+        for d in state.delegates
+    ]
     if not state.simplified:
         state.favours_up = list(state.objectives)
     board = []
@@ -60,7 +61,7 @@ def resolve_congress(state: SchonbrunnState, events: list[Event]) -> None:
         winner = best(state, totals)
         line = collect(state, winner, state.piles[o].pop(0)) + f" in {o} with {totals[winner]}"
         for d in delegates_at(state, winner, o):
-            d.place, d.face_up, d.known = "supply", False, True
+            state.change(d, place="supply", face_up=False, known=True)
         state.markers = [m for m in state.markers if not (m.owner == winner and m.objective == o)]
         p = state.players[winner]
         if p.minister == o:

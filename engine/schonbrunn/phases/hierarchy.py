@@ -34,7 +34,7 @@ def reveal_commits(state: SchonbrunnState, events: list[Event]) -> None:
     groups: dict[int, list[str]] = {}
     for seat in state.seats:
         d = delegates_at(state, seat, "committed")[0]
-        d.face_up = d.known = True
+        d = state.change(d, face_up=True, known=True)
         state.players[seat].committed = worth(state, d)
         groups.setdefault(worth(state, d), []).append(seat)
     shown = ", ".join(f"{name(state, s)} {state.players[s].committed}" for s in state.seats)

@@ -39,12 +39,12 @@ def plot(state: SchonbrunnState, seat: str, action: A.Plot, events: list[Event])
     p.receptions -= action.receptions
     strength = action.receptions + (1 if nations()[p.nation].ability == "cheap_plots" else 0)
     removed = worth(state, target) <= plot_reach(strength)
-    target.known = True
+    target = state.change(target, known=True)
     if removed:
-        target.place, target.face_up = "supply", False
+        target = state.change(target, place="supply", face_up=False)
         outcome = "removed behind its screen"
     else:
-        target.face_up = True
+        target = state.change(target, face_up=True)
         outcome = "it stays, face up"
     events.append(
         Event(

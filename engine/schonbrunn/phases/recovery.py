@@ -13,8 +13,10 @@ from ..state import SchonbrunnState
 
 
 def recover(state: SchonbrunnState, events: list[Event]) -> None:
-    for d in state.delegates:
-        d.place, d.face_up, d.known, d.order = "supply", False, False, 0
+    state.delegates = [
+        d.model_copy(update={"place": "supply", "face_up": False, "known": False, "order": 0})
+        for d in state.delegates
+    ]
     state.markers, state.favours, state.favours_up, state.favour_spare = [], {}, [], []
     for p in state.players.values():
         p.head = p.minister = None
