@@ -169,6 +169,7 @@ class DeadlinesMixin:
             if not owing or t.row.status != "running":
                 break
             seat = owing[0].seat
+            words = t.game.default_words(t.state, seat)  # public: names no secret
             try:
                 t, step = await self._step(t, seat, None, t.game.default_action(t.state, seat))
             except StoreError:
@@ -178,7 +179,7 @@ class DeadlinesMixin:
                 return await self._pause_for(
                     t, out, f"The default order for {t.who(seat)} failed ({ENGINE_FAILED})"
                 )
-            defaulted.append(t.who(seat))
+            defaulted.append(f"{t.who(seat)} ({words})")
             out.merge(step)
             t = await self._autoplay(t, out)
         else:
@@ -192,7 +193,8 @@ class DeadlinesMixin:
                 Post(
                     to="channel",
                     kind="notice",
-                    text=f"Time is up: default orders given for {', '.join(dict.fromkeys(defaulted))}.",
+                    text=f"Time is up. Played for those who still owed: {', '.join(dict.fromkeys(defaulted))}."
+                    " (`/game rules` says what a missed deadline does in this game.)",
                 ),
             )
         return t
