@@ -122,7 +122,8 @@ async def deadline(
     end_now: bool = False,
     nudge: bool = False,
 ) -> None:
-    # Discord allows 25 commands in a group; the three host tools share this one.
+    # Discord allows 25 commands in a group and /game has them, so the three host tools
+    # share one command of its own, /deadline (docs/rulings.md, Platform 35).
     channel_id = await _table(interaction)
     service = _bot(interaction).service
     who, admin = interaction.user.id, _is_admin(interaction)
@@ -439,7 +440,6 @@ async def talk(
 COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
     pause,
     resume,
-    deadline,
     substitute,
     bot_seat,
     undo,
@@ -452,3 +452,6 @@ COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
     mine,
     talk,
 )
+
+# Commands of their own, beside the /game group (which holds Discord's 25).
+TOP_LEVEL: tuple[app_commands.Command[Any, ..., None], ...] = (deadline,)
