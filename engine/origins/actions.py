@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, TypeAdapter
+from pydantic import ConfigDict, Field, TypeAdapter
 
 from engine.core import Model
 
@@ -12,7 +12,10 @@ from .state import Sheet
 
 
 class Bid(Model):
-    """Phase 3: pay `amount` PFs of `payer` to move the card of `card` to `position` (1 = top)."""
+    """Phase 3: pay `amount` PFs of `payer` to move the card of `card` to `position` (1 = top).
+    Frozen: `legal_actions` hands out the same Bid each time it lists it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     kind: Literal["bid"] = "bid"
     payer: str

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
@@ -17,6 +18,7 @@ from engine.core import (
     Prompt,
     Standing,
     StandingOrder,
+    built,
     rng_for,
 )
 
@@ -82,11 +84,6 @@ class Origins(Game[OriginsState]):
 
     State = OriginsState
     Action = ACTION
-    missed_deadline = (
-        "A missed deadline costs that decision only: in the bidding a pass; in Phase 4 the "
-        "sheets are handed in as written so far (an unwritten sheet is empty); in the attacks "
-        "no more attacks for that country this turn; in diplomacy, ready."
-    )
     rules_summary = (
         "October 1913 to (at most) September 1914. Each month: income, the attack order "
         "(bid PFs to move a card), secret placement sheets, then diplomatic attacks in card order. "
@@ -211,17 +208,10 @@ class Origins(Game[OriginsState]):
         if state.phase == "bidding":
             return Pass()
         if state.phase == "placement":
-            return Submit()  # the sheets as written so far (issue 18 item 8; empty if none)
+            return Submit(sheets={})  # an empty sheet (issue 3)
         if state.phase == "attacks":
             return Done()
         return Ready()
-
-    def default_words(self, state: OriginsState, seat: str) -> str:
-        return {
-            "bidding": "a pass in the bidding",
-            "placement": "the sheets as written",
-            "attacks": "no more attacks this turn",
-        }.get(state.phase, "ready")
 
     def bot_action(self, state: OriginsState, seat: str, rng: random.Random) -> Any:
         return bots.choose(state, seat, rng)
@@ -238,7 +228,7 @@ class Origins(Game[OriginsState]):
                 for card in state.order:
                     for pos in range(1, len(state.order) + 1):
                         if state.order.index(card) != pos - 1:
-                            out.append(Bid(payer=payer, card=card, position=pos, amount=amount))
+                            out.append(_bid(payer, card, pos, amount))
             return out
         if state.phase == "placement":
             return [Submit()]
@@ -506,3 +496,10 @@ def _early_sheet(state: OriginsState, seat: str, order: str) -> WriteSheet | Non
     except IllegalAction:
         return None
     return WriteSheet(country=country, text=text.strip())
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _bid(payer: str, card: str, position: int, amount: int) -> Bid:
+    """The bidding phase lists every payer, card and position (hundreds of Bids at seven
+    players): each is made once, frozen, and listed again as it is."""
+    return built(Bid, payer=payer, card=card, position=position, amount=amount)
