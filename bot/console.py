@@ -45,6 +45,7 @@ GAME_VERBS = (
     "abandon",
     "pause",
     "resume",
+    "deadline",
     "substitute",
     "bot",
     "undo",
@@ -73,8 +74,9 @@ VERB_OPTIONS: dict[str, frozenset[str] | None] = {
     "notify": frozenset({"mode", "timezone", "quiet_hours"}),
     "standing": frozenset({"order", "withdraw"}),
     "session": frozenset({"day", "time", "hours", "timezone", "remove"}),
+    "deadline": frozenset({"hours", "end_now", "nudge"}),
 }
-YES_NO = {"on", "off", "withdraw", "remove", "aid"}  # options that are a yes or a no
+YES_NO = {"on", "off", "withdraw", "remove", "aid", "end_now", "nudge"}  # options that are a yes or a no
 HELP = """Console lines use the slash commands' grammar: /<command> <option>:<value> (quote a value with spaces).
   as <name> /game …          act as <name>; `as <name>` alone switches who you are
   /game new game:<id> [<option>:<value> …]      e.g. /game new game:crisis1914 congress:no
@@ -82,6 +84,7 @@ HELP = """Console lines use the slash commands' grammar: /<command> <option>:<va
   /game status | /game me | /game log [page:<n>] | /game mine
   /game rules [game:<id>] | /game card name:<name> [game:<id>] | /game help [game:<id>] [aid:yes]
   /game settings [<key>:<value> …] | /game pause | /game resume | /game undo | /game publish
+  /game deadline hours:<h> | /game deadline end_now:yes | /game deadline nudge:yes   (host)
   /game substitute seat:<x> member:<name> | /game bot [seat:<x>] [on:no] | /game export [file:<path>]
   /game notify [mode:dm|mention] [timezone:<zone>] [quiet_hours:22-07] | /game standing [order:<name>] [withdraw:yes]
   /game session [day:<weekday> time:<HH:MM> hours:<h> timezone:<zone>] [remove:yes]
@@ -329,6 +332,17 @@ class Console:
             await self.show(await s.pause(CHANNEL, uid), user)
         elif verb == "resume":
             await self.show(await s.resume(CHANNEL, uid), user)
+        elif verb == "deadline":
+            if options.get("end_now", "").lower() in ("yes", "true"):
+                await self.show(await s.end_phase(CHANNEL, uid), user)
+            elif options.get("nudge", "").lower() in ("yes", "true"):
+                await self.show(await s.nudge(CHANNEL, uid), user)
+            else:
+                try:
+                    hours = float(options.get("hours", ""))
+                except ValueError:
+                    raise ConsoleError("/game deadline needs hours:<h>, end_now:yes or nudge:yes") from None
+                await self.show(await s.set_deadline(CHANNEL, uid, hours), user)
         elif verb == "substitute":
             if "seat" not in options or "member" not in options:
                 raise ConsoleError("/game substitute needs seat:<nation or player> member:<name>")

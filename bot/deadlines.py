@@ -30,6 +30,8 @@ from .tablebase import (
 
 log = logging.getLogger(__name__)
 
+MIN_DEADLINE_HOURS = 0.25  # the host's /game deadline: from 15 minutes…
+MAX_DEADLINE_HOURS = 30 * 24.0  # …to 30 days
 OUTAGE_MIN = 150.0  # seconds since the last heartbeat (one a minute) that count as downtime
 RECOVER_BATCH = 100  # tables recovered concurrently after an outage
 
@@ -80,6 +82,95 @@ class DeadlinesMixin:
             prompts = t.prompts
         out.status = self._status(t)
         return out
+
+    # -- host tools for a running game (issue 18 item 9) ------------------------------------
+    def _running_for_host(self, t: _Table, user_id: int, admin: bool, what: str) -> None:
+        if user_id != t.row.host_id and not admin:
+            raise TableError(f"Only the host ({self._host_name(t)}) or a member with Manage Server can {what}.")
+        if t.row.status == "paused":
+            raise TableError("The game is paused; /game resume it first.")
+        if t.row.status != "running" or t.state is None:
+            raise TableError("There is no running game here.")
+        if not t.deadlines:
+            raise TableError("Nothing is owed right now, so there is no deadline.")
+
+    async def set_deadline(
+        self, channel_id: int, user_id: int, hours: float, *, admin: bool = False
+    ) -> Outbox:
+        """The host moves the current deadline to `hours` from now (reminders follow it)."""
+
+        async def run(t: _Table) -> Outbox:
+            self._running_for_host(t, user_id, admin, "change the deadline")
+            if not MIN_DEADLINE_HOURS <= hours <= MAX_DEADLINE_HOURS:
+                raise TableError(
+                    f"A deadline is between {MIN_DEADLINE_HOURS * 60:.0f} minutes and "
+                    f"{MAX_DEADLINE_HOURS / 24:.0f} days from now, not {hours:g} hours."
+                )
+            now = self.clock()
+            due = now + hours * 3600
+            deadlines = [replace(d, due_at=due, reminders=_reminders(t.settings, now, due)) for d in t.deadlines]
+            t = await self._save(t, deadlines=deadlines)
+            out = Outbox(channel_id=channel_id, reply=f"The deadline is now {timestamp(due)}.")
+            out.posts.append(
+                Post(to="channel", kind="notice", text=f"The host moved the deadline to {timestamp(due, 'F')}.")
+            )
+            out.status = self._status(t)
+            return out
+
+        return await self._with_table(channel_id, run)
+
+    async def end_phase(self, channel_id: int, user_id: int, *, admin: bool = False) -> Outbox:
+        """The host ends the current phase now: the table's expiry policy applies as if its
+        deadline had passed (default orders, a pause, or the automatic player). "Extend once"
+        does not extend here: the host asked for the end."""
+
+        async def run(t: _Table) -> Outbox:
+            self._running_for_host(t, user_id, admin, "end the phase")
+            now = self.clock()
+            first = min(t.deadlines, key=lambda d: d.due_at)
+            ended = replace(first, due_at=now, reminders=[], extended=True)
+            t = await self._save(t, deadlines=[ended if d.phase == first.phase else d for d in t.deadlines])
+            out = Outbox(channel_id=channel_id)
+            out.posts.append(Post(to="channel", kind="notice", text="The host ended the phase now."))
+            ticked = await self._tick_table(t, now)
+            if ticked is not None:
+                out.merge(ticked)
+            out.reply = "The phase is ended; the table's expiry setting applied."
+            return out
+
+        return await self._with_table(channel_id, run)
+
+    async def nudge(self, channel_id: int, user_id: int, *, admin: bool = False) -> Outbox:
+        """The host pings every member who still owes a decision: one mention each, naming
+        only the kind of decision and its deadline, never a secret."""
+
+        async def run(t: _Table) -> Outbox:
+            self._running_for_host(t, user_id, admin, "nudge the players")
+            due = {d.phase: d.due_at for d in t.deadlines}
+            out = Outbox(channel_id=channel_id)
+            seen: set[int] = set()
+            for p in t.prompts:
+                human = t.human(p.seat)
+                if human is None or human.user_id in seen:
+                    continue
+                seen.add(human.user_id)
+                when = f", due {timestamp(due[p.phase])}" if p.phase in due else ""
+                out.posts.append(
+                    Post(
+                        to="channel",
+                        kind="reminder",
+                        user_id=human.user_id,
+                        text=f"<@{human.user_id}> the table is waiting for you in {t.game.title}: "
+                        f"{t.game.owed(p)}{when}.",
+                    )
+                )
+            out.reply = (
+                f"Nudged {len(seen)} player{'s' if len(seen) != 1 else ''}." if seen else "Nobody to nudge: "
+                "only automatic seats owe a decision."
+            )
+            return out
+
+        return await self._with_table(channel_id, run)
 
     async def _remind(
         self, t: _Table, d: DeadlineRow, prompts: list[Prompt], now: float, out: Outbox
@@ -169,6 +260,7 @@ class DeadlinesMixin:
             if not owing or t.row.status != "running":
                 break
             seat = owing[0].seat
+            words = t.game.default_words(t.state, seat)  # public: names no secret
             try:
                 t, step = await self._step(t, seat, None, t.game.default_action(t.state, seat))
             except StoreError:
@@ -178,7 +270,7 @@ class DeadlinesMixin:
                 return await self._pause_for(
                     t, out, f"The default order for {t.who(seat)} failed ({ENGINE_FAILED})"
                 )
-            defaulted.append(t.who(seat))
+            defaulted.append(f"{t.who(seat)} ({words})")
             out.merge(step)
             t = await self._autoplay(t, out)
         else:
@@ -192,7 +284,8 @@ class DeadlinesMixin:
                 Post(
                     to="channel",
                     kind="notice",
-                    text=f"Time is up: default orders given for {', '.join(dict.fromkeys(defaulted))}.",
+                    text=f"Time is up. Played for those who still owed: {', '.join(dict.fromkeys(defaulted))}."
+                    " (`/game rules` says what a missed deadline does in this game.)",
                 ),
             )
         return t

@@ -885,6 +885,7 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
             lines.append(g.rules_summary)
         if g.nation_rule:
             lines.append(f"Who gets which nation: {g.nation_rule}")
+        lines.append(g.missed_deadline)
         entries = g.provenance()
         if entries:
             kinds: dict[str, int] = {}

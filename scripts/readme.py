@@ -55,6 +55,18 @@ def commands() -> str:
             f"| `{_usage(group.name, c)}` | {c.description.replace('|', '/')} |" for c in group.commands
         ]
         lines.append("")
+    from bot.discord.long_commands import TOP_LEVEL
+
+    lines += [
+        "**Beside `/game`** (its group holds Discord's 25 commands)",
+        "",
+        "| Command | What it does |",
+        "|---|---|",
+    ]
+    lines += [
+        f"| `{_usage(c.name, c).replace(f'/{c.name} {c.name}', f'/{c.name}')}` | {c.description.replace('|', '/')} |"
+        for c in TOP_LEVEL
+    ]
     return "\n".join(lines).rstrip()
 
 
@@ -118,7 +130,9 @@ def options() -> str:
     for game in games.all():
         for o in table_options(game):
             values = " / ".join(o.values) or "any"
-            lines.append(f"| {game.title} | `{o.name}` | {values} ({o.default}) | {o.description} | {o.section} |")
+            lines.append(
+                f"| {game.title} | `{o.name}` | {values} ({o.default}) | {o.description} | {o.section} |"
+            )
     return "\n".join(lines)
 
 

@@ -24,6 +24,7 @@ from engine import games
 
 from .delivery import Delivery
 from .interact import APOLOGY_UNKNOWN, say
+from .long_commands import TOP_LEVEL
 from .play_commands import build_game_group
 from .table_commands import GameGroup
 from .views import ActChoice, ActPick, LogPage, ShowMine
@@ -114,6 +115,8 @@ class ChancelleryBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.add_dynamic_items(ShowMine, LogPage, ActChoice, ActPick)
         self.tree.add_command(GameGroup())
+        for command in TOP_LEVEL:
+            self.tree.add_command(command)
         for game in games.all():
             if game.commands:  # a game still without commands has nothing to offer yet
                 self.tree.add_command(build_game_group(game))

@@ -104,6 +104,41 @@ async def resume(interaction: discord.Interaction) -> None:
     )
 
 
+# ---------------------------------------------------------------------- the host's tools
+
+
+@app_commands.command(
+    name="deadline",
+    description="Host: move the current deadline, end the phase now, or nudge who still owes",
+)
+@app_commands.describe(
+    hours="Move the deadline to this many hours from now, e.g. 12 or 0.5",
+    end_now="End the phase now: the expiry setting applies to who still owes",
+    nudge="Mention each player who still owes a decision, once",
+)
+async def deadline(
+    interaction: discord.Interaction,
+    hours: app_commands.Range[float, 0.25, 720.0] | None = None,
+    end_now: bool = False,
+    nudge: bool = False,
+) -> None:
+    # Discord allows 25 commands in a group and /game has them, so the three host tools
+    # share one command of its own, /deadline (docs/rulings.md, Platform 35).
+    channel_id = await _table(interaction)
+    service = _bot(interaction).service
+    who, admin = interaction.user.id, _is_admin(interaction)
+    if sum((hours is not None, end_now, nudge)) != 1:
+        await say(interaction, "Give exactly one of hours:, end_now:True or nudge:True.")
+        return
+    if end_now:
+        work = service.end_phase(channel_id, who, admin=admin)
+    elif nudge:
+        work = service.nudge(channel_id, who, admin=admin)
+    else:
+        work = service.set_deadline(channel_id, who, hours, admin=admin)
+    await answer_outbox(interaction, work)
+
+
 # ---------------------------------------------------------------------- seats
 
 
@@ -417,3 +452,6 @@ COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
     mine,
     talk,
 )
+
+# Commands of their own, beside the /game group (which holds Discord's 25).
+TOP_LEVEL: tuple[app_commands.Command[Any, ..., None], ...] = (deadline,)

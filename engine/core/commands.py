@@ -73,7 +73,9 @@ def match_choice(value: Any, choices: list[Choice], what: str) -> str:
     """Accept a choice by value or label, case-insensitively; name the legal ones if not."""
     text = str(value).strip().casefold()
     for choice in choices:
-        if text in (choice.value.casefold(), choice.label.casefold()):
+        # a label may add words after " — " (a card's text): its name alone is accepted too
+        name = choice.label.split(" — ")[0]
+        if text in (choice.value.casefold(), choice.label.casefold(), name.casefold()):
             return choice.value
     legal = ", ".join(c.value for c in choices) or "none right now"
     raise IllegalAction(f"{value!r} is not a legal {what}. Legal: {legal}.")

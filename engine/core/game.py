@@ -158,6 +158,8 @@ class Game(ABC, Generic[S]):
     # all, first come first served (also what a table option `choose_nations` asks for).
     nation_choice: ClassVar[str] = "first_come"
     nation_rule: ClassVar[str] = ""  # that rule in the rulebook's words, for /game rules
+    # What a missed deadline does, in a player's words, for `/game rules` (issue 18 item 8).
+    missed_deadline: ClassVar[str] = "A missed deadline gives the default order for that decision."
 
     # -- lifecycle -------------------------------------------------------------------
     @abstractmethod
@@ -187,6 +189,11 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def default_action(self, state: S, seat: str) -> Any:
         """What a deadline does for a seat that gave no order."""
+
+    def default_words(self, state: S, seat: str) -> str:
+        """What `default_action` will do for `seat` now, in a few public words that name no
+        secret ("a Draw", "the sheet as written", "the automatic player's choice")."""
+        return "the default order"
 
     @abstractmethod
     def bot_action(self, state: S, seat: str, rng: random.Random) -> Any:

@@ -81,6 +81,14 @@ class Crisis1914(Game[CrisisState]):
     max_players = 5
     aliases = ("crisis",)
     command_group = "crisis"
+    missed_deadline = (
+        "A missed deadline costs that decision only, never the Week: a missed turn is a Draw "
+        "(or, when the player cannot draw or knows a General Mobilization card is on top, the "
+        "automatic player's choice); a revealed card is placed without Belligerence; a "
+        "Congress invitation is not made and an invitation is accepted; at Refresh the Hand "
+        "is kept down to its limit. A table may instead hand missed seats to the automatic "
+        "player (/game settings on_expiry autopilot)."
+    )
     owed_words = {
         "turn": "a turn (/crisis play, draw, deliberate, reorganize, seize or pass)",
         "resolve": "the revealed card's placement (/crisis place)",
@@ -487,7 +495,29 @@ class Crisis1914(Game[CrisisState]):
             return a.Congress(yes=True)
         if state.phase == "refresh":
             return a.Refresh(discards=p.hand[weeks.HAND_MAX :])
-        return a.Pass()
+        # A missed turn costs that turn only, never the Week (issue 18 item 8): a Draw,
+        # unless the player knows the top card is a General Mobilization card or cannot
+        # draw; then the automatic player's choice, seeded from the table.
+        if self._default_draws(state, seat):
+            return a.Draw()
+        return bots.bot_action(state, seat, rng_for(state.seed, state.step, "default"))
+
+    def _default_draws(self, state: CrisisState, seat: str) -> bool:
+        p = state.player_of(seat)
+        if p is None or state.pending or state.phase not in ("play",):
+            return False
+        top_known_mobilization = bool(p.known and p.draw and bots.is_mobilization(p.draw[0]))
+        return not top_known_mobilization and a.Draw() in self.legal_actions(state, seat)
+
+    def default_words(self, state: CrisisState, seat: str) -> str:
+        p = state.player_of(seat)
+        if p is not None and state.pending and state.pending[0].nation == p.nation:
+            return "the default for the card in hand"
+        if state.phase in ("congress_invite", "congress_answer"):
+            return "the Congress default"
+        if state.phase == "refresh":
+            return "keeping the Hand"
+        return "a Draw" if self._default_draws(state, seat) else "the automatic player's choice"
 
     def bot_action(self, state: CrisisState, seat: str, rng: random.Random) -> Any:
         return bots.bot_action(state, seat, rng)

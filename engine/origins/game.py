@@ -84,6 +84,11 @@ class Origins(Game[OriginsState]):
 
     State = OriginsState
     Action = ACTION
+    missed_deadline = (
+        "A missed deadline costs that decision only: in the bidding a pass; in Phase 4 the "
+        "sheets are handed in as written so far (an unwritten sheet is empty); in the attacks "
+        "no more attacks for that country this turn; in diplomacy, ready."
+    )
     rules_summary = (
         "October 1913 to (at most) September 1914. Each month: income, the attack order "
         "(bid PFs to move a card), secret placement sheets, then diplomatic attacks in card order. "
@@ -208,10 +213,17 @@ class Origins(Game[OriginsState]):
         if state.phase == "bidding":
             return Pass()
         if state.phase == "placement":
-            return Submit(sheets={})  # an empty sheet (issue 3)
+            return Submit()  # the sheets as written so far (issue 18 item 8; empty if none)
         if state.phase == "attacks":
             return Done()
         return Ready()
+
+    def default_words(self, state: OriginsState, seat: str) -> str:
+        return {
+            "bidding": "a pass in the bidding",
+            "placement": "the sheets as written",
+            "attacks": "no more attacks this turn",
+        }.get(state.phase, "ready")
 
     def bot_action(self, state: OriginsState, seat: str, rng: random.Random) -> Any:
         return bots.choose(state, seat, rng)

@@ -22,12 +22,20 @@ from .pieces import (
     unshown_aids,
 )
 from .state import SchonbrunnState
+from .texts import card_text
 
 NONE = "none"
 
 
+def _with_text(name: str, text: str) -> str:
+    """`name — text` within an autocomplete line's 100 characters: the card is read where
+    it is chosen (issue 12)."""
+    label = f"{name} — {text}"
+    return label if len(label) <= 100 else label[:99].rsplit(" ", 1)[0] + "…"
+
+
 def _cards(ids: list[str]) -> list[Choice]:
-    return [Choice(card(c).name, c) for c in ids]
+    return [Choice(_with_text(card(c).name, card_text(card(c))), c) for c in ids]
 
 
 def _supply(state: SchonbrunnState, seat: str, typed: dict[str, Any]) -> list[Choice]:
@@ -137,7 +145,7 @@ def _aids(state: SchonbrunnState, seat: str, typed: dict[str, Any]) -> list[Choi
 
 
 def _nations_left(state: SchonbrunnState, seat: str, typed: dict[str, Any]) -> list[Choice]:
-    return [Choice(nations()[n].name, n) for n in state.nations_left]
+    return [Choice(_with_text(nations()[n].name, nations()[n].ability_text), n) for n in state.nations_left]
 
 
 def _bids(state: SchonbrunnState, seat: str, typed: dict[str, Any]) -> list[Choice]:

@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from engine.core import Entry, Event, Forced, Game, IllegalAction, Model, Outcome, Prompt, Standing
+from engine.core import Entry, Event, Forced, Game, IllegalAction, Model, Outcome, Prompt, Standing, rng_for
 
 from . import actions as A
 from . import bots, legal, rules, texts
@@ -133,6 +133,11 @@ class Schonbrunn(Game[SchonbrunnState]):
     State = SchonbrunnState
     Action = ACTION
     commands = COMMANDS
+    missed_deadline = (
+        "A missed deadline costs that decision only: a missed Hierarchy commit or Assignment "
+        "is made by the automatic player, and said so in the channel; anything else takes the "
+        "most passive choice (bid 1 Reception, sign nothing, spend nothing, pass, keep nothing)."
+    )
     rules_summary = (
         "The Congress of Vienna in 4 rounds (5 with 6 players): commit a Delegate for the "
         "Hierarchy, assign Delegates to five Objectives, plot, move, and win Reparations in Congress."
@@ -349,7 +354,16 @@ class Schonbrunn(Game[SchonbrunnState]):
         )
 
     def default_action(self, state: SchonbrunnState, seat: str) -> Any:
+        # A missed commit or assignment is made by the automatic player (issue 18 item 8):
+        # the most passive choice there would throw the seat's round away.
+        if state.stage in ("commit", "assign"):
+            return bots.bot_action(state, seat, rng_for(state.seed, state.step, "default"))
         return bots.default_action(state, seat)
+
+    def default_words(self, state: SchonbrunnState, seat: str) -> str:
+        if state.stage in ("commit", "assign"):
+            return "the automatic player's choice"
+        return "the most passive choice"
 
     def bot_action(self, state: SchonbrunnState, seat: str, rng: random.Random) -> Any:
         return bots.bot_action(state, seat, rng)

@@ -53,7 +53,7 @@ async def test_a_scripted_whole_game_runs_to_its_standings(store):
     assert "[private to alice] Refused: It is not your turn: bob owes commit." in out
     assert out.rstrip().endswith("[private to bob] Refused: The game is over.")
     # `wait` ran the deadlines: the diplomacy phase after 10 minutes, bob's commit after a day
-    assert out.count("Time is up: default orders given for bob.") == 2
+    assert out.count("Time is up. Played for those who still owed: bob (the default order).") == 2
     assert "Due in 10 min." in out and "<t:" not in out  # timestamps read as words here
 
 

@@ -583,3 +583,32 @@ async def test_the_settings_key_offers_the_long_game_settings(env, service):
         c["value"] for c in await table["alice"].autocomplete(table.channel, "game settings", "key", "")
     ]
     assert {"on_expiry", "on_outage", "round_threads"} <= set(offered) and "extra" not in offered
+
+
+async def test_the_host_moves_the_deadline_nudges_and_ends_the_phase(env, service, store):
+    """Issue 18 item 9: host tools for a running game."""
+    table = await _started(env, service, "alice", "bob", "carol")
+    await table["alice"].slash(table.channel, "envoys commit", value=3)
+
+    refused = await table["bob"].slash(table.channel, "deadline", hours=2)
+    assert refused.ephemeral and "Only the host" in refused.response.content
+    moved = await table["alice"].slash(table.channel, "deadline", hours=2)
+    assert moved.ephemeral, moved.response.content
+    assert await _deadline(store, table.channel.id) == env.now().timestamp() + 2 * HOUR
+    assert any("The host moved the deadline" in m.content for m in table.channel.history())
+
+    before = len(table.channel.history())
+    nudged = await table["alice"].slash(table.channel, "deadline", nudge=True)
+    assert "Nudged 2 players" in nudged.response.content
+    pings = [m.content for m in table.channel.history()[before:]]
+    for name in ("bob", "carol"):
+        mine = [text for text in pings if table[name].mention in text]
+        assert len(mine) == 1 and "commit" in mine[0], pings  # one mention each
+    assert not any(table["alice"].mention in text for text in pings)
+    assert not any("Commit 1, 2 or 3" in text for text in pings)  # the prompt's own words stay private
+
+    ended = await table["alice"].slash(table.channel, "deadline", end_now=True)
+    assert ended.ephemeral, ended.response.content
+    assert "round 1, press" in table.status().content  # bob and carol got their default orders
+    said = "\n".join(m.content for m in table.channel.history())
+    assert "The host ended the phase now." in said and "Played for those who still owed: bob" in said

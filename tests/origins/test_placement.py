@@ -128,7 +128,9 @@ def test_a_sheet_cannot_be_changed_after_it_is_handed_in():
         _set(state, seat, "place", "UK", "FE", 3)
 
 
-def test_the_default_is_an_empty_sheet():
+def test_a_missed_deadline_hands_in_the_sheet_as_written():
+    """Issue 18 item 8: the default order hands in the draft as it stands (it used to
+    throw it away and hand in an empty sheet); a seat that wrote nothing hands in an empty one."""
     state = _placing()
     seat = state.holders["UK"]
     state, _ = _set(state, seat, "place", "UK", "FE", 3)
@@ -137,7 +139,8 @@ def test_the_default_is_an_empty_sheet():
     for other in state.seats:
         if other != seat:
             state, _ = GAME.apply(state, other, GAME.default_action(state, other))
-    assert state.at("FE", "UK") == 0 and state.at("UK", "UK") == 5
+    assert state.at("FE", "UK") == 3  # the empty sheet left it at 0
+    assert GAME.view(state, None)["last_sheets"]["UK"] == "FE 3"
 
 
 def test_one_line_sheet():

@@ -174,3 +174,18 @@ def test_the_screen_shows_each_cards_text_the_signed_treaties_the_nation_and_the
     assert on_board and all(f"**{c.name}**: {card_text(c)}" in shown for c in on_board)
     assert aid.name not in GAME.describe(GAME.view(state, "AUT"))
     assert aid.name not in GAME.describe(GAME.view(state, None))
+
+
+def test_cards_are_offered_with_their_text_where_they_are_chosen():
+    """Issue 12: signing, activating and keeping name each card with its text."""
+    from engine.schonbrunn.content import cards
+    from engine.schonbrunn.texts import card_text
+
+    state = table(["GB", "AUT", "RUS"])
+    treaty = next(c for c in cards().values() if c.type == "treaty")
+    state.players["GB"].signed.append(treaty.id)
+    opt = next(o for o in COMMANDS["activate"].options if o.name == "treaty")
+    offered = {c.value: c.label for c in opt.suggest(state, "GB", {})}
+    label = offered[treaty.id]
+    assert label.startswith(f"{treaty.name} — ") and len(label) <= 100
+    assert card_text(treaty).startswith(label.removeprefix(f"{treaty.name} — ").rstrip("…"))

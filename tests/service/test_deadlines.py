@@ -44,7 +44,9 @@ async def test_on_expiry_default_gives_each_owing_seat_its_default_order(service
     await service.command(CHANNEL, ALICE, "commit", {"value": "3"})
     clock.advance(24 * HOUR)
     (out,) = await service.tick()
-    assert out.posts[0].text == "Time is up: default orders given for bob, carol."
+    assert out.posts[0].text.startswith(
+        "Time is up. Played for those who still owed: bob (the default order), carol (the default order)."
+    )
     assert any("Commits: s1=3, s2=1, s3=1" in p.text for p in out.public())  # Envoys' default is 1
     actions = await service.store.get_actions(CHANNEL)
     assert [(a.seat, a.user_id) for a in actions] == [("s1", ALICE), ("s2", None), ("s3", None)]
@@ -75,7 +77,9 @@ async def test_on_expiry_extend_pushes_once_then_defaults(service, clock):
     assert await service.store.get_actions(CHANNEL) == []
     clock.advance(24 * HOUR)
     (out,) = await service.tick()
-    assert out.posts[0].text.startswith("Time is up: default orders given for alice, bob.")
+    assert out.posts[0].text.startswith(
+        "Time is up. Played for those who still owed: alice (the default order), bob (the default order)."
+    )
 
 
 async def test_on_expiry_pause_pauses_until_the_host_resumes(service, clock):
@@ -110,7 +114,7 @@ async def test_deadlines_that_passed_while_the_bot_was_down_are_processed_at_sta
         assert await service.next_wakeup() < clock.now
         outs = await service.tick()
         assert [o.channel_id for o in outs] == [CHANNEL]
-        assert any(p.text.startswith("Time is up: default orders") for p in outs[0].posts)
+        assert any(p.text.startswith("Time is up. Played for those who still owed") for p in outs[0].posts)
         assert len(await store.get_actions(CHANNEL)) == 2
     finally:
         await store.close()

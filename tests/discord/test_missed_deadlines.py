@@ -1,0 +1,98 @@
+"""Issue 18 item 8 through SimCord: a missed deadline costs that decision only and never
+throws away what was written. The table's default `on_expiry` ("default") applies."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from bot import tables
+from bot.discord import create_bot
+from engine.crisis1914 import GAME as CRISIS
+from engine.origins import GAME as ORIGINS
+
+from .conftest import BotConfig
+from .test_crisis_e2e import CrisisTable
+from .test_origins_e2e import OriginsTable
+
+SEED = 1914
+DAY = 24 * 3600.0
+
+
+@pytest.fixture
+def simcord_bot(service):
+    """The bot over the real game registry (conftest's default narrows it to the test game)."""
+    return create_bot(BotConfig(), service)
+
+
+@pytest.fixture(autouse=True)
+def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tables, "secrets", SimpleNamespace(randbits=lambda bits: SEED))
+
+
+def _status_and_notices(table) -> str:
+    return "\n".join(m.content for m in table.channel.history())
+
+
+async def test_a_missed_origins_deadline_hands_in_the_written_sheet(env, store):
+    table = OriginsTable(env, store, players=3)
+    await table.start(SEED)
+    for _ in range(60):  # everyone passes in the bidding; the last pass opens Phase 4
+        state = await table.state()
+        if state.phase != "bidding":
+            break
+        await table.order(ORIGINS.prompts(state)[0].seat, "pass")
+    state = await table.state()
+    assert state.phase == "placement"
+    seat = ORIGINS.prompts(state)[0].seat
+    country = state.countries_of(seat)[0]
+    await table.order(seat, "sheet", line="FE 1", country=country)  # written, never handed in
+    assert seat not in state.submitted
+
+    await env.advance_time(DAY + 60)  # nobody hands in: the deadline passes
+
+    after = await table.state()
+    assert after.phase != "placement", after.phase
+    assert ORIGINS.view(after, None)["last_sheets"][country] == "FE 1"  # not an empty sheet
+    said = _status_and_notices(table)
+    assert "Time is up. Played for those who still owed" in said and "the sheets as written" in said
+
+
+async def test_a_missed_crisis_turn_does_not_pass_the_week(env, store):
+    table = CrisisTable(env, store)
+    await table.start(SEED)
+    service = env.bot.service
+    for _ in range(200):  # to the first Play Step turn a member owes
+        state = await table.state()
+        if state.phase == "play" and not state.pending:
+            break
+        await service.auto(table.channel.id)
+    seat = CRISIS.prompts(state)[0].seat
+    week = state.week
+    assert not state.player_of(seat).passed
+
+    await env.advance_time(DAY + 60)  # the member never takes the turn
+
+    after = await table.state()
+    assert after.step > state.step  # the deadline played the turn
+    assert after.week == week
+    assert not after.player_of(seat).passed, "a missed turn passed the player for the whole Week"
+    said = _status_and_notices(table)
+    assert "Time is up. Played for those who still owed" in said
+    assert "(a Draw)" in said or "(the automatic player's choice)" in said
+
+
+async def test_game_rules_lists_each_games_default_actions(env):
+    guild = env.create_guild()
+    channel = guild.create_text_channel("rules")
+    anna = guild.add_member(env.create_user("anna"))
+    expected = {
+        "crisis1914": "a missed turn is a Draw",
+        "origins": "the sheets are handed in as written",
+        "schonbrunn": "is made by the automatic player",
+    }
+    for game, words in expected.items():
+        answer = await anna.slash(channel, "game rules", game=game)
+        text = "\n".join(m.content for m in [answer.response, *answer.followups])
+        assert "A missed deadline costs that decision only" in text and words in text, text
