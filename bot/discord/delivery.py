@@ -10,7 +10,8 @@
   player is told once in the channel how to fix it (`/game notify mode:dm` after opening
   their DMs), and every later turn notice and reminder comes as a channel mention that
   names no secret (`Post.public`) until they do;
-- the phase thread is opened and archived as the service asks.
+- the phase thread is opened and archived as the service asks;
+- nothing is cut: a text longer than a message goes on in the next (`split_message`).
 
 Every skipped call here is deliberate: the budget is about 1.5 Discord API calls per
 player action (issue 2, item 11).
@@ -29,7 +30,7 @@ import discord
 from bot.bounded import KeyedLocks
 from bot.outbox import Outbox, Post
 from bot.render.pictures import Picture
-from bot.render.text import MESSAGE_LIMIT, split_message
+from bot.render.text import split_message
 
 from .interact import picture_file
 from .views import CUSTOM_ID, own_choices, status_view
@@ -55,11 +56,6 @@ class _Notice:
     texts: list[str] = field(default_factory=list)  # for a DM
     mention: str | None = None  # for a player who chose mentions: the public ping instead
     fallback: str | None = None  # the public ping, naming no secret, should the DM fail
-
-
-def _fit(text: str) -> str:
-    return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 1] + "…"
-
 
 
 class Delivery:
@@ -157,7 +153,16 @@ class Delivery:
         """Edit the status message: the text, and the board picture in the same edit (one
         call); the picture is uploaded again only when it changed."""
         text = status if not events else f"{status}\n\n" + "\n".join(f"> {line}" for line in events)
-        text = _fit(text)
+        # Nothing is cut (issue 18 item 11): what does not fit under the status goes on in
+        # messages of its own (rare: a Congress's results at a full table).
+        text, *overflow = split_message(text) or [status]
+        try:
+            await self._edit_status(channel, text, new=new, picture=picture)
+        finally:
+            for part in overflow:
+                await channel.send(part, allowed_mentions=NO_MENTIONS)
+
+    async def _edit_status(self, channel: Any, text: str, *, new: bool, picture: Picture | None) -> None:
         digest = hashlib.sha1(picture.png).digest() if picture is not None else None
         changed_picture = digest is not None and self._pictured.get(channel.id) != digest
         if not new and self._shown.get(channel.id) == text and not changed_picture:
@@ -221,7 +226,8 @@ class Delivery:
         info = await self.service.table_info(outbox.channel_id) if (outbox.close_thread or lines) else None
         current = await self._thread(info.thread_id) if info is not None and info.thread_id else None
         if current is not None and lines and (outbox.close_thread or not outbox.open_thread):
-            await current.send(_fit("\n".join(lines)), allowed_mentions=NO_MENTIONS)
+            for part in split_message("\n".join(lines)):
+                await current.send(part, allowed_mentions=NO_MENTIONS)
             lines = []
         if outbox.close_thread:
             if current is not None:
@@ -249,7 +255,8 @@ class Delivery:
                 lines.insert(0, opening)  # with any thread lines: one message, one call
         if lines:
             target = current if current is not None else channel
-            await target.send(_fit("\n".join(lines)), allowed_mentions=NO_MENTIONS)
+            for part in split_message("\n".join(lines)):
+                await target.send(part, allowed_mentions=NO_MENTIONS)
 
     async def _thread_due(self, channel_id: int, name: str) -> float | None:
         """When the phase that opened this thread ends. The outbox does not carry it, so it
@@ -341,9 +348,8 @@ class Delivery:
             return None
 
     async def _mention(self, channel: Any, user_id: int, text: str) -> None:
-        await channel.send(
-            _fit(text), allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)])
-        )
+        for part in split_message(text):
+            await channel.send(part, allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]))
 
     async def dm(
         self,
@@ -367,7 +373,9 @@ class Delivery:
             extra: dict[str, Any] = {"view": view} if view is not None else {}
             if picture is not None:
                 extra["file"] = picture_file(picture)
-            await dm.send(_fit(f"{text}\n-# {channel.mention}"), **extra)
+            parts = split_message(f"{text}\n-# {channel.mention}")
+            for n, part in enumerate(parts):  # the buttons go with the last part
+                await dm.send(part, **(extra if n == len(parts) - 1 else {}))
             return True
         except discord.Forbidden as exc:
             if exc.code != CLOSED_DM:
@@ -391,9 +399,7 @@ class Delivery:
         )
         if fallback:
             told += "\n" + fallback
-        await channel.send(
-            _fit(told), allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)])
-        )
+        await self._mention(channel, user_id, told)
         return False
 
     def reopened(self, user_id: int) -> None:

@@ -384,3 +384,32 @@ async def test_only_the_callers_own_commands_work_in_a_dm(env):
     refused = await stranger.slash("game status")  # ...so the table verbs refuse in a DM
     assert refused.ephemeral and "server channels" in refused.response.content
     assert [type(e).__name__ for e in env.errors] == ["NoPrivateMessage"]  # a refusal, not a crash
+
+
+async def test_no_public_message_is_cut_what_does_not_fit_goes_on_in_another(env, service):
+    """Issue 18 item 11: a status with more quoted events than one message holds (a
+    Congress's results at a full table) is never cut at 2,000 characters."""
+    from bot.outbox import Outbox, Post
+
+    table = await _started(env, service, "alice", "bob")
+    events = [f"Congress result {i}: Reparation {i} goes to nation {i % 6} " + "with details " * 6 for i in range(40)]
+    thread_lines = [f"Thread line {i}: " + "words " * 20 for i in range(30)]
+    out = Outbox(
+        channel_id=table.channel.id,
+        posts=[Post(to="channel", text=e) for e in events] + [Post(to="thread", text=x) for x in thread_lines],
+        status=lambda: "unused",
+    )
+    assert sum(len(e) for e in events) > 2 * 2000
+    first = len(env.http_requests)
+    await env.bot.delivery.deliver(out)
+
+    sent = [
+        r.json["content"]
+        for r in env.http_requests[first:]
+        if r.method in ("POST", "PATCH") and isinstance(r.json, dict) and r.json.get("content")
+    ]
+    assert all(len(text) <= 2000 for text in sent)
+    everything = "\n".join(sent)
+    for line in events + thread_lines:
+        assert line.strip() in everything, line  # whole, not cut
+    assert "round 1, commit" in table.status().content  # the status message is still the status
