@@ -130,6 +130,7 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
         seed_source: Callable[[], int] = _random_seed,
         shards: Shards = EVERY_SHARD,
         cache_size: int = CACHE_SIZE,
+        draw_pictures: bool = True,
     ):
         self.store = store
         # the servers this process serves: their deadlines and outage notices are ours
@@ -146,6 +147,9 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
         self._cache: OrderedDict[int, _Table] = OrderedDict()
         self._cache_size = cache_size
         self.pictures = PictureCache()
+        # False: no board pictures at all, for whole-game tests that do not look at them
+        # (a picture takes tens of ms; drawing one per action was most of their cost)
+        self.draw_pictures = draw_pictures
 
     # -- loading and saving ----------------------------------------------------------------
     def _lock(self, channel_id: int) -> AbstractAsyncContextManager[None]:
@@ -812,9 +816,10 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
         return self._status(await self._load(channel_id))
 
     async def picture(self, channel_id: int) -> Picture | None:
-        """The table's public board picture; None before the start or for a game without one."""
+        """The table's public board picture; None before the start, for a game without one, or
+        when this service draws none."""
         t = await self._load(channel_id)
-        if t.state is None:
+        if t.state is None or not self.draw_pictures:
             return None
         return await self.pictures.board(channel_id, t.row.version, t.game, t.state)
 
@@ -824,7 +829,7 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
         from .replay import record_from_store
 
         t = await self._load(channel_id)
-        if t.row.status != "finished" or t.state is None:
+        if t.row.status != "finished" or t.state is None or not self.draw_pictures:
             return []
         record = await record_from_store(self.store, channel_id)
         g = t.game
@@ -844,7 +849,7 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
         seat in a started game."""
         t = await self._load(channel_id)
         me = t.seat_of(user_id)
-        if t.state is None or me is None or me.seat is None:
+        if t.state is None or me is None or me.seat is None or not self.draw_pictures:
             return None
         return await self.pictures.private(channel_id, t.row.version, t.game, t.state, me.seat)
 

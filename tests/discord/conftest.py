@@ -61,8 +61,20 @@ async def store(tmp_path):
 
 
 @pytest.fixture
-def service(store, clock) -> TableService:
-    return TableService(store, clock=clock, default_settings={"phase_hours": 24.0, "reminders_hours": [1.0]})
+def draw_pictures() -> bool:
+    """Whether the service draws board pictures, as the real bot does; a module whose whole
+    games do not look at them overrides this with False (tests/discord/whole_game.py)."""
+    return True
+
+
+@pytest.fixture
+def service(store, clock, draw_pictures) -> TableService:
+    return TableService(
+        store,
+        clock=clock,
+        default_settings={"phase_hours": 24.0, "reminders_hours": [1.0]},
+        draw_pictures=draw_pictures,
+    )
 
 
 @pytest.fixture

@@ -32,7 +32,7 @@ from engine.crisis1914.content import load_content
 from engine.crisis1914.state import CrisisState
 from engine.crisis1914.texts import card_text
 
-from .whole_game import WholeGameTable, fixed_seed, simcord_bot  # noqa: F401 (fixtures pytest finds by name)
+from .whole_game import WholeGameTable, draw_pictures, fixed_seed, simcord_bot  # noqa: F401 (fixtures pytest finds by name)
 
 # The table seed (fixed: the same game every run), also the automatic players' seed. With the
 # engine as written, 282 is weathered to the end of Week 6 and in 277 Sazonov loses in Week 3.

@@ -23,7 +23,7 @@ from engine.origins.actions import Attack, Bid, Done, Pass, Place, Ready, Remove
 from engine.origins.placement import sheet_line
 from engine.origins.state import OriginsState, Sheet
 
-from .whole_game import WholeGameTable, fixed_seed, simcord_bot  # noqa: F401 (fixtures pytest finds by name)
+from .whole_game import WholeGameTable, draw_pictures, fixed_seed, simcord_bot  # noqa: F401 (fixtures pytest finds by name)
 
 SEED = 1914  # the table seed (fixed: the same game every run) and the automatic players' seed
 NAMES = ("anna", "boris", "clara", "dmitri", "emil")

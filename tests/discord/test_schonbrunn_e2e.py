@@ -30,7 +30,7 @@ from engine.schonbrunn import GAME
 from engine.schonbrunn import actions as A
 from engine.schonbrunn.state import SchonbrunnState
 
-from .whole_game import SECRET, WholeGameTable, fixed_seed, simcord_bot  # noqa: F401 (fixtures pytest finds by name)
+from .whole_game import SECRET, WholeGameTable, draw_pictures, fixed_seed, simcord_bot  # noqa: F401 (fixtures pytest finds by name)
 
 SEED = 1815  # the table seed and the automatic players' seed: a game that uses every command
 NAMES = ("anna", "boris", "clara", "dmitri")

@@ -1,7 +1,7 @@
 """What the SimCord whole-game tests share: the bot over the real registry, a fixed table
 seed, and a guild channel whose members play one game by its slash commands.
 
-A test module imports `simcord_bot` and `fixed_seed` (pytest finds fixtures by name in the
+A test module imports `simcord_bot`, `fixed_seed` and `draw_pictures` (pytest finds fixtures by name in the
 module), defines a `seed` fixture giving the table seed, and subclasses `WholeGameTable`
 with its game, member names and channel.
 """
@@ -28,6 +28,14 @@ SECRET = "(secret: only you see this)"  # how the service marks a simultaneous p
 def simcord_bot(service: TableService) -> Any:
     """The bot over the real game registry (conftest's default narrows it to the test game)."""
     return create_bot(BotConfig(), service)
+
+
+@pytest.fixture
+def draw_pictures() -> bool:
+    """No board pictures: these games test the commands and messages, and a picture on every
+    action was most of their cost (tests/discord/test_pictures.py and test_api_budget.py
+    play with pictures)."""
+    return False
 
 
 @pytest.fixture
