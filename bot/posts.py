@@ -9,7 +9,7 @@ from __future__ import annotations
 from engine.core import Event, Prompt
 
 from .outbox import Outbox, Post
-from .render import seat_list, timestamp
+from .render import seat_list, standings, timestamp
 from .sessions import in_session, sessions_of
 from .store import DeadlineRow
 from .tablebase import OVER, _Table, single_step
@@ -53,6 +53,10 @@ class PostsMixin:
         elif t.row.status == "paused":
             lines.append("The game is paused.")
         elif t.row.status == "finished":
+            outcome = g.outcome(t.state)
+            if outcome is not None:  # the final standings and how every score was reached
+                # first: the status message is cut at Discord's limit, the board matters less now
+                lines.insert(0, standings(outcome, {s.seat: t.who_as(s.seat) for s in t.seats if s.seat}))
             lines.append("The game is over.")
         else:
             lines.append("The game was abandoned.")

@@ -9,7 +9,7 @@ from engine.core import IllegalAction
 from . import content as ct
 from .actions import CardChoices
 from .log import Log, name, statesman
-from .state import CrisisState, Pending, Played, Player
+from .state import CrisisState, Pending, Played, Player, ScoreItem
 
 MAX_BELLIGERENCE = 5
 TRACK_END = 32
@@ -116,12 +116,43 @@ def enter_draw_pile(p: Player, card_id: str, rng: random.Random, log: Log) -> bo
 
 
 # -- score and losing ----------------------------------------------------------------------------
+def gain_prestige(p: Player, what: str, points: int, parts: list[tuple[str, int]] | None = None) -> int:
+    """Add `points` to the Prestige and say where they came from in `prestige_items`.
+    Prestige never falls below 0: what the floor took back is a part of its own. Returns
+    the change."""
+    parts = list(parts or [])
+    new = max(0, p.prestige + points)
+    if new != p.prestige + points:
+        parts = parts or [(what, points)]
+        parts.append(("Prestige cannot fall below 0", new - p.prestige - points))
+    change = new - p.prestige
+    p.prestige = new
+    p.prestige_items.append(ScoreItem(what=what, points=change, parts=parts))
+    return change
+
+
+def prestige_breakdown(p: Player) -> str:
+    """ "Week 1 +4 (top of the Initiative Track +1, most DP +3); Congress +1": the items add
+    up to the Prestige, and each item's parts to the item."""
+    items = []
+    for item in p.prestige_items:
+        shown = f"{item.what} {item.points:+d}"
+        if item.parts and not (len(item.parts) == 1 and item.parts[0][0] == item.what):
+            shown += " (" + ", ".join(f"{w} {n:+d}" for w, n in item.parts) + ")"
+        items.append(shown)
+    unlisted = p.prestige - sum(i.points for i in p.prestige_items)
+    if unlisted:  # a game saved before the items were kept
+        items.insert(0, f"earlier, not itemised {unlisted:+d}")
+    return "; ".join(items) or "no Prestige scored"
+
+
 def lose(state: CrisisState, p: Player, why: str, log: Log) -> None:
     """No further turns, markers off the board, Prestige 0; the game ends with this Week."""
     if p.lost is not None:
         return
     p.lost = why
-    p.prestige = 0
+    if p.prestige:
+        gain_prestige(p, f"lost: {why}", -p.prestige)
     state.ending = True
     state.current = [None if n == p.nation else n for n in state.current]
     state.will_top = [n for n in state.will_top if n != p.nation]
@@ -301,7 +332,7 @@ def apply_effect(
         if p.counters[e.counter] != before:  # at the track's end the marker stays, silently
             log.public("counter", f"{who}'s {e.counter.title()} marker moves to {p.counters[e.counter]}.")
     elif isinstance(e, ct.ImmediatePrestige):
-        p.prestige += e.amount
+        gain_prestige(p, f"{card(played).name} (at once)", e.amount)
         log.public("prestige", f"{who} gains {e.amount} Prestige at once (now {p.prestige}).")
     elif isinstance(e, ct.BringIn):
         if e.card in p.set_aside:

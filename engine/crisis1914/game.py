@@ -31,6 +31,7 @@ from .cards import (
     card,
     card_dp,
     limit,
+    prestige_breakdown,
     reducible_boxes,
 )
 from .commands import COMMANDS
@@ -440,19 +441,28 @@ class Crisis1914(Game[CrisisState]):
             rank = 1 if "Victory" in level else 2
             return Outcome(
                 reason=state.result or "",
-                standings=[Standing(seat=p.seat, rank=rank, score=p.prestige, detail=level)],
+                standings=[
+                    Standing(
+                        seat=p.seat, rank=rank, score=p.prestige, detail=f"{level}: {prestige_breakdown(p)}"
+                    )
+                ],
             )
         standing = [p for p in state.players.values() if p.lost is None]
         scores = sorted({p.prestige for p in standing}, reverse=True)
         out = [
             Standing(
-                seat=p.seat, rank=scores.index(p.prestige) + 1, score=p.prestige, detail=statesman(p.nation)
+                seat=p.seat,
+                rank=scores.index(p.prestige) + 1,
+                score=p.prestige,
+                detail=f"{statesman(p.nation)}: {prestige_breakdown(p)}",
             )
             for p in standing
         ]
         last = len(scores) + 1 if scores else 2  # when all lose, nobody ranks first
         out += [
-            Standing(seat=p.seat, rank=last, score=0, detail=f"{statesman(p.nation)}: lost ({p.lost})")
+            Standing(
+                seat=p.seat, rank=last, score=0, detail=f"{statesman(p.nation)}: {prestige_breakdown(p)}"
+            )
             for p in state.players.values()
             if p.lost is not None
         ]

@@ -15,6 +15,7 @@ from .cards import (
     check_choices,
     discard_from_hand,
     draw_card,
+    gain_prestige,
     limit,
     offers_choice,
     play_card,
@@ -110,7 +111,7 @@ def _deliberate(state: CrisisState, p: Player, action: a.Deliberate, rng: random
         raise IllegalAction("You have no cards left to draw, so you cannot Deliberate.")
     discard_from_hand(p, action.discard, log, "to Deliberate")
     if state.solo:
-        p.prestige -= SOLO_COST
+        gain_prestige(p, f"Week {state.week}: Deliberate (solitaire cost)", -SOLO_COST)
     p.deliberated = True
     drawn = [c for c in (draw_card(p, rng, log) for _ in range(3)) if c is not None]
     state.pending.insert(0, Pending(kind="choose", nation=p.nation, cards=drawn))
@@ -134,7 +135,7 @@ def _reorganize(state: CrisisState, p: Player, action: a.Reorganize, log: Log) -
         raise IllegalAction("Reorganize costs 1 Prestige in the solitaire game, and you have none.")
     discard_from_hand(p, action.discard, log, "to Reorganize")
     if state.solo:
-        p.prestige -= SOLO_COST
+        gain_prestige(p, f"Week {state.week}: Reorganize (solitaire cost)", -SOLO_COST)
     top = p.draw[:3]
     log.public("reorganize", f"{statesman(p.nation)} Reorganizes the top {len(top)} cards of the Draw Pile.")
     if top:
@@ -211,7 +212,9 @@ def _answer_pending(state: CrisisState, p: Player, action: Any, rng: random.Rand
         play_card(state, p, chosen, action, rng, log, src)
     elif pending.kind == "reorder":
         if not isinstance(action, a.Reorder):
-            raise IllegalAction("First put the cards you looked at back in the order you want (/crisis reorder).")
+            raise IllegalAction(
+                "First put the cards you looked at back in the order you want (/crisis reorder)."
+            )
         if sorted(action.order) != sorted(pending.cards):
             raise IllegalAction(
                 "Reorder exactly the cards you looked at: " + ", ".join(name(c) for c in pending.cards) + "."

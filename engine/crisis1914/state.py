@@ -24,6 +24,15 @@ class Played(Model):
     belligerence: bool = False
 
 
+class ScoreItem(Model):
+    """One change of a Prestige total and where it came from: `parts` add up to `points`
+    (issue 12: every score explained)."""
+
+    what: str
+    points: int
+    parts: list[tuple[str, int]] = Field(default_factory=list)
+
+
 class Player(Model):
     nation: str
     seat: str
@@ -39,6 +48,7 @@ class Player(Model):
     score: int = 0  # the lower (or only) Score marker
     second: int | None = None  # the Diplomatic Back-Channel marker, always above `score`
     prestige: int = 0
+    prestige_items: list[ScoreItem] = Field(default_factory=list)  # how `prestige` was reached
     belligerence: int = 0  # the Belligerence Level Track in this nation's City Box
     belligerent_this_week: bool = False
     deliberated: bool = False

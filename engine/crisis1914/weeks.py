@@ -12,6 +12,7 @@ from .cards import (
     card,
     discard_pile,
     draw_card,
+    gain_prestige,
     put_discard,
     reduce_tension,
     reducible_boxes,
@@ -44,22 +45,28 @@ def new_round(state: CrisisState) -> None:
 def score_week(state: CrisisState, log: Log) -> None:
     active = state.active()
     summary: dict[str, dict[str, int]] = {}
+    parts: dict[str, list[tuple[str, int]]] = {}
     if state.solo:
         for p in active:
+            parts[p.nation] = _solo_parts(p)
             summary[p.nation] = {"prestige": _solo_prestige(p), "dp": p.highest}
     else:
         order = [n for n in state.initiative() if state.players[n].lost is None]
         ranked = sorted(active, key=lambda p: (-p.highest, order.index(p.nation)))
         for i, p in enumerate(ranked):
+            tied = any(q is not p and q.highest == p.highest for q in ranked)
+            parts[p.nation] = prestige_parts(p, i, len(state.players), order[0], tied)
             summary[p.nation] = {
                 "prestige": prestige_award(p, i, len(state.players), order[0]),
                 "dp": p.highest,
             }
     for p in active:
-        won = summary[p.nation]["prestige"]
-        p.prestige = max(0, p.prestige + won)
+        won = gain_prestige(p, f"Week {state.week}", summary[p.nation]["prestige"], parts[p.nation])
+        why = ", ".join(f"{what} {n:+d}" for what, n in p.prestige_items[-1].parts)
         log.public(
-            "score", f"{statesman(p.nation)} scores {won:+d} Prestige (now {p.prestige}).", nation=p.nation
+            "score",
+            f"{statesman(p.nation)} scores {won:+d} Prestige (now {p.prestige}): {why}.",
+            nation=p.nation,
         )
     for p in active:
         boxes = reducible_boxes(state, p.nation) if p.highest < PRESTIGE_THRESHOLD else []
@@ -93,6 +100,39 @@ def finish_score(state: CrisisState, log: Log) -> None:
     state.last_week = summary
     if active:
         state.dp_history.append(sum(p.highest for p in active) / len(active))
+
+
+def prestige_parts(
+    p: Player, place: int, players: int, top_of_initiative: str, tied: bool = False
+) -> list[tuple[str, int]]:
+    """The Prestige table's lines for one player, each with its points; they add up to
+    `prestige_award`. `tied`: another player has as many DP (the Initiative Track ranked them)."""
+    parts: list[tuple[str, int]] = []
+    dp = f"{p.highest} DP"
+    if p.highest >= PRESTIGE_THRESHOLD:
+        if p.nation == top_of_initiative:
+            parts.append(("first on the Initiative Track", 1))
+        rank = ["most DP", "2nd most DP", "3rd most DP", "4th most DP", "5th most DP"][place]
+        rank += f" ({dp}{', tie broken by the Initiative Track' if tied else ''})"
+        parts.append((rank, 3 if place == 0 else 2 if place == 1 and players >= 3 else 1))
+    else:
+        parts.append((f"{dp} (a Prestige award needs {PRESTIGE_THRESHOLD})", 0))
+    if p.belligerent_this_week:
+        parts.append(
+            ("Belligerence with the most DP", 1) if place == 0 else ("Belligerence without the most DP", -1)
+        )
+    if assertions(p) >= 4:
+        parts.append(("doubled for 4 Assertions", sum(n for _, n in parts)))
+    return parts
+
+
+def _solo_parts(p: Player) -> list[tuple[str, int]]:
+    if p.highest < PRESTIGE_THRESHOLD:
+        return [(f"{p.highest} DP (under {PRESTIGE_THRESHOLD})", 0)]
+    out = [(f"{p.highest} DP (at least {PRESTIGE_THRESHOLD})", 1)]
+    if p.highest > SOLO_BONUS_FROM:
+        out.append((f"DP above {SOLO_BONUS_FROM}", p.highest - SOLO_BONUS_FROM))
+    return out
 
 
 def prestige_award(p: Player, place: int, players: int, top_of_initiative: str) -> int:
@@ -149,7 +189,12 @@ def hold_congress(state: CrisisState, log: Log) -> None:
             boxes[b] = max(floor, boxes[b] - 1, 0)
     inviter = state.players[state.congress_inviter or ""]
     gain = 2 if assertions(inviter) >= 4 else 1
-    inviter.prestige += gain
+    gain_prestige(
+        inviter,
+        f"Week {state.week} Congress",
+        gain,
+        [("calling the Congress", 1)] + ([("doubled for 4 Assertions", 1)] if gain == 2 else []),
+    )
     log.public(
         "congress",
         f"The Congress meets: every Tension die falls by 1; {statesman(inviter.nation)} gains {gain} Prestige.",
@@ -163,7 +208,8 @@ def game_end_check(state: CrisisState, log: Log) -> bool:
         if worst >= WAR_TENSION:
             city = ct.load_content().nations[p.nation].city
             p.lost = f"Tension {worst} in {city}: war"
-            p.prestige = 0
+            if p.prestige:
+                gain_prestige(p, f"lost: {p.lost}", -p.prestige)
             log.public(
                 "lost", f"{statesman(p.nation)} loses: Tension reaches {worst} in {city}.", nation=p.nation
             )

@@ -12,7 +12,7 @@ from engine.core import Choice, Command, IllegalAction, Option, parse_int
 
 from . import attacks, content, placement, texts
 from .actions import Attack, Bid, Done, Pass, Place, Ready, Remove, Submit, WriteSheet
-from .state import OriginsState
+from .state import OriginsState, Sheet
 
 
 def _choices(codes: list[str]) -> list[Choice]:
@@ -205,6 +205,22 @@ def _build_attack(state: OriginsState, seat: str, opts: dict[str, Any]) -> Attac
     return Attack(embassy=embassy, split={target: mine})
 
 
+def _submit(state: OriginsState, seat: str, opts: dict[str, Any]) -> Submit:
+    """An empty sheet is handed in only when the player says so (`empty:yes`): its unplaced
+    PFs go home up to the cap and the rest are eliminated (Phase 4), which is easy to miss."""
+    if str(opts.get("empty", "")).strip().casefold() not in ("yes", "true", "1", "on"):
+        names = content.names()
+        for country in state.countries_of(seat):
+            sheet = state.drafts.get(country)
+            if (sheet is None or placement.sheet_line(sheet) == "(empty)") and state.unplaced.get(country, 0):
+                note = placement.unplaced_note(state, country, sheet or Sheet())
+                raise IllegalAction(
+                    f"Your sheet for {names[country]} is empty: {note} Hand it in as it is with "
+                    "`/origins submit empty:yes`, or write it first (`/origins place`, `/origins sheet`)."
+                )
+    return Submit()
+
+
 _COUNTRY = Option(
     "country", "Which of your countries (if you hold several)", required=False, suggest=_own_countries
 )
@@ -278,7 +294,8 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "submit",
         "Phase 4: hand in your sheets (revealed when all are in)",
-        lambda s, seat, o: Submit(),
+        lambda s, seat, o: _submit(s, seat, o),
+        (Option("empty", "yes: hand in an empty sheet as it is", "bool", required=False),),
         private=True,
     ),
     Command(

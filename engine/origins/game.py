@@ -198,13 +198,12 @@ class Origins(Game[OriginsState]):
             return None
         scores = scoring.seat_scores(state, state.final)
         ranks = scoring.ranks(scores, state.margin_rule)
-        doubled = scoring.doubled_seats(state)
-        names = content.names()
+        parts = state.final_parts or {c: [("not itemised", n)] for c, n in state.final.items()}
         standings = []
         for seat in state.seats:
-            detail = ", ".join(f"{names[c]} {state.final[c]}" for c in state.countries_of(seat))
-            if seat in doubled:
-                detail += " (doubled)"
+            detail = scoring.seat_detail(state, seat, parts)
+            if state.margin_rule and ranks[seat] == 1 and scores[seat] < max(scores.values()):
+                detail += " (shares the win: within 3 VPs of the leader, optional rule §9)"
             standings.append(Standing(seat=seat, rank=ranks[seat], score=scores[seat], detail=detail))
         label = content.board().turns[state.turn].label
         return Outcome(reason=f"The game ended after {label}.", standings=standings)

@@ -122,7 +122,25 @@ def check_sheet(state: OriginsState, country: str, sheet: Sheet) -> None:
         )
 
 
-def apply_sheet(state: OriginsState, country: str, sheet: Sheet) -> None:
+def leftover(state: OriginsState, country: str, sheet: Sheet) -> tuple[int, int, int]:
+    """This turn's income the sheet leaves unplaced: (unplaced, going home, eliminated).
+    Home takes it up to the cap; the rest is eliminated (Phase 4)."""
+    abroad = sum(n for e, n in sheet.place.items() if e != country)
+    income = state.unplaced.get(country, 0)
+    unplaced = income - min(abroad, income)
+    home = min(unplaced, cap(state))
+    return unplaced, home, unplaced - home
+
+
+def unplaced_note(state: OriginsState, country: str, sheet: Sheet) -> str:
+    """The warning a sheet's echo carries: "5 PFs not placed: 5 go home, 0 eliminated"."""
+    unplaced, home, lost = leftover(state, country, sheet)
+    if not unplaced:
+        return ""
+    return f"{unplaced} PFs not placed: {home} go home, {lost} eliminated."
+
+
+def apply_sheet(state: OriginsState, country: str, sheet: Sheet) -> int:
     """Carry out one revealed sheet: eliminations, then placements paid from income first,
     then from the own embassy; leftover income goes home up to the cap, the rest is lost."""
     ledger = state.ledger[country]
@@ -144,18 +162,23 @@ def apply_sheet(state: OriginsState, country: str, sheet: Sheet) -> None:
         state.add(country, country, home)
     ledger.eliminated += leftover - home
     state.unplaced[country] = 0
+    return leftover - home
 
 
 def reveal(state: OriginsState) -> Event:
     """All sheets are in: carry them out together and show them (Phase 4)."""
     sheets = {c: state.drafts.get(c, Sheet()) for c in state.order}
-    for country, sheet in sheets.items():
-        apply_sheet(state, country, sheet)
+    lost = {country: apply_sheet(state, country, sheet) for country, sheet in sheets.items()}
     state.last_sheets = sheets
     state.drafts = {}
     state.submitted = []
     names = content.names()
     lines = [f"{names[c]}: {sheet_line(s)}" for c, s in sheets.items()]
+    lines += [
+        f"{names[c]} loses {n} unplaced PFs over the home cap of {cap(state)}: eliminated."
+        for c, n in lost.items()
+        if n
+    ]
     return Event(
         kind="sheets_revealed",
         text="Placement sheets revealed:\n" + "\n".join(lines),

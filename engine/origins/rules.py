@@ -42,7 +42,9 @@ def play(state: OriginsState, seat: str, action: Any, rng: random.Random) -> lis
         placement.check_sheet(state, country, draft)
         state.drafts[country] = draft
         line = placement.sheet_line(draft)
-        return [Event(kind="draft", text=f"Your sheet for {names[country]}: {line}", audience=seat)]
+        note = placement.unplaced_note(state, country, draft)
+        text = f"Your sheet for {names[country]}: {line}" + (f"\n{note}" if note else "")
+        return [Event(kind="draft", text=text, audience=seat)]
 
     if isinstance(action, Attack | Done):
         if state.phase != "attacks" or state.holders[state.order[state.attacker]] != seat:
@@ -184,31 +186,28 @@ def begin_turn(state: OriginsState, rng: random.Random) -> list[Event]:
 def end_turn(state: OriginsState, rng: random.Random) -> list[Event]:
     """After the attacks: final scoring, Phase 6, or the next turn."""
     turn = content.board().turns[state.turn]
-    vps = scoring.country_vps(state)
-    summary = _vp_summary(state, vps)
+    parts = scoring.country_breakdown(state)
+    vps = {c: sum(n for _, n in p) for c, p in parts.items()}
+    summary = _vp_summary(state, parts)
     if state.last_turn:
-        state.final = vps
-        state.provisional = vps
+        state.final, state.final_parts = vps, parts
+        state.provisional, state.provisional_parts, state.provisional_when = vps, parts, turn.label
         state.phase = "over"
-        return [Event(kind="final", text=f"Final victory points: {summary}", data={"vps": vps})]
+        return [Event(kind="final", text=f"Final victory points, {turn.label}:\n{summary}", data={"vps": vps})]
     if turn.scoring:
-        state.provisional = vps
+        state.provisional, state.provisional_parts, state.provisional_when = vps, parts, turn.label
         state.phase = "diplomacy"
         state.ready = []
-        return [Event(kind="provisional", text=f"Provisional victory points: {summary}", data={"vps": vps})]
+        text = f"Provisional victory points, {turn.label}:\n{summary}"
+        return [Event(kind="provisional", text=text, data={"vps": vps})]
     state.turn += 1
     return begin_turn(state, rng)
 
 
-def _vp_summary(state: OriginsState, vps: dict[str, int]) -> str:
-    """Each country's VPs, then each player's total where players hold several or are doubled."""
-    names = content.names()
-    text = ", ".join(f"{names[c]} {v}" for c, v in vps.items()) + "."
-    doubled = scoring.doubled_seats(state)
-    if doubled or any(len(state.countries_of(s)) > 1 for s in state.seats):
-        totals = scoring.seat_scores(state, vps)
-        players = [
-            f"{_label(state, s)} {totals[s]}" + (" (doubled)" if s in doubled else "") for s in state.seats
-        ]
-        text += " Players: " + ", ".join(players) + "."
-    return text
+def _vp_summary(state: OriginsState, parts: dict[str, list[tuple[str, int]]]) -> str:
+    """Each player's VPs, one line each, with every country's objectives and any doubling."""
+    vps = {c: sum(n for _, n in p) for c, p in parts.items()}
+    totals = scoring.seat_scores(state, vps)
+    return "\n".join(
+        f"{_label(state, s)}: {totals[s]} = {scoring.seat_detail(state, s, parts)}" for s in state.seats
+    )

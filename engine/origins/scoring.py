@@ -20,16 +20,26 @@ def treaty_rights(state: OriginsState) -> dict[str, list[str]]:
 
 def country_vps(state: OriginsState) -> dict[str, int]:
     """Each held country's victory points as the position stands."""
+    return {c: sum(n for _, n in parts) for c, parts in country_breakdown(state).items()}
+
+
+def country_breakdown(state: OriginsState) -> dict[str, list[tuple[str, int]]]:
+    """Each held country's victory points as the position stands, item by item: each
+    National Objective met ("treaty rights in Serbia, alone +6") and each special (§9)."""
+    names = content.names()
     treaties = treaty_rights(state)
     held = set(state.holders)
-    vps = dict.fromkeys(state.holders, 0)
+    parts: dict[str, list[tuple[str, int]]] = {c: [] for c in state.holders}
     table = content.objectives()
     for obj in table.objectives:
         if obj.power not in held or obj.power not in treaties.get(obj.location, []):
             continue
         # exclusive: "only if no other nation has treaty rights from that nation" (§9)
         alone = treaties[obj.location] == [obj.power]
-        vps[obj.power] += obj.exclusive if alone and obj.exclusive is not None else obj.points
+        if alone and obj.exclusive is not None:
+            parts[obj.power].append((f"treaty rights in {names[obj.location]}, alone", obj.exclusive))
+        else:
+            parts[obj.power].append((f"treaty rights in {names[obj.location]}", obj.points))
     last = []
     for special in table.specials:
         if special.power not in held:
@@ -39,11 +49,33 @@ def country_vps(state: OriginsState) -> dict[str, int]:
         elif special.enemy in held:
             majors = held - {special.enemy}
             if not any(special.enemy in treaties.get(m, []) for m in majors):
-                vps[special.power] += special.points
+                what = f"special: no player-held nation has treaty rights from {names[special.enemy]}"
+                parts[special.power].append((what, special.points))
     for special in last:
+        vps = {c: sum(n for _, n in p) for c, p in parts.items()}
         if all(v <= special.threshold for c, v in vps.items() if c != special.power):
-            vps[special.power] += special.points
-    return vps
+            what = f"special: no other nation above {special.threshold} VPs"
+            parts[special.power].append((what, special.points))
+    return parts
+
+
+def country_detail(name: str, parts: list[tuple[str, int]]) -> str:
+    """ "Russia +10 (treaty rights in Serbia +5, treaty rights in France +5)"."""
+    total = sum(n for _, n in parts)
+    inner = ", ".join(f"{what} {n:+d}" for what, n in parts) or "no objective met"
+    return f"{name} {total:+d} ({inner})"
+
+
+def seat_detail(state: OriginsState, seat: str, parts: dict[str, list[tuple[str, int]]]) -> str:
+    """A player's score item by item: each country held with its objectives, then the
+    doubling (§9) as an item of its own. The items add up to `seat_scores`."""
+    names = content.names()
+    mine = state.countries_of(seat)
+    items = [country_detail(names[c], parts[c]) for c in mine]
+    if seat in doubled_seats(state):
+        total = sum(n for c in mine for _, n in parts[c])
+        items.append(f"doubled, one country against a player of several {total:+d}")
+    return "; ".join(items)
 
 
 def doubled_seats(state: OriginsState) -> set[str]:

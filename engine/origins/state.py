@@ -74,6 +74,10 @@ class OriginsState(GameState):
     ready: list[str] = Field(default_factory=list)
     provisional: dict[str, int] = Field(default_factory=dict)  # country -> VPs last posted
     final: dict[str, int] | None = None
+    # where each country's VPs came from (issue 12), and when the provisional ones were posted
+    provisional_parts: dict[str, list[tuple[str, int]]] = Field(default_factory=dict)
+    provisional_when: str = ""
+    final_parts: dict[str, list[tuple[str, int]]] = Field(default_factory=dict)
 
     def __deepcopy__(self, memo: dict | None = None) -> OriginsState:
         # The core copies the state once per action (engine/core/fast.py).

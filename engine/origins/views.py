@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+<<<<<<< HEAD
 from . import attacks, content, placement, scoring, texts
 from .state import OriginsState
+=======
+from . import attacks, content, placement, scoring
+from .state import OriginsState, Sheet
+>>>>>>> e0e3fed (Nothing silent and every score explained (issue 12 items 4, 5). Origins: the sheet echo and /game me warn '13 PFs not placed: 5 go home, 8 eliminated'; /origins submit refuses an empty sheet with unplaced PFs until empty:yes; the reveal names the PFs eliminated over the home cap. Schönbrunn: a Treaty skipped in Congress reads like a pass (whether its owner could pay stays hidden), Treaties not kept are discarded aloud at Recovery. Scores: Crisis keeps every Prestige change with its Prestige-table lines (Initiative, place and DP, ties, Belligerence, doubling, Congress, card effects, solitaire costs, the floor at 0, war); Origins VPs item by item per objective and special, the doubling as its own item, provisional VPs dated and broken down in the status; Schönbrunn Prestige item by item per round and the end scoring, tie-breaks by Hierarchy named; /game status after the end shows the final standings first. tests/render/test_scores_add_up.py re-adds every standing and every score line of whole games of each title and player count)
 
 
 def view(state: OriginsState, seat: str | None) -> dict[str, Any]:
@@ -27,6 +32,8 @@ def view(state: OriginsState, seat: str | None) -> dict[str, Any]:
         "treaties": {e: list(v) for e, v in state.treaties.items()},
         "unplaced": {c: state.unplaced.get(c, 0) for c in state.holders},
         "vps": dict(state.provisional),
+        "vps_when": state.provisional_when,
+        "vps_parts": {c: list(p) for c, p in state.provisional_parts.items()},
         "final": dict(state.final) if state.final is not None else None,
         "doubled": sorted(scoring.doubled_seats(state)),
         "caps": {"per_embassy": placement.cap(state), "attacks": attacks.allowed(state)},
@@ -73,6 +80,9 @@ def view(state: OriginsState, seat: str | None) -> dict[str, Any]:
             out["you"]["sheets"] = {
                 c: placement.sheet_line(state.drafts[c]) if c in state.drafts else "(empty)" for c in mine
             }
+            out["you"]["unplaced"] = {
+                c: placement.unplaced_note(state, c, state.drafts.get(c, Sheet())) for c in mine
+            }
             out["you"]["handed_in"] = seat in state.submitted
     return out
 
@@ -115,7 +125,14 @@ def describe(v: dict[str, Any]) -> str:
     scores = v["final"] if v["final"] is not None else v["vps"]
     if scores:
         title = "Final VPs" if v["final"] is not None else "Provisional VPs"
-        lines.append(f"{title}: " + ", ".join(f"{c} {n}" for c, n in scores.items()))
+        when = f" ({v['vps_when']})" if v.get("vps_when") else ""
+        if v.get("vps_parts"):
+            lines.append(f"{title}{when}:")
+            lines += [
+                "  " + scoring.country_detail(names[c], [tuple(x) for x in p]) for c, p in v["vps_parts"].items()
+            ]
+        else:
+            lines.append(f"{title}{when}: " + ", ".join(f"{c} {n}" for c, n in scores.items()))
     if "you" in v:
         you = v["you"]
         lines.append("**You**: " + ", ".join(names[c] for c in you["countries"]))
@@ -124,6 +141,8 @@ def describe(v: dict[str, Any]) -> str:
                 line = f"{c}: {you['funds'][c]} PFs to bid or place"
                 if "sheets" in you:
                     line += f"; sheet: {you['sheets'][c]}"
+                    if you.get("unplaced", {}).get(c):
+                        line += f" ({you['unplaced'][c]})"
                 lines.append(line)
         if you.get("attacks"):
             lines.append("Your attacks now (all your PFs in that embassy):")

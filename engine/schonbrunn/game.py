@@ -16,7 +16,7 @@ from .actions import ACTION
 from .commands import COMMANDS
 from .content import card, cards, nations, tables
 from .phases.end import ranking
-from .pieces import face_down_at, influence, name, supply_values
+from .pieces import face_down_at, influence, name, prestige_breakdown, supply_values
 from .state import SchonbrunnState
 
 STAGE_TEXT = {
@@ -346,9 +346,7 @@ class Schonbrunn(Game[SchonbrunnState]):
         return Outcome(
             reason=f"{state.rounds} rounds played",
             standings=[
-                Standing(
-                    seat=s, rank=i + 1, score=state.players[s].prestige, detail=state.players[s].end_detail
-                )
+                Standing(seat=s, rank=i + 1, score=state.players[s].prestige, detail=_detail(state, s))
                 for i, s in enumerate(order)
             ],
         )
@@ -547,3 +545,12 @@ _PAST = {
     "Reveal": "revealed", "Assign": "assigned", "Keep": "kept", "Plot": "plotted", "Remove": "removed",
     "Move": "moved", "Activate": "activated", "Pass": "passed",
 }  # fmt: skip
+
+
+def _detail(state: SchonbrunnState, seat: str) -> str:
+    """Where the Prestige came from, and the tie-break where it decided the rank (End of the Game)."""
+    text = prestige_breakdown(state, seat)
+    tied = [s for s in state.seats if s != seat and state.players[s].prestige == state.players[seat].prestige]
+    if tied:
+        text += " (tie broken by the last Hierarchy: the later position ranks higher)"
+    return text

@@ -177,3 +177,22 @@ def head_target_seat(state: SchonbrunnState, seat: str) -> str | None:
     """The seat whose screen this seat's Delegation Head faces, if any."""
     head = state.players[seat].head
     return head if head in state.players else None
+
+
+def gain_prestige(state: SchonbrunnState, seat: str, what: str, points: int, dated: bool = True) -> None:
+    """Add Prestige and remember where it came from ("Round 2: Receptions spent +3")."""
+    p = state.players[seat]
+    p.prestige += points
+    if points:
+        label = f"Round {state.round}: {what}" if dated and state.round else what
+        p.prestige_items.append((label, points))
+
+
+def prestige_breakdown(state: SchonbrunnState, seat: str) -> str:
+    """The Prestige item by item, adding up to the total."""
+    p = state.players[seat]
+    items = [f"{what} {n:+d}" for what, n in p.prestige_items]
+    unlisted = p.prestige - sum(n for _, n in p.prestige_items)
+    if unlisted:  # a game saved before the items were kept
+        items.insert(0, f"earlier, not itemised {unlisted:+d}")
+    return "; ".join(items) or "no Prestige"

@@ -182,7 +182,10 @@ def _has_choice(state: SchonbrunnState, seat: str) -> bool:
 def _auto(state: SchonbrunnState, seat: str, events: list[Event]) -> None:
     """What happens to a seat skipped for lack of a choice."""
     if state.stage == "activate":
-        state.treaty_queue.pop(0)
+        treaty = state.treaty_queue.pop(0)
+        # the same words as a pass: whether the owner could have paid is behind its screen
+        owner = treaties.treaty_owner(state, treaty)
+        events.append(Event(kind="pass", text=f"{name(state, owner)} does not activate {card(treaty).name}."))
         treaties.queue_next_treaty(state)
     elif state.stage == "keep":
         recovery.keep(state, seat, [], [], events)

@@ -457,7 +457,7 @@ def test_solitaire_victory_levels(prestige, level):
     state = _game(1)
     state.phase = "over"
     state.players["AH"].prestige = prestige
-    assert GAME.outcome(state).standings[0].detail == level
+    assert GAME.outcome(state).standings[0].detail.split(":")[0] == level
 
 
 def test_every_deck_has_24_cards_a_general_mobilization_card_and_provenance():

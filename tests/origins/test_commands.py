@@ -50,11 +50,13 @@ def test_place_remove_sheet_submit_commands():
     place = COMMANDS["place"].build(state, seat, {"embassy": "Serbia", "amount": 3})
     assert place == Place(country="GER", embassy="SER", amount=3)
     state, events = GAME.apply(state, seat, place)
-    assert events[0].text == "Your sheet for Germany: SER 3"
+    income = state.unplaced["GER"]
+    note = f"{income - 3} PFs not placed: 5 go home, {income - 3 - 5} eliminated."  # the home cap is 5
+    assert events[0].text == f"Your sheet for Germany: SER 3\n{note}"  # warned before submit (issue 12)
     remove = COMMANDS["remove"].build(state, seat, {"embassy": "ser", "amount": "2"})
     assert remove == Remove(country="GER", embassy="SER", amount=2)
     state, events = GAME.apply(state, seat, remove)
-    assert events[0].text == "Your sheet for Germany: SER 3, -SER 2"
+    assert events[0].text == f"Your sheet for Germany: SER 3, -SER 2\n{note}"
     assert COMMANDS["sheet"].build(state, seat, {}) is None  # shows the sheet
     line = COMMANDS["sheet"].build(state, seat, {"line": "SER 5, ROM 3, FE 2"})
     assert line == WriteSheet(country="GER", text="SER 5, ROM 3, FE 2")
@@ -172,6 +174,7 @@ def test_a_whole_five_player_game_through_the_commands_alone():
     assert 9 <= state.turn <= 11
 
 
+<<<<<<< HEAD
 @pytest.mark.parametrize(
     "typed, code",
     [
@@ -194,3 +197,19 @@ def test_countries_are_accepted_by_their_common_names(typed, code):
 
     assert embassy_code(typed) == code
     assert parse_sheet(f"{typed} 2").place == {code: 2}
+=======
+def test_an_empty_sheet_is_handed_in_only_when_the_player_confirms_it():
+    """Issue 12 item 5: an empty sheet loses the unplaced PFs over the home cap, so
+    `/origins submit` asks first; `empty:yes` hands it in, and the reveal says what was lost."""
+    state = finish_bidding(new_game(5, 3))
+    seat = state.holders["GER"]
+    income = state.unplaced["GER"]
+    assert income > 5
+    with pytest.raises(IllegalAction, match=rf"Germany is empty: {income} PFs not placed: 5 go home, {income - 5} "):
+        COMMANDS["submit"].build(state, seat, {})
+    assert COMMANDS["submit"].build(state, seat, {"empty": "yes"}) == Submit()
+    for s in state.seats:
+        state, events = GAME.apply(state, s, Submit())
+    revealed = next(e.text for e in events if e.kind == "sheets_revealed")
+    assert f"Germany loses {income - 5} unplaced PFs over the home cap of 5: eliminated." in revealed
+>>>>>>> e0e3fed (Nothing silent and every score explained (issue 12 items 4, 5). Origins: the sheet echo and /game me warn '13 PFs not placed: 5 go home, 8 eliminated'; /origins submit refuses an empty sheet with unplaced PFs until empty:yes; the reveal names the PFs eliminated over the home cap. Schönbrunn: a Treaty skipped in Congress reads like a pass (whether its owner could pay stays hidden), Treaties not kept are discarded aloud at Recovery. Scores: Crisis keeps every Prestige change with its Prestige-table lines (Initiative, place and DP, ties, Belligerence, doubling, Congress, card effects, solitaire costs, the floor at 0, war); Origins VPs item by item per objective and special, the doubling as its own item, provisional VPs dated and broken down in the status; Schönbrunn Prestige item by item per round and the end scoring, tie-breaks by Hierarchy named; /game status after the end shows the final standings first. tests/render/test_scores_add_up.py re-adds every standing and every score line of whole games of each title and player count)

@@ -92,7 +92,7 @@ def test_outcome_reports_each_players_countries_and_the_doubling():
     state.final = scoring.country_vps(state)
     result = GAME.outcome(state)
     uk = next(s for s in result.standings if s.seat == state.holders["UK"])
-    assert uk.score == 2 * state.final["UK"] and "(doubled)" in uk.detail
+    assert uk.score == 2 * state.final["UK"] and "doubled" in uk.detail
     assert result.winners == [state.holders["UK"]]
 
 

@@ -19,6 +19,12 @@ def test_public_status_shows_the_board_the_treaties_the_order_and_the_vps():
     assert "`FE ` UK 12★, RUS 3" in text
     assert "`SER` AH 9" in text and "AH 9★" not in text
     assert "Provisional VPs: UK 10, FRA 5" in text
+    # issue 12: provisional VPs are dated and broken down
+    state.provisional_when = "March 1914"
+    state.provisional_parts = {"UK": [("treaty rights in Far East", 10)], "FRA": []}
+    text = GAME.describe(GAME.view(state, None))
+    assert "Provisional VPs (March 1914):\n  United Kingdom +10 (treaty rights in Far East +10)" in text
+    assert "  France +0 (no objective met)" in text
 
 
 def test_the_status_fits_one_message_even_late_in_a_seven_player_game():

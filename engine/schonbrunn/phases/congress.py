@@ -8,6 +8,7 @@ from ..content import card
 from ..pieces import (
     best,
     delegates_at,
+    gain_prestige,
     hierarchy_order,
     influence,
     name,
@@ -45,7 +46,7 @@ def collect(state: SchonbrunnState, seat: str, card_id: str) -> str:
     p.screen.append(card_id)
     gained = ""
     if c.type == "indemnity":
-        p.prestige += c.prestige
+        gain_prestige(state, seat, f"{c.name} collected", c.prestige)
         if not state.simplified:
             p.receptions += c.receptions
         gained = f" (+{c.prestige} Prestige)"
@@ -67,7 +68,7 @@ def resolve_congress(state: SchonbrunnState, events: list[Event]) -> None:
         if p.minister == o:
             p.minister = "removed"
         if p.head == o and not state.simplified:
-            p.prestige += 1
+            gain_prestige(state, winner, f"Delegation Head in {o}", 1)
             p.receptions += 1
             line += " (+1 Prestige and 1 Reception for the Delegation Head)"
         lines.append(line)
@@ -106,7 +107,7 @@ def favour_rewards(state: SchonbrunnState) -> list[str]:
         for s in above:
             state.players[s].receptions += 1
         top = best(state, above)
-        state.players[top].prestige += value
+        gain_prestige(state, top, f"Political Favour of {o}", value)
         names = ", ".join(name(state, s) for s in hierarchy_order(state, list(above)))
         lines.append(f"Favour {o} ({value}): 1 Reception to {names}; {name(state, top)} +{value} Prestige")
     return lines

@@ -8,6 +8,7 @@ from engine.core import Event
 
 from ..content import SYMBOLS, card, tables
 from ..pieces import (
+    gain_prestige,
     name,
 )
 from ..state import SchonbrunnState
@@ -49,13 +50,13 @@ def end_points(state: SchonbrunnState, seat: str) -> tuple[int, list[str]]:
             pts = c.end_value + 2 * sum(1 for x in held if card(x).symbol == "naval")
         if pts:
             total += pts
-            parts.append(f"{c.name} {pts}")
+            parts.append(f"{c.name} {pts:+d}")
     aids = [card(x).symbol for x in held if card(x).type == "aid"]
     wild = sum(1 for x in held if card(x).wild_aid)
     pts = aid_points(aids, wild)
     if pts:
         total += pts
-        parts.append(f"Aids {pts}")
+        parts.append(f"Aids {pts:+d}")
     return total, parts
 
 
@@ -64,8 +65,8 @@ def final_scoring(state: SchonbrunnState, events: list[Event]) -> None:
     for seat in state.hierarchy:
         pts, parts = end_points(state, seat)
         p = state.players[seat]
-        p.prestige += pts
         p.end_detail = ", ".join(parts)
+        gain_prestige(state, seat, f"end of the game ({p.end_detail})", pts, dated=False)
         lines.append(f"{name(state, seat)}: +{pts} ({p.end_detail or 'nothing'}) = {p.prestige}")
     state.final = {s: state.players[s].prestige for s in ranking(state)}  # winner first
     state.stage, state.queue = "over", []

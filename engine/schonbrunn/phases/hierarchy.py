@@ -8,6 +8,7 @@ from .. import actions as A
 from ..content import card, nations
 from ..pieces import (
     delegates_at,
+    gain_prestige,
     name,
     seat_of,
     spend_limit,
@@ -109,7 +110,7 @@ def spend(state: SchonbrunnState, seat: str, action: A.Spend, events: list[Event
     if not 0 <= action.receptions <= most:
         raise IllegalAction(f"Spend between 0 and {most} Receptions (your Hierarchy Delegate's Influence).")
     p.receptions -= action.receptions
-    p.prestige += action.receptions
+    gain_prestige(state, seat, "Receptions spent", action.receptions)
     events.append(
         Event(
             kind="spend",

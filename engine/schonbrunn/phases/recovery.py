@@ -50,9 +50,13 @@ def keep(
     for a in aids:
         p.screen.remove(a)
         p.under.append(a)
+    dropped = [t for t in p.signed if t not in treaties]
     for t in list(p.signed):
         (p.screen if t in treaties else p.under).append(t)
     p.signed = []
+    if dropped:
+        names = ", ".join(card(t).name for t in dropped)
+        events.append(Event(kind="discard", text=f"{name(state, seat)} discards {names} at Recovery (not kept)."))
     if treaties:
         kept = ", ".join(
             f"{card(t).name} (discarding {card(a).name})" for t, a in zip(treaties, aids, strict=True)

@@ -8,6 +8,7 @@ from .. import actions as A
 from ..content import card
 from ..pieces import (
     delegates_at,
+    gain_prestige,
     name,
     objectives_with_delegates,
     seat_of,
@@ -56,7 +57,7 @@ def activate(state: SchonbrunnState, seat: str, action: A.Activate, events: list
         p.shown_aids.append(action.pay)
         paid = f"revealing the Aid {card(action.pay).name}"
     p.activated.append(action.treaty)
-    p.prestige += c.prestige
+    gain_prestige(state, seat, f"{c.name} activated", c.prestige)
     if not state.simplified:
         p.receptions += c.receptions
     if c.marker:
