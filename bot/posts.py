@@ -55,8 +55,8 @@ class PostsMixin:
         elif t.row.status == "finished":
             outcome = g.outcome(t.state)
             if outcome is not None:  # the final standings and how every score was reached
-                # first: the status message is cut at Discord's limit, the board matters less now
-                lines.insert(0, standings(outcome, {s.seat: t.who_as(s.seat) for s in t.seats if s.seat}))
+                names = {s.seat: t.who_as(s.seat) for s in t.seats if s.seat}
+                lines.append(standings(outcome, names, title="Result"))
             lines.append("The game is over.")
         else:
             lines.append("The game was abandoned.")

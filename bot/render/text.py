@@ -58,9 +58,11 @@ def seat_list(rows: Sequence[tuple[str, str | None]]) -> str:
     )
 
 
-def standings(outcome: Outcome, names: dict[str, str]) -> str:
-    """Final standings, best first: rank, who (by `names[seat]`), score and detail."""
-    lines = [f"**Final standings** ({outcome.reason})"]
+def standings(outcome: Outcome, names: dict[str, str], title: str = "Final standings") -> str:
+    """Final standings, best first: rank, who (by `names[seat]`), score and detail. The
+    status after the end repeats them under another `title` (the post stays the one
+    "Final standings")."""
+    lines = [f"**{title}** ({outcome.reason})"]
     for s in sorted(outcome.standings, key=lambda s: (s.rank, -s.score)):
         score = f"{s.score:g}"
         detail = f" — {s.detail}" if s.detail else ""

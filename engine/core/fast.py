@@ -90,6 +90,8 @@ def _copied(value: Any) -> Any:
     kind = type(value)
     if kind in _ATOMS:
         return value
+    if kind is tuple:  # (label, points) pairs of score breakdowns
+        return tuple(_copied(x) for x in value)
     if kind is list:
         if not value or _shared(type(value[0])):
             return value[:]

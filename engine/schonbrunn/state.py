@@ -26,48 +26,6 @@ Stage = Literal[
 ]
 
 
-<<<<<<< HEAD
-=======
-_ATOMS = (str, int, bool, type(None))
-
-
-def _fast(value: Any) -> Any:
-    # Every container in the state is homogeneous, so its first item tells what it holds.
-    kind = type(value)
-    if kind in _ATOMS or kind is tuple:  # tuples hold atoms here (prestige_items)
-        return value
-    if kind is list:
-        if not value or type(value[0]) in _ATOMS:
-            return value[:]
-        return [_fast(x) for x in value]
-    if kind is dict:
-        if not value or type(next(iter(value.values()))) in _ATOMS:
-            return value.copy()
-        return {k: _fast(x) for k, x in value.items()}
-    assert isinstance(value, BaseModel)
-    return _clone(value)
-
-
-def _clone(model: BaseModel) -> Any:
-    """A deep copy of plain-data pydantic models, several times faster than copy.deepcopy
-    (the core deep-copies the state once per action; this is most of a playout's time)."""
-    cls = model.__class__
-    new = cls.__new__(cls)
-    if cls in _FLAT:  # only immutable fields: a shallow copy is deep
-        fields = model.__dict__.copy()
-    else:
-        fields = {k: x if type(x) in _ATOMS else _fast(x) for k, x in model.__dict__.items()}
-    _set(new, "__dict__", fields)
-    _set(new, "__pydantic_fields_set__", model.__pydantic_fields_set__.copy())
-    _set(new, "__pydantic_extra__", None)
-    _set(new, "__pydantic_private__", None)
-    return new
-
-
-_set = object.__setattr__
-
-
->>>>>>> e0e3fed (Nothing silent and every score explained (issue 12 items 4, 5). Origins: the sheet echo and /game me warn '13 PFs not placed: 5 go home, 8 eliminated'; /origins submit refuses an empty sheet with unplaced PFs until empty:yes; the reveal names the PFs eliminated over the home cap. Schönbrunn: a Treaty skipped in Congress reads like a pass (whether its owner could pay stays hidden), Treaties not kept are discarded aloud at Recovery. Scores: Crisis keeps every Prestige change with its Prestige-table lines (Initiative, place and DP, ties, Belligerence, doubling, Congress, card effects, solitaire costs, the floor at 0, war); Origins VPs item by item per objective and special, the doubling as its own item, provisional VPs dated and broken down in the status; Schönbrunn Prestige item by item per round and the end scoring, tie-breaks by Hierarchy named; /game status after the end shows the final standings first. tests/render/test_scores_add_up.py re-adds every standing and every score line of whole games of each title and player count)
 class Delegate(Model):
     """Frozen, so a step's copy of the state shares them with the state it was given:
     `SchonbrunnState.change` puts a changed copy in its place (engine/core/fast.py)."""

@@ -174,7 +174,6 @@ def test_a_whole_five_player_game_through_the_commands_alone():
     assert 9 <= state.turn <= 11
 
 
-<<<<<<< HEAD
 @pytest.mark.parametrize(
     "typed, code",
     [
@@ -197,7 +196,8 @@ def test_countries_are_accepted_by_their_common_names(typed, code):
 
     assert embassy_code(typed) == code
     assert parse_sheet(f"{typed} 2").place == {code: 2}
-=======
+
+
 def test_an_empty_sheet_is_handed_in_only_when_the_player_confirms_it():
     """Issue 12 item 5: an empty sheet loses the unplaced PFs over the home cap, so
     `/origins submit` asks first; `empty:yes` hands it in, and the reveal says what was lost."""
@@ -212,4 +212,3 @@ def test_an_empty_sheet_is_handed_in_only_when_the_player_confirms_it():
         state, events = GAME.apply(state, s, Submit())
     revealed = next(e.text for e in events if e.kind == "sheets_revealed")
     assert f"Germany loses {income - 5} unplaced PFs over the home cap of 5: eliminated." in revealed
->>>>>>> e0e3fed (Nothing silent and every score explained (issue 12 items 4, 5). Origins: the sheet echo and /game me warn '13 PFs not placed: 5 go home, 8 eliminated'; /origins submit refuses an empty sheet with unplaced PFs until empty:yes; the reveal names the PFs eliminated over the home cap. Schönbrunn: a Treaty skipped in Congress reads like a pass (whether its owner could pay stays hidden), Treaties not kept are discarded aloud at Recovery. Scores: Crisis keeps every Prestige change with its Prestige-table lines (Initiative, place and DP, ties, Belligerence, doubling, Congress, card effects, solitaire costs, the floor at 0, war); Origins VPs item by item per objective and special, the doubling as its own item, provisional VPs dated and broken down in the status; Schönbrunn Prestige item by item per round and the end scoring, tie-breaks by Hierarchy named; /game status after the end shows the final standings first. tests/render/test_scores_add_up.py re-adds every standing and every score line of whole games of each title and player count)
