@@ -132,6 +132,8 @@ def _solo_parts(p: Player) -> list[tuple[str, int]]:
     out = [(f"{p.highest} DP (at least {PRESTIGE_THRESHOLD})", 1)]
     if p.highest > SOLO_BONUS_FROM:
         out.append((f"DP above {SOLO_BONUS_FROM}", p.highest - SOLO_BONUS_FROM))
+    if assertions(p) >= 4:
+        out.append(("doubled for 4 Assertions", sum(n for _, n in out)))
     return out
 
 

@@ -121,13 +121,15 @@ def describe(v: dict[str, Any]) -> str:
     if scores:
         title = "Final VPs" if v["final"] is not None else "Provisional VPs"
         when = f" ({v['vps_when']})" if v.get("vps_when") else ""
-        if v.get("vps_parts"):
-            lines.append(f"{title}{when}:")
-            lines += [
-                "  " + scoring.country_detail(names[c], [tuple(x) for x in p]) for c, p in v["vps_parts"].items()
-            ]
-        else:
-            lines.append(f"{title}{when}: " + ", ".join(f"{c} {n}" for c, n in scores.items()))
+        lines.append(f"{title}{when}: " + ", ".join(f"{c} {n}" for c, n in scores.items()))
+        mine = v["you"]["countries"] if "you" in v else []
+        # where the player's own VPs came from (the status stays one message; the
+        # provisional scoring's post breaks every country down)
+        lines += [
+            "  " + scoring.country_detail(names[c], [tuple(x) for x in p])
+            for c, p in v.get("vps_parts", {}).items()
+            if c in mine
+        ]
     if "you" in v:
         you = v["you"]
         lines.append("**You**: " + ", ".join(names[c] for c in you["countries"]))

@@ -23,8 +23,10 @@ def test_public_status_shows_the_board_the_treaties_the_order_and_the_vps():
     state.provisional_when = "March 1914"
     state.provisional_parts = {"UK": [("treaty rights in Far East", 10)], "FRA": []}
     text = GAME.describe(GAME.view(state, None))
-    assert "Provisional VPs (March 1914):\n  United Kingdom +10 (treaty rights in Far East +10)" in text
-    assert "  France +0 (no objective met)" in text
+    assert "Provisional VPs (March 1914): UK 10, FRA 5" in text
+    mine = GAME.describe(GAME.view(state, state.holders["UK"]))
+    assert "  United Kingdom +10 (treaty rights in Far East +10)" in mine
+    assert "France +0" in GAME.describe(GAME.view(state, state.holders["FRA"]))
 
 
 def test_the_status_fits_one_message_even_late_in_a_seven_player_game():
