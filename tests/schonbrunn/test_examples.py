@@ -361,7 +361,7 @@ def test_annexation_of_territories_counts_only_the_ally_cards_under_the_nation_c
     give(s, "RUS", "naples", where="under")
     give(s, "RUS", "portugal")  # behind the screen
     points, parts = end_points(s, "RUS")
-    assert "Annexation of Territories 1" in parts
+    assert "Annexation of Territories +1" in parts
 
 
 def test_plot_example():
