@@ -17,7 +17,9 @@ from .tablebase import OVER, _Table, single_step
 
 class PostsMixin:
     # -- text ------------------------------------------------------------------------------
-    def _status(self, t: _Table) -> str:
+    def _status(self, t: _Table, result: bool = False) -> str:
+        """The public status; with `result`, after the end, the standings and how each
+        score was reached (`/game status`; the status message keeps its one-message size)."""
         g = t.game
         if t.state is None:
             lines = [
@@ -54,7 +56,7 @@ class PostsMixin:
             lines.append("The game is paused.")
         elif t.row.status == "finished":
             outcome = g.outcome(t.state)
-            if outcome is not None:  # the final standings and how every score was reached
+            if outcome is not None and result:  # the final standings and how every score was reached
                 names = {s.seat: t.who_as(s.seat) for s in t.seats if s.seat}
                 lines.append(standings(outcome, names, title="Result"))
             lines.append("The game is over.")

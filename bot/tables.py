@@ -813,7 +813,7 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
 
     # -- reading ---------------------------------------------------------------------------
     async def status(self, channel_id: int) -> str:
-        return self._status(await self._load(channel_id))
+        return self._status(await self._load(channel_id), result=True)
 
     async def picture(self, channel_id: int) -> Picture | None:
         """The table's public board picture; None before the start, for a game without one, or
