@@ -249,13 +249,25 @@ def _commit_reveals(texts: list[str]) -> list[dict[str, int]]:
     return found
 
 
+def _with_overflow(posted: list[str]) -> list[str]:
+    """Each status message with the messages that carry on what did not fit under it
+    (nothing is cut: docs/rulings.md, Discord adapter 26), as one text."""
+    whole: list[str] = []
+    for text in posted:
+        if whole and not text.startswith((STATUS, "**Final standings**")):
+            whole[-1] += "\n" + text
+        else:
+            whole.append(text)
+    return whole
+
+
 def _only_public_texts_were_posted(posted: list[str], after: SchonbrunnState, events: list[Event]) -> None:
     """What the command put before spectators is the status of the engine's public view,
     with the action's public events under it (and the standings at the end): no private
     event, no private view, no secret prompt."""
     public = [e.text for e in events if e.audience is None]
     status = GAME.describe(GAME.view(after, None))
-    for text in posted:
+    for text in _with_overflow(posted):
         assert SECRET not in text and not COMMITTED.search(text), text
         for e in events:
             if e.audience is not None:

@@ -96,8 +96,8 @@ def test_attack_command_suggests_only_legal_embassies_and_targets():
     assert GAME.action_detail(state, seat, attack) == "6 vs 3 PFs, odds 2:1: AE 17%, EX 67%, DE 17%"
     other = state.holders["UK"]
     shown = GAME.describe(GAME.view(state, seat))
-    assert "• Russia in Serbia: 6 vs 3, 2:1: AE 17%, EX 56%, DE 28%" in shown
-    assert "• Austria-Hungary in Serbia: 6 vs 2, 3:1: AE 3%, EX 56%, DE 42%" in shown
+    assert "• Russia in Serbia: 6 vs 3, 2:1: AE 17%, EX 67%, DE 17%" in shown
+    assert "• Austria-Hungary in Serbia: 6 vs 2, 3:1: AE 3%, EX 69%, DE 28%" in shown
     assert "Your attacks now" not in GAME.describe(GAME.view(state, other))
     assert _suggest("attack", "embassy", state, other) == []  # not the UK's turn
     single = COMMANDS["attack"].build(state, seat, {"embassy": "SER", "target": "RUS"})
