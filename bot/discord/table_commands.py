@@ -16,6 +16,7 @@ from discord import app_commands
 
 from bot import reference
 from bot.render.text import MESSAGE_LIMIT
+from bot.tablebase import Settings
 from engine import games
 
 from .interact import answer_outbox, answer_private, refusal_types, say
@@ -30,16 +31,7 @@ __all__ = ["GameGroup", "parse_options", "table_channel_id", "SETTING_KEYS"]
 log = logging.getLogger(__name__)
 
 # Shown while typing `/game settings key:`; the service accepts any key a game's prompts name.
-SETTING_KEYS = (
-    "phase_hours",
-    "reminders_hours",
-    "on_expiry",
-    "diplomacy_minutes",
-    "on_outage",
-    "round_threads",
-    "single_hours",
-    "simultaneous_hours",
-)
+SETTING_KEYS = Settings.KEYS
 
 
 def parse_options(text: str | None) -> dict[str, str]:
