@@ -138,3 +138,18 @@ def test_hidden_information_harness_catches_a_leak():
 def test_registry_names_the_known_games_on_a_bad_name():
     with pytest.raises(Exception, match="No game called 'chess'"):
         games.get("chess")
+
+
+def test_a_refused_choice_names_the_legal_ones_as_players_read_them():
+    """Issue 12 item 7: no internal ids. A Treaty is named by its printed name, without the
+    text its autocomplete label adds, and each name once."""
+    from engine.core.commands import Choice, match_choice
+
+    choices = [
+        Choice("Union of Genoa with Sardinia — Congress: +1 marker", "union_of_genoa_with_sardinia"),
+        Choice("Donation — 2 Prestige", "donation"),
+    ]
+    assert match_choice("donation", choices, "Treaty") == "donation"
+    with pytest.raises(IllegalAction) as refused:
+        match_choice("Saxony", choices, "Treaty")
+    assert str(refused.value) == "'Saxony' is not a legal Treaty. Legal: Union of Genoa with Sardinia, Donation."

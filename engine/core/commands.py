@@ -77,5 +77,6 @@ def match_choice(value: Any, choices: list[Choice], what: str) -> str:
         name = choice.label.split(" — ")[0]
         if text in (choice.value.casefold(), choice.label.casefold(), name.casefold()):
             return choice.value
-    legal = ", ".join(c.value for c in choices) or "none right now"
+    # named as the player reads them (a card's name, not its id), without the added text
+    legal = ", ".join(dict.fromkeys(c.label.split(" — ")[0] for c in choices)) or "none right now"
     raise IllegalAction(f"{value!r} is not a legal {what}. Legal: {legal}.")
