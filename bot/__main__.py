@@ -75,6 +75,13 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--jobs", type=int, default=1, metavar="J", help="worker processes (default 1; 0: one per CPU)"
     )
+    sim.add_argument(
+        "--lineup",
+        metavar="NAMES",
+        help="the automatic player of each seat, comma-separated, the last filling the rest"
+        " (e.g. strong,basic: one strong player among basic ones; default: basic everywhere)",
+    )
+    sim.add_argument("--progress", action="store_true", help="say on standard error as games finish")
 
     pacing = sub.add_parser(
         "pacing", parents=[common], help="how many calendar days games take under the visit model"
@@ -208,11 +215,20 @@ def _cmd_simulate(args: argparse.Namespace, stdout: TextIO) -> int:
         print("simulate: --games must be at least 1", file=sys.stderr)
         return 2
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
-    results = [simulate(game, n, args.games, args.seed, options, jobs=jobs) for n in counts]
+    lineup = tuple(name.strip() for name in args.lineup.split(",") if name.strip()) if args.lineup else ()
+    try:
+        results = [
+            simulate(game, n, args.games, args.seed, options, jobs=jobs, lineup=lineup, progress=args.progress)
+            for n in counts
+        ]
+    except ValueError as exc:  # an unknown player name
+        print(f"simulate: {exc}", file=sys.stderr)
+        return 2
     stdout.write("\n\n".join(r.text() for r in results) + "\n")
     if args.report is not None:
         args.report.parent.mkdir(parents=True, exist_ok=True)
-        head = f"# Simulation: {game.title}\n\n`python -m bot simulate {game.id} --games {args.games} --seed {args.seed}`"
+        lined = f" --lineup {','.join(lineup)}" if lineup else ""
+        head = f"# Simulation: {game.title}\n\n`python -m bot simulate {game.id} --games {args.games} --seed {args.seed}{lined}`"
         if args.option:
             head += " with options " + ", ".join(f"`{o}`" for o in args.option)
         args.report.write_text(

@@ -278,6 +278,16 @@ class Game(ABC, Generic[S]):
         opens a public diplomacy thread each round; None where the game has no rounds."""
         return None
 
+    def knowledge(self) -> Any:
+        """What the strong automatic player needs of this game (an `engine.core.search.Knowledge`,
+        made in `engine/<game>/strong.py`); None: the game has no strong player yet."""
+        return None
+
+    def test_players(self) -> dict[str, Any]:
+        """Simple strategies, by name, that the strong player must keep beating (issue 16
+        item 3): policies of `bot_action`'s shape (state, seat, rng) -> action."""
+        return {}
+
     def figures(self, state: S) -> dict[str, float]:
         """Game-specific numbers of a finished game for `simulate` to average
         (for example {"war": 1.0} for a Crisis game that ended in war)."""

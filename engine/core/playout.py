@@ -29,12 +29,14 @@ def play_out(
     max_steps: int = 20_000,
     on_step: Callable[[GameState, str, Any, GameState, list[Event]], None] | None = None,
     policy: Callable[[GameState, str, random.Random], Any] | None = None,
+    seat_policies: dict[str, Callable[[GameState, str, random.Random], Any]] | None = None,
 ) -> Playout:
     """Play one game to its end with automatic players at every seat.
 
     Seats are "s1".."sN". Prompts are answered in the order the game lists them; the
     bots' generator is seeded from `seed` so a playout is reproducible. `policy` replaces
-    `game.bot_action` (a cheaper player for long fuzzing sweeps).
+    `game.bot_action` (a cheaper player for long fuzzing sweeps); `seat_policies` gives
+    some seats a player of their own (a strength ladder: one strong player among basic ones).
     """
     choose = policy or game.bot_action
     seats = [f"s{i + 1}" for i in range(n_players)]
@@ -48,7 +50,8 @@ def play_out(
         if not prompts:
             raise AssertionError(f"{game.id}: no prompts but no outcome at step {state.step}")
         seat = prompts[0].seat
-        action = choose(state, seat, bots)
+        chooser = seat_policies.get(seat, choose) if seat_policies else choose
+        action = chooser(state, seat, bots)
         new, events = game.apply(state, seat, action)
         if on_step is not None:
             on_step(state, seat, action, new, events)

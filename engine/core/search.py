@@ -1,0 +1,208 @@
+"""Information-set Monte Carlo tree search: the strong automatic player of every game
+(issue 16; docs/architecture.md §2, "Automatic players").
+
+A seat decides from its own view only. Each iteration draws a *determinization*: a whole
+state consistent with what the seat may know, with every hidden fact (the other players'
+cards and secret orders, the order of unseen piles, the table seed behind future dice)
+dealt afresh by the game's `Knowledge.determinize`, which reads only what the seat may
+see. The search then walks one tree shared by all determinizations (single-observer
+ISMCTS, Cowling, Powley & Whitehouse 2012): a node's children are keyed by the action,
+UCB counts how often a child was *available* rather than how often its parent was
+visited, and each node keeps the value of the seat that chose it. Below the tree a fast
+playout policy plays on for a bounded number of steps, and the game's `evaluate` scores
+the state reached (a finished game scores by its outcome).
+
+The search plays the engine's `play` in place on its own copy, never `step`: no copy per
+action. Everything it draws comes from the `rng` it is given, so a decision is a function
+of (the seat's view, the rng's state): `tests/test_search.py` checks that two states
+differing only in what the seat cannot see give the same decision from the same stream.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from .errors import IllegalAction
+from .fast import clone
+from .game import Game
+from .model import GameState, Outcome
+
+__all__ = ["Knowledge", "Search", "Strength", "STRENGTHS", "graded", "win_shares"]
+
+S = TypeVar("S", bound=GameState)
+
+
+def win_shares(outcome: Outcome, seats: list[str]) -> dict[str, float]:
+    """1/k to each of k seats sharing first place, 0 to the rest."""
+    winners = outcome.winners
+    return {s: (1.0 / len(winners) if s in winners else 0.0) for s in seats}
+
+
+def graded(outcome: Outcome, seats: list[str], margin: float = 0.25) -> dict[str, float]:
+    """The win share, with `margin` of the value given by where each seat's score lies
+    between the lowest and the highest: a point more is worth a little even when it does
+    not change the winner, which gives the search a gradient to climb in a few iterations."""
+    shares = win_shares(outcome, seats)
+    scores = {st.seat: st.score for st in outcome.standings}
+    low, high = min(scores.values(), default=0.0), max(scores.values(), default=0.0)
+    span = (high - low) or 1.0
+    return {s: (1 - margin) * shares[s] + margin * (scores.get(s, low) - low) / span for s in seats}
+
+
+class Knowledge(Generic[S]):
+    """What a game tells its search: how to deal what a seat cannot see, how to play fast,
+    and how good a state is for each seat. Each game subclasses it in
+    `engine/<game>/strong.py`."""
+
+    # Steps a playout runs below the tree before `evaluate` scores the state.
+    horizon: int = 40
+
+    def __init__(self, game: Game[S]):
+        self.game = game
+
+    def determinize(self, state: S, seat: str, rng: random.Random) -> S:
+        """A full state `seat` cannot tell from `state`: every fact hidden from it dealt
+        again from `rng`, and the seed replaced. It must read only what `seat` may see
+        (gather each hidden pool in a fixed order before shuffling it), so that two states
+        that differ only in hidden facts give the same result from the same `rng`."""
+        raise NotImplementedError
+
+    def candidates(self, state: S, seat: str) -> list[Any]:
+        """The actions the tree considers for `seat`: every legal one unless a game prunes
+        (hundreds of bids, every combination of a payment) to the ones worth a thought."""
+        return self.game.legal_actions(state, seat)
+
+    def playout(self, state: S, seat: str, rng: random.Random) -> Any:
+        """The fast policy below the tree; uniform among the legal actions by default."""
+        return rng.choice(self.game.legal_actions(state, seat))
+
+    def evaluate(self, state: S) -> dict[str, float]:
+        """Each seat's value in [0, 1] of a state the playout stopped in (not finished)."""
+        raise NotImplementedError
+
+    def terminal(self, state: S, outcome: Outcome) -> dict[str, float]:
+        """Each seat's value of a finished game: its share of the win, graded by score."""
+        return graded(outcome, state.seats)
+
+    def key(self, action: Any) -> Hashable:
+        """Two actions with one key are the same choice in the tree."""
+        return action.model_dump_json() if hasattr(action, "model_dump_json") else repr(action)
+
+
+@dataclass(frozen=True)
+class Strength:
+    """How hard the search thinks: iterations per decision (fixed, so a decision is
+    reproducible; never a clock) and the exploration constant."""
+
+    iterations: int
+    exploration: float = 0.7
+
+
+# Named strengths for the table setting and `simulate`; "strong" is the default, sized so a
+# decision takes at most about a second on a 2-core machine (bench/search.py measures it).
+STRENGTHS: dict[str, Strength] = {
+    "quick": Strength(iterations=48),
+    "strong": Strength(iterations=200),
+    "deep": Strength(iterations=800),
+}
+
+
+@dataclass(eq=False)
+class _Node:
+    seat: str | None  # who chose the action leading here (None at the root)
+    action: Any = None
+    visits: int = 0
+    available: int = 0
+    value: float = 0.0
+    children: dict[Hashable, _Node] = field(default_factory=dict)
+
+    def ucb(self, exploration: float) -> float:
+        return self.value / self.visits + exploration * math.sqrt(math.log(self.available) / self.visits)
+
+
+class Search(Generic[S]):
+    """The strong player of one game: `decide(state, seat, rng)` gives the action."""
+
+    def __init__(self, knowledge: Knowledge[S], strength: Strength = STRENGTHS["strong"]):
+        self.knowledge = knowledge
+        self.game = knowledge.game
+        self.strength = strength
+
+    # -- the engine, in place ----------------------------------------------------------
+    def _actor(self, state: S) -> str | None:
+        if self.game.outcome(state) is not None:
+            return None
+        prompts = self.game.prompts(state)
+        return prompts[0].seat if prompts else None
+
+    def _play(self, state: S, seat: str, action: Any, rng: random.Random) -> None:
+        self.game.play(state, seat, action, rng)
+        state.step += 1
+
+    # -- one decision -------------------------------------------------------------------
+    def decide(self, state: S, seat: str, rng: random.Random) -> Any:
+        """The action `seat` chooses now, from what it may see and from `rng` alone."""
+        k = self.knowledge
+        options = k.candidates(k.determinize(state, seat, random.Random(rng.getrandbits(64))), seat)
+        if not options:
+            raise IllegalAction("There is nothing to decide.")
+        if len(options) == 1:
+            return options[0]
+        root = _Node(seat=None)
+        for _ in range(self.strength.iterations):
+            self._iterate(root, state, seat, random.Random(rng.getrandbits(64)))
+        best = max(root.children.values(), key=lambda n: (n.visits, n.value))
+        return best.action
+
+    def _iterate(self, root: _Node, real: S, seat: str, rng: random.Random) -> None:
+        k = self.knowledge
+        state = clone(k.determinize(real, seat, rng))
+        node, path = root, []
+        actor: str | None = seat  # the root is always the deciding seat's own choice
+        while actor is not None:
+            actions = k.candidates(state, actor)
+            if not actions:
+                break
+            keys = [k.key(a) for a in actions]
+            untried = []
+            for key, action in zip(keys, actions, strict=True):
+                child = node.children.get(key)
+                if child is None:
+                    untried.append((key, action))
+                else:
+                    child.available += 1
+            if untried:
+                key, action = untried[rng.randrange(len(untried))]
+                child = node.children[key] = _Node(seat=actor, action=action, available=1)
+                self._play(state, actor, action, rng)
+                path.append(child)
+                break
+            c = self.strength.exploration
+            child = max((node.children[key] for key in keys), key=lambda n: n.ucb(c))
+            self._play(state, actor, child.action, rng)
+            path.append(child)
+            node = child
+            actor = self._actor(state)
+        values = self._rollout(state, rng)
+        for n in path:
+            n.visits += 1
+            n.value += values.get(n.seat, 0.0)
+
+    def _rollout(self, state: S, rng: random.Random) -> dict[str, float]:
+        k = self.knowledge
+        for _ in range(k.horizon):
+            actor = self._actor(state)
+            if actor is None:
+                break
+            self._play(state, actor, k.playout(state, actor, rng), rng)
+        outcome = self.game.outcome(state)
+        return k.terminal(state, outcome) if outcome is not None else k.evaluate(state)
+
+
+def policy(search: Search[Any]) -> Callable[[Any, str, random.Random], Any]:
+    """The search as a policy of the shape `bot_action` has (state, seat, rng) -> action."""
+    return search.decide
