@@ -1,0 +1,82 @@
+"""How long the strong automatic player takes to decide (issue 16 item 2: at most 1 s at
+the default strength on a 2-core machine).
+
+    .venv/bin/python bench/search.py                       # every title with a strong player
+    .venv/bin/python bench/search.py --game origins --players 7 --strength quick --games 3
+
+Plays whole games with the named strong player in the first seat and the basic player in
+the others (the lineup turns a seat each game), and times every decision the strong
+player makes that has more than one choice. Prints, per title and count, the decisions
+timed and their median, 90th percentile and longest time. Not a test: the figures depend
+on the machine and what else it runs; they go in bench/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import games  # noqa: E402
+from engine.core.players import player  # noqa: E402
+from engine.core.playout import play_out  # noqa: E402
+from engine.core.search import STRENGTHS  # noqa: E402
+
+
+def timed(game_id: str, players: int, strength: str, n_games: int, seed: int) -> list[float]:
+    game = games.get(game_id)
+    strong, basic = player(game, strength), player(game, "basic")
+    times: list[float] = []
+
+    def timing(state, seat, rng):
+        if len(game.legal_actions(state, seat)) < 2:
+            return strong(state, seat, rng)
+        start = time.perf_counter()
+        action = strong(state, seat, rng)
+        times.append(time.perf_counter() - start)
+        return action
+
+    for index in range(n_games):
+        seats = [f"s{i + 1}" for i in range(players)]
+        strong_seat = seats[index % players]
+        policies = {seat: (timing if seat == strong_seat else basic) for seat in seats}
+        play_out(game, players, random.Random(seed + index).getrandbits(63), seat_policies=policies)
+    return times
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", action="append", help="a title (default: every one with a strong player)")
+    parser.add_argument("--players", type=int, help="player count (default: the largest and the smallest)")
+    parser.add_argument("--strength", default="strong", choices=sorted(STRENGTHS))
+    parser.add_argument("--games", type=int, default=2, help="games per title and count (default 2)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    ids = args.game or [g for g in games.ids() if games.get(g).knowledge() is not None]
+    for game_id in ids:
+        game = games.get(game_id)
+        if game.knowledge() is None:
+            print(f"{game.title}: no strong player yet")
+            continue
+        counts = [args.players] if args.players else sorted({game.max_players, max(game.min_players, 2)})
+        for n in counts:
+            times = timed(game_id, n, args.strength, args.games, args.seed)
+            if not times:
+                print(f"{game.title}, {n} players: no decision with a choice")
+                continue
+            q = statistics.quantiles(times, n=10)[-1] if len(times) >= 10 else max(times)
+            print(
+                f"{game.title}, {n} players, {args.strength} ({STRENGTHS[args.strength].iterations} iterations):"
+                f" {len(times)} decisions, median {statistics.median(times) * 1000:.0f} ms,"
+                f" p90 {q * 1000:.0f} ms, longest {max(times) * 1000:.0f} ms"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
