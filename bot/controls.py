@@ -359,8 +359,8 @@ class ControlsMixin:
 
     async def _autoplay(self, t: _Table, out: Outbox) -> _Table:
         """Decisions nobody need wait for, taken at once until a member owes a real one or
-        the game ends: automatic seats play the game's bot_action (seeded from the table
-        seed and the step), and a decision with no real choice (`Game.forced_action`) is
+        the game ends: automatic seats play the table's automatic player (bot/automatic.py,
+        seeded from the table seed and the step), and a decision with no real choice (`Game.forced_action`) is
         taken and said in one public line (issue 18)."""
         automatic = any(s.automatic for s in t.seats)
         taken: list[Prompt] = []  # decisions taken for their seat: no turn notice for them
@@ -395,7 +395,10 @@ class ControlsMixin:
                 continue
             try:
                 if action is None:
-                    action = t.game.bot_action(t.state, seat, rng_for(t.state.seed, t.state.step, "auto"))
+                    action = await self.automatic.choose(
+                        t.game, t.state, seat, rng_for(t.state.seed, t.state.step, "auto"),
+                        t.settings.automatic_player,
+                    )
                 holder = t.holder(seat)
                 by = holder.user_id if holder is not None and not said else None  # a forced one: nobody's
                 t, step = await self._step(t, seat, by, action)

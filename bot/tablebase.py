@@ -94,6 +94,8 @@ class Settings(BaseModel):
     on_outage: Literal["extend", "ignore"] = "extend"
     # open a public diplomacy thread each Week / round (Game.round_label)
     round_threads: bool = False
+    # who plays the automatic seats (bot/automatic.py): the game's search or its basic player
+    automatic_player: Literal["strong", "quick", "basic"] = "strong"
     # the game's own phase lengths (Game.deadline_settings), e.g. {"crisis_minutes": 30}
     extra: dict[str, Annotated[float, Field(gt=0)]] = Field(default_factory=dict)
 
@@ -107,6 +109,7 @@ class Settings(BaseModel):
         "single_hours",
         "simultaneous_hours",
         "session_minutes",
+        "automatic_player",
     )
 
     @classmethod
@@ -144,6 +147,13 @@ class Settings(BaseModel):
             if text not in ("extend", "ignore"):
                 raise TableError("on_outage must be extend or ignore.")
             data[key] = text
+        elif key == "automatic_player":
+            if text.lower() not in ("strong", "quick", "basic"):
+                raise TableError(
+                    "automatic_player must be strong (the default: it searches, up to about a second a "
+                    "decision), quick (a shorter search) or basic (instant, and easy to beat)."
+                )
+            data[key] = text.lower()
         elif key == "round_threads":
             if text.lower() not in ("on", "off", "true", "false", "yes", "no"):
                 raise TableError("round_threads must be on or off.")
@@ -197,6 +207,7 @@ class Settings(BaseModel):
             f"session_minutes: {self.session_minutes:g} (a single-player step during a live session)",
             f"on_outage: {self.on_outage}",
             f"round_threads: {'on' if self.round_threads else 'off'}",
+            f"automatic_player: {self.automatic_player} (who plays automatic seats: strong, quick or basic)",
         ]
         lines += [f"{k}: {v:g}" for k, v in sorted(self.extra.items())]
         return "\n".join(lines)

@@ -39,6 +39,7 @@ from engine.core import (
     seed_commitment,
 )
 
+from .automatic import AutomaticPlayers
 from .bounded import LRU, KeyedLocks
 from .controls import ControlsMixin
 from .deadlines import DeadlinesMixin
@@ -147,6 +148,7 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
         self._cache: OrderedDict[int, _Table] = OrderedDict()
         self._cache_size = cache_size
         self.pictures = PictureCache()
+        self.automatic = AutomaticPlayers()  # who plays automatic seats, off the event loop
         # False: no board pictures at all, for whole-game tests that do not look at them
         # (a picture takes tens of ms; drawing one per action was most of their cost)
         self.draw_pictures = draw_pictures
@@ -639,8 +641,8 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
         return await self._with_table(channel_id, run)
 
     async def auto(self, channel_id: int) -> Outbox | None:
-        """One automatic move: the first seat that owes a decision plays the game's
-        `bot_action` (seeded from the table seed and step). None when nobody owes one.
+        """One automatic move: the first seat that owes a decision plays the table's
+        automatic player (bot/automatic.py; seeded from the table seed and step). None when nobody owes one.
         The console's `auto` and, later, automatic seats use it."""
 
         async def run(t: _Table) -> Outbox | None:
@@ -649,9 +651,8 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
             seat = t.prompts[0].seat
             holder = t.holder(seat)
             rng = rng_for(t.state.seed, t.state.step, "auto")
-            return await self._apply(
-                t, seat, holder.user_id if holder else None, t.game.bot_action(t.state, seat, rng)
-            )
+            action = await self.automatic.choose(t.game, t.state, seat, rng, t.settings.automatic_player)
+            return await self._apply(t, seat, holder.user_id if holder else None, action)
 
         return await self._with_table(channel_id, run)
 

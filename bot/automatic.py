@@ -1,0 +1,54 @@
+"""Which automatic player takes a table's automatic seats, and where it thinks (issue 16;
+docs/architecture.md §3).
+
+A table's `automatic_player` setting names it: "strong" (the default: the game's search
+at its default strength, `engine/core/search.py`), "quick" (the same search with fewer
+iterations) or "basic" (the game's `bot_action`). A game without a strong player yet
+plays "basic" whatever the setting says. The search takes up to about a second of CPU,
+so it runs on one worker thread of its own: the event loop keeps serving the other
+tables meanwhile, and at most one search runs at a time, so automatic seats never take
+more than one core however many tables have them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from engine.core import Game
+from engine.core.players import player
+
+__all__ = ["AUTOMATIC_PLAYERS", "AutomaticPlayers", "name_for"]
+
+AUTOMATIC_PLAYERS = ("strong", "quick", "basic")  # the setting's values, strongest first
+
+
+def name_for(game: Game, setting: str) -> str:
+    """The player a table's setting gives in `game`: "basic" where the game has no search."""
+    if setting != "basic" and game.knowledge() is None:
+        return "basic"
+    return setting
+
+
+class AutomaticPlayers:
+    """Runs automatic players' decisions off the event loop, one at a time."""
+
+    def __init__(self) -> None:
+        self._thread: ThreadPoolExecutor | None = None
+
+    async def choose(self, game: Game, state: Any, seat: str, rng: random.Random, setting: str) -> Any:
+        """The action the table's automatic player takes for `seat` now."""
+        name = name_for(game, setting)
+        decide = player(game, name)
+        if name == "basic":  # a few microseconds: not worth a thread hop
+            return decide(state, seat, rng)
+        if self._thread is None:
+            self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="automatic-player")
+        return await asyncio.get_running_loop().run_in_executor(self._thread, decide, state, seat, rng)
+
+    def close(self) -> None:
+        if self._thread is not None:
+            self._thread.shutdown(wait=False, cancel_futures=True)
+            self._thread = None
