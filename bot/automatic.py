@@ -24,9 +24,17 @@ __all__ = ["AUTOMATIC_PLAYERS", "AutomaticPlayers", "name_for"]
 
 AUTOMATIC_PLAYERS = ("strong", "quick", "basic")  # the setting's values, strongest first
 
+# The strongest player this process runs, whatever a table asks. The test suite caps it at
+# "basic" (tests/conftest.py) so that its many whole games with automatic seats stay fast;
+# the tests of the strong players themselves lift the cap.
+STRONGEST = "strong"
+
 
 def name_for(game: Game, setting: str) -> str:
-    """The player a table's setting gives in `game`: "basic" where the game has no search."""
+    """The player a table's setting gives in `game`: no stronger than STRONGEST, and
+    "basic" where the game has no search."""
+    if AUTOMATIC_PLAYERS.index(setting) < AUTOMATIC_PLAYERS.index(STRONGEST):
+        setting = STRONGEST
     if setting != "basic" and game.knowledge() is None:
         return "basic"
     return setting

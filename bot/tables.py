@@ -640,10 +640,11 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
 
         return await self._with_table(channel_id, run)
 
-    async def auto(self, channel_id: int) -> Outbox | None:
-        """One automatic move: the first seat that owes a decision plays the table's
-        automatic player (bot/automatic.py; seeded from the table seed and step). None when nobody owes one.
-        The console's `auto` and, later, automatic seats use it."""
+    async def auto(self, channel_id: int, player: str = "basic") -> Outbox | None:
+        """One automatic move: the first seat that owes a decision plays the automatic
+        player named `player` (bot/automatic.py; seeded from the table seed and step). None
+        when nobody owes one. The console's `auto` drives games forward with the basic one
+        (`auto all` plays a whole game in seconds); automatic seats follow the table's setting."""
 
         async def run(t: _Table) -> Outbox | None:
             if t.row.status != "running" or not t.prompts:
@@ -651,7 +652,7 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
             seat = t.prompts[0].seat
             holder = t.holder(seat)
             rng = rng_for(t.state.seed, t.state.step, "auto")
-            action = await self.automatic.choose(t.game, t.state, seat, rng, t.settings.automatic_player)
+            action = await self.automatic.choose(t.game, t.state, seat, rng, player)
             return await self._apply(t, seat, holder.user_id if holder else None, action)
 
         return await self._with_table(channel_id, run)

@@ -7,6 +7,20 @@ import pytest
 from tests.pgserver import PostgresServer
 
 
+@pytest.fixture(autouse=True)
+def basic_automatic_seats(request, monkeypatch):
+    """Automatic seats play the instant basic player (bot/automatic.py, STRONGEST), so whole
+    games with automatic seats stay fast; a test that asks for `strong_automatic_seats`
+    gets the table's own setting (the strong search by default)."""
+    if "strong_automatic_seats" not in request.fixturenames:
+        monkeypatch.setattr("bot.automatic.STRONGEST", "basic")
+
+
+@pytest.fixture
+def strong_automatic_seats():
+    """Automatic seats play what the table's setting says, the strong search included."""
+
+
 @pytest.fixture(scope="session")
 def postgres_server():
     """Started on first use, stopped when the test process ends (each xdist worker has its own)."""

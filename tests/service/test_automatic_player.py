@@ -47,7 +47,7 @@ async def _pressed_by_the_automatic_seat(service, setting: str | None) -> list[s
 
 
 @pytest.fixture
-def judged(registry):
+def judged(registry, strong_automatic_seats):
     registry.register(Judged())
 
 
@@ -65,9 +65,13 @@ async def test_a_setting_that_names_no_automatic_player_is_refused_with_the_choi
         await service.settings(CHANNEL, ALICE, {"automatic_player": "grandmaster"})
 
 
-def test_a_game_without_a_search_plays_its_basic_player_whatever_the_setting():
+def test_a_game_without_a_search_plays_its_basic_player_whatever_the_setting(strong_automatic_seats):
     from tests.tinygame import Envoys
 
     assert name_for(Envoys(), "strong") == "basic"
     assert name_for(Judged(), "strong") == "strong"
     assert name_for(Judged(), "basic") == "basic"
+
+
+def test_the_suite_caps_automatic_seats_at_the_basic_player():
+    assert name_for(Judged(), "strong") == "basic"  # tests/conftest.py, basic_automatic_seats
