@@ -90,8 +90,8 @@ def _copied(value: Any) -> Any:
     kind = type(value)
     if kind in _ATOMS:
         return value
-    if kind is tuple:  # (label, points) pairs of score breakdowns
-        return tuple(_copied(x) for x in value)
+    if kind is tuple:  # (label, points) pairs of score breakdowns: shared when all atoms
+        return value if all(type(x) in _ATOMS for x in value) else tuple(_copied(x) for x in value)
     if kind is list:
         if not value or _shared(type(value[0])):
             return value[:]
@@ -128,6 +128,8 @@ def _atomic(annotation: Any) -> bool:
         return True
     if origin is Union or origin is types.UnionType:
         return all(_atomic(a) for a in get_args(annotation))
+    if origin is tuple:  # immutable, so shared when it holds only atoms
+        return all(a is Ellipsis or _atomic(a) for a in get_args(annotation))
     return False
 
 
