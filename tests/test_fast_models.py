@@ -9,9 +9,10 @@ import copy
 import random
 
 from engine import games
-from engine.core import built, clone
+from engine.core import built, clone, replaced
 from engine.origins.actions import Attack, Bid, Pass
 from engine.schonbrunn.actions import Minister, TieBreak
+from engine.schonbrunn.state import Delegate
 
 
 def _mutables(value, seen=None):
@@ -69,3 +70,11 @@ def test_built_actions_equal_validated_ones():
         fast, slow = built(cls, **fields), cls(**fields)
         assert fast == slow and fast.model_dump_json() == slow.model_dump_json()
         assert fast.model_fields_set == slow.model_fields_set
+
+
+def test_replaced_equals_model_copy_with_the_update():
+    d = Delegate(id="AUS3", owner="s1", value=3)
+    fast, slow = replaced(d, place="II", face_up=True), d.model_copy(update={"place": "II", "face_up": True})
+    assert fast == slow and fast.model_dump_json() == slow.model_dump_json()
+    assert fast.model_fields_set == slow.model_fields_set
+    assert d.place == "supply" and not d.face_up  # the original is left as it was

@@ -3,7 +3,7 @@
 from .commands import Choice, Command, Option, match_choice, parse_int
 from .content import Provenance, Sourced, load_toml, set_content_dir
 from .errors import ContentError, GameError, IllegalAction, NotYourTurn
-from .fast import built, clone
+from .fast import built, clone, replaced
 from .game import Applied, Forced, Game, StandingOrder, TrackingRandom
 from .model import PUBLIC, Event, GameState, Model, Outcome, Prompt, Standing
 from .reference import Entry
@@ -35,6 +35,7 @@ __all__ = [
     "StandingOrder",
     "TrackingRandom",
     "built",
+    "replaced",
     "clone",
     "match_choice",
     "parse_int",

@@ -14,7 +14,7 @@ from typing import Any, Literal, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel
 
-__all__ = ["built", "clone"]
+__all__ = ["built", "clone", "replaced"]
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -155,6 +155,19 @@ def built(cls: type[M], /, **fields: Any) -> M:
     new = cls.__new__(cls)
     _set(new, "__dict__", values)
     _set(new, "__pydantic_fields_set__", set(fields))
+    _set(new, "__pydantic_extra__", None)
+    _set(new, "__pydantic_private__", None)
+    return new
+
+
+def replaced(model: M, /, **fields: Any) -> M:
+    """`model.model_copy(update=fields)` without its overhead (a tenth of the cost), for
+    the frozen models the rules replace instead of changing (Schönbrunn's Delegates): the
+    values come from the rules, which pydantic would not check there either."""
+    cls = model.__class__
+    new = cls.__new__(cls)
+    _set(new, "__dict__", {**model.__dict__, **fields})
+    _set(new, "__pydantic_fields_set__", model.__pydantic_fields_set__ | fields.keys())
     _set(new, "__pydantic_extra__", None)
     _set(new, "__pydantic_private__", None)
     return new

@@ -4,59 +4,65 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, TypeAdapter
+from pydantic import ConfigDict, Field, TypeAdapter
 
 from engine.core import Model
 
 
-class Bid(Model):
+class Action(Model):
+    """Frozen: `legal_actions` hands out the same action each time it lists it (legal.py)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Bid(Action):
     """Auction variant: Receptions hidden in hand (at least 1)."""
 
     kind: Literal["bid"] = "bid"
     receptions: int
 
 
-class Choose(Model):
+class Choose(Action):
     """Auction variant: take a Nation."""
 
     kind: Literal["choose"] = "choose"
     nation: str
 
 
-class Commit(Model):
+class Commit(Action):
     """Hierarchy: commit one Delegate of this Influence face down."""
 
     kind: Literal["commit"] = "commit"
     delegate: int
 
 
-class TieBreak(Model):
+class TieBreak(Action):
     """Hierarchy: the order (first = better position) of the tied nations."""
 
     kind: Literal["tiebreak"] = "tiebreak"
     order: list[str]
 
 
-class Sign(Model):
+class Sign(Action):
     kind: Literal["sign"] = "sign"
     treaties: list[str] = Field(default_factory=list)
 
 
-class Spend(Model):
+class Spend(Action):
     """Hierarchy: Receptions spent for as many Prestige points."""
 
     kind: Literal["spend"] = "spend"
     receptions: int
 
 
-class Favour(Model):
+class Favour(Action):
     """Assignments: the Master of Ceremonies reveals the Political Favour of an Objective."""
 
     kind: Literal["favour"] = "favour"
     objective: str
 
 
-class Assign(Model):
+class Assign(Action):
     """Assignments: one Delegate of this Influence to an Objective (face as the step says)."""
 
     kind: Literal["assign"] = "assign"
@@ -64,14 +70,14 @@ class Assign(Model):
     objective: str
 
 
-class Head(Model):
+class Head(Action):
     """Assignments: the Delegation Head to an Objective or before a nation's screen, or not."""
 
     kind: Literal["head"] = "head"
     target: str | None = None
 
 
-class Plot(Model):
+class Plot(Action):
     """Plot: Receptions against the index-th face-down Delegate of `nation` in `objective`."""
 
     kind: Literal["plot"] = "plot"
@@ -81,7 +87,7 @@ class Plot(Model):
     index: int = 1
 
 
-class Move(Model):
+class Move(Action):
     """Chancellery: move a face-up Delegate of the nation whose screen your head faces."""
 
     kind: Literal["move"] = "move"
@@ -90,17 +96,17 @@ class Move(Model):
     to: str | None = None  # None: removed, when no other Objective holds their Delegates
 
 
-class Minister(Model):
+class Minister(Action):
     kind: Literal["minister"] = "minister"
     objective: str | None = None  # None: not assigned
 
 
-class Target(Model):
+class Target(Action):
     nation: str
     objective: str
 
 
-class Activate(Model):
+class Activate(Action):
     """Activate a signed Treaty by revealing an Aid or assigning the Foreign Minister."""
 
     kind: Literal["activate"] = "activate"
@@ -110,13 +116,13 @@ class Activate(Model):
     targets: list[Target] = Field(default_factory=list)  # for the '-1' markers
 
 
-class Pass(Model):
+class Pass(Action):
     """Decline the current optional decision (a Plot, a Treaty, the Foreign Minister)."""
 
     kind: Literal["pass"] = "pass"
 
 
-class Keep(Model):
+class Keep(Action):
     """Recovery: keep these Treaties, discarding these Aids (one each)."""
 
     kind: Literal["keep"] = "keep"

@@ -15,11 +15,14 @@ Where a decision is combinatorial, it is listed whole, one action per combinatio
   delegations for the '-1' markers (their order does not matter, so targets are sorted).
 
 Actions are built with `engine.core.built`, without validation: the values come from the
-state, so pydantic's validation would only check what this module already knows.
+state, so pydantic's validation would only check what this module already knows. Those
+whose fields are all single values are made once and listed again (`_listed`): actions
+are frozen, and hundreds are listed in every round.
 """
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import combinations, combinations_with_replacement, permutations
 from typing import Any
 
@@ -59,11 +62,11 @@ def legal_actions(state: SchonbrunnState, seat: str) -> list[Any]:
     p = state.players[seat]
     match stage:
         case "bid":
-            return [built(A.Bid, receptions=r) for r in range(1, p.receptions + 1)]
+            return [_listed(A.Bid, r) for r in range(1, p.receptions + 1)]
         case "choose":
-            return [built(A.Choose, nation=n) for n in state.nations_left]
+            return [_listed(A.Choose, n) for n in state.nations_left]
         case "commit":
-            return [built(A.Commit, delegate=v) for v in _distinct(supply_values(state, seat))]
+            return [_listed(A.Commit, v) for v in _distinct(supply_values(state, seat))]
         case "tiebreak":
             group = next(g for g in state.tie_groups if len(g) > 1)
             nations = [state.players[s].nation for s in group]
@@ -72,26 +75,33 @@ def legal_actions(state: SchonbrunnState, seat: str) -> list[Any]:
             treaties = [c for c in p.screen if card(c).type == "treaty"]
             return [built(A.Sign, treaties=list(chosen)) for chosen in _subsets(treaties)]
         case "receptions":
-            return [built(A.Spend, receptions=r) for r in range(spend_limit(state, seat) + 1)]
+            return [_listed(A.Spend, r) for r in range(spend_limit(state, seat) + 1)]
         case "favour":
             return [
-                built(A.Favour, objective=o) for o in state.objectives if o not in state.favours_up
+                _listed(A.Favour, o) for o in state.objectives if o not in state.favours_up
             ]
         case "assign":
             return _assign(state, seat)
         case "plot":
-            return [built(A.Pass), *_plots(state, seat)]
+            return [_listed(A.Pass), *_plots(state, seat)]
         case "move":
             return _moves(state, seat)
         case "minister":
-            return [built(A.Minister, objective=None)] + [
-                built(A.Minister, objective=o) for o in minister_objectives(state, seat)
+            return [_listed(A.Minister, None)] + [
+                _listed(A.Minister, o) for o in minister_objectives(state, seat)
             ]
         case "activate":
-            return [built(A.Pass), *_activations(state, seat, state.treaty_queue[0], "congress")]
+            return [_listed(A.Pass), *_activations(state, seat, state.treaty_queue[0], "congress")]
         case "keep":
             return _keeps(state, seat)
     return []
+
+
+@cache
+def _listed(cls: type, *values: Any) -> Any:
+    """The one `cls` action with these values of its fields after `kind`, in field order."""
+    names = [n for n in cls.model_fields if n != "kind"]
+    return built(cls, **dict(zip(names, values, strict=True)))
 
 
 def _distinct(values: list[int]) -> list[int]:
@@ -108,10 +118,10 @@ def _assign(state: SchonbrunnState, seat: str) -> list[Any]:
     for treaty in activatable(state, seat, "assignments"):
         out += _activations(state, seat, treaty, "assignments")
     if state.assign_step == "head":
-        heads = [built(A.Head, target=None)]
-        return heads + [built(A.Head, target=t) for t in head_targets(state, seat)] + out
+        heads = [_listed(A.Head, None)]
+        return heads + [_listed(A.Head, t) for t in head_targets(state, seat)] + out
     assigns = [
-        built(A.Assign, delegate=v, objective=o)
+        _listed(A.Assign, v, o)
         for v in _distinct(supply_values(state, seat))
         for o in state.objectives
     ]
@@ -121,7 +131,7 @@ def _assign(state: SchonbrunnState, seat: str) -> list[Any]:
 def _plots(state: SchonbrunnState, seat: str) -> list[A.Plot]:
     most = min(MAX_PLOT, state.players[seat].receptions)
     return [
-        built(A.Plot, nation=state.players[other].nation, objective=o, receptions=r, index=i)
+        _listed(A.Plot, state.players[other].nation, o, r, i)
         for other, o, i in plot_targets(state, seat)
         for r in range(1, most + 1)
     ]
@@ -138,8 +148,8 @@ def _moves(state: SchonbrunnState, seat: str) -> list[A.Move]:
             continue
         seen.add((d.place, d.value))
         dests = move_destinations(state, target, d.place)
-        out += [built(A.Move, objective=d.place, delegate=d.value, to=t) for t in dests] or [
-            built(A.Move, objective=d.place, delegate=d.value, to=None)
+        out += [_listed(A.Move, d.place, d.value, t) for t in dests] or [
+            _listed(A.Move, d.place, d.value, None)
         ]
     return out
 

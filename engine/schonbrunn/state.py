@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field
 
-from engine.core import GameState, Model, clone
+from engine.core import GameState, Model, clone, replaced
 
 Stage = Literal[
     "bid",  # auction variant: secret bids for the Roles
@@ -112,5 +112,5 @@ class SchonbrunnState(GameState):
         """Replace the Delegate `d` (this state's own piece) by a copy with `fields` changed;
         returns the copy."""
         i = next(i for i, x in enumerate(self.delegates) if x is d)
-        new = self.delegates[i] = d.model_copy(update=fields)
+        new = self.delegates[i] = replaced(d, **fields)
         return new

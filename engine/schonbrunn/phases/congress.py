@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.core import Event
+from engine.core import Event, replaced
 
 from ..content import card
 from ..pieces import (
@@ -19,7 +19,7 @@ from .treaties import queue_next_treaty
 
 def open_congress(state: SchonbrunnState, events: list[Event]) -> None:
     state.delegates = [
-        d.model_copy(update={"face_up": True, "known": True}) if d.place in state.objectives else d
+        replaced(d, face_up=True, known=True) if d.place in state.objectives else d
         for d in state.delegates
     ]
     if not state.simplified:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.core import Event, IllegalAction
+from engine.core import Event, IllegalAction, replaced
 
 from ..content import card
 from ..pieces import (
@@ -13,10 +13,7 @@ from ..state import SchonbrunnState
 
 
 def recover(state: SchonbrunnState, events: list[Event]) -> None:
-    state.delegates = [
-        d.model_copy(update={"place": "supply", "face_up": False, "known": False, "order": 0})
-        for d in state.delegates
-    ]
+    state.delegates = [replaced(d, place="supply", face_up=False, known=False, order=0) for d in state.delegates]
     state.markers, state.favours, state.favours_up, state.favour_spare = [], {}, [], []
     for p in state.players.values():
         p.head = p.minister = None
