@@ -110,3 +110,17 @@ def test_players_are_named_and_an_unknown_name_is_refused_with_the_list():
         player(GAME, "grandmaster")
     with pytest.raises(ValueError, match="grandmaster"):
         simulate(GAME, 2, games=1, seed=1, lineup=("grandmaster",))
+
+
+def test_equal_actions_share_one_key_in_the_tree_and_a_frozen_one_is_its_own():
+    from pydantic import ConfigDict
+
+    from engine.core import Model
+
+    class Frozen(Model):
+        model_config = ConfigDict(frozen=True, extra="forbid")
+        value: int
+
+    k = GAME.knowledge()
+    assert k.key(Commit(value=2)) == k.key(Commit(value=2)) != k.key(Commit(value=3))
+    assert k.key(Frozen(value=2)) is not None and k.key(Frozen(value=2)) == Frozen(value=2)

@@ -89,8 +89,13 @@ class Knowledge(Generic[S]):
         return graded(outcome, state.seats)
 
     def key(self, action: Any) -> Hashable:
-        """Two actions with one key are the same choice in the tree."""
-        return action.model_dump_json() if hasattr(action, "model_dump_json") else repr(action)
+        """Two actions with one key are the same choice in the tree: a frozen (hashable)
+        action is its own key, any other its JSON."""
+        try:
+            hash(action)
+        except TypeError:
+            return action.model_dump_json() if hasattr(action, "model_dump_json") else repr(action)
+        return action
 
 
 @dataclass(frozen=True)
