@@ -255,3 +255,43 @@ def _activate(state: SchonbrunnState, seat: str, treaty: str) -> Any:
                 A.Target(nation=state.players[s].nation, objective=o) for s, o in (rivals * 3)[: c.minus]
             ]
     return A.Activate(treaty=treaty, pay=pay, objective=objective, targets=targets)
+
+
+def all_in(objective: str):
+    """The exploit of the balance review (issue 16): commit the weakest Delegate, then every
+    Delegate, the Delegation Head and the Foreign Minister into one Objective; the basic
+    player's choices for everything else. With 3-4 players there is no Objective V: there
+    it plays as the basic player."""
+
+    def choose(state: SchonbrunnState, seat: str, rng: random.Random) -> Any:
+        if objective not in state.objectives:
+            return bot_action(state, seat, rng)
+        match state.stage:
+            case "commit":
+                return A.Commit(delegate=supply_values(state, seat)[0])
+            case "assign" if state.assign_step == "head":
+                if objective in head_targets(state, seat):
+                    return A.Head(target=objective)
+                return A.Head()
+            case "assign":
+                values = supply_values(state, seat)
+                pick = values[-1] if state.assign_step != "up" else values[0]
+                return A.Assign(delegate=pick, objective=objective)
+            case "plot":
+                return A.Pass()
+            case "minister":
+                options = minister_objectives(state, seat)
+                return A.Minister(objective=objective if objective in options else None)
+            case "activate":
+                action = _activate(state, seat, state.treaty_queue[0])
+                if isinstance(action, A.Activate) and action.objective is not None:
+                    mine = objectives_with_delegates(state, seat)
+                    if objective in mine:
+                        action = action.model_copy(update={"objective": objective})
+                return action
+        return bot_action(state, seat, rng)
+
+    return choose
+
+
+ALL_IN = {f"all_in_{o}": all_in(o) for o in ("I", "II", "III", "IIII", "V")}

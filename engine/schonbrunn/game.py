@@ -366,6 +366,16 @@ class Schonbrunn(Game[SchonbrunnState]):
     def bot_action(self, state: SchonbrunnState, seat: str, rng: random.Random) -> Any:
         return bots.bot_action(state, seat, rng)
 
+    def knowledge(self) -> Any:
+        """The strong players' knowledge of the game (engine/schonbrunn/strong.py)."""
+        from .strong import SchonbrunnKnowledge
+
+        return SchonbrunnKnowledge(self)
+
+    def test_players(self) -> dict[str, Any]:
+        """The review's exploit, an all-in on each Objective (issue 16 item 3)."""
+        return dict(bots.ALL_IN)
+
     def legal_actions(self, state: SchonbrunnState, seat: str) -> list[Any]:
         """Every choice listed whole (engine/schonbrunn/legal.py says how combinations are)."""
         return legal.legal_actions(state, seat)
