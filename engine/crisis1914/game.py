@@ -532,6 +532,16 @@ class Crisis1914(Game[CrisisState]):
     def bot_action(self, state: CrisisState, seat: str, rng: random.Random) -> Any:
         return bots.bot_action(state, seat, rng)
 
+    def knowledge(self) -> Any:
+        from .strong import CrisisKnowledge  # the search's needs, only when a strong player is named
+
+        return CrisisKnowledge(self)
+
+    def test_players(self) -> dict[str, Any]:
+        from .strong import test_players
+
+        return test_players()
+
     def legal_actions(self, state: CrisisState, seat: str) -> list[Any]:
         p = state.player_of(seat)
         if p is None or not self.may_act(state, seat):
