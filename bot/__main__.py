@@ -98,6 +98,11 @@ def _parser() -> argparse.ArgumentParser:
     pacing.add_argument(
         "--session-hours", type=float, default=2.0, metavar="H", help="hours a session (default 2)"
     )
+    pacing.add_argument(
+        "--by-kind",
+        action="store_true",
+        help="also say where the days go: decisions, hand-offs and days by kind of decision",
+    )
 
     rep = sub.add_parser("replay", parents=[common], help="re-run an exported game record and check it")
     rep.add_argument("file", type=Path, metavar="FILE", help="a JSON game record (see bot/replay.py)")
@@ -256,7 +261,7 @@ def _cmd_pacing(args: argparse.Namespace, stdout: TextIO) -> int:
         return 2
     model = VisitModel(sessions_per_week=args.sessions_per_week, session_hours=args.session_hours)
     results = [pace(game, n, args.games, args.seed, model) for n in counts]
-    stdout.write("\n\n".join(r.text() for r in results) + "\n")
+    stdout.write("\n\n".join(r.text(by_kind=args.by_kind) for r in results) + "\n")
     return 0
 
 

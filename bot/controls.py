@@ -30,6 +30,7 @@ from .tablebase import (
     _reminders,
     _Table,
     phase_seconds,
+    standing_in_order,
 )
 
 log = logging.getLogger(__name__)
@@ -434,7 +435,7 @@ class ControlsMixin:
             forced = g.forced_action(state, p.seat)
             if forced is not None:
                 return p, forced.action, forced.said, "", None
-            for name, scope in (standing.get(p.seat) or {}).items():
+            for name, scope in standing_in_order(g, standing.get(p.seat) or {}):
                 if g.standing_scope(state, p.seat, name) != scope:
                     continue  # lapsed: it was for an earlier turn or Week
                 action = g.standing_action(state, p.seat, name)
@@ -525,7 +526,7 @@ class ControlsMixin:
             word, _, arg = order.strip().partition(" ")
             word = word.lower().replace("-", "_")
             if word in {o.name for o in g.standing_orders if o.takes_text}:
-                name = f"{word} {arg.strip()}"  # an order that carries the player's words
+                name = f"{word} {arg.strip()}".strip()  # an order that carries the player's words
             else:
                 name = order.strip().lower().replace(" ", "_").replace("-", "_")
             if name.split(" ")[0] not in {o.name for o in g.standing_orders}:
@@ -755,7 +756,10 @@ def _order_text(game: Game, name: str) -> str:
 
 def _standing_text(game: Game, mine: dict[str, str]) -> str:
     given = "; ".join(_order_text(game, n) for n in mine) or "none"
-    offered = "\n".join(f"- `/game standing order:{o.name}`: {o.text}" for o in game.standing_orders)
+    offered = "\n".join(
+        f"- `/game standing order:{o.name}`: {o.text}" + (f" (e.g. `{o.example}`)" if o.example else "")
+        for o in game.standing_orders
+    )
     return f"Your standing orders: {given}.\nYou can give:\n{offered}"
 
 

@@ -10,10 +10,14 @@ for every seat still owing; during a live session a single-player step is due in
 `session_minutes`. Everything is drawn from the run's seed.
 
 Decisions the table takes at once, as the service does (`Game.forced_action`, and
-standing orders, which the model's players leave as `Game.bot_standing` says), take no
-time and are not hand-offs. A hand-off is a decision in a phase that only one seat ever owed (a bid, an attack, a
-Crisis action): the others can do nothing until that seat's player has been there. The
-last player to say "ready" in a diplomacy phase is not one.
+standing orders), take no time and are not hand-offs. The model's players leave standing
+orders as a person would: after their own decision (`Game.bot_standing`), and on each
+look at the table before a decision reaches them (`Game.bot_ahead`: a player who owes
+nothing looks at their next visit, or at once if there, whenever the state has changed).
+A hand-off is a decision in a phase that only one seat ever owed (a bid, an attack, a
+Crisis action) made by another player than the decision before it: the others can do
+nothing until that player has been there. The same player's next decision is the same
+visit, and the last player to say "ready" in a diplomacy phase is not one.
 """
 
 from __future__ import annotations
@@ -26,9 +30,9 @@ from bisect import insort
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core import Game, Model, Prompt, rng_for
+from engine.core import Game, IllegalAction, Model, Prompt, rng_for
 
-from .tablebase import Settings, phase_seconds, single_step
+from .tablebase import Settings, phase_seconds, single_step, standing_in_order
 
 __all__ = ["VisitModel", "GameTiming", "Pacing", "pace", "play_timed"]
 
@@ -129,6 +133,8 @@ class GameTiming:
     handoffs: int
     decisions: int
     defaults: int  # decisions a deadline gave
+    # per prompt kind: [decisions, hand-offs, hours since the decision before]
+    kinds: dict[str, list[float]] = field(default_factory=dict)
 
 
 def play_timed(
@@ -170,12 +176,37 @@ def play_timed(
 
     t = start
     plans: dict[str, float] = {}  # seat -> when it answers
+    looks: dict[str, float] = {}  # seat owing nothing -> when it next looks at the table
+    looked: dict[str, int] = {}  # seat -> the state (its step) it last looked at
+    ahead = getattr(game.bot_ahead, "__func__", None) is not Game.bot_ahead  # the game's players look in
     due: dict[str, float] = {}  # phase -> deadline
     reminders: list[tuple[float, str]] = []  # heap of (time, phase)
     owing_before: set[str] = set()
     width: dict[str, int] = {}  # phase -> the most seats that owed in it at once
     orders: dict[str, dict[str, str]] = {seat: {} for seat in seats}  # standing orders: name -> scope
     handoffs = decisions = defaults = 0
+    last_seat: str | None = None  # who made the last decision (None: a deadline gave it)
+    kinds: dict[str, list[float]] = {}
+    last = t
+
+    def spent(kind: str, handoff: bool) -> None:
+        """Where the days go: the time since the decision before, by the kind answered."""
+        nonlocal last
+        row = kinds.setdefault(kind, [0.0, 0.0, 0.0])
+        row[0] += 1
+        row[1] += handoff
+        row[2] += (t - last) / HOUR
+        last = t
+
+    def leave(seat: str, names: list[str]) -> None:
+        for name in names:
+            scope = game.standing_scope(state, seat, name)
+            if scope is not None:
+                mine = orders[seat]
+                for old in [n for n in mine if n.split(" ")[0] == name.split(" ")[0]]:
+                    del mine[old]  # one order of a kind, as the service keeps them
+                mine[name] = scope
+
     for _ in range(max_steps):
         if game.outcome(state) is not None:
             break
@@ -214,11 +245,18 @@ def play_timed(
                     arrival = min(arrival, come)
             plans[seat] = arrival + answer_time()
         owing_before = owing
+        for seat in [s for s in looks if s in owing]:
+            del looks[seat]
+        if ahead:  # everyone else sees the table at their next visit (at once if there)
+            for seat in seats:
+                if seat not in owing and seat not in looks and looked.get(seat) != state.step:
+                    looks[seat] = people[seat].next_arrival(t) + answer_time()
         while reminders and reminders[0][1] not in due:
             heapq.heappop(reminders)
         seat, when = min(plans.items(), key=lambda kv: (kv[1], kv[0]))
         phase, deadline = min(due.items(), key=lambda kv: kv[1])
-        if reminders and reminders[0][0] < min(when, deadline):
+        looker, look_at = min(looks.items(), key=lambda kv: (kv[1], kv[0])) if looks else ("", math.inf)
+        if reminders and reminders[0][0] < min(when, deadline, look_at):
             at, phase = heapq.heappop(reminders)
             t = at
             for p in prompts:
@@ -226,6 +264,12 @@ def play_timed(
                     come = noticed(p.seat, t)
                     if come is not None:
                         plans[p.seat] = min(plans[p.seat], come + answer_time())
+            continue
+        if look_at < min(when, deadline):  # a player looks in and answers ahead what they can
+            t = look_at
+            del looks[looker]
+            looked[looker] = state.step
+            leave(looker, game.bot_ahead(state, looker, bots))
             continue
         if deadline <= when:  # time is up: the default for every seat still owing in the phase
             t = deadline
@@ -235,24 +279,30 @@ def play_timed(
                 if not owing_now or game.outcome(state) is not None:
                     break
                 handoffs += width[phase] == 1
+                spent(owing_now[0].kind, width[phase] == 1)
                 seat = owing_now[0].seat
                 state, _ = game.apply(state, seat, game.default_action(state, seat))
                 decisions += 1
                 defaults += 1
+                last_seat = None
             continue
         t = when
-        handoffs += width[next(p.phase for p in prompts if p.seat == seat)] == 1
+        answered = next(p for p in prompts if p.seat == seat)
+        # the game passes to another player; the same player's next decision is the same visit
+        handoff = width[answered.phase] == 1 and seat != last_seat
+        handoffs += handoff
+        spent(answered.kind, handoff)
         action = game.bot_action(state, seat, bots)
-        for name in game.bot_standing(state, seat, action):
-            scope = game.standing_scope(state, seat, name)
-            if scope is not None:
-                orders[seat][name] = scope
+        leave(seat, game.bot_standing(state, seat, action, bots))
         state, _ = game.apply(state, seat, action)
         del plans[seat]
         decisions += 1
+        last_seat = seat
     else:
         raise AssertionError(f"{game.id}: no outcome after {max_steps} steps")
-    return GameTiming(days=(t - start) / DAY, handoffs=handoffs, decisions=decisions, defaults=defaults)
+    return GameTiming(
+        days=(t - start) / DAY, handoffs=handoffs, decisions=decisions, defaults=defaults, kinds=kinds
+    )
 
 
 @dataclass
@@ -275,7 +325,21 @@ class Pacing:
     def handoffs(self) -> float:
         return statistics.fmean(g.handoffs for g in self.timings)
 
-    def text(self) -> str:
+    def by_kind(self) -> list[str]:
+        """Where the days go, per game: decisions, hand-offs and the days spent waiting for
+        each kind of decision (the time since the decision before it), most days first."""
+        rows: dict[str, list[float]] = {}
+        for timing in self.timings:
+            for kind, row in timing.kinds.items():
+                total = rows.setdefault(kind, [0.0, 0.0, 0.0])
+                for i, value in enumerate(row):
+                    total[i] += value / len(self.timings)
+        return [
+            f"  {kind}: {d:.1f} answered, {h:.1f} hand-offs, {hours / 24:.1f} days"
+            for kind, (d, h, hours) in sorted(rows.items(), key=lambda kv: (-kv[1][2], kv[0]))
+        ]
+
+    def text(self, by_kind: bool = False) -> str:
         mode = (
             f"{self.model.sessions_per_week} sessions of {self.model.session_hours:g} h a week"
             if self.model.sessions_per_week
@@ -287,6 +351,11 @@ class Pacing:
             [
                 f"{self.title}: {self.players} player{'s' if self.players != 1 else ''}, {self.games} games, seed {self.seed}, {mode}",
                 f"decisions per game: {decisions:.0f} (given by a deadline: {defaults:.1f})",
+                *(
+                    ["where the days go, per game (by the decision waited for):", *self.by_kind()]
+                    if by_kind
+                    else []
+                ),
                 f"median days: {self.median_days():.1f}; p90 days: {self.p90_days():.1f}; "
                 f"hand-offs per game: {self.handoffs():.0f}",
             ]
@@ -315,14 +384,22 @@ def _take_at_once(
     game: Game, state: Any, prompts: list[Prompt], orders: dict[str, dict[str, str]]
 ) -> Any | None:
     """The state after a decision the service takes at once, as `TableService._autoplay`
-    does: one with no real choice (`Game.forced_action`) or one a standing order answers."""
+    does: one with no real choice (`Game.forced_action`) or one a standing order answers
+    (an order whose decision is still owed after it, a draft, is used up)."""
     for p in prompts:
         forced = game.forced_action(state, p.seat)
         if forced is not None:
             return game.apply(state, p.seat, forced.action)[0]
-        for name, scope in orders.get(p.seat, {}).items():
+        for name, scope in standing_in_order(game, orders.get(p.seat, {})):
             if game.standing_scope(state, p.seat, name) == scope:
                 action = game.standing_action(state, p.seat, name)
                 if action is not None:
-                    return game.apply(state, p.seat, action)[0]
+                    try:
+                        after = game.apply(state, p.seat, action)[0]
+                    except IllegalAction:  # no longer legal: the service withdraws it
+                        del orders[p.seat][name]
+                        return state
+                    if any(q.seat == p.seat and q.phase == p.phase for q in game.prompts(after)):
+                        del orders[p.seat][name]
+                    return after
     return None

@@ -228,6 +228,19 @@ def single_step(prompts: list[Prompt], phase: str) -> bool:
     )
 
 
+def standing_in_order(game: Game, orders: dict[str, str]) -> list[tuple[str, str]]:
+    """A seat's standing orders (name -> scope) in the order the game lists its kinds, so
+    that one that writes a draft comes before one that hands it in (Origins `sheet`,
+    `hand_in`); the service and the pacing model apply them so."""
+    kinds = [o.name for o in game.standing_orders]
+
+    def rank(name: str) -> int:
+        word = name.split(" ")[0]
+        return kinds.index(word) if word in kinds else len(kinds)
+
+    return sorted(orders.items(), key=lambda kv: rank(kv[0]))
+
+
 def phase_seconds(settings: Settings, prompts: list[Prompt], phase: str, live: bool = False) -> float:
     """How long the phase `phase` of `prompts` runs, by its kind of step: the length its
     prompts name (diplomacy, a game's own), else simultaneous orders (several seats, or

@@ -128,6 +128,7 @@ class StandingOrder:
     name: str
     text: str
     takes_text: bool = False  # given with the player's words after the name ("sheet SER 5")
+    example: str = ""  # how it is typed, when it takes words ("pass_unless Germany, Russia")
 
 
 class Game(ABC, Generic[S]):
@@ -246,9 +247,16 @@ class Game(ABC, Generic[S]):
         """The action `order` gives for the decision `seat` owes now; None if it gives none."""
         return None
 
-    def bot_standing(self, state: S, seat: str, action: Any) -> list[str]:
+    def bot_standing(self, state: S, seat: str, action: Any, rng: random.Random) -> list[str]:
         """The standing orders a person who just chose `action` would leave now (the
         pacing model's players, docs/pacing.md); [] by default."""
+        return []
+
+    def bot_ahead(self, state: S, seat: str, rng: random.Random) -> list[str]:
+        """The standing orders a person at `seat` who looks at the table now, before a
+        decision reaches them, would leave (the pacing model's players, docs/pacing.md):
+        what the automatic player would choose, with what it knows now, where an order
+        can say it; [] by default."""
         return []
 
     def seat_label(self, state: S, seat: str) -> str:

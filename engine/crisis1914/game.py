@@ -270,7 +270,7 @@ class Crisis1914(Game[CrisisState]):
             return a.Refresh()
         return None
 
-    def bot_standing(self, state: CrisisState, seat: str, action: Any) -> list[str]:
+    def bot_standing(self, state: CrisisState, seat: str, action: Any, rng: random.Random) -> list[str]:
         # ending one's Play Step, one knows whether one will discard at the Refresh
         return ["keep"] if isinstance(action, a.Pass) else []
 

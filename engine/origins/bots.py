@@ -267,6 +267,16 @@ def _expected(
     return total / 36
 
 
+def attack(state: OriginsState, country: str, rng: random.Random) -> Any:
+    """The country's next attack on the board as it stands, or Done."""
+    return _attack(state, country, rng)
+
+
+def plan_seat(state: OriginsState, seat: str, rng: random.Random) -> dict[str, Sheet]:
+    """The seat's sheets for this turn, on the board and funds as they stand."""
+    return _plan_seat(state, seat, rng)
+
+
 def _attack(state: OriginsState, country: str, rng: random.Random) -> Any:
     seat = state.holders[country]
     judge = _Judge(state, seat)

@@ -17,12 +17,11 @@ from engine.core import (
     Outcome,
     Prompt,
     Standing,
-    StandingOrder,
     built,
     rng_for,
 )
 
-from . import attacks, bots, content, placement, scoring, texts, views
+from . import attacks, bots, content, placement, scoring, standing, texts, views
 from .actions import ACTION, Attack, Bid, Done, Pass, Place, Ready, Remove, Submit, WriteSheet
 from .commands import COMMANDS
 from .rules import begin_turn, play
@@ -96,16 +95,7 @@ class Origins(Game[OriginsState]):
     )
 
     commands = COMMANDS
-    standing_orders = (
-        StandingOrder("pass", "pass in this turn's bidding (the next turn's once this one's is over)"),
-        StandingOrder("no_attacks", "no more attacks this turn, for every country you hold"),
-        StandingOrder(
-            "sheet",
-            "write my Phase 4 sheet before Phase 4 begins (sheet SER 5, ROM 3; with two countries "
-            "sheet GER: SER 5); it is my draft when Phase 4 comes, still to hand in",
-            takes_text=True,
-        ),
-    )
+    standing_orders = standing.ORDERS
 
     # -- lifecycle -----------------------------------------------------------------------
     def setup(self, seats: list[str], options: Model, seed: int) -> OriginsState:
@@ -333,34 +323,16 @@ class Origins(Game[OriginsState]):
         return f"{mine} vs {theirs} PFs, odds {label}: {texts.odds_text(col)}"
 
     def standing_scope(self, state: OriginsState, seat: str, order: str) -> str | None:
-        """The turn whose bidding (or attacks) the order is for: this turn's while they are
-        still to come, else the next turn's."""
-        if state.phase == "over":
-            return None
-        if order == "pass":
-            return f"turn {state.turn + (state.phase != 'bidding')}"
-        if order == "no_attacks":
-            return f"turn {state.turn + (state.phase == 'diplomacy')}"
-        if order.startswith("sheet ") and _early_sheet(state, seat, order) is not None:
-            return f"turn {state.turn + (state.phase in ('attacks', 'diplomacy'))}"
-        return None
+        return standing.scope(state, seat, order)
 
     def standing_action(self, state: OriginsState, seat: str, order: str) -> Any | None:
-        if order.startswith("sheet ") and state.phase == "placement" and seat not in state.submitted:
-            return _early_sheet(state, seat, order)
-        if order == "pass" and state.phase == "bidding" and state.bidder == seat:
-            return Pass()
-        if (
-            order == "no_attacks"
-            and state.phase == "attacks"
-            and state.holders[state.order[state.attacker]] == seat
-        ):
-            return Done()
-        return None
+        return standing.action(state, seat, order)
 
-    def bot_standing(self, state: OriginsState, seat: str, action: Any) -> list[str]:
-        # who passes once in a turn's bidding means it for the turn
-        return ["pass"] if state.phase == "bidding" and isinstance(action, Pass) else []
+    def bot_standing(self, state: OriginsState, seat: str, action: Any, rng: random.Random) -> list[str]:
+        return standing.after(state, seat, action, rng)
+
+    def bot_ahead(self, state: OriginsState, seat: str, rng: random.Random) -> list[str]:
+        return standing.ahead(state, seat, rng)
 
     def seat_label(self, state: OriginsState, seat: str) -> str:
         names = content.names()
@@ -482,31 +454,6 @@ def _ordinal(n: int) -> str:
 def _code(text: str) -> str:
     """An embassy or country as typed (a code or a name) as its code."""
     return placement.embassy_code(text)
-
-
-def _early_sheet(state: OriginsState, seat: str, order: str) -> WriteSheet | None:
-    """A sheet written before Phase 4 ("sheet [GER:] SER 5, ROM 3") as the draft it becomes;
-    None if it names no country of the seat's or does not read as a sheet."""
-    text = order.removeprefix("sheet ").strip()
-    mine = state.countries_of(seat)
-    head, sep, rest = text.partition(":")
-    country = None
-    if sep and head.strip() and " " not in head.strip():
-        try:
-            country, text = placement.embassy_code(head.strip()), rest
-        except IllegalAction:
-            country = None
-    if country is None:
-        if len(mine) != 1:
-            return None
-        country = mine[0]
-    if country not in mine:
-        return None
-    try:
-        placement.parse_sheet(text)
-    except IllegalAction:
-        return None
-    return WriteSheet(country=country, text=text.strip())
 
 
 @functools.lru_cache(maxsize=1 << 14)

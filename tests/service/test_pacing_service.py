@@ -178,3 +178,66 @@ async def test_an_origins_sheet_written_before_phase_4_becomes_the_draft_once(se
     assert t.state.drafts[country].place == {"SER": 2}  # the draft; still to hand in
     assert any(p.seat == me for p in t.prompts)
     assert "Your standing orders: none." in (await service.standing(CHANNEL, 1)).reply  # used once
+
+
+async def _origins_table(service, players: int = 5, seed: int = 5):
+    await service.create(CHANNEL, 9, "origins", 1, "p1")
+    for uid in range(2, players + 1):
+        await service.join(CHANNEL, uid, f"p{uid}")
+    await service.start(CHANNEL, 1, seed=seed)
+    return await service._load(CHANNEL)
+
+
+async def test_an_origins_sheet_left_with_hand_in_is_handed_in_the_moment_phase_4_begins(service):
+    t = await _origins_table(service)
+    me, other = t.seat_of(1).seat, t.seat_of(2).seat
+    # hand_in given before the sheet: the sheet is still written first, then handed in
+    await service.standing(CHANNEL, 1, "hand_in")
+    await service.standing(CHANNEL, 1, "sheet SER 2")
+    out = await service.standing(CHANNEL, 2, "hand_in FE 3")
+    assert "hand in my sheets the moment Phase 4 begins" in out.reply and "FE 3" in out.reply
+    for _ in range(40):  # everyone passes: Phase 3 ends and Phase 4 begins
+        t = await service._load(CHANNEL)
+        if t.state.phase != "bidding":
+            break
+        await service.act(CHANNEL, t.holder(t.prompts[0].seat).user_id, {"kind": "pass"})
+    t = await service._load(CHANNEL)
+    assert t.state.phase == "placement"
+    assert {me, other} <= set(t.state.submitted)
+    assert t.state.drafts[t.state.countries_of(me)[0]].place == {"SER": 2}
+    assert t.state.drafts[t.state.countries_of(other)[0]].place == {"FE": 3}
+    assert not any(p.seat in (me, other) for p in t.prompts)  # neither is asked
+    public = [a.action for a in await service.store.get_actions(CHANNEL)]
+    assert sum('"kind":"submit"' in a for a in public) == 2
+
+
+async def test_pass_unless_a_card_moves_is_applied_at_the_turn_and_lapses_when_the_card_moves(service):
+    t = await _origins_table(service)
+    order = list(t.state.order)
+    first = t.prompts[0].seat
+    seats = t.state.seats
+    third = seats[(seats.index(first) + 2) % len(seats)]
+    uid = t.holder(third).user_id
+    out = await service.standing(CHANNEL, uid, f"pass_unless {order[-1]}")
+    assert "unless one of these cards changes its place" in out.reply
+    # the first bidder moves the second card to the top: the bottom card stays where it is
+    first_uid = t.holder(first).user_id
+    country = t.state.countries_of(first)[0]
+    bid = {"kind": "bid", "payer": country, "card": order[1], "position": 1, "amount": 1}
+    await service.act(CHANNEL, first_uid, bid)
+    t = await service._load(CHANNEL)
+    out = await service.act(CHANNEL, t.holder(t.prompts[0].seat).user_id, {"kind": "pass"})
+    applied = [p.text for p in out.posts if p.user_id == uid and "standing order was applied" in p.text]
+    assert len(applied) == 1 and "unless one of these cards changes its place" in applied[0]
+    t = await service._load(CHANNEL)
+    assert t.state.bidder != third
+    # next round of the same turn: a bid moves the watched card, so the order no longer holds
+    assert (await service.standing(CHANNEL, uid)).reply.startswith("Your standing orders: pass in")
+    mover = t.prompts[0].seat
+    pay = t.state.countries_of(mover)[0]
+    await service.act(
+        CHANNEL,
+        t.holder(mover).user_id,
+        {"kind": "bid", "payer": pay, "card": order[-1], "position": 1, "amount": t.state.high_bid + 1},
+    )
+    assert "Your standing orders: none." in (await service.standing(CHANNEL, uid)).reply
