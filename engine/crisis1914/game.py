@@ -17,12 +17,11 @@ from engine.core import (
     Outcome,
     Prompt,
     Standing,
-    StandingOrder,
     rng_for,
 )
 
 from . import actions as a
-from . import bots, rules, texts, weeks
+from . import bots, rules, standing, texts, weeks
 from .cards import (
     MAX_BELLIGERENCE,
     alternative_open,
@@ -108,9 +107,7 @@ class Crisis1914(Game[CrisisState]):
     State = CrisisState
     Action = a.ACTION
     commands = COMMANDS
-    standing_orders = (
-        StandingOrder("keep", "at this Week's Refresh keep my Hand (if it holds 6 cards or fewer)"),
-    )
+    standing_orders = standing.ORDERS
     nation_choice = "choose"
     nation_rule = (
         "Players choose their nations (Set Up): each /game join preference no other player shares "
@@ -232,19 +229,17 @@ class Crisis1914(Game[CrisisState]):
                     thread=f"Week {state.week} Congress",
                 )
             ]
-        if state.phase == "congress_answer":
-            nxt = rules.next_delegate(state)
-            if nxt is not None:
-                seat = state.players[nxt].seat
-                return [
-                    Prompt(
-                        seat=seat,
-                        kind="congress",
-                        text="Attend the Congress or refuse? `/crisis congress answer:attend` or `answer:refuse`.",
-                        phase=f"{w}/congress",
-                        thread=f"Week {state.week} Congress",
-                    )
-                ]
+        if state.phase == "congress_answer":  # every delegate at once (docs/rulings.md, Crisis 35)
+            return [
+                Prompt(
+                    seat=state.players[n].seat,
+                    kind="congress",
+                    text="Attend the Congress or refuse? `/crisis congress answer:attend` or `answer:refuse`.",
+                    phase=f"{w}/congress",  # the invitation's: one deadline and one thread
+                    thread=f"Week {state.week} Congress",
+                )
+                for n in rules.delegates_to_answer(state)
+            ]
         if state.phase == "refresh":
             return [
                 Prompt(
@@ -260,19 +255,16 @@ class Crisis1914(Game[CrisisState]):
         return []
 
     def standing_scope(self, state: CrisisState, seat: str, order: str) -> str | None:
-        return f"week {state.week}" if order == "keep" and state.phase != "over" else None
+        return standing.scope(state, seat, order)
 
     def standing_action(self, state: CrisisState, seat: str, order: str) -> Any | None:
-        p = state.player_of(seat)
-        if order != "keep" or state.phase != "refresh" or p is None:
-            return None
-        if p.nation in weeks.refresh_waiting(state) and len(p.hand) <= weeks.HAND_MAX:
-            return a.Refresh()
-        return None
+        return standing.action(state, seat, order)
 
     def bot_standing(self, state: CrisisState, seat: str, action: Any, rng: random.Random) -> list[str]:
-        # ending one's Play Step, one knows whether one will discard at the Refresh
-        return ["keep"] if isinstance(action, a.Pass) else []
+        return standing.after(state, seat, action)
+
+    def bot_ahead(self, state: CrisisState, seat: str, rng: random.Random) -> list[str]:
+        return standing.ahead(state, seat)
 
     def seat_label(self, state: CrisisState, seat: str) -> str:
         p = state.player_of(seat)

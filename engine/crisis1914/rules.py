@@ -272,8 +272,8 @@ def _congress(state: CrisisState, p: Player, action: Any, log: Log) -> None:
         state.phase = "congress_answer"
         log.public("congress", f"{statesman(p.nation)} invites all statesmen to a Congress.")
         return
-    if p.nation != next_delegate(state):
-        raise NotYourTurn("It is not your turn to answer the Congress.")
+    if p.nation not in delegates_to_answer(state):
+        raise NotYourTurn("You have already answered the Congress (or are not invited).")
     if not action.yes:
         log.public("congress", f"{statesman(p.nation)} refuses: there is no Congress.")
         state.congress_inviter = None
@@ -281,14 +281,17 @@ def _congress(state: CrisisState, p: Player, action: Any, log: Log) -> None:
         return
     state.congress_yes.append(p.nation)
     log.public("congress", f"{statesman(p.nation)} agrees to attend.")
-    if next_delegate(state) is None:
+    if not delegates_to_answer(state):
         weeks.hold_congress(state, log)
         state.congress_inviter = None
         state.phase = "end_check"
 
 
-def next_delegate(state: CrisisState) -> str | None:
-    return next((n for n in weeks.congress_order(state) if n not in state.congress_yes), None)
+def delegates_to_answer(state: CrisisState) -> list[str]:
+    """The invited statesmen who have not answered yet, from the top of the Initiative Track
+    down. They are asked at once (docs/rulings.md, Crisis 35): the Congress meets only if all
+    agree, so an answer given before the ones above it changes nothing."""
+    return [n for n in weeks.congress_order(state) if n not in state.congress_yes]
 
 
 def _refresh(state: CrisisState, p: Player, action: Any, rng: random.Random, log: Log) -> None:

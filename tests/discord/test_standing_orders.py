@@ -3,10 +3,14 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from engine.crisis1914 import GAME as CRISIS
 from engine.origins import GAME, content
 
+from .test_crisis_e2e import translate
 from .whole_game import WholeGameTable, draw_pictures, fixed_seed, simcord_bot  # noqa: F401 (fixtures pytest finds by name)
 
 SEED = 77
@@ -64,3 +68,40 @@ async def test_a_pass_and_a_sheet_left_ahead_answer_the_bidding_and_phase_4_with
         told = "\n".join(table.dms(table.seats[seat]))
         assert "Your standing order was applied: pass in this turn's bidding unless" in told
         assert "Your standing order was applied: hand in my sheets the moment Phase 4 begins" in told
+
+
+class CrisisTable(WholeGameTable):
+    game = CRISIS
+    names = ("anna", "boris", "clara")
+    channel_name = "crisis"
+
+
+@pytest.mark.usefixtures("fixed_seed")
+async def test_a_crisis_pass_left_for_the_next_turn_is_played_when_the_turn_comes(env, store):
+    table = CrisisTable(env, store)
+    await table.start(SEED)
+    state = await table.state()
+    rng = random.Random(SEED)
+    while state.pending:  # First Draw choices, if any
+        state = await _play(table, state, rng)
+    waiting = next(p.seat for p in state.players.values() if p.nation != state.actor)
+    member = table.seats[waiting]
+    noted = await _standing(table, member, "pass_next")
+    assert "Pass at my next turn in this Week's Play Step" in noted
+    nation = state.player_of(waiting).nation
+    while state.actor != nation:  # the others play their turns until it is this statesman's
+        state = await _play(table, state, rng)
+        if state.player_of(waiting).passed:
+            break
+    assert state.player_of(waiting).passed  # the Pass was played for them, nobody waited
+    told = "\n".join(table.dms(member))
+    assert "Your standing order was applied: Pass at my next turn in this Week's Play Step" in told
+    assert "standing order" not in "\n".join(table.public_since(0)).lower()
+
+
+async def _play(table: CrisisTable, state, rng: random.Random):
+    """The automatic player's order for whoever owes, typed as its command."""
+    seat = CRISIS.prompts(state)[0].seat
+    command, options = translate(state, CRISIS.bot_action(state, seat, rng))
+    await table.order(seat, command, **options)
+    return await table.state()
