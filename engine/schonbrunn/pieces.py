@@ -74,6 +74,31 @@ def influence(state: SchonbrunnState, seat: str, objective: str) -> int:
     return total
 
 
+def influences(state: SchonbrunnState, objective: str) -> dict[str, int]:
+    """`influence` of every seat in an Objective, by seat, in one pass over the Delegates
+    (Congress reads them all, five times a round)."""
+    totals = dict.fromkeys(state.seats, 0)
+    for d in state.delegates:
+        if d.place == objective:
+            totals[d.owner] += worth(state, d)
+    for m in state.markers:
+        if m.objective == objective:
+            totals[m.owner] += m.value
+    for seat, player in state.players.items():
+        if player.minister == objective:
+            totals[seat] += minister_bonus(state, seat)
+        if player.head == objective:
+            nation = nations()[player.nation]
+            if nation.head_power == "influence":
+                totals[seat] += nation.head_value
+    return totals
+
+
+def delegations(state: SchonbrunnState, objective: str) -> set[str]:
+    """The seats with a Delegate in an Objective."""
+    return {d.owner for d in state.delegates if d.place == objective}
+
+
 def head_at(state: SchonbrunnState, place: str) -> str | None:
     """The seat whose Delegation Head stands at an Objective or before a seat's screen."""
     for seat, player in state.players.items():

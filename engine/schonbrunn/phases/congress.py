@@ -8,9 +8,10 @@ from ..content import card
 from ..pieces import (
     best,
     delegates_at,
+    delegations,
     gain_prestige,
     hierarchy_order,
-    influence,
+    influences,
     name,
 )
 from ..state import SchonbrunnState
@@ -26,9 +27,8 @@ def open_congress(state: SchonbrunnState, events: list[Event]) -> None:
         state.favours_up = list(state.objectives)
     board = []
     for o in state.objectives:
-        parts = [
-            f"{name(state, s)} {influence(state, s, o)}" for s in state.hierarchy if delegates_at(state, s, o)
-        ]
+        totals, here = influences(state, o), delegations(state, o)
+        parts = [f"{name(state, s)} {totals[s]}" for s in state.hierarchy if s in here]
         fav = f" (favour {state.favours[o]})" if state.favours else ""
         board.append(f"{o}{fav}: " + (", ".join(parts) or "nobody"))
     events.append(
@@ -58,7 +58,7 @@ def collect(state: SchonbrunnState, seat: str, card_id: str) -> str:
 def resolve_congress(state: SchonbrunnState, events: list[Event]) -> None:
     lines = []
     for o in state.objectives:
-        totals = {s: influence(state, s, o) for s in state.seats}
+        totals = influences(state, o)
         winner = best(state, totals)
         line = collect(state, winner, state.piles[o].pop(0)) + f" in {o} with {totals[winner]}"
         for d in delegates_at(state, winner, o):
@@ -73,9 +73,10 @@ def resolve_congress(state: SchonbrunnState, events: list[Event]) -> None:
             line += " (+1 Prestige and 1 Reception for the Delegation Head)"
         lines.append(line)
     # The Principle of Balance: highest total left in a single Objective.
+    board = [(influences(state, o), delegations(state, o)) for o in state.objectives]
     left = {}
     for s in state.seats:
-        here = [influence(state, s, o) for o in state.objectives if delegates_at(state, s, o)]
+        here = [totals[s] for totals, present in board if s in present]
         if here:
             left[s] = max(here)
     # nobody above zero (no Delegate left, or only a total of 0 or below): as when every total
@@ -100,8 +101,8 @@ def favour_rewards(state: SchonbrunnState) -> list[str]:
     lines = []
     for o in state.objectives:
         value = state.favours[o]
-        above = {s: influence(state, s, o) for s in state.seats if delegates_at(state, s, o)}
-        above = {s: t for s, t in above.items() if t > value}
+        totals, here = influences(state, o), delegations(state, o)
+        above = {s: totals[s] for s in state.seats if s in here and totals[s] > value}
         if not above:
             continue
         for s in above:

@@ -7,7 +7,6 @@ from engine.core import Event, IllegalAction
 from .. import actions as A
 from ..content import card, nations
 from ..pieces import (
-    delegates_at,
     gain_prestige,
     name,
     seat_of,
@@ -33,9 +32,9 @@ def resolve_bids(state: SchonbrunnState, events: list[Event]) -> None:
 
 def reveal_commits(state: SchonbrunnState, events: list[Event]) -> None:
     groups: dict[int, list[str]] = {}
+    committed = {d.owner: d for d in state.delegates if d.place == "committed"}
     for seat in state.seats:
-        d = delegates_at(state, seat, "committed")[0]
-        d = state.change(d, face_up=True, known=True)
+        d = state.change(committed[seat], face_up=True, known=True)
         state.players[seat].committed = worth(state, d)
         groups.setdefault(worth(state, d), []).append(seat)
     shown = ", ".join(f"{name(state, s)} {state.players[s].committed}" for s in state.seats)
