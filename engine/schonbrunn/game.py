@@ -465,6 +465,8 @@ class Schonbrunn(Game[SchonbrunnState]):
             broken.append("two Delegation Heads in one place")
         every: list[str] = [*state.box, *state.box_hidden]
         for s, p in state.players.items():
+            if any(isinstance(value, list) for value in p.__dict__.values()):
+                broken.append(f"{s}'s Player holds a list, which a copy of the state would share")
             if p.receptions < 0 or p.prestige < 0:
                 broken.append(f"{s} has negative Receptions or Prestige")
             every += p.screen
@@ -517,9 +519,9 @@ class Schonbrunn(Game[SchonbrunnState]):
         v.favour_spare = values[len(down) :]
         # Auction bids not yet revealed.
         if v.stage == "bid":
-            for s, p in v.players.items():
+            for s, p in list(v.players.items()):
                 if s != observer and p.bid is not None:
-                    p.bid = rng.randint(1, p.receptions)
+                    v.change(p, bid=rng.randint(1, p.receptions))
         return v
 
 

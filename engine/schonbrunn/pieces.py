@@ -206,11 +206,10 @@ def head_target_seat(state: SchonbrunnState, seat: str) -> str | None:
 
 def gain_prestige(state: SchonbrunnState, seat: str, what: str, points: int, dated: bool = True) -> None:
     """Add Prestige and remember where it came from ("Round 2: Receptions spent +3")."""
-    p = state.players[seat]
-    p.prestige += points
     if points:
+        p = state.players[seat]
         label = f"Round {state.round}: {what}" if dated and state.round else what
-        p.prestige_items.append((label, points))
+        state.change(p, prestige=p.prestige + points, prestige_items=(*p.prestige_items, (label, points)))
 
 
 def prestige_breakdown(state: SchonbrunnState, seat: str) -> str:

@@ -130,8 +130,8 @@ def _build_piles(state: SchonbrunnState, rng: random.Random) -> None:
 def _start_round(state: SchonbrunnState, events: list[Event]) -> None:
     state.round += 1
     state.tops_revealed = True
-    for player in state.players.values():
-        player.activated, player.shown_aids, player.committed = [], [], None
+    for player in list(state.players.values()):
+        state.change(player, activated=(), shown_aids=(), committed=None)
     tops = ", ".join(f"{o}: {card(state.piles[o][0]).name}" for o in [*state.objectives, "PoB"])
     events.append(
         Event(
@@ -255,7 +255,7 @@ def play(state: SchonbrunnState, seat: str, action: object, rng: random.Random) 
         case A.Bid():
             if not 1 <= action.receptions <= p.receptions:
                 raise IllegalAction(f"Bid between 1 and {p.receptions} Receptions.")
-            p.bid = action.receptions
+            state.change(p, bid=action.receptions)
             state.queue.remove(seat)
             events.append(Event(kind="bid", text=f"{name(state, seat)} has bid."))
             events.append(Event(kind="bid", text=f"You bid {action.receptions}.", audience=seat))
@@ -273,8 +273,7 @@ def play(state: SchonbrunnState, seat: str, action: object, rng: random.Random) 
             k = state.choose_order.index(seat)
             pay = state.players[state.choose_order[k + 1]].bid or 0 if k + 1 < len(state.choose_order) else 0
             before = name(state, seat)
-            p.nation = nat
-            p.receptions -= pay
+            state.change(p, nation=nat, receptions=p.receptions - pay)
             state.nations_left.remove(nat)
             state.queue.pop(0)
             events.append(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import ConfigDict, Field
 
@@ -42,7 +42,10 @@ class Delegate(Model):
 
 
 class Marker(Model):
-    """A Treaty marker (+N for its owner's delegation, or a '-1') in an Objective."""
+    """A Treaty marker (+N for its owner's delegation, or a '-1') in an Objective. Frozen,
+    like the Delegates, so a step's copy of the state shares them."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     owner: str
     objective: str
@@ -52,24 +55,33 @@ class Marker(Model):
 
 
 class Player(Model):
+    """Frozen, like the Delegates, and holding tuples, not lists, so a step's copy of the
+    state shares every Player: `SchonbrunnState.change` puts a changed copy in its place
+    (a step changes one or two of them). The JSON is the same as a list's."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
     seat: str
     nation: str
     receptions: int = 0
     prestige: int = 0
-    screen: list[str] = Field(default_factory=list)  # cards behind the screen
-    signed: list[str] = Field(default_factory=list)  # Treaties in front of the screen
-    under: list[str] = Field(default_factory=list)  # stacked under the Nation card
-    ally_markers: list[int] = Field(default_factory=list)
-    allies_this_round: list[str] = Field(default_factory=list)
+    screen: tuple[str, ...] = ()  # cards behind the screen
+    signed: tuple[str, ...] = ()  # Treaties in front of the screen
+    under: tuple[str, ...] = ()  # stacked under the Nation card
+    ally_markers: tuple[int, ...] = ()
+    allies_this_round: tuple[str, ...] = ()
     head: str | None = None  # an Objective, or the seat whose screen it stands before
     minister: str | None = None  # an Objective, or "treaty" when it activated one
-    activated: list[str] = Field(default_factory=list)  # Treaties activated this round
-    shown_aids: list[str] = Field(default_factory=list)  # Aids revealed this round
+    activated: tuple[str, ...] = ()  # Treaties activated this round
+    shown_aids: tuple[str, ...] = ()  # Aids revealed this round
     committed: int | None = None  # Influence of the Hierarchy Delegate, once revealed
     bid: int | None = None  # auction variant, secret until all are in
     end_detail: str = ""
     # every Prestige gain and where it came from (issue 12); they add up to `prestige`
-    prestige_items: list[tuple[str, int]] = Field(default_factory=list)
+    prestige_items: tuple[tuple[str, int], ...] = ()
+
+
+Piece = TypeVar("Piece", Delegate, Player)  # what SchonbrunnState.change replaces
 
 
 class SchonbrunnState(GameState):
@@ -108,9 +120,19 @@ class SchonbrunnState(GameState):
     def __deepcopy__(self, memo: dict[int, Any] | None = None) -> SchonbrunnState:
         return clone(self)
 
-    def change(self, d: Delegate, **fields: Any) -> Delegate:
-        """Replace the Delegate `d` (this state's own piece) by a copy with `fields` changed;
-        returns the copy."""
-        i = next(i for i, x in enumerate(self.delegates) if x is d)
-        new = self.delegates[i] = replaced(d, **fields)
+    def change(self, piece: Piece, **fields: Any) -> Piece:
+        """Replace a Delegate or a Player of this state by a copy with `fields` changed;
+        returns the copy. A piece this state no longer holds (replaced since it was read)
+        is refused: the changes made to it since would be lost."""
+        new = replaced(piece, **fields)
+        if isinstance(piece, Player):
+            if self.players.get(piece.seat) is not piece:
+                raise ValueError(f"not this state's Player of {piece.seat} (read before a change?)")
+            self.players[piece.seat] = new
+        else:
+            i = next((i for i, x in enumerate(self.delegates) if x is piece), None)
+            if i is None:
+                raise ValueError(f"not this state's Delegate {piece.id} (read before a change?)")
+            self.delegates[i] = new
         return new
+

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from engine.schonbrunn import GAME, rules
@@ -12,11 +13,17 @@ def table(nations: list[str], seed: int = 1, **options: Any) -> SchonbrunnState:
     """A new game whose seats are named after their nations, in this table order."""
     state = GAME.setup(list(nations), GAME.Options(**options), seed)
     for seat in nations:
-        state.players[seat].nation = seat
+        state.change(state.players[seat], nation=seat)
     state.delegates = []
     rules._make_delegates(state)
     state.favours = dict.fromkeys(state.objectives, 0)  # placed at Assignments; tests may set them
     return state
+
+
+def adjust(state: SchonbrunnState, seat: str, **fields: Any) -> None:
+    """Set a Player's fields for a scenario (Players are frozen and hold tuples: the state
+    replaces them)."""
+    state.change(state.players[seat], **{k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()})
 
 
 def act(state: SchonbrunnState, seat: str, action: Any) -> tuple[SchonbrunnState, list[str]]:
@@ -37,31 +44,34 @@ def place(
 def commit(state: SchonbrunnState, seat: str, value: int) -> None:
     d = next(d for d in state.delegates if d.owner == seat and d.place == "supply" and d.value == value)
     state.change(d, place="committed", face_up=True, known=True)
-    state.players[seat].committed = value
+    state.change(state.players[seat], committed=value)
 
 
-def _swap(state: SchonbrunnState, card_id: str, into: list[str], index: int) -> None:
-    """Exchange a card with the one at into[index], wherever it is, so every card stays
-    accounted for exactly once."""
-    holders = [*state.piles.values(), state.box, state.box_hidden]
-    holders += [c for p in state.players.values() for c in (p.screen, p.signed, p.under)]
-    for cards in holders:
-        if card_id in cards:
-            i = cards.index(card_id)
-            cards[i], into[index] = into[index], cards[i]
-            return
-    raise AssertionError(card_id)
+def _exchange(state: SchonbrunnState, a: str, b: str) -> None:
+    """Swap two cards wherever each is (a pile, the box, a Player's screen, signed Treaties
+    or Nation card), so every card stays accounted for exactly once."""
+
+    def swapped(cards: Sequence[str]) -> list[str]:
+        return [b if c == a else a if c == b else c for c in cards]
+
+    for o, pile in state.piles.items():
+        state.piles[o] = swapped(pile)
+    state.box, state.box_hidden = swapped(state.box), swapped(state.box_hidden)
+    for p in list(state.players.values()):
+        state.change(
+            p, screen=tuple(swapped(p.screen)), signed=tuple(swapped(p.signed)), under=tuple(swapped(p.under))
+        )
 
 
 def top(state: SchonbrunnState, pile: str, card_id: str) -> None:
     """Put a card on top of a pile."""
-    _swap(state, card_id, state.piles[pile], 0)
+    _exchange(state, card_id, state.piles[pile][0])
 
 
 def give(state: SchonbrunnState, seat: str, card_id: str, where: str = "screen") -> None:
     """Hand a player a card; the card it replaces in the box takes its old place."""
-    held = getattr(state.players[seat], where)
+    p = state.players[seat]
     spare = next(c for c in state.box + state.box_hidden if c != card_id)
     (state.box if spare in state.box else state.box_hidden).remove(spare)
-    held.append(spare)
-    _swap(state, card_id, held, len(held) - 1)
+    state.change(p, **{where: (*getattr(p, where), spare)})
+    _exchange(state, card_id, spare)

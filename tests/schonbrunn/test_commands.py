@@ -8,7 +8,7 @@ from engine.core import IllegalAction
 from engine.schonbrunn import GAME
 from engine.schonbrunn.actions import Activate, Assign, Commit, Head, Minister, Move, Plot, Sign
 
-from .helpers import give, place, table
+from .helpers import adjust, give, place, table
 
 COMMANDS = {c.name: c for c in GAME.commands}
 ORDER = ["GB", "PRU", "ESP", "AUT", "RUS", "FRA"]
@@ -66,11 +66,12 @@ def test_assign_checks_the_face_the_step_requires():
 def test_head_offers_free_places_and_screens_only():
     s = table(["GB", "AUT", "RUS", "PRU", "FRA", "ESP"])
     s.stage, s.queue, s.assign_step = "assign", ["FRA"], "head"
-    s.players["RUS"].head, s.players["AUT"].head = "I", "GB"
+    adjust(s, "RUS", head="I")
+    adjust(s, "AUT", head="GB")
     offered = _suggest(s, "FRA", "head", "target")
     assert "I" not in offered and "GB" not in offered and "FRA" not in offered
     assert {"none", "II", "III", "IIII", "V", "AUT", "RUS", "PRU", "ESP"} == set(offered)
-    s.players["FRA"].receptions = 0
+    adjust(s, "FRA", receptions=0)
     assert _suggest(s, "FRA", "head", "target") == ["none"]
     assert _build(s, "FRA", "head", target="none") == Head(target=None)
 
@@ -82,7 +83,7 @@ def test_plot_offers_reachable_targets_only():
     place(s, "RUS", "II", [4])
     place(s, "AUT", "III", [2], face_up=True)  # face up: not a Plot target
     place(s, "ESP", "I", [7])
-    s.players["RUS"].head = "I"  # Nesselrode shields the Russians in I
+    adjust(s, "RUS", head="I")  # Nesselrode shields the Russians in I
     assert _suggest(s, "ESP", "plot", "nation") == ["RUS"]
     assert _suggest(s, "ESP", "plot", "objective", nation="RUS") == ["II"]
     assert _suggest(s, "ESP", "plot", "receptions") == ["1", "2", "3", "4"]
@@ -94,7 +95,7 @@ def test_plot_offers_reachable_targets_only():
 def test_move_offers_face_up_pieces_and_destinations():
     s = table(["GB", "AUT", "RUS"])
     s.hierarchy, s.stage, s.queue = ["GB", "AUT", "RUS"], "move", ["AUT"]
-    s.players["AUT"].head = "GB"
+    adjust(s, "AUT", head="GB")
     place(s, "GB", "V" if "V" in s.objectives else "IIII", [1], face_up=True)
     place(s, "GB", "II", [2])
     assert _suggest(s, "AUT", "move", "delegate") == ["IIII:1"]
@@ -112,7 +113,7 @@ def test_minister_sign_activate_and_keep_build_the_actions():
     assert _build(s, "RUS", "sign", treaties="Holy Alliance, union_of_genoa_with_sardinia") == Sign(
         treaties=["holy_alliance", "union_of_genoa_with_sardinia"]
     )
-    s.players["RUS"].signed = ["union_of_genoa_with_sardinia"]
+    adjust(s, "RUS", signed=["union_of_genoa_with_sardinia"])
     s.stage = "activate"
     assert _suggest(s, "RUS", "activate", "pay") == ["minister"]
     built = _build(s, "RUS", "activate", treaty="Union of Genoa with Sardinia", pay="minister", objective="I")
@@ -165,7 +166,7 @@ def test_the_screen_shows_each_cards_text_the_signed_treaties_the_nation_and_the
     aid = next(c for c in cards().values() if c.type == "aid")
     treaty = next(c for c in cards().values() if c.type == "treaty")
     give(state, "GB", aid.id)
-    state.players["GB"].signed.append(treaty.id)
+    adjust(state, "GB", signed=[*state.players["GB"].signed, treaty.id])
     shown = GAME.describe(GAME.view(state, "GB"))
     assert f"• **{aid.name}**: {card_text(aid)}" in shown
     assert f"• **{treaty.name}**: {card_text(treaty)}" in shown
@@ -183,7 +184,7 @@ def test_cards_are_offered_with_their_text_where_they_are_chosen():
 
     state = table(["GB", "AUT", "RUS"])
     treaty = next(c for c in cards().values() if c.type == "treaty")
-    state.players["GB"].signed.append(treaty.id)
+    adjust(state, "GB", signed=[*state.players["GB"].signed, treaty.id])
     opt = next(o for o in COMMANDS["activate"].options if o.name == "treaty")
     offered = {c.value: c.label for c in opt.suggest(state, "GB", {})}
     label = offered[treaty.id]

@@ -30,7 +30,7 @@ from engine.schonbrunn.phases import recovery
 from engine.schonbrunn.phases.end import aid_points, end_points, ranking
 from engine.schonbrunn.pieces import influence
 
-from .helpers import act, commit, give, place, table, top
+from .helpers import act, adjust, commit, give, place, table, top
 
 SIX = ["GB", "AUT", "RUS", "PRU", "FRA", "ESP"]
 ORDER = ["GB", "PRU", "ESP", "AUT", "RUS", "FRA"]
@@ -80,7 +80,7 @@ def test_hierarchy_example():
     s, _ = act(s, "ESP", Sign(treaties=["free_city_of_krakow"]))
     s, _ = act(s, "RUS", Sign(treaties=["union_of_genoa_with_sardinia"]))
     s, _ = act(s, "FRA", Sign(treaties=["restoration_of_the_swiss_confederation"]))
-    assert s.players["ESP"].signed == ["free_city_of_krakow"]
+    assert s.players["ESP"].signed == ("free_city_of_krakow",)
 
     # Receptions: Great Britain and Prussia committed 0 and cannot spend any.
     assert (s.stage, s.queue[0]) == ("receptions", "ESP")
@@ -139,7 +139,7 @@ def test_assignments_example_and_delegation_head_example():
     # Spain activates Kraków on its turn by revealing the Aid, then assigns both to I.
     s, public = act(s, "ESP", Activate(treaty="free_city_of_krakow", pay="popular_uprising", objective="I"))
     assert "Popular Uprising" in public[0]
-    assert s.players["ESP"].shown_aids == ["popular_uprising"]
+    assert s.players["ESP"].shown_aids == ("popular_uprising",)
     s = _turn(s, "ESP", [(2, "I"), (2, "I")], None, [(3, "I"), (0, "IIII"), (1, "IIII")], (7, "IIII"))
     s = _turn(s, "AUT", [(3, "III"), (5, "V")], "GB", [(0, "III"), (2, "V"), (1, "I")], (4, "III"))
     assert s.players["GB"].receptions == 4 and s.players["AUT"].receptions == 5  # Klemens Wenzel: free
@@ -200,10 +200,12 @@ def _congress_position(last_round=False):
     place(s, "FRA", "III", [1])  # its 2 was removed by Austria's Plot
     place(s, "FRA", "V", [0, 1, 4])
     place(s, "FRA", "IIII", [5])
-    s.players["RUS"].head, s.players["GB"].head = "I", "III"
-    s.players["AUT"].head, s.players["PRU"].head = "GB", "ESP"
-    s.players["PRU"].minister = "IIII"
-    s.players["FRA"].minister = "III"
+    adjust(s, "RUS", head="I")
+    adjust(s, "GB", head="III")
+    adjust(s, "AUT", head="GB")
+    adjust(s, "PRU", head="ESP")
+    adjust(s, "PRU", minister="IIII")
+    adjust(s, "FRA", minister="III")
     give(s, "RUS", "union_of_genoa_with_sardinia", "signed")
     give(s, "FRA", "restoration_of_the_swiss_confederation", "signed")
     give(s, "FRA", "donation")
@@ -239,7 +241,7 @@ def congress_treaties_and_reparations_example(last_round=False):
     s = _congress_position(last_round)
     s.queue = ["FRA"]
     s.stage = "minister"
-    s.players["FRA"].minister = None  # France decides its Foreign Minister last
+    adjust(s, "FRA", minister=None)  # France decides its Foreign Minister last
     s, _ = act(s, "FRA", Minister(objective="III"))
     assert s.stage == "activate" and s.treaty_queue == [
         "union_of_genoa_with_sardinia",
@@ -306,10 +308,10 @@ def test_recovery_example():
         s, "FRA", Keep(treaties=["restoration_of_the_swiss_confederation"], aids=["border_fortification"])
     )
     fra, rus, esp, gb = (s.players[x] for x in ("FRA", "RUS", "ESP", "GB"))
-    assert "restoration_of_the_swiss_confederation" in fra.screen and fra.signed == []
+    assert "restoration_of_the_swiss_confederation" in fra.screen and fra.signed == ()
     assert "border_fortification" in fra.under
     assert "union_of_genoa_with_sardinia" in rus.under and "free_city_of_krakow" in esp.under
-    assert gb.ally_markers == [1] and "naples" in gb.under
+    assert gb.ally_markers == (1,) and "naples" in gb.under
     assert s.round == 2 and s.stage == "commit"
 
 
@@ -322,15 +324,15 @@ def test_ally_markers_are_played_once_and_then_discarded():
     s, _ = act(
         s, "FRA", Keep(treaties=["restoration_of_the_swiss_confederation"], aids=["border_fortification"])
     )
-    assert s.players["GB"].ally_markers == [1] and s.round == 2
+    assert s.players["GB"].ally_markers == (1,) and s.round == 2
     events = []
     recovery.recover(s, events)  # round 2's Recovery
-    assert s.players["GB"].ally_markers == []
+    assert s.players["GB"].ally_markers == ()
     assert "Great Britain's Ally markers (1) are used up and discarded." in [e.text for e in events]
     lasting = table(SIX, lasting_allies=True)
-    lasting.players["GB"].ally_markers = [1]
+    adjust(lasting, "GB", ally_markers=[1])
     recovery.recover(lasting, [])
-    assert lasting.players["GB"].ally_markers == [1]
+    assert lasting.players["GB"].ally_markers == (1,)
 
 
 def test_principle_of_balance_with_no_total_above_zero_goes_first_in_reverse_hierarchy():
@@ -376,7 +378,7 @@ def test_plot_example():
     place(s, "RUS", "I", [3])
     place(s, "FRA", "III", [2])
     place(s, "AUT", "III", [3, 4])
-    s.players["RUS"].head = "I"
+    adjust(s, "RUS", head="I")
     s, _ = act(s, "GB", Pass())
     s, public = act(s, "PRU", Plot(nation="Spain", objective="IIII", receptions=1))
     assert "reveals a 7: it stays, face up" in public[0]
@@ -416,7 +418,7 @@ def test_plot_counts_ally_markers_on_a_zero():
     s = table(["GB", "AUT", "RUS"])
     s.hierarchy, s.stage, s.queue = ["GB", "AUT", "RUS"], "plot", ["GB"]
     place(s, "RUS", "II", [1])  # so that the game stops at Russia's Foreign Minister
-    s.players["AUT"].ally_markers = [1, 2]
+    adjust(s, "AUT", ally_markers=[1, 2])
     place(s, "AUT", "I", [0])
     s, public = act(s, "GB", Plot(nation="AUT", objective="I", receptions=1))
     assert "it stays" in public[0]  # a 0 worth 3 resists a 1-Reception Plot
@@ -429,7 +431,8 @@ def test_chancellery_example():
     Then "Prussia assigns its Foreign Minister ... in Objective IIII by +2"."""
     s = table(SIX)
     s.hierarchy, s.master, s.stage, s.queue = list(ORDER), "GB", "move", ["PRU", "AUT"]
-    s.players["PRU"].head, s.players["AUT"].head = "ESP", "GB"
+    adjust(s, "PRU", head="ESP")
+    adjust(s, "AUT", head="GB")
     place(s, "ESP", "IIII", [7], face_up=True)
     place(s, "ESP", "I", [2, 2])
     place(s, "GB", "V", [1], face_up=True)
@@ -452,7 +455,7 @@ def test_chancellery_removes_when_no_other_objective():
     """Phase 4: "if this is not possible, the chosen face-up Delegate must be removed"."""
     s = table(["GB", "AUT", "RUS"])
     s.hierarchy, s.stage, s.queue = ["GB", "AUT", "RUS"], "move", ["AUT"]
-    s.players["AUT"].head = "GB"
+    adjust(s, "AUT", head="GB")
     place(s, "GB", "II", [3], face_up=True)
     with pytest.raises(IllegalAction, match="must be removed"):
         act(s, "AUT", Move(objective="II", delegate=3, to="I"))
@@ -469,7 +472,7 @@ def test_end_of_game_tie_break_example():
     s = table(SIX)
     s.hierarchy = ["FRA", "RUS", "PRU", "ESP", "AUT", "GB"]
     for seat, p in {"GB": 23, "PRU": 23, "RUS": 22, "AUT": 22, "FRA": 21, "ESP": 19}.items():
-        s.players[seat].prestige = p
+        adjust(s, seat, prestige=p)
     assert ranking(s) == ["GB", "PRU", "AUT", "RUS", "FRA", "ESP"]
     s.stage = "over"
     assert GAME.outcome(s).winners == ["GB"]

@@ -117,21 +117,22 @@ def head(state: SchonbrunnState, seat: str, action: A.Head, events: list[Event])
         if (other or target) not in [seat_of(state, t) or t for t in head_targets(state, seat)]:
             raise IllegalAction(head_refusal(state, seat, place))
         nation = nations()[p.nation]
-        p.head = place
+        p = state.change(p, head=place)
         if other:
             if nation.head_power == "free_screen":
                 text = (
                     f"{name(state, seat)}'s {nation.head} stands before {name(state, other)}'s screen, free."
                 )
             else:
-                p.receptions -= 1
-                state.players[other].receptions += 1
+                state.change(p, receptions=p.receptions - 1)
+                them = state.players[other]
+                state.change(them, receptions=them.receptions + 1)
                 text = (
                     f"{name(state, seat)}'s {nation.head} stands before {name(state, other)}'s screen "
                     f"and gives them 1 Reception."
                 )
         else:
-            p.receptions -= 1
+            state.change(p, receptions=p.receptions - 1)
             text = f"{name(state, seat)} assigns {nation.head} to Objective {place} for 1 Reception."
         events.append(Event(kind="head", text=text))
     else:

@@ -48,7 +48,7 @@ def minister(state: SchonbrunnState, seat: str, action: A.Minister, events: list
     if action.objective not in minister_objectives(state, seat):
         legal = ", ".join(minister_objectives(state, seat))
         raise IllegalAction(f"Your Foreign Minister goes where you still have a Delegate: {legal}.")
-    state.players[seat].minister = action.objective
+    state.change(state.players[seat], minister=action.objective)
     events.append(
         Event(
             kind="minister", text=f"{name(state, seat)} assigns its Foreign Minister to {action.objective}."

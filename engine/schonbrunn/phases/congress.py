@@ -43,15 +43,15 @@ def open_congress(state: SchonbrunnState, events: list[Event]) -> None:
 def collect(state: SchonbrunnState, seat: str, card_id: str) -> str:
     c = card(card_id)
     p = state.players[seat]
-    p.screen.append(card_id)
+    p = state.change(p, screen=(*p.screen, card_id))
     gained = ""
     if c.type == "indemnity":
-        gain_prestige(state, seat, f"{c.name} collected", c.prestige)
         if not state.simplified:
-            p.receptions += c.receptions
+            state.change(p, receptions=p.receptions + c.receptions)
+        gain_prestige(state, seat, f"{c.name} collected", c.prestige)
         gained = f" (+{c.prestige} Prestige)"
     elif c.type == "ally":
-        p.allies_this_round.append(card_id)
+        state.change(p, allies_this_round=(*p.allies_this_round, card_id))
     return f"{name(state, seat)} collects {c.name}{gained}"
 
 
@@ -66,10 +66,10 @@ def resolve_congress(state: SchonbrunnState, events: list[Event]) -> None:
         state.markers = [m for m in state.markers if not (m.owner == winner and m.objective == o)]
         p = state.players[winner]
         if p.minister == o:
-            p.minister = "removed"
+            p = state.change(p, minister="removed")
         if p.head == o and not state.simplified:
+            state.change(p, receptions=p.receptions + 1)
             gain_prestige(state, winner, f"Delegation Head in {o}", 1)
-            p.receptions += 1
             line += " (+1 Prestige and 1 Reception for the Delegation Head)"
         lines.append(line)
     # The Principle of Balance: highest total left in a single Objective.
@@ -106,7 +106,8 @@ def favour_rewards(state: SchonbrunnState) -> list[str]:
         if not above:
             continue
         for s in above:
-            state.players[s].receptions += 1
+            p = state.players[s]
+            state.change(p, receptions=p.receptions + 1)
         top = best(state, above)
         gain_prestige(state, top, f"Political Favour of {o}", value)
         names = ", ".join(name(state, s) for s in hierarchy_order(state, list(above)))

@@ -64,10 +64,10 @@ def final_scoring(state: SchonbrunnState, events: list[Event]) -> None:
     lines = []
     for seat in state.hierarchy:
         pts, parts = end_points(state, seat)
-        p = state.players[seat]
-        p.end_detail = ", ".join(parts)
-        gain_prestige(state, seat, f"end of the game ({p.end_detail})", pts, dated=False)
-        lines.append(f"{name(state, seat)}: +{pts} ({p.end_detail or 'nothing'}) = {p.prestige}")
+        detail = ", ".join(parts)
+        state.change(state.players[seat], end_detail=detail)
+        gain_prestige(state, seat, f"end of the game ({detail})", pts, dated=False)
+        lines.append(f"{name(state, seat)}: +{pts} ({detail or 'nothing'}) = {state.players[seat].prestige}")
     state.final = {s: state.players[s].prestige for s in ranking(state)}  # winner first
     state.stage, state.queue = "over", []
     events.append(Event(kind="end", reveals=True, text="End of the game.\n" + "\n".join(lines)))

@@ -35,7 +35,7 @@ def reveal_commits(state: SchonbrunnState, events: list[Event]) -> None:
     committed = {d.owner: d for d in state.delegates if d.place == "committed"}
     for seat in state.seats:
         d = state.change(committed[seat], face_up=True, known=True)
-        state.players[seat].committed = worth(state, d)
+        state.change(state.players[seat], committed=worth(state, d))
         groups.setdefault(worth(state, d), []).append(seat)
     shown = ", ".join(f"{name(state, s)} {state.players[s].committed}" for s in state.seats)
     events.append(Event(kind="commits", text=f"Hierarchy Delegates revealed: {shown}.", reveals=True))
@@ -94,9 +94,12 @@ def sign(state: SchonbrunnState, seat: str, action: A.Sign, events: list[Event])
             raise IllegalAction(f"You hold no unsigned Treaty {t!r} behind your screen.")
     if len(set(action.treaties)) != len(action.treaties):
         raise IllegalAction("Name each Treaty once.")
+    state.change(
+        p,
+        screen=tuple(c for c in p.screen if c not in action.treaties),
+        signed=(*p.signed, *action.treaties),
+    )
     for t in action.treaties:
-        p.screen.remove(t)
-        p.signed.append(t)
         c = card(t)
         events.append(Event(kind="sign", text=f"{name(state, seat)} signs {c.name}: {c.text}", reveals=True))
     if not action.treaties:
@@ -108,7 +111,7 @@ def spend(state: SchonbrunnState, seat: str, action: A.Spend, events: list[Event
     most = spend_limit(state, seat)
     if not 0 <= action.receptions <= most:
         raise IllegalAction(f"Spend between 0 and {most} Receptions (your Hierarchy Delegate's Influence).")
-    p.receptions -= action.receptions
+    state.change(p, receptions=p.receptions - action.receptions)
     gain_prestige(state, seat, "Receptions spent", action.receptions)
     events.append(
         Event(

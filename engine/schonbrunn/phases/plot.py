@@ -36,7 +36,7 @@ def plot(state: SchonbrunnState, seat: str, action: A.Plot, events: list[Event])
             f"{name(state, other)} has no face-down Delegate number {action.index} in {action.objective}."
         )
     target = face_down_at(state, other, action.objective)[action.index - 1]
-    p.receptions -= action.receptions
+    p = state.change(p, receptions=p.receptions - action.receptions)
     strength = action.receptions + (1 if nations()[p.nation].ability == "cheap_plots" else 0)
     removed = worth(state, target) <= plot_reach(strength)
     target = state.change(target, known=True)

@@ -15,16 +15,16 @@ from ..state import SchonbrunnState
 def recover(state: SchonbrunnState, events: list[Event]) -> None:
     state.delegates = [replaced(d, place="supply", face_up=False, known=False, order=0) for d in state.delegates]
     state.markers, state.favours, state.favours_up, state.favour_spare = [], {}, [], []
-    for p in state.players.values():
-        p.head = p.minister = None
+    for p in list(state.players.values()):
+        state.change(p, head=None, minister=None)
     events.append(Event(kind="recovery", text="Recovery: every piece returns behind its screen."))
     if not state.lasting_allies:
         # the FAQ: Ally markers are "played once and then discarded", with the Delegates
         # they served this round (schonbrunn-facts.md §6; docs/rulings.md, Schönbrunn 21)
-        for seat, p in state.players.items():
+        for seat, p in list(state.players.items()):
             if p.ally_markers:
                 used = "+".join(map(str, p.ally_markers))
-                p.ally_markers = []
+                state.change(p, ally_markers=())
                 events.append(
                     Event(
                         kind="ally",
@@ -44,13 +44,15 @@ def keep(
         raise IllegalAction("Keep only Treaties you signed.")
     if any(a not in aids_held(state, seat) for a in aids):
         raise IllegalAction("Discard only Aids behind your screen.")
-    for a in aids:
-        p.screen.remove(a)
-        p.under.append(a)
+    # the discarded Aids go under the Nation card, then each signed Treaty behind the
+    # screen if kept, under the Nation card if not
     dropped = [t for t in p.signed if t not in treaties]
-    for t in list(p.signed):
-        (p.screen if t in treaties else p.under).append(t)
-    p.signed = []
+    state.change(
+        p,
+        screen=(*(c for c in p.screen if c not in aids), *(t for t in p.signed if t in treaties)),
+        under=(*p.under, *aids, *dropped),
+        signed=(),
+    )
     if dropped:
         names = ", ".join(card(t).name for t in dropped)
         events.append(Event(kind="discard", text=f"{name(state, seat)} discards {names} at Recovery (not kept)."))
@@ -62,7 +64,7 @@ def keep(
 
 
 def convert_allies(state: SchonbrunnState, events: list[Event]) -> None:
-    for seat, p in state.players.items():
+    for seat, p in list(state.players.items()):
         for ally in p.allies_this_round:
             c = card(ally)
             if c.end:  # Portugal and Poland stay behind the screen for the final scoring
@@ -71,9 +73,12 @@ def convert_allies(state: SchonbrunnState, events: list[Event]) -> None:
             value = c.marker
             if c.bonus and (held if c.bonus_symbol == "any" else c.bonus_symbol in held):
                 value += c.bonus
-            p.screen.remove(ally)
-            p.under.append(ally)
-            p.ally_markers.append(value)
+            p = state.change(
+                p,
+                screen=tuple(x for x in p.screen if x != ally),
+                under=(*p.under, ally),
+                ally_markers=(*p.ally_markers, value),
+            )
             events.append(
                 Event(
                     kind="ally",
@@ -81,4 +86,4 @@ def convert_allies(state: SchonbrunnState, events: list[Event]) -> None:
                     text=f"{name(state, seat)} exchanges {c.name} for an Ally marker of {value}.",
                 )
             )
-        p.allies_this_round = []
+        state.change(p, allies_this_round=())

@@ -51,15 +51,14 @@ def activate(state: SchonbrunnState, seat: str, action: A.Activate, events: list
         if len(opponents) != (c.minus if legal else 0):
             raise IllegalAction(f"Distribute exactly {c.minus} '-1' markers.")
     if action.pay == "minister":
-        p.minister = "treaty"
+        p = state.change(p, minister="treaty")
         paid = "assigning the Foreign Minister"
     else:
-        p.shown_aids.append(action.pay)
+        p = state.change(p, shown_aids=(*p.shown_aids, action.pay))
         paid = f"revealing the Aid {card(action.pay).name}"
-    p.activated.append(action.treaty)
+    gained = 0 if state.simplified else c.receptions
+    state.change(p, activated=(*p.activated, action.treaty), receptions=p.receptions + gained)
     gain_prestige(state, seat, f"{c.name} activated", c.prestige)
-    if not state.simplified:
-        p.receptions += c.receptions
     if c.marker:
         state.markers.append(
             Marker(owner=seat, objective=action.objective or "", value=c.marker, source=c.id)
