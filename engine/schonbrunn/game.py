@@ -11,7 +11,7 @@ from pydantic_core import PydanticCustomError
 from engine.core import Entry, Event, Forced, Game, IllegalAction, Model, Outcome, Prompt, Standing, rng_for
 
 from . import actions as A
-from . import bots, legal, rules, texts
+from . import bots, legal, rules, standing, texts
 from .actions import ACTION
 from .commands import COMMANDS
 from .content import card, cards, nations, tables
@@ -365,6 +365,17 @@ class Schonbrunn(Game[SchonbrunnState]):
 
     def bot_action(self, state: SchonbrunnState, seat: str, rng: random.Random) -> Any:
         return bots.bot_action(state, seat, rng)
+
+    standing_orders = standing.ORDERS
+
+    def standing_scope(self, state: SchonbrunnState, seat: str, order: str) -> str | None:
+        return standing.scope(state, seat, order)
+
+    def standing_action(self, state: SchonbrunnState, seat: str, order: str) -> Any | None:
+        return standing.action(state, seat, order)
+
+    def bot_ahead(self, state: SchonbrunnState, seat: str, rng: random.Random) -> list[str]:
+        return standing.ahead(state, seat, rng)
 
     def knowledge(self) -> Any:
         """The strong players' knowledge of the game (engine/schonbrunn/strong.py)."""
