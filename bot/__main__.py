@@ -99,6 +99,12 @@ def _parser() -> argparse.ArgumentParser:
         "--session-hours", type=float, default=2.0, metavar="H", help="hours a session (default 2)"
     )
     pacing.add_argument(
+        "--between-sessions",
+        choices=("continue", "wait"),
+        default="continue",
+        help="single-player steps between live sessions: go on as usual, or wait for the next session",
+    )
+    pacing.add_argument(
         "--by-kind",
         action="store_true",
         help="also say where the days go: decisions, hand-offs and days by kind of decision",
@@ -259,8 +265,11 @@ def _cmd_pacing(args: argparse.Namespace, stdout: TextIO) -> int:
             "pacing: --games must be at least 1, sessions at least 0 and hours more than 0", file=sys.stderr
         )
         return 2
+    from bot.tablebase import Settings
+
     model = VisitModel(sessions_per_week=args.sessions_per_week, session_hours=args.session_hours)
-    results = [pace(game, n, args.games, args.seed, model) for n in counts]
+    settings = Settings(between_sessions=args.between_sessions)
+    results = [pace(game, n, args.games, args.seed, model, settings) for n in counts]
     stdout.write("\n\n".join(r.text(by_kind=args.by_kind) for r in results) + "\n")
     return 0
 

@@ -764,8 +764,14 @@ def _standing_text(game: Game, mine: dict[str, str]) -> str:
 
 
 def _session_rules(t: _Table) -> str:
+    between = (
+        "between sessions such a step waits for the next session (setting between_sessions: wait), while "
+        "orders given together and diplomacy go on with the usual deadlines."
+        if t.settings.between_sessions == "wait"
+        else "between sessions play goes on with the usual deadlines (setting between_sessions: continue; "
+        "wait keeps such steps for the next session)."
+    )
     return (
         f"During a session a step only one player can take is due in {t.settings.session_minutes:g} minutes "
-        "(setting session_minutes) and its player is pinged here at once; between sessions play goes on "
-        "with the usual deadlines."
+        f"(setting session_minutes) and its player is pinged here at once; {between}"
     )

@@ -16,7 +16,7 @@ from .logsafe import log_game_failure
 from .notify import quiet_until
 from .outbox import Outbox, Post
 from .render.text import relative, timestamp
-from .sessions import session_end, sessions_of
+from .sessions import next_session_start, session_end, sessions_of
 from .store import DatabaseLost, DeadlineRow, SeatHistoryRow, StoreError
 from .tablebase import (
     DEFAULT_LOOP_CAP,
@@ -341,9 +341,14 @@ class DeadlinesMixin:
         phases = list({p.phase: None for p in prompts})  # in order, each once
         settings = t.settings
         live = False
+        next_in = None  # seconds to the next session, for a table whose single steps wait for it
         if "sessions" in t.row.meta:  # a table with live sessions (few): is one running?
-            end = session_end(sessions_of(t.row.meta), now)
+            sessions = sessions_of(t.row.meta)
+            end = session_end(sessions, now)
             live = end is not None and now + settings.session_minutes * 60 <= end
+            if settings.between_sessions == "wait" and not live:
+                start = next_session_start(sessions, now)
+                next_in = None if start is None else start - now
         if phases == [d.phase for d in t.deadlines] and not live:
             return t.deadlines, [], []  # the same phases as before (most actions): nothing to do
         existing = {d.phase: d for d in t.deadlines}
@@ -357,7 +362,7 @@ class DeadlinesMixin:
                     row = replace(row, due_at=soon)
                 rows.append(row)
                 continue
-            due = now + phase_seconds(settings, prompts, phase, live)
+            due = now + phase_seconds(settings, prompts, phase, live, next_in)
             thread = next((p.thread for p in prompts if p.phase == phase and p.thread), None)
             row = DeadlineRow(
                 t.row.channel_id, phase, now, due, _reminders(settings, now, due), thread=thread

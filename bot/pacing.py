@@ -135,6 +135,8 @@ class GameTiming:
     defaults: int  # decisions a deadline gave
     # per prompt kind: [decisions, hand-offs, hours since the decision before]
     kinds: dict[str, list[float]] = field(default_factory=dict)
+    # (when, seat, prompt kind) of each decision a player or a deadline answered
+    log: list[tuple[float, str, str]] = field(default_factory=list)
 
 
 def play_timed(
@@ -187,16 +189,25 @@ def play_timed(
     handoffs = decisions = defaults = 0
     last_seat: str | None = None  # who made the last decision (None: a deadline gave it)
     kinds: dict[str, list[float]] = {}
+    log: list[tuple[float, str, str]] = []
     last = t
 
-    def spent(kind: str, handoff: bool) -> None:
+    def spent(kind: str, handoff: bool, seat: str) -> None:
         """Where the days go: the time since the decision before, by the kind answered."""
         nonlocal last
+        log.append((t, seat, kind))
         row = kinds.setdefault(kind, [0.0, 0.0, 0.0])
         row[0] += 1
         row[1] += handoff
         row[2] += (t - last) / HOUR
         last = t
+
+    # a table whose single-player steps wait for the next live session (between_sessions)
+    wait = settings.between_sessions == "wait" and bool(sessions)
+
+    def in_session_from(at: float) -> float:
+        """The first moment at or after `at` inside a live session (everyone is there)."""
+        return next((max(b, at) for b, e in sessions if e > at), math.inf)
 
     def leave(seat: str, names: list[str]) -> None:
         for name in names:
@@ -221,7 +232,8 @@ def play_timed(
             if phase not in due:
                 # a live session that outlasts it: a single-player step is due in session_minutes
                 live = any(b <= t and t + settings.session_minutes * 60 <= e for b, e in sessions)
-                due[phase] = t + phase_seconds(settings, prompts, phase, live)
+                next_in = next((b - t for b, _ in sessions if b > t), None) if wait and not live else None
+                due[phase] = t + phase_seconds(settings, prompts, phase, live, next_in)
                 for h in settings.reminders_hours:
                     if due[phase] - h * HOUR > t:
                         heapq.heappush(reminders, (due[phase] - h * HOUR, phase))
@@ -237,7 +249,11 @@ def play_timed(
             width[phase] = max(width.get(phase, 0), sum(p.phase == phase for p in prompts))
         for seat in [s for s in plans if s not in owing]:
             del plans[seat]
+        waiting = {p.seat for p in prompts if wait and single_step(prompts, p.phase)}
         for seat in sorted(owing - plans.keys()):
+            if seat in waiting:  # the table plays single-player steps in its sessions
+                plans[seat] = in_session_from(t) + answer_time()
+                continue
             arrival = people[seat].next_arrival(t)
             if seat not in owing_before and arrival > t:  # a turn notice goes out
                 come = noticed(seat, t)
@@ -260,7 +276,7 @@ def play_timed(
             at, phase = heapq.heappop(reminders)
             t = at
             for p in prompts:
-                if p.phase == phase:
+                if p.phase == phase and p.seat not in waiting:
                     come = noticed(p.seat, t)
                     if come is not None:
                         plans[p.seat] = min(plans[p.seat], come + answer_time())
@@ -279,7 +295,7 @@ def play_timed(
                 if not owing_now or game.outcome(state) is not None:
                     break
                 handoffs += width[phase] == 1
-                spent(owing_now[0].kind, width[phase] == 1)
+                spent(owing_now[0].kind, width[phase] == 1, owing_now[0].seat)
                 seat = owing_now[0].seat
                 state, _ = game.apply(state, seat, game.default_action(state, seat))
                 decisions += 1
@@ -291,7 +307,7 @@ def play_timed(
         # the game passes to another player; the same player's next decision is the same visit
         handoff = width[answered.phase] == 1 and seat != last_seat
         handoffs += handoff
-        spent(answered.kind, handoff)
+        spent(answered.kind, handoff, seat)
         action = game.bot_action(state, seat, bots)
         leave(seat, game.bot_standing(state, seat, action, bots))
         state, _ = game.apply(state, seat, action)
@@ -301,7 +317,12 @@ def play_timed(
     else:
         raise AssertionError(f"{game.id}: no outcome after {max_steps} steps")
     return GameTiming(
-        days=(t - start) / DAY, handoffs=handoffs, decisions=decisions, defaults=defaults, kinds=kinds
+        days=(t - start) / DAY,
+        handoffs=handoffs,
+        decisions=decisions,
+        defaults=defaults,
+        kinds=kinds,
+        log=log,
     )
 
 
@@ -313,6 +334,7 @@ class Pacing:
     games: int
     seed: int
     model: VisitModel
+    settings: Settings = field(default_factory=Settings)
     timings: list[GameTiming] = field(default_factory=list)
 
     def median_days(self) -> float:
@@ -345,6 +367,8 @@ class Pacing:
             if self.model.sessions_per_week
             else "no live sessions"
         )
+        if self.model.sessions_per_week and self.settings.between_sessions == "wait":
+            mode += ", single-player steps wait for them"
         decisions = statistics.fmean(g.decisions for g in self.timings)
         defaults = statistics.fmean(g.defaults for g in self.timings)
         return "\n".join(
@@ -373,7 +397,7 @@ def pace(
 ) -> Pacing:
     if games < 1:
         raise ValueError("Play at least one game.")
-    result = Pacing(game.id, game.title, players, games, seed, model)
+    result = Pacing(game.id, game.title, players, games, seed, model, settings or Settings())
     for index in range(games):
         game_seed = rng_for(seed, index, "pacing").getrandbits(63)
         result.timings.append(play_timed(game, players, game_seed, model, settings, options))

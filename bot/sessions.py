@@ -18,7 +18,16 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from .tablebase import TableError
 
-__all__ = ["Session", "parse_session", "sessions_of", "in_session", "session_end", "occurrences", "DAYS"]
+__all__ = [
+    "Session",
+    "parse_session",
+    "sessions_of",
+    "in_session",
+    "session_end",
+    "next_session_start",
+    "occurrences",
+    "DAYS",
+]
 
 DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 MAX_SESSIONS = 14
@@ -76,6 +85,12 @@ def occurrences(sessions: list[Session], after: float, count: int) -> list[tuple
                 out.append((s, begin, end))
             day = (day + timedelta(days=7)).replace(tzinfo=zone)
     return sorted(out, key=lambda o: o[1])[:count]
+
+
+def next_session_start(sessions: list[Session], now: float) -> float | None:
+    """When the next session after `now` begins; None when none is scheduled."""
+    starts = [begin for _, begin, _ in occurrences(sessions, now, 2) if begin > now]
+    return min(starts, default=None)
 
 
 def in_session(sessions: list[Session], now: float) -> bool:

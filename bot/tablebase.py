@@ -90,6 +90,9 @@ class Settings(BaseModel):
     simultaneous_hours: float | None = Field(default=None, gt=0, le=MAX_HOURS)
     # during a live session (bot/sessions.py) a single-player step is due this soon
     session_minutes: float = Field(default=15.0, gt=0, le=MAX_HOURS * 60)
+    # between live sessions a single-player step goes on with its usual deadline ("continue")
+    # or waits for the next session ("wait"): it is due session_minutes into it (issue 18)
+    between_sessions: Literal["continue", "wait"] = "continue"
     # after an outage, give running deadlines the downtime back ("extend") or not ("ignore")
     on_outage: Literal["extend", "ignore"] = "extend"
     # open a public diplomacy thread each Week / round (Game.round_label)
@@ -109,6 +112,7 @@ class Settings(BaseModel):
         "single_hours",
         "simultaneous_hours",
         "session_minutes",
+        "between_sessions",
         "automatic_player",
     )
 
@@ -143,6 +147,13 @@ class Settings(BaseModel):
             if text not in ("default", "extend", "pause", "autopilot"):
                 raise TableError("on_expiry must be default, extend, pause or autopilot.")
             data[key] = text
+        elif key == "between_sessions":
+            if text.lower() not in ("continue", "wait"):
+                raise TableError(
+                    "between_sessions must be continue (a step only one player can take goes on "
+                    "between live sessions) or wait (it waits for the next session)."
+                )
+            data[key] = text.lower()
         elif key == "on_outage":
             if text not in ("extend", "ignore"):
                 raise TableError("on_outage must be extend or ignore.")
@@ -205,6 +216,8 @@ class Settings(BaseModel):
             f"single_hours: {_or_phase(self.single_hours)} (a step only one player can take)",
             f"simultaneous_hours: {_or_phase(self.simultaneous_hours)} (orders given together)",
             f"session_minutes: {self.session_minutes:g} (a single-player step during a live session)",
+            f"between_sessions: {self.between_sessions} (a single-player step between live sessions: "
+            "continue or wait for the next)",
             f"on_outage: {self.on_outage}",
             f"round_threads: {'on' if self.round_threads else 'off'}",
             f"automatic_player: {self.automatic_player} (who plays automatic seats: strong, quick or basic)",
@@ -241,15 +254,26 @@ def standing_in_order(game: Game, orders: dict[str, str]) -> list[tuple[str, str
     return sorted(orders.items(), key=lambda kv: rank(kv[0]))
 
 
-def phase_seconds(settings: Settings, prompts: list[Prompt], phase: str, live: bool = False) -> float:
+def phase_seconds(
+    settings: Settings,
+    prompts: list[Prompt],
+    phase: str,
+    live: bool = False,
+    next_session_in: float | None = None,
+) -> float:
     """How long the phase `phase` of `prompts` runs, by its kind of step: the length its
     prompts name (diplomacy, a game's own), else simultaneous orders (several seats, or
     secret orders revealed together), else a single-player step; `live`: during a live
     session that lasts at least `session_minutes` more, when a single-player step takes
     `session_minutes` (a step opened in a session's last minutes keeps the usual length, so
-    nobody is defaulted for the session ending)."""
+    nobody is defaulted for the session ending). Outside a session, a table whose
+    single-player steps wait for the next one (`between_sessions` = wait) gives such a step
+    until `session_minutes` into the next session, `next_session_in` seconds away."""
     if live and single_step(prompts, phase):
         return settings.session_minutes * 60.0  # the caller checked the session outlasts it
+    waits = settings.between_sessions == "wait" and next_session_in is not None and not live
+    if waits and single_step(prompts, phase):
+        return next_session_in + settings.session_minutes * 60.0
     setting = _setting_of(prompts, phase)
     if setting is not None:
         return settings.seconds_for(setting)

@@ -114,3 +114,17 @@ def test_by_kind_says_where_the_days_go(envoys, clean_env):
     rows = [line for line in lines if line.startswith("  ")]
     assert {row.split(":")[0].strip() for row in rows} == {"commit", "press", "ready"}
     assert lines[-1].startswith("median days: ")
+
+
+def test_a_table_whose_single_player_steps_wait_plays_them_in_its_sessions(envoys):
+    weekly = VisitModel(sessions_per_week=2, session_hours=2)
+    starts = weekly.sessions(0, 400 * 86400)
+    waiting = play_timed(envoys, 3, seed=4, model=weekly, settings=Settings(between_sessions="wait"))
+    going_on = play_timed(envoys, 3, seed=4, model=weekly)
+    presses = [when for when, _, kind in waiting.log if kind == "press"]
+    assert len(presses) == 3 and waiting.defaults == 0
+    assert all(any(b <= when < e for b, e in starts) for when in presses)  # every press in a session
+    others = [when for when, _, kind in going_on.log if kind == "press"]
+    assert not all(any(b <= when < e for b, e in starts) for when in others)  # by default, visits too
+    commits = [when for when, _, kind in waiting.log if kind == "commit"]
+    assert not all(any(b <= when < e for b, e in starts) for when in commits)  # orders given together go on

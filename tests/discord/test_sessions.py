@@ -33,3 +33,19 @@ async def test_standing_orders_from_discord_are_private(env, service, monkeypatc
     actions = await service.store.get_actions(table.channel.id)
     assert actions[-1].action == '{"kind":"yield"}'  # applied the moment the press came
     assert "standing order" not in table.public_text().lower()
+
+
+async def test_the_host_chooses_that_single_player_steps_wait_for_the_next_session(env, service):
+    table = await _started(env, service, "alice", "bob")
+    changed = await table["alice"].slash(table.channel, "game settings", key="between_sessions", value="wait")
+    assert changed.ephemeral and "between_sessions: wait" in changed.response.content
+    added = await table["alice"].slash(
+        table.channel, "game session", day="Saturday", time="18:00", hours=2.0, timezone="UTC"
+    )
+    assert "such a step waits for the next session (setting between_sessions: wait)" in added.response.content
+    refused = await table["bob"].slash(table.channel, "game settings", key="between_sessions", value="continue")
+    assert "between_sessions: wait" not in refused.response.content  # only the host changes it
+    info = await service.table_info(table.channel.id)
+    assert info is not None
+    t = await service._load(table.channel.id)
+    assert t.settings.between_sessions == "wait"

@@ -241,3 +241,32 @@ async def test_pass_unless_a_card_moves_is_applied_at_the_turn_and_lapses_when_t
         {"kind": "bid", "payer": pay, "card": order[-1], "position": 1, "amount": t.state.high_bid + 1},
     )
     assert "Your standing orders: none." in (await service.standing(CHANNEL, uid)).reply
+
+
+async def test_between_sessions_a_single_player_step_can_wait_for_the_next_session(service, clock):
+    # the clock starts at 2027-01-15 08:00 UTC, a Friday; the session is on Saturdays at 18:00
+    await seated(service, "alice", "bob")
+    await service.session(CHANNEL, ALICE, "Saturday", "18:00", 2, "UTC")
+    saturday = clock.now + 34 * 3600
+    await service.act(CHANNEL, ALICE, {"kind": "commit", "value": 1})
+    await service.act(CHANNEL, BOB, {"kind": "commit", "value": 2})
+    (press,) = await service.store.get_deadlines(CHANNEL)
+    assert press.due_at - clock.now == 24 * 3600  # by default it goes on between sessions
+    await service.act(CHANNEL, ALICE, {"kind": "press"})
+    for uid in (ALICE, BOB):
+        await service.act(CHANNEL, uid, {"kind": "ready"})
+    out = await service.settings(CHANNEL, ALICE, {"between_sessions": "wait"})
+    assert out is not None
+    assert "between_sessions: wait" in (await service.settings(CHANNEL, ALICE, {})).reply
+    with pytest.raises(TableError, match="between_sessions must be continue"):
+        await service.settings(CHANNEL, ALICE, {"between_sessions": "sometimes"})
+    await service.act(CHANNEL, ALICE, {"kind": "commit", "value": 1})
+    await service.act(CHANNEL, BOB, {"kind": "commit", "value": 2})
+    (press,) = await service.store.get_deadlines(CHANNEL)
+    assert press.due_at == saturday + 15 * 60  # session_minutes into the next session
+    # the commits, orders given together, keep their usual length between sessions
+    await service.act(CHANNEL, BOB, {"kind": "press"})
+    for uid in (ALICE, BOB):
+        await service.act(CHANNEL, uid, {"kind": "ready"})
+    (commit,) = await service.store.get_deadlines(CHANNEL)
+    assert commit.due_at - clock.now == 24 * 3600
