@@ -27,9 +27,10 @@ import re
 from typing import Any
 
 from engine.core import IllegalAction, StandingOrder
+from engine.core.chance import certain
 
-from . import bots, placement
-from .actions import Bid, Done, Pass, Submit, WriteSheet
+from . import attacks, bots, placement
+from .actions import Attack, Bid, Done, Pass, Submit, WriteSheet
 from .state import OriginsState, Sheet
 
 ORDERS = (
@@ -58,6 +59,16 @@ ORDERS = (
         "hand in my sheets the moment Phase 4 begins, as written or as given here",
         takes_text=True,
         example="hand_in, or hand_in SER 5, ROM 3 (with two countries: hand_in GER: SER 5 / AH: ROM 3)",
+    ),
+    StandingOrder(
+        "attack",
+        "when my card comes, make this attack with all my PFs there, unless an attack before it "
+        "changes the PFs in an embassy where my countries have PFs",
+        takes_text=True,
+        example="attack Russia in Serbia (with two countries: attack Germany: Russia in Serbia)",
+    ),
+    StandingOrder(
+        "one_attack", "no more attacks this turn once my country has made one (every country I hold)"
     ),
     StandingOrder("no_attacks", "no more attacks this turn, for every country I hold"),
     StandingOrder(
@@ -92,6 +103,12 @@ def scope(state: OriginsState, seat: str, order: str) -> str | None:
         if state.phase != "bidding" or bid is None:
             return None
         return f"turn {turn}: {_bidding_digest(state)}"
+    if word == "attack":
+        if state.phase != "attacks" or _attack(state, seat, text) is None:
+            return None
+        return f"turn {turn}: {_board_digest(state, seat)}"
+    if word == "one_attack" and not text:
+        return f"turn {turn + (state.phase == 'diplomacy')}"
     if word == "no_attacks" and not text:
         return f"turn {turn + (state.phase == 'diplomacy')}"
     if word == "no_attacks_unless" and not text:
@@ -123,9 +140,18 @@ def action(state: OriginsState, seat: str, order: str) -> Any | None:
         if state.phase != "bidding" or state.bidder != seat:
             return None
         return _bid(state, seat, text) if word == "bid" else Pass()
+    if state.phase != "attacks" or state.holders[state.order[state.attacker]] != seat:
+        return None
+    if word == "attack":
+        order = _attack(state, seat, text)
+        if order is None or order[0] != state.order[state.attacker] or state.attacks_made:
+            return None
+        country, target, embassy = order
+        return Attack(embassy=embassy, split={target: state.at(embassy, country)})
+    if word == "one_attack":
+        return Done() if state.attacks_made else None
     if word in ("no_attacks", "no_attacks_unless"):
-        if state.phase == "attacks" and state.holders[state.order[state.attacker]] == seat:
-            return Done()
+        return Done()
     return None
 
 
@@ -153,9 +179,37 @@ def ahead(state: OriginsState, seat: str, rng: random.Random) -> list[str]:
         return ["pass_unless " + ", ".join(state.countries_of(seat)), _hand_in(state, seat, rng)]
     if state.phase == "attacks" and 0 <= state.attacker < len(state.order):
         later = [c for c in state.order[state.attacker + 1 :] if state.holders[c] == seat]
-        if later and all(isinstance(bots.attack(state, c, rng), Done) for c in later):
+        if not later:
+            return []
+        chosen = [certain(lambda rng, c=c: bots.attack(state, c, rng)) for c in later]
+        if all(isinstance(c, Done) for c in chosen):
             return ["no_attacks_unless"]
+        if len(later) == 1 and isinstance(chosen[0], Attack) and _then_done(state, later[0], chosen[0]):
+            ((target, _),) = chosen[0].split.items()
+            return [f"attack {target} in {chosen[0].embassy}", "one_attack"]
     return []
+
+
+def _then_done(state: OriginsState, country: str, attack: Attack) -> bool:
+    """Whether the automatic player surely makes no more attacks with `country` after
+    `attack`, whichever way its dice fall."""
+    if len(attack.split) != 1:
+        return False
+    ((target, n),) = attack.split.items()
+    embassy = attack.embassy
+    defending = state.at(embassy, target)
+    for outcome in ("AE", "DE", "EX"):
+        lost_a, lost_d = attacks.losses(outcome, n, defending)
+        after = state.model_copy(deep=True)
+        after.attacker = after.order.index(country)
+        after.add(embassy, country, -lost_a)
+        after.add(embassy, target, -lost_d)
+        after.attacks_made, after.embassies_used = 1, [embassy]
+        if attacks.attack_embassies(after, country) and not isinstance(
+            certain(lambda rng, a=after: bots.attack(a, country, rng)), Done
+        ):
+            return False
+    return True
 
 
 def _hand_in(state: OriginsState, seat: str, rng: random.Random) -> str:
@@ -169,6 +223,31 @@ def _line(sheet: Sheet) -> str:
 
 
 # -- reading the orders ---------------------------------------------------------------------
+
+
+def _attack(state: OriginsState, seat: str, text: str) -> tuple[str, str, str] | None:
+    """(country, target, embassy) of "[GER:] Russia in Serbia" if it reads as an attack one
+    of the seat's countries could make this turn."""
+    head, sep, rest = text.partition(":")
+    mine = state.countries_of(seat)
+    country = None
+    if sep:
+        try:
+            country, text = placement.embassy_code(head), rest
+        except IllegalAction:
+            return None
+    elif len(mine) == 1:
+        country = mine[0]
+    target, sep, where = " ".join(text.split()).rpartition(" in ")
+    if not sep or country not in mine:
+        return None
+    try:
+        target, embassy = placement.embassy_code(target), placement.embassy_code(where)
+    except IllegalAction:
+        return None
+    if state.holders.get(target) in (None, seat) or country not in state.order[max(state.attacker, 0) :]:
+        return None
+    return country, target, embassy
 
 
 def _cards(state: OriginsState, text: str) -> list[str]:

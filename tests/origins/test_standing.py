@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 from engine.crisis1914 import GAME as CRISIS
-from engine.origins import GAME, content
-from engine.origins.actions import Bid, Done, Pass, Submit
+from engine.origins import GAME, bots, content, standing
+from engine.origins.actions import Attack, Bid, Done, Pass, Submit
 from engine.origins.state import Sheet
 
 from .helpers import finish_bidding, new_game, position, to_attacks
@@ -182,3 +184,59 @@ def test_no_attacks_unless_lapses_only_when_the_board_changes_where_the_player_i
 
 def content_name(code: str) -> str:
     return content.names()[code]
+
+
+def _board_for_attacks():
+    board = {
+        "SER": {"GER": 6, "RUS": 4},
+        "ROM": {"AH": 5, "UK": 3},
+        "BUL": {"FRA": 4, "RUS": 2},
+    }
+    return position(to_attacks(new_game(5, 1), "AH", ["AH", "UK", "FRA", "GER", "RUS"]), board)
+
+
+def test_an_attack_given_ahead_is_made_when_the_card_comes_unless_the_board_changes_there():
+    state = _board_for_attacks()
+    ger = state.holders["GER"]
+    name = "attack Russia in Serbia"
+    given = GAME.standing_scope(state, ger, name)
+    assert given is not None and GAME.standing_action(state, ger, name) is None  # not its card yet
+    assert GAME.standing_scope(state, ger, "attack Germany in Serbia") is None  # its own country
+    assert GAME.standing_scope(state, ger, "attack Russia at Serbia") is None  # does not read
+    while state.order[state.attacker] != "GER":
+        state, _ = GAME.apply(state, state.holders[state.order[state.attacker]], {"kind": "done"})
+    assert GAME.standing_scope(state, ger, name) == given
+    assert GAME.standing_action(state, ger, name) == Attack(embassy="SER", split={"RUS": 6})
+    state, _ = GAME.apply(state, ger, GAME.standing_action(state, ger, name))
+    assert GAME.standing_action(state, ger, name) is None  # made once
+    # no more attacks once one is made: one_attack ends the country's attacks
+    assert GAME.standing_action(state, ger, "one_attack") in (Done(), None)
+
+
+def test_one_attack_waits_for_the_first_attack_then_ends_the_countrys_attacks():
+    state = _board_for_attacks()
+    state.pfs["BUL"]["GER"] = 3  # Germany may attack in Serbia and in Bulgaria
+    while state.order[state.attacker] != "GER":
+        state, _ = GAME.apply(state, state.holders[state.order[state.attacker]], {"kind": "done"})
+    ger = state.holders["GER"]
+    assert GAME.standing_scope(state, ger, "one_attack") == f"turn {state.turn}"
+    assert GAME.standing_action(state, ger, "one_attack") is None  # no attack made yet
+    state, _ = GAME.apply(state, ger, {"kind": "attack", "embassy": "SER", "split": {"RUS": 6}})
+    assert state.order[state.attacker] == "GER"  # it could attack again in Bulgaria
+    assert GAME.standing_action(state, ger, "one_attack") == Done()
+
+
+def test_the_model_player_leaves_an_attack_ahead_only_if_it_surely_stops_after_it():
+    state = _board_for_attacks()
+    ger, rus = state.holders["GER"], state.holders["RUS"]
+    # Germany's 6 against Russia's 4 in Serbia, its only embassy shared with a rival: it attacks
+    assert bots.attack(state, "GER", random.Random(0)) == Attack(embassy="SER", split={"RUS": 6})
+    assert standing.ahead(state, ger, random.Random(0)) == ["attack RUS in SER", "one_attack"]
+    assert GAME.standing_scope(state, ger, "attack RUS in SER") is not None  # codes read too
+    # Russia would make no attack on this board
+    assert standing.ahead(state, rus, random.Random(0)) == ["no_attacks_unless"]
+    # with Bulgaria to attack in as well, whether it goes on depends on the dice: nothing ahead
+    state.pfs["BUL"]["GER"] = 9
+    state.pfs["BUL"]["FRA"] = 3
+    after = standing.ahead(state, ger, random.Random(0))
+    assert not any(o.startswith("attack") for o in after) or "one_attack" in after
