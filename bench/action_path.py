@@ -1,23 +1,26 @@
-"""The action path, side by side with a bare SQLite write of the same states (issue 2, item 11).
+"""The action path, side by side with a bare write of the same states (issue 2 item 11, issue 15 item 3).
 
-    python bench/action_path.py [--tables 200] [--rounds 5] [--rate R] [--repeat 3] [--profile]
+    python bench/action_path.py [--tables 200] [--game G] [--store sqlite|postgresql]
+                                [--rounds 5] [--rate R] [--repeat 3] [--profile]
 
-Two runs in one process, each on its own fresh SQLite file (WAL, synchronous=NORMAL, as
-the store opens it):
+Two runs in one process, each on its own fresh database (SQLite: a file with the store's
+pragmas, WAL and synchronous=NORMAL; PostgreSQL: a database on a throwaway server):
 
 - service: `TableService.act` for every table at once (one task per table): lock, load,
   apply, save with the action log, events and deadlines, build the outbox.
-- bare: the same sequence of states written with aiosqlite, one transaction per action
-  (append the action, update the state under a version check), the same concurrency.
+- bare: the same sequence of states written with aiosqlite (asyncpg), one transaction per
+  save (append the action, update the state under a version check), the same concurrency.
 
 By default each table sends its next action as soon as the last is saved (saturation:
 latency is mostly waiting behind the other tables). `--rate R` spreads R actions per
 second over the tables instead, closer to real play, so latency is mostly service time.
 
 The game is the tiny test game (tests/tinygame.py), or `--game` if registered; every
-table plays the same scripted legal actions its engine derives from the table seed, and
-the bare run writes exactly the state JSON the service saved. Latency is measured around
-each await. Not a test: the numbers depend on the machine (see bench/README.md).
+table plays the same legal actions, chosen by the game's automatic players from the
+table seed (kept in bench/.cache/), and the bare run writes exactly the state JSON the
+service saves, including the decisions without a real choice the service takes itself.
+Latency is measured around each await. Not a test: the numbers depend on the machine
+(see bench/README.md).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import argparse
 import asyncio
 import cProfile
 import gc
+import hashlib
 import io
 import json
 import os
@@ -36,6 +40,8 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,27 +50,40 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run as a script from anywhere in the checkout
 
 import aiosqlite  # noqa: E402
+from pydantic import ValidationError  # noqa: E402
 
 from bot.runtime import tune_gc  # noqa: E402
 from bot.store import open_store  # noqa: E402
 from bot.store.group_commit import GroupCommit  # noqa: E402
 from bot.tables import TableService  # noqa: E402
 from engine import games  # noqa: E402
-from engine.core import Game  # noqa: E402
+from engine.core import Game, IllegalAction  # noqa: E402
 
 TARGET_RATIO = 1.5
-TARGET_P99_MS = 25.0
+TARGET_P99_MS = 25.0  # up to 200 tables acting at once
+TABLES_WITH_P99_TARGET = 200
+TARGET_P99_OVER_BARE = 1.5  # beyond: the service's p99 over the bare write's (issue 15)
+CACHE = ROOT / "bench" / ".cache"
 
 
 @dataclass
 class Script:
-    """One table's game: who sends what, and the state JSON after each action."""
+    """One table's game: who sends what, and what the service saves for it. Each action
+    the service acknowledges is saved with whatever decisions without a real choice it
+    then takes itself (`Game.forced_action`, issue 18), so `saves[i]` lists every
+    (action JSON, state JSON) saved for `actions[i]`, in order; `opening` those saved at
+    the start."""
 
     channel_id: int
     seed: int
     players: list[int]  # user ids in seat order (s1, s2, ...)
     actions: list[tuple[int, dict[str, Any]]]
-    states: list[str]
+    saves: list[list[tuple[str, str]]]
+    opening: list[tuple[str, str]]
+
+    @property
+    def final(self) -> str:
+        return next(saved[-1][1] for saved in (*reversed(self.saves), self.opening) if saved)
 
 
 def _game(name: str) -> Game:
@@ -75,22 +94,88 @@ def _game(name: str) -> Game:
     return games.get(name)
 
 
-def make_script(game: Game, channel_id: int, players: int, options: dict[str, Any]) -> Script:
-    """The service names seats s1..sN in join order; the engine plays the same seats here."""
+def _forced(game: Game, state: Any) -> list[tuple[str, str]]:
+    """Play the decisions the service takes at once (`TableService._autoplay`: the first
+    prompt whose decision carries no real choice, again until none does); what each saves."""
+    saved = []
+    while game.outcome(state) is None:
+        forced = next(
+            ((p.seat, f) for p in game.prompts(state) if (f := game.forced_action(state, p.seat))), None
+        )
+        if forced is None:
+            break
+        seat, f = forced
+        state, _ = game.apply(state, seat, f.action)
+        saved.append((game.Action.dump_json(f.action).decode(), state.model_dump_json()))
+    return saved
+
+
+def make_script(
+    game: Game, channel_id: int, players: int, options: dict[str, Any], chosen: list[Any] | None = None
+) -> Script:
+    """The service names seats s1..sN in join order; the engine plays the same seats here.
+    The actions are the automatic players' (`bot_action`), or `chosen` (the actions of an
+    earlier script, replayed); IllegalAction if one of those is no longer legal."""
     seed = channel_id * 7919
     users = [channel_id * 10 + i for i in range(players)]
     seats = [f"s{i + 1}" for i in range(players)]
     user_of = dict(zip(seats, users, strict=True))
     state = game.setup(seats, game.Options.model_validate(options), seed)
+    opening = _forced(game, state)
+    if opening:
+        state = game.load_state(opening[-1][1])
     bots = random.Random(seed)
-    actions, states = [], []
+    actions, saves = [], []
     while game.outcome(state) is None:
         seat = game.prompts(state)[0].seat
-        action = game.bot_action(state, seat, bots)
+        if chosen is None:
+            action = game.bot_action(state, seat, bots)
+        elif len(actions) < len(chosen):
+            action = game.parse_action(chosen[len(actions)])
+        else:
+            raise IllegalAction("the earlier script ends before the game does")
         state, _ = game.apply(state, seat, action)
+        saved = [(game.Action.dump_json(action).decode(), state.model_dump_json()), *_forced(game, state)]
+        state = game.load_state(saved[-1][1]) if len(saved) > 1 else state
         actions.append((user_of[seat], action.model_dump(mode="json")))
-        states.append(state.model_dump_json())
-    return Script(channel_id, seed, users, actions, states)
+        saves.append(saved)
+    if chosen is not None and len(actions) != len(chosen):
+        raise IllegalAction("the game ends before the earlier script does")
+    return Script(channel_id, seed, users, actions, saves, opening)
+
+
+def scripts_for(game: Game, tables: int, players: int, options: dict[str, Any]) -> list[Script]:
+    """Every table's script. The automatic players that choose the actions take most of a
+    second per Origins game, so their choices are kept in bench/.cache/ and replayed by
+    the engine as it is now (which derives the states, and the decisions without a real
+    choice); a table whose kept actions the engine no longer plays to the end is chosen
+    again."""
+    name = hashlib.blake2b(json.dumps([players, options], sort_keys=True).encode(), digest_size=6)
+    cached = CACHE / f"action-path-{game.id}-{name.hexdigest()}.json"
+    kept: dict[str, list[Any]] = json.loads(cached.read_text()) if cached.exists() else {}
+    t0, chosen_again, scripts = time.perf_counter(), 0, []
+    for channel_id in range(1000, 1000 + tables):
+        script = None
+        if str(channel_id) in kept:
+            try:
+                script = make_script(game, channel_id, players, options, kept[str(channel_id)])
+            except (IllegalAction, ValidationError):
+                pass
+        if script is None:
+            script = make_script(game, channel_id, players, options)
+            kept[str(channel_id)] = [action for _, action in script.actions]
+            chosen_again += 1
+        scripts.append(script)
+    if chosen_again:
+        CACHE.mkdir(exist_ok=True)
+        partial = cached.with_suffix(".partial")
+        partial.write_text(json.dumps(kept))
+        partial.rename(cached)
+    print(
+        f"scripts made in {time.perf_counter() - t0:.1f} s ({chosen_again} of {tables} chosen by the "
+        f"automatic players, the rest replayed from {cached.relative_to(ROOT)})"
+    )
+    return scripts
 
 
 def p99_of(latencies: list[float]) -> float:
@@ -174,9 +259,13 @@ async def run_service_alone(game: Game, scripts: list[Script], path: Path, optio
 
 
 async def run_service(
-    game: Game, scripts: list[Script], path: Path, options: dict[str, Any], rate: float | None = None
+    game: Game,
+    scripts: list[Script],
+    database: str | Path,
+    options: dict[str, Any],
+    rate: float | None = None,
 ) -> tuple[list[float], float, float]:
-    store = await open_store(path)
+    store = await open_store(database)
     service = TableService(store)
     try:
         await seat_tables(service, game, scripts, options)
@@ -197,7 +286,7 @@ async def run_service(
         # the bare run must write what the service wrote, or the comparison means nothing
         for s in scripts:
             row = await store.get_table(s.channel_id)
-            assert row is not None and row.state == s.states[-1], f"table {s.channel_id} diverged"
+            assert row is not None and row.state == s.final, f"table {s.channel_id} diverged"
         return latencies, wall, cpu
     finally:
         await store.close()
@@ -210,13 +299,31 @@ CREATE TABLE actions (
     seat TEXT NOT NULL, action TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (channel_id, idx)
 );
 """
+BARE_SCHEMA_POSTGRES = """
+CREATE TABLE tables (channel_id BIGINT PRIMARY KEY, state TEXT, version INTEGER NOT NULL);
+CREATE TABLE actions (
+    channel_id BIGINT NOT NULL REFERENCES tables (channel_id), idx INTEGER NOT NULL,
+    seat TEXT NOT NULL, action TEXT NOT NULL, at DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (channel_id, idx)
+);
+"""
+# One statement, so one round trip and its own transaction: the action is appended only
+# if the state's version matched (the cheapest correct write on PostgreSQL).
+BARE_WRITE_POSTGRES = """
+WITH moved AS (
+    UPDATE tables SET state = $4, version = version + 1 WHERE channel_id = $1 AND version = $2
+    RETURNING channel_id
+)
+INSERT INTO actions SELECT channel_id, $2, 's', $3, $5 FROM moved RETURNING 1
+"""
+
+Write = Callable[[int, int, str, str], Awaitable[None]]
 
 
-async def run_bare(
-    scripts: list[Script], path: Path, rate: float | None = None, *, batched: bool = False
-) -> tuple[list[float], float, float]:
-    """The bare write: one transaction per action, or (`batched`) the same writes through
-    the store's group commit, for reference: what batching alone gives a bare write."""
+@asynccontextmanager
+async def bare_sqlite(path: Path, scripts: list[Script], *, batched: bool) -> AsyncIterator[Write]:
+    """The bare SQLite write: one transaction per save in one trip to aiosqlite's thread,
+    or (`batched`) the same writes through the store's group commit."""
     db = await aiosqlite.connect(path, isolation_level=None)
     try:
         await db.execute("PRAGMA journal_mode=WAL")
@@ -249,45 +356,82 @@ async def run_bare(
             conn.execute("COMMIT")
             return [None] * len(writes)
 
-        def write_batch(writes: list[tuple[int, int, str, str]]):
-            return db._execute(transaction, db._conn, writes)
+        group = GroupCommit(lambda writes: db._execute(transaction, db._conn, writes))
 
-        group = GroupCommit(write_batch)
+        async def write(channel_id: int, idx: int, action: str, state: str) -> None:
+            if batched:
+                await group.submit((channel_id, idx, action, state))
+            else:
+                await db._execute(transaction, db._conn, [(channel_id, idx, action, state)])
+
+        yield write
+    finally:
+        await db.close()
+
+
+@asynccontextmanager
+async def bare_postgres(url: str, scripts: list[Script]) -> AsyncIterator[Write]:
+    """The bare PostgreSQL write: one statement per save on a pool as large as the store's."""
+    import asyncpg
+
+    from bot.store.postgres import POOL_SIZE
+
+    pool = await asyncpg.create_pool(url, min_size=POOL_SIZE, max_size=POOL_SIZE)
+    try:
+        await pool.execute(BARE_SCHEMA_POSTGRES)
+        await pool.executemany("INSERT INTO tables VALUES ($1, NULL, 0)", [(s.channel_id,) for s in scripts])
+
+        async def write(channel_id: int, idx: int, action: str, state: str) -> None:
+            if await pool.fetchval(BARE_WRITE_POSTGRES, channel_id, idx, action, state, time.time()) != 1:
+                raise RuntimeError("stale write")
+
+        yield write
+    finally:
+        await pool.close()
+
+
+async def run_bare(
+    scripts: list[Script], bare: AbstractAsyncContextManager[Write], rate: float | None = None
+) -> tuple[list[float], float, float]:
+    """The bare write of every save the service makes, with the same concurrency: the
+    saves of one acknowledged action (it and the decisions taken at once after it) in turn."""
+    async with bare as write:
+        done = {s.channel_id: 0 for s in scripts}  # each table's version
+        for s in scripts:  # the start's saves are not measured, as in the service run
+            for action, state in s.opening:
+                await write(s.channel_id, done[s.channel_id], action, state)
+                done[s.channel_id] += 1
         latencies: list[float] = []
-
         pacer = Pacer(rate, len(scripts))
 
         async def play(s: Script) -> None:
-            async for idx in pacer.ticks(len(s.actions)):
-                (_, action), state = s.actions[idx], s.states[idx]
-                text = json.dumps(action, separators=(",", ":"))
+            async for index in pacer.ticks(len(s.actions)):
                 t0 = time.perf_counter()
-                if batched:
-                    await group.submit((s.channel_id, idx, text, state))
-                else:
-                    await db._execute(transaction, db._conn, [(s.channel_id, idx, text, state)])
+                for action, state in s.saves[index]:
+                    await write(s.channel_id, done[s.channel_id], action, state)
+                    done[s.channel_id] += 1
                 latencies.append(time.perf_counter() - t0)
 
         start, cpu = time.perf_counter(), time.process_time()
         await asyncio.gather(*(play(s) for s in scripts))
         return latencies, time.perf_counter() - start, time.process_time() - cpu
-    finally:
-        await db.close()
 
 
 async def main_async(args: argparse.Namespace) -> int:
     game = _game(args.game)
     options = {"rounds": args.rounds} if args.game == "envoys" else {}
-    scripts = [make_script(game, 1000 + i, args.players, options) for i in range(args.tables)]
+    scripts = scripts_for(game, args.tables, args.players, options)
     total = sum(len(s.actions) for s in scripts)
     if not args.default_gc:
         tune_gc()  # as `python -m bot run` does; both runs share this process and its setting
     print(
-        f"{args.tables} tables of {game.title}, {args.players} players, {total} actions per run; "
-        f"Python {sys.version.split()[0]}, SQLite {sqlite3.sqlite_version}, {os.cpu_count()} CPUs; "
+        f"{args.tables} tables of {game.title}, {args.players} players, {total} actions per run, "
+        f"{args.store}; Python {sys.version.split()[0]}, SQLite {sqlite3.sqlite_version}, {os.cpu_count()} CPUs; "
         f"gc thresholds {gc.get_threshold()}"
     )
     if args.service_only:
+        if args.store != "sqlite":
+            raise SystemExit("--service-only writes nothing, so it runs on SQLite only")
         with tempfile.TemporaryDirectory() as tmp:
             per_action = [
                 await run_service_alone(game, scripts, Path(tmp) / f"alone{i}.sqlite3", options)
@@ -301,17 +445,32 @@ async def main_async(args: argparse.Namespace) -> int:
     # slows a run down, so the fastest of a few is the fairest estimate of each.
     services, bares, batched = [], [], []
     profile = cProfile.Profile() if args.profile else None
-    for attempt in range(args.repeat):
-        with tempfile.TemporaryDirectory() as tmp:
-            if profile and attempt == 0:
-                profile.enable()
-            services.append(
-                await run_service(game, scripts, Path(tmp) / "service.sqlite3", options, args.rate)
-            )
-            if profile and attempt == 0:
-                profile.disable()
-            bares.append(await run_bare(scripts, Path(tmp) / "bare.sqlite3", args.rate))
-            batched.append(await run_bare(scripts, Path(tmp) / "batched.sqlite3", args.rate, batched=True))
+    server = None
+    if args.store == "postgresql":
+        from tests.pgserver import PostgresServer
+
+        server = PostgresServer().start()
+    try:
+        for attempt in range(args.repeat):
+            with tempfile.TemporaryDirectory() as tmp:
+                where: str | Path = server.new_database() if server else Path(tmp) / "service.sqlite3"
+                if profile and attempt == 0:
+                    profile.enable()
+                services.append(await run_service(game, scripts, where, options, args.rate))
+                if profile and attempt == 0:
+                    profile.disable()
+                if server:
+                    bares.append(
+                        await run_bare(scripts, bare_postgres(server.new_database(), scripts), args.rate)
+                    )
+                else:
+                    plain = bare_sqlite(Path(tmp) / "bare.sqlite3", scripts, batched=False)
+                    bares.append(await run_bare(scripts, plain, args.rate))
+                    grouped = bare_sqlite(Path(tmp) / "batched.sqlite3", scripts, batched=True)
+                    batched.append(await run_bare(scripts, grouped, args.rate))
+    finally:
+        if server:
+            server.stop()
     service = min(services, key=lambda r: r[1])
     bare = min(bares, key=lambda r: r[1])
     print(
@@ -320,7 +479,7 @@ async def main_async(args: argparse.Namespace) -> int:
     )
     s = summary("service", *service)
     b = summary("bare", *bare)
-    g = summary("batched", *min(batched, key=lambda r: r[1]))
+    g = summary("batched", *min(batched, key=lambda r: r[1])) if batched else None
     throughput_ratio = b["per_s"] / s["per_s"]
     p50_ratio = s["p50_ms"] / b["p50_ms"]
     # Saturated, time per action is wall time over actions; paced, throughput is the
@@ -337,10 +496,11 @@ async def main_async(args: argparse.Namespace) -> int:
         f"throughput ratio {throughput_ratio:.2f}, p50 ratio {p50_ratio:.2f}, "
         f"CPU ratio {s['cpu_ms'] / b['cpu_ms']:.2f} (CPU is the steadiest on a busy machine)"
     )
-    print(
-        f"for reference, service / batched bare (the bare write through the same group commit): "
-        f"throughput {g['per_s'] / s['per_s']:.2f}, p50 {s['p50_ms'] / g['p50_ms']:.2f}"
-    )
+    if g is not None:
+        print(
+            f"for reference, service / batched bare (the bare write through the same group commit): "
+            f"throughput {g['per_s'] / s['per_s']:.2f}, p50 {s['p50_ms'] / g['p50_ms']:.2f}"
+        )
     # Saturated, every table waits for the whole round, so a stall of the host adds its
     # length to the 200 latencies of the round it lands in: enough to set a run's p99.
     # Like wall time, the p99 only ever rises with such noise, so the best of the runs is
@@ -351,14 +511,25 @@ async def main_async(args: argparse.Namespace) -> int:
     for name, values in p99s.items():
         each = ", ".join(f"{v:.2f}" for v in values)
         print(f"{name} p99 of each run: {each} ms; best {min(values):.2f} ms")
-    best_p99 = min(p99s["service"])
-    print(f"service p99 (best of {args.repeat} runs): {best_p99:.2f} ms  (target <= {TARGET_P99_MS} ms)")
+    best_p99, bare_p99 = min(p99s["service"]), min(p99s["bare"])
+    # Issue 15: up to 200 tables acting at once the p99 has a target of its own; with more
+    # (1,000), the service's is held to the bare write's, which waits as long in line.
+    if args.tables <= TABLES_WITH_P99_TARGET:
+        p99_met = best_p99 <= TARGET_P99_MS
+        target = f"target <= {TARGET_P99_MS} ms"
+    else:
+        p99_met = best_p99 <= TARGET_P99_OVER_BARE * bare_p99
+        target = f"target <= {TARGET_P99_OVER_BARE} x the bare write's"
+    print(
+        f"service p99 (best of {args.repeat} runs): {best_p99:.2f} ms, {best_p99 / bare_p99:.2f} x the bare "
+        f"write's  ({target})"
+    )
     if profile:
         out = io.StringIO()
         pstats.Stats(profile, stream=out).sort_stats("cumulative").print_stats(args.profile_lines)
         print(out.getvalue())
     ratio_met = bool(args.rate) or ratio <= TARGET_RATIO
-    return 0 if ratio_met and best_p99 <= TARGET_P99_MS else 1
+    return 0 if ratio_met and p99_met else 1
 
 
 def main() -> int:
@@ -367,6 +538,12 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--rounds", type=int, default=5, help="rounds per game of the test game")
     parser.add_argument("--game", default="envoys")
+    parser.add_argument(
+        "--store",
+        choices=("sqlite", "postgresql"),
+        default="sqlite",
+        help="postgresql: a throwaway server from the machine's binaries (tests/pgserver.py)",
+    )
     parser.add_argument(
         "--rate",
         type=float,
