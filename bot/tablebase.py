@@ -328,13 +328,32 @@ class TableInfo:
 
 @dataclass
 class _Table:
-    """A loaded table: the stored rows and the parsed game state."""
+    """A loaded table: the stored rows and the parsed game state.
+
+    An action is played on the cached table's state itself (`TableService._step`), so
+    that object passes from each version's `_Table` to the next one's. The table it
+    leaves, or one whose step failed halfway, forgets it (`forget_state`) and reads its
+    own state again from its row's JSON if anyone still asks: every `_Table` still shows
+    its own version, and one whose step failed shows the stored state."""
 
     row: TableRow
     seats: list[SeatRow]
     deadlines: list[DeadlineRow]
     game: Game
     state: GameState | None
+
+    def forget_state(self) -> None:
+        """The state object is no longer this version's (a later step plays on it, or a
+        failed one changed it): read it again from the row's JSON when next asked."""
+        self.__dict__.pop("state", None)
+
+    def __getattr__(self, name: str) -> Any:
+        # only called for an attribute not set: the state after forget_state
+        if name != "state" or "row" not in self.__dict__:
+            raise AttributeError(name)
+        json = self.row.state
+        state = self.__dict__["state"] = self.game.load_state(json) if json else None
+        return state
 
     def seat_of(self, user_id: int) -> SeatRow | None:
         return next((s for s in self.seats if s.user_id == user_id), None)

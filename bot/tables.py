@@ -31,6 +31,8 @@ from pydantic import ValidationError
 from engine import games
 from engine.core import (
     Choice,
+    Event,
+    Game,
     GameError,
     GameState,
     IllegalAction,
@@ -206,7 +208,8 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
         truncate_from: int | None = None,
     ) -> _Table:
         """Save a changed table in one transaction; the cache only learns of it on success.
-        Only what changed is written: the columns that differ, deadlines and seats if new."""
+        Only what changed is written: the columns that differ, deadlines and seats if new.
+        The new `_Table` takes over the state object; `t` forgets it (`_Table.forget_state`)."""
         row = _copy_row(row or t.row)  # the cached row stays as it was until the save succeeds
         row.updated_at = self.clock()
         if state is not None:
@@ -248,6 +251,7 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
             new.__dict__["prompts"] = t.__dict__["prompts"]
         if row.settings == t.row.settings and "settings" in t.__dict__:
             new.__dict__["settings"] = t.__dict__["settings"]
+        t.forget_state()  # the state object is the new version's now: the next step plays on it
         self._remember(new)
         return new
 
@@ -743,51 +747,71 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
         return out
 
     async def _step(self, t: _Table, seat: str, user_id: int | None, action: Any) -> tuple[_Table, Outbox]:
-        """Apply one action and save it with its events and deadlines in one transaction."""
+        """Apply one action and save it with its events and deadlines in one transaction.
+
+        The action is played on the cached state itself, not on a copy (the copy was most
+        of the service's work per action: bench/README.md). The table forgets that object
+        as soon as it changes (`_Table.forget_state`): until the save succeeds the stored
+        JSON is the truth, read again by whoever asks, and if anything fails the table is
+        as stored. The saved table takes the changed state over."""
         g = t.game
-        before, before_state = t.prompts, t.state
+        before, before_json, idx = t.prompts, t.row.state, t.state.step
         try:
             if isinstance(action, dict):
-                action = g.parse_action(action)
-            # the stored JSON is this state's (both change only in _save): the cheapest copy
-            applied = g.step(t.state, seat, action, prompts=before, source=t.row.state)
+                action = g.parse_action(action)  # a fresh model: it shares nothing with the state
+                action_json = action.model_dump_json()  # a quarter of the union's dump_json
+            else:
+                # built from the state (a turn button, a command, an automatic player): it
+                # may share the state's lists, which the step is about to change
+                action_json = action.model_dump_json()
+                action = g.Action.validate_json(action_json)
         except ValidationError:
             owed = "; ".join(p.text for p in before if p.seat == seat)
             raise TableError(f"{NOT_THIS_PHASE} You owe: {owed}" if owed else NOT_THIS_PHASE) from None
-        except IllegalAction as exc:
-            raise TableError(str(exc)) from None
-        now = self.clock()
-        state = applied.state
-        after = g.prompts(state)
-        outcome = g.outcome(state)
-        deadlines, opened, closed = self._deadlines(t, after, now)
-        idx = t.state.step
-        action_row = ActionRow(
-            t.row.channel_id, idx, seat, user_id, g.Action.dump_json(action).decode(), now, applied.undoable
-        )
-        event_rows = [
-            EventRow(t.row.channel_id, idx, e.audience, e.kind, e.text, now) for e in applied.events
-        ]
-        row = replace(t.row, status="finished") if outcome is not None else t.row
-        old_round, new_round = t.row.meta.get("round"), None
-        if t.settings.round_threads:
-            new_round = g.round_label(state) if outcome is None else None
-            if new_round != old_round:
-                row = replace(row, meta={**row.meta, "round": new_round})
-        deferred = row.meta.get("deferred")
-        if deferred and any(phase not in {d.phase for d in deadlines} for phase in deferred):
-            # reminders held back for quiet hours die with their phase
-            kept = {phase: v for phase, v in deferred.items() if any(d.phase == phase for d in deadlines)}
-            row = replace(row, meta={**row.meta, "deferred": kept})
-        t = await self._save(
-            t,
-            row=row,
-            state=state,
-            deadlines=deadlines,
-            actions=[action_row],
-            events=event_rows,
-            prompts=after,
-        )
+        reply = _confirmation_before(g, t.state, seat, action)  # while the state is still before it
+        before_values = dict(t.state.__dict__) if reply is None else {}
+        try:
+            try:
+                applied = g.step(t.state, seat, action, prompts=before, in_place=True)
+            except IllegalAction as exc:
+                raise TableError(str(exc)) from None
+            state = applied.state
+            # Until the save succeeds, whoever else reads this table (a status, an export,
+            # while the save is awaited) reads the stored state, parsed again if need be.
+            t.forget_state()
+            now = self.clock()
+            after = g.prompts(state)
+            outcome = g.outcome(state)
+            deadlines, opened, closed = self._deadlines(t, after, now)
+            action_row = ActionRow(
+                t.row.channel_id, idx, seat, user_id, action_json, now, applied.undoable
+            )
+            event_rows = [
+                EventRow(t.row.channel_id, idx, e.audience, e.kind, e.text, now) for e in applied.events
+            ]
+            row = replace(t.row, status="finished") if outcome is not None else t.row
+            old_round, new_round = t.row.meta.get("round"), None
+            if t.settings.round_threads:
+                new_round = g.round_label(state) if outcome is None else None
+                if new_round != old_round:
+                    row = replace(row, meta={**row.meta, "round": new_round})
+            deferred = row.meta.get("deferred")
+            if deferred and any(phase not in {d.phase for d in deadlines} for phase in deferred):
+                # reminders held back for quiet hours die with their phase
+                kept = {phase: v for phase, v in deferred.items() if any(d.phase == phase for d in deadlines)}
+                row = replace(row, meta={**row.meta, "deferred": kept})
+            t = await self._save(
+                t,
+                row=row,
+                state=state,
+                deadlines=deadlines,
+                actions=[action_row],
+                events=event_rows,
+                prompts=after,
+            )
+        except BaseException:
+            t.forget_state()  # the step may have changed it halfway: the stored JSON is the truth
+            raise
 
         out = Outbox(channel_id=t.row.channel_id)
         self._event_posts(t, out, applied.events)
@@ -810,7 +834,9 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
             )
             out.posts.append(Post(to="channel", kind="standings", text=text))
         out.status = functools.partial(self._status, t)  # written only if a front end reads it
-        out.reply = g.confirm(before_state, seat, action, applied.events)
+        if reply is None:
+            reply = _confirmation_after(g, before_values, before_json, seat, action, applied.events)
+        out.reply = reply
         return t, out
 
     # -- reading ---------------------------------------------------------------------------
@@ -823,7 +849,7 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
         t = await self._load(channel_id)
         if t.state is None or not self.draw_pictures:
             return None
-        return await self.pictures.board(channel_id, t.row.version, t.game, t.state)
+        return await self.pictures.board(channel_id, t.row.version, t.game, _own_copy(t))
 
     async def final_pictures(self, channel_id: int) -> list[Picture]:
         """A finished game's final board and the chart of the scores over the game (every
@@ -853,7 +879,7 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
         me = t.seat_of(user_id)
         if t.state is None or me is None or me.seat is None or not self.draw_pictures:
             return None
-        return await self.pictures.private(channel_id, t.row.version, t.game, t.state, me.seat)
+        return await self.pictures.private(channel_id, t.row.version, t.game, _own_copy(t), me.seat)
 
     async def me(self, channel_id: int, user_id: int) -> str:
         t = await self._load(channel_id)
@@ -987,7 +1013,82 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
         await self._with_table(channel_id, run)
 
 
+# -- the confirmation of an action, with the state before it played in place ----------------
+# `Game.confirm` is given the state before the action and the events it caused, but the
+# step changes that state in place (see `_step`), and copying it first for the confirmation
+# alone would cost what the copy did. Most confirmations read one of the two only, or
+# little of the state: an Origins or Schönbrunn one reads the state, a Crisis: 1914 one
+# its events and at most the phase. So a confirmation is first written before the step,
+# with stand-in events; if it reads them, after the step with a stand-in for the state
+# that holds only the state's unchangeable top-level values (a phase, a step, a count)
+# from before; only if it reads more is the state before parsed from its stored JSON. A
+# stand-in that is read raises, and a confirmation that read none did not depend on what
+# it stands for (games are pure), so the text is the one the real state and events give
+# (tests/service/test_in_place.py checks every action of whole games of each title).
+
+_ATOMS = (str, int, float, bool, type(None))
+
+
+class _Read(BaseException):
+    """A confirmation read a stand-in. A BaseException, so a game's own `except
+    Exception` cannot mistake it for one of its errors."""
+
+
+class _StandIn:
+    """Stands in for a confirmation's events (no values) or for the state before the
+    action (`values`: its top-level fields). Reading anything else raises `_Read`."""
+
+    __slots__ = ("_values",)
+
+    def __init__(self, values: dict[str, Any] | None = None) -> None:
+        object.__setattr__(self, "_values", values or {})
+
+    def __getattr__(self, name: str) -> Any:
+        value = self._values.get(name, self)
+        if type(value) in _ATOMS:  # the step cannot have changed it: still the value before
+            return value
+        raise _Read(name)  # a list, a dict or a model: the step may have changed it in place
+
+    @property
+    def __class__(self) -> Any:  # isinstance() and match statements read it
+        raise _Read("__class__")
+
+    def _read(self, *args: Any) -> Any:
+        raise _Read("use")
+
+    __iter__ = __len__ = __bool__ = __getitem__ = __contains__ = __eq__ = __hash__ = _read
+    __str__ = __repr__ = __format__ = __setattr__ = _read
+
+
+_NO_EVENTS: Any = _StandIn()
+
+
+def _confirmation_before(g: Game, state: GameState, seat: str, action: Any) -> str | None:
+    """The confirmation if it does not read the action's events; None if it does."""
+    try:
+        return g.confirm(state, seat, action, _NO_EVENTS)
+    except (_Read, Exception):
+        return None
+
+
+def _confirmation_after(
+    g: Game, before: dict[str, Any], before_json: str, seat: str, action: Any, events: list[Event]
+) -> str:
+    """The confirmation from the events and `before`, the top-level values of the state
+    before the action (its `__dict__` then); from that state parsed again if it reads more."""
+    try:
+        return g.confirm(_StandIn(before), seat, action, events)
+    except (_Read, Exception):
+        return g.confirm(g.load_state(before_json), seat, action, events)
+
+
 # -- small helpers ---------------------------------------------------------------------------
+
+
+def _own_copy(t: _Table) -> GameState:
+    """The table's state for a picture drawn in a worker thread: its view may share lists
+    with the state, which the next action changes in place on the event loop."""
+    return t.game.load_state(t.row.state)
 
 
 def _honour_preferences(

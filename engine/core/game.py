@@ -331,11 +331,17 @@ class Game(ABC, Generic[S]):
         *,
         prompts: list[Prompt] | None = None,
         source: str | bytes | None = None,
+        in_place: bool = False,
     ) -> Applied[S]:
         """Apply `action` for `seat` to a copy of `state`. A caller that already holds
         `self.prompts(state)` passes them as `prompts`, and one that holds the state's
         JSON (`state.model_dump_json()`, as stored) passes it as `source`: each saves
-        work that `step` would otherwise do again. `source` must be that state's JSON."""
+        work that `step` would otherwise do again. `source` must be that state's JSON.
+
+        `in_place`: play on `state` itself, with no copy, for a caller that owns it and
+        that throws it away if `step` raises, since the game may have changed it by then
+        (the table service's cached state, whose stored JSON it keeps). Nothing else may
+        share the state's lists or models: the action neither."""
         if self.outcome(state) is not None:
             raise IllegalAction("The game is over.")
         if seat not in state.seats:
@@ -348,10 +354,11 @@ class Game(ABC, Generic[S]):
             raise NotYourTurn("You owe no decision right now.")
         if isinstance(action, dict):
             action = self.parse_action(action)
-        new = _copy(state, source)
-        rng = _StepRandom(state.seed, state.step)
+        index = state.step
+        new = state if in_place else _copy(state, source)
+        rng = _StepRandom(state.seed, index)
         events = self.play(new, seat, action, rng)
-        new.step = state.step + 1
+        new.step = index + 1
         return Applied(new, events, rng.used)
 
     def apply(self, state: S, seat: str, action: Any) -> tuple[S, list[Event]]:

@@ -612,8 +612,13 @@ class Crisis1914(Game[CrisisState]):
             case a.Play(card=c):
                 return f"You played {card(c).name}{how}{dp}."
             case a.Resolve(card=None):
-                pend = state.pending[0] if state.pending else None
-                shown = card(pend.cards[0]).name if pend and pend.cards and pend.cards[0] else "the card"
+                # the card its play event names: the service then need not keep the state before
+                # (bot/tables.py, "the confirmation of an action"); else the one that was pending
+                if played is not None and "card" in played.data:
+                    shown = card(played.data["card"]).name
+                else:
+                    pend = state.pending[0] if state.pending else None
+                    shown = card(pend.cards[0]).name if pend and pend.cards and pend.cards[0] else "the card"
                 return f"You placed {shown}{how}{dp}."
             case a.Resolve(card=c):
                 return f"You chose {card(c).name}{how}{dp}; you keep the other two."
