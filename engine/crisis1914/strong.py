@@ -176,7 +176,7 @@ class CrisisKnowledge(Knowledge[CrisisState]):
     def horizon_for(players: int) -> int:
         """Playout steps: about two Weeks alone, one Week with more statesmen (a Week is
         about 11 actions a statesman), so most playouts reach a Score Step."""
-        return 80 if players == 1 else 6 * players + 6
+        return 24 if players == 1 else 6 * players + 6
 
     # -- what the seat cannot see ----------------------------------------------------------
     def determinize(self, state: CrisisState, seat: str, rng: random.Random) -> CrisisState:
@@ -237,11 +237,33 @@ class CrisisKnowledge(Knowledge[CrisisState]):
                 out.append(act)
         if not out:
             return actions
+        if state.phase == "play" and not state.pending:
+            out = self._worth_a_turn(state, p, out)
         reorders = [x for x in out if isinstance(x, a.Reorder)]
         if len(reorders) > 3:  # the best few orders: wanted cards first, General Mobilization last
             keep = sorted(reorders, key=lambda r: _order_rank(state, p, r.order))[:3]
             out = [x for x in out if not isinstance(x, a.Reorder) or x in keep]
         return out
+
+    @staticmethod
+    def _worth_a_turn(state: CrisisState, p: Player, out: list[Any]) -> list[Any]:
+        """Drop the turns a careful statesman never takes, so the search spends its
+        iterations on real choices: a Pass below 14 DP while a safe card is there and no
+        Tension die can fall; alone, paying Prestige to look at cards with nothing to fear."""
+        safe = [x for x in out if isinstance(x, a.Play)]
+        if a.Draw() in out and not (p.known and p.draw and is_mobilization(p.draw[0])):
+            war, _ = _blind_odds(state, p, war_cap(state, p) - p.score)
+            if war == 0:
+                safe.append(a.Draw())
+        sheds = state.tension[p.nation][target_box(p)] > p.belligerence
+        kept = []
+        for x in out:
+            if isinstance(x, a.Pass) and p.highest < PRESTIGE_THRESHOLD and safe and not sheds:
+                continue
+            if state.solo and isinstance(x, a.Reorganize) and not mobilization_unseen(p):
+                continue
+            kept.append(x)
+        return kept or out
 
     @staticmethod
     def _sound_play(state: CrisisState, p: Player, act: a.Play | a.Resolve) -> bool:
@@ -423,7 +445,7 @@ def war_cap(state: CrisisState, p: Player) -> int:
 def _plan(state: CrisisState, p: Player, rng: random.Random) -> int:
     """DP the lower marker may still climb this Week by plan (a random greed keeps the
     playouts varied)."""
-    return cap_for(allowed_tension(state, p, rng.random() * 0.6)) - p.score
+    return cap_for(allowed_tension(state, p, (1.0 if state.solo else rng.random() * 0.6))) - p.score
 
 
 def _wants_belligerence(state: CrisisState, p: Player, card_id: str, room: int) -> bool:
@@ -443,7 +465,7 @@ def _wants_belligerence(state: CrisisState, p: Player, card_id: str, room: int) 
     ):
         return False
     if state.solo:
-        return cost == 0 or v >= 4
+        return False  # alone a Belligerence only raises the floor the Weeks under 14 DP would lower
     # +1 Prestige with the most DP, -1 without: only when it should lead
     lead = max((q.highest for q in state.active() if q is not p), default=0)
     return cost == 0 and p.highest + 2 * v > lead
