@@ -78,3 +78,18 @@ def test_replaced_equals_model_copy_with_the_update():
     assert fast == slow and fast.model_dump_json() == slow.model_dump_json()
     assert fast.model_fields_set == slow.model_fields_set
     assert d.place == "supply" and not d.face_up  # the original is left as it was
+
+
+def test_schonbrunn_finds_a_seats_delegates_after_the_list_is_changed_replaced_or_cut():
+    state = _played("schonbrunn", 6, 40)
+
+    def scanned(seat):
+        return [d for d in state.delegates if d.owner == seat]
+
+    assert all(state.delegates_of(s) == scanned(s) for s in state.seats)
+    moved = state.change(state.delegates_of("s2")[0], place="I")  # replaced in its place
+    assert state.delegates_of("s2")[0] is moved and clone(state).delegates_of("s2")[0] == moved
+    state.delegates = list(reversed(state.delegates))  # a list put in its place
+    assert all(state.delegates_of(s) == scanned(s) for s in state.seats)
+    del state.delegates[0]  # the same list, cut
+    assert all(state.delegates_of(s) == scanned(s) for s in state.seats)

@@ -464,6 +464,11 @@ class Schonbrunn(Game[SchonbrunnState]):
             broken.append(
                 f"a Delegate is in no place: {[d.id for d in state.delegates if d.place not in places]}"
             )
+        mine = {s: state.delegates_of(s) for s in state.seats}
+        if sum(map(len, mine.values())) != len(state.delegates) or any(
+            d.owner != s for s, held in mine.items() for d in held
+        ):
+            broken.append("the positions of the Delegates kept beside the state are out of date")
         ids = {d.id for d in state.delegates}
         if len(ids) != len(state.delegates):
             broken.append("a Delegate is in two places")

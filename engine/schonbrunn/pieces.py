@@ -39,7 +39,7 @@ def worth(state: SchonbrunnState, d: Delegate) -> int:
 
 
 def delegates_at(state: SchonbrunnState, seat: str, place: str) -> list[Delegate]:
-    return [d for d in state.delegates if d.owner == seat and d.place == place]
+    return [d for d in state.delegates_of(seat) if d.place == place]
 
 
 def supply(state: SchonbrunnState, seat: str) -> list[Delegate]:
@@ -143,18 +143,22 @@ def head_targets(state: SchonbrunnState, seat: str) -> list[str]:
 
 
 def plot_targets(state: SchonbrunnState, seat: str) -> list[tuple[str, str, int]]:
-    """(target seat, Objective, index) of every opposing face-down Delegate a Plot may reach."""
-    counts: dict[tuple[str, str], int] = {}
-    for d in state.delegates:
-        if d.owner != seat and not d.face_up and d.place in state.objectives:
-            counts[d.owner, d.place] = counts.get((d.owner, d.place), 0) + 1
+    """(target seat, Objective, index) of every opposing face-down Delegate a Plot may reach,
+    in seat order, then Objective order."""
     out: list[tuple[str, str, int]] = []
-    for (other, objective), n in counts.items():
+    for other in state.seats:
+        if other == seat:
+            continue
         player = state.players[other]
-        if player.head == objective and nations()[player.nation].head_power == "plot_shield":
-            continue  # Russia's Delegation Head protects its Delegates there
-        out += [(other, objective, i + 1) for i in range(n)]
-    return sorted(out, key=lambda t: (state.seats.index(t[0]), state.objectives.index(t[1]), t[2]))
+        # Russia's Delegation Head protects its Delegates where it stands
+        shielded = player.head if nations()[player.nation].head_power == "plot_shield" else None
+        counts: dict[str, int] = {}
+        for d in state.delegates_of(other):
+            if not d.face_up and d.place != shielded and d.place in state.objectives:
+                counts[d.place] = counts.get(d.place, 0) + 1
+        for objective in state.objectives:
+            out += [(other, objective, i) for i in range(1, counts.get(objective, 0) + 1)]
+    return out
 
 
 def face_down_at(state: SchonbrunnState, seat: str, objective: str) -> list[Delegate]:
@@ -163,12 +167,12 @@ def face_down_at(state: SchonbrunnState, seat: str, objective: str) -> list[Dele
 
 def move_destinations(state: SchonbrunnState, target: str, origin: str) -> list[str]:
     """Other Objectives where the target nation has assigned Delegates (Phase 4)."""
-    return [o for o in state.objectives if o != origin and delegates_at(state, target, o)]
+    return [o for o in objectives_with_delegates(state, target) if o != origin]
 
 
 def face_up_of(state: SchonbrunnState, target: str) -> list[Delegate]:
     return sorted(
-        (d for d in state.delegates if d.owner == target and d.face_up and d.place in state.objectives),
+        (d for d in state.delegates_of(target) if d.face_up and d.place in state.objectives),
         key=lambda d: (state.objectives.index(d.place), d.value),
     )
 
@@ -181,7 +185,7 @@ def minister_objectives(state: SchonbrunnState, seat: str) -> list[str]:
 
 
 def objectives_with_delegates(state: SchonbrunnState, seat: str) -> list[str]:
-    here = {d.place for d in state.delegates if d.owner == seat}
+    here = {d.place for d in state.delegates_of(seat)}
     return [o for o in state.objectives if o in here]
 
 

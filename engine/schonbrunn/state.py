@@ -82,6 +82,7 @@ class Player(Model):
 
 
 Piece = TypeVar("Piece", Delegate, Player)  # what SchonbrunnState.change replaces
+_POSITIONS = "delegate positions"  # SchonbrunnState._positions, kept beside the fields
 
 
 class SchonbrunnState(GameState):
@@ -118,7 +119,30 @@ class SchonbrunnState(GameState):
     final: dict[str, int] = Field(default_factory=dict)  # final Prestige once over
 
     def __deepcopy__(self, memo: dict[int, Any] | None = None) -> SchonbrunnState:
-        return clone(self)
+        new = clone(self)
+        if _POSITIONS in self.__dict__:  # true of the copy too: the rules never reorder Delegates
+            new.__dict__[_POSITIONS] = (new.delegates, len(new.delegates), self._positions()[2])
+        return new
+
+    def delegates_of(self, seat: str) -> list[Delegate]:
+        """The seat's Delegates, in their order in `delegates`, without reading everyone's
+        (the rules ask for them several times a step)."""
+        delegates = self.delegates
+        return [delegates[i] for i in self._positions()[2].get(seat, ())]
+
+    def _positions(self) -> tuple[list[Delegate], int, dict[str, tuple[int, ...]]]:
+        """Where each seat's Delegates are in `delegates`, worked out once for this list and
+        kept beside the fields (not one: never dumped or compared). `change` replaces a
+        Delegate in its place, and the list it was worked out for is held, so a list put in
+        its place or grown or cut is worked out again."""
+        where = self.__dict__.get(_POSITIONS)
+        if where is None or where[0] is not self.delegates or where[1] != len(self.delegates):
+            places: dict[str, list[int]] = {}
+            for i, d in enumerate(self.delegates):
+                places.setdefault(d.owner, []).append(i)
+            where = (self.delegates, len(self.delegates), {s: tuple(ix) for s, ix in places.items()})
+            self.__dict__[_POSITIONS] = where
+        return where
 
     def change(self, piece: Piece, **fields: Any) -> Piece:
         """Replace a Delegate or a Player of this state by a copy with `fields` changed;
@@ -130,9 +154,10 @@ class SchonbrunnState(GameState):
                 raise ValueError(f"not this state's Player of {piece.seat} (read before a change?)")
             self.players[piece.seat] = new
         else:
-            i = next((i for i, x in enumerate(self.delegates) if x is piece), None)
+            delegates = self.delegates
+            i = next((i for i in self._positions()[2].get(piece.owner, ()) if delegates[i] is piece), None)
             if i is None:
                 raise ValueError(f"not this state's Delegate {piece.id} (read before a change?)")
-            self.delegates[i] = new
+            delegates[i] = new
         return new
 
