@@ -11,11 +11,14 @@ from engine.core import Model
 from .state import Sheet
 
 
-class Bid(Model):
-    """Phase 3: pay `amount` PFs of `payer` to move the card of `card` to `position` (1 = top).
-    Frozen: `legal_actions` hands out the same Bid each time it lists it."""
+class Order(Model):
+    """Frozen: `legal_actions` hands out the same order each time it lists it."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Bid(Order):
+    """Phase 3: pay `amount` PFs of `payer` to move the card of `card` to `position` (1 = top)."""
 
     kind: Literal["bid"] = "bid"
     payer: str
@@ -24,11 +27,11 @@ class Bid(Model):
     amount: int
 
 
-class Pass(Model):
+class Pass(Order):
     kind: Literal["pass"] = "pass"
 
 
-class Place(Model):
+class Place(Order):
     """Phase 4: write `amount` new PFs of `country` for `embassy` on the draft (0 clears it)."""
 
     kind: Literal["place"] = "place"
@@ -37,7 +40,7 @@ class Place(Model):
     amount: int
 
 
-class Remove(Model):
+class Remove(Order):
     """Phase 4: write `amount` of `country`'s PFs in `embassy` to eliminate (0 clears it)."""
 
     kind: Literal["remove"] = "remove"
@@ -46,7 +49,7 @@ class Remove(Model):
     amount: int
 
 
-class WriteSheet(Model):
+class WriteSheet(Order):
     """Phase 4: replace a draft with the one-line form, e.g. "SER 5, ROM 3, FE 2, -GER 2"."""
 
     kind: Literal["sheet"] = "sheet"
@@ -54,7 +57,7 @@ class WriteSheet(Model):
     text: str
 
 
-class Submit(Model):
+class Submit(Order):
     """Phase 4: hand in every sheet of the seat. `sheets` (if given) replaces the drafts
     first; a country missing from it hands in an empty sheet."""
 
@@ -62,7 +65,7 @@ class Submit(Model):
     sheets: dict[str, Sheet] | None = None
 
 
-class Attack(Model):
+class Attack(Order):
     """Phase 5: attack in `embassy` with all of the country's PFs there, `split` between
     defenders (defender -> attacking PFs), resolved in the order given."""
 
@@ -71,13 +74,13 @@ class Attack(Model):
     split: dict[str, int]
 
 
-class Done(Model):
+class Done(Order):
     """Phase 5: the country makes no more attacks this turn."""
 
     kind: Literal["done"] = "done"
 
 
-class Ready(Model):
+class Ready(Order):
     """Phase 6: this player is finished with diplomacy."""
 
     kind: Literal["ready"] = "ready"

@@ -127,8 +127,8 @@ def resolve(
         lost_a, lost_d = losses(outcome, committed, defending)
         state.add(embassy, country, -lost_a)
         state.add(embassy, target, -lost_d)
-        state.ledger[country].eliminated += lost_a
-        state.ledger[target].eliminated += lost_d
+        state.book(country, eliminated=lost_a)
+        state.book(target, eliminated=lost_d)
         events.append(
             Event(
                 kind="attack",

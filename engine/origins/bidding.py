@@ -66,7 +66,7 @@ def _pay_and_move(state: OriginsState, payer: str, card: str, position: int, amo
     state.unplaced[payer] -= from_income
     if amount > from_income:
         state.add(payer, payer, -(amount - from_income))
-    state.ledger[payer].bids += amount  # lost whatever the final order (Phase 3)
+    state.book(payer, bids=amount)  # lost whatever the final order (Phase 3)
     state.order.remove(card)
     state.order.insert(position - 1, card)
     state.high_bid = amount

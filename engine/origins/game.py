@@ -217,30 +217,43 @@ class Origins(Game[OriginsState]):
     def bot_action(self, state: OriginsState, seat: str, rng: random.Random) -> Any:
         return bots.choose(state, seat, rng)
 
+    def may_act(self, state: OriginsState, seat: str) -> bool:
+        """Whether `seat` owes a decision, as `prompts` says, without writing the prompts."""
+        match state.phase:
+            case "bidding":
+                return state.bidder is not None and seat == state.bidder
+            case "placement":
+                return seat in state.seats and seat not in state.submitted
+            case "attacks":
+                return state.holders[state.order[state.attacker]] == seat
+            case "diplomacy":
+                return seat in state.seats and seat not in state.ready
+        return False
+
     def legal_actions(self, state: OriginsState, seat: str) -> list[Any]:
         if not self.may_act(state, seat):
             return []
         if state.phase == "bidding":
-            out: list[Any] = [Pass()]
-            amount = state.high_bid + 1
+            out: list[Any] = [_PASS]
+            amount, n = state.high_bid + 1, len(state.order)
             for payer in state.countries_of(seat):
                 if placement.funds(state, payer) < amount:
                     continue
-                for card in state.order:
-                    for pos in range(1, len(state.order) + 1):
-                        if state.order.index(card) != pos - 1:
-                            out.append(_bid(payer, card, pos, amount))
+                for i, card in enumerate(state.order):
+                    moves = _bids(payer, card, amount, n)  # to every position, its own excepted
+                    out += moves[:i]
+                    out += moves[i + 1 :]
             return out
         if state.phase == "placement":
-            return [Submit()]
+            return [_SUBMIT]
         if state.phase == "attacks":
             country = state.order[state.attacker]
-            out = [Done()]
+            out = [_DONE]
             for embassy in attacks.attack_embassies(state, country):
                 for target in attacks.targets(state, country, embassy):
                     out.append(Attack(embassy=embassy, split={target: state.at(embassy, country)}))
             return out
-        return [Ready()]
+        return [_READY]
 
     def action_label(self, state: OriginsState, seat: str, action: Any) -> str:
         """What a button does, in full: "Bid 2 PF: move Italy to 1st", "Attack Russia in
@@ -348,6 +361,8 @@ class Origins(Game[OriginsState]):
     # -- checks ---------------------------------------------------------------------------
     def invariants(self, state: OriginsState) -> list[str]:
         broken = []
+        if any(state.countries_of(s) != [c for c, h in state.holders.items() if h == s] for s in state.seats):
+            broken.append("the countries kept by seat beside the state are out of date")
         known = content.names()
         on_board = dict.fromkeys(state.holders, 0)
         for embassy, here in state.pfs.items():
@@ -456,8 +471,15 @@ def _code(text: str) -> str:
     return placement.embassy_code(text)
 
 
-@functools.lru_cache(maxsize=1 << 14)
-def _bid(payer: str, card: str, position: int, amount: int) -> Bid:
-    """The bidding phase lists every payer, card and position (hundreds of Bids at seven
-    players): each is made once, frozen, and listed again as it is."""
-    return built(Bid, payer=payer, card=card, position=position, amount=amount)
+@functools.lru_cache(maxsize=1 << 12)
+def _bids(payer: str, card: str, amount: int, positions: int) -> tuple[Bid, ...]:
+    """The Bids of `amount` by `payer` moving `card` to each position. The bidding phase
+    lists every payer, card and position (hundreds of Bids at seven players): each is made
+    once, frozen, and listed again as it is."""
+    return tuple(
+        built(Bid, payer=payer, card=card, position=p, amount=amount) for p in range(1, positions + 1)
+    )
+
+
+# the orders without choices, listed again as they are (orders are frozen)
+_PASS, _SUBMIT, _DONE, _READY = Pass(), Submit(), Done(), Ready()

@@ -143,11 +143,10 @@ def unplaced_note(state: OriginsState, country: str, sheet: Sheet) -> str:
 def apply_sheet(state: OriginsState, country: str, sheet: Sheet) -> int:
     """Carry out one revealed sheet: eliminations, then placements paid from income first,
     then from the own embassy; leftover income goes home up to the cap, the rest is lost."""
-    ledger = state.ledger[country]
     for embassy, n in sheet.remove.items():
         if n:
             state.add(embassy, country, -n)
-            ledger.eliminated += n
+            state.book(country, eliminated=n)
     abroad = sum(n for e, n in sheet.place.items() if e != country)
     income = state.unplaced.get(country, 0)
     from_income = min(abroad, income)
@@ -160,7 +159,7 @@ def apply_sheet(state: OriginsState, country: str, sheet: Sheet) -> int:
     home = min(leftover, cap(state))
     if home:
         state.add(country, country, home)
-    ledger.eliminated += leftover - home
+    state.book(country, eliminated=leftover - home)
     state.unplaced[country] = 0
     return leftover - home
 

@@ -154,7 +154,7 @@ def begin_turn(state: OriginsState, rng: random.Random) -> list[Event]:
     events = [Event(kind="turn", text=f"**{turn.label}**", data={"turn": state.turn})]
     for country in state.holders:
         state.unplaced[country] = powers[country].income
-        state.ledger[country].income += powers[country].income
+        state.book(country, income=powers[country].income)
     state.end_roll = None
     if turn.end_on >= 6:
         state.last_turn = True

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
-from engine.core import GameState, Model, clone
+from engine.core import GameState, Model, clone, replaced
 
 Phase = Literal["bidding", "placement", "attacks", "diplomacy", "over"]
 
@@ -16,7 +16,12 @@ class Sheet(Model):
 
     `place`: new PFs written for each embassy; `remove`: own PFs eliminated there (the
     numbers "crossed with a trait", Phase 4).
+
+    Frozen, so a step's copy of the state shares the sheets: a sheet is written before it
+    enters the state (a draft is copied to be changed, rules.py), never in it.
     """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     place: dict[str, int] = Field(default_factory=dict)
     remove: dict[str, int] = Field(default_factory=dict)
@@ -26,7 +31,10 @@ class Sheet(Model):
 
 
 class Ledger(Model):
-    """Where a country's PFs went, so that income = board + bids + eliminated + unplaced."""
+    """Where a country's PFs went, so that income = board + bids + eliminated + unplaced.
+    Frozen, so a step's copy of the state shares it: `OriginsState.book` replaces it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     income: int = 0
     bids: int = 0
@@ -41,6 +49,9 @@ class Offer(Model):
     card: str
     position: int
     amount: int
+
+
+_BY_SEAT = "countries by seat"  # OriginsState.countries_of, kept beside the fields
 
 
 class OriginsState(GameState):
@@ -83,8 +94,22 @@ class OriginsState(GameState):
         # The core copies the state once per action (engine/core/fast.py).
         return clone(self)
 
+    def book(self, country: str, **amounts: int) -> None:
+        """Add to a country's Ledger (`bids=2`): it is put in its place with the amounts added."""
+        ledger = self.ledger[country]
+        self.ledger[country] = replaced(ledger, **{k: getattr(ledger, k) + n for k, n in amounts.items()})
+
     def countries_of(self, seat: str) -> list[str]:
-        return [c for c, s in self.holders.items() if s == seat]
+        """The seat's countries, in the order they were dealt. The rules ask several times a
+        step: they are sorted by seat once for this `holders` (held, so another in its place
+        is sorted again) and kept beside the fields (not one: never dumped or compared)."""
+        kept = self.__dict__.get(_BY_SEAT)
+        if kept is None or kept[0] is not self.holders:
+            by_seat: dict[str, list[str]] = {}
+            for country, holder in self.holders.items():
+                by_seat.setdefault(holder, []).append(country)
+            kept = self.__dict__[_BY_SEAT] = (self.holders, by_seat)
+        return list(kept[1].get(seat, ()))
 
     def at(self, embassy: str, country: str) -> int:
         return self.pfs.get(embassy, {}).get(country, 0)

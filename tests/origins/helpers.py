@@ -31,11 +31,10 @@ def position(state: OriginsState, pfs: dict[str, dict[str, int]]) -> OriginsStat
     """Put the given PFs on the board (embassy -> country -> PFs), keeping the ledger true:
     the PFs count as income already received."""
     state.pfs = {e: {c: n for c, n in here.items() if n} for e, here in pfs.items()}
-    for ledger in state.ledger.values():
-        ledger.income = ledger.bids + ledger.eliminated
-    for country in state.ledger:
-        state.ledger[country].income += state.unplaced.get(country, 0)
-        state.ledger[country].income += sum(here.get(country, 0) for here in state.pfs.values())
+    for country, ledger in list(state.ledger.items()):
+        on_board = sum(here.get(country, 0) for here in state.pfs.values())
+        income = ledger.bids + ledger.eliminated + state.unplaced.get(country, 0) + on_board
+        state.ledger[country] = ledger.model_copy(update={"income": income})
     state.treaties = scoring.treaty_rights(state)
     return state
 
@@ -67,6 +66,6 @@ def to_attacks(state: OriginsState, attacker: str, order: list[str] | None = Non
     state.attacks_made = 0
     state.embassies_used = []
     for country in state.unplaced:
-        state.ledger[country].income -= state.unplaced[country]
+        state.book(country, income=-state.unplaced[country])
         state.unplaced[country] = 0
     return state

@@ -67,7 +67,7 @@ def test_bids_are_paid_from_income_then_the_own_embassy_and_never_from_other_emb
     country = state.countries_of(seat)[0]
     income = state.unplaced[country]
     state.pfs = {country: {country: 4}, "SER": {country: 9}}
-    state.ledger[country].income += 13
+    state.book(country, income=13)
     with pytest.raises(IllegalAction, match=f"at most {income + 4} PFs"):
         _bid(state, seat, country, state.order[-1], 1, income + 5)
     state, _ = _bid(state, seat, country, state.order[-1], 1, income + 3)
@@ -114,7 +114,7 @@ def test_a_player_who_cannot_outbid_passes_by_necessity():
     first = state.bidder
     other = [s for s in state.seats if s != first][0]
     for c in state.countries_of(other):  # the other player spent its income already
-        state.ledger[c].bids += state.unplaced[c]
+        state.book(c, bids=state.unplaced[c])
         state.unplaced[c] = 0
     country = state.countries_of(first)[0]
     state, _ = _bid(state, first, country, state.order[-1], 1, 1)

@@ -83,3 +83,14 @@ def test_vary_hidden_really_changes_the_hidden_sheets():
     )
     assert GAME.view(varied, observer) == GAME.view(state, observer)
     assert GAME.view(varied, seat) != GAME.view(state, seat)
+
+
+@pytest.mark.parametrize("players", [3, 7])
+def test_may_act_agrees_with_the_prompts_at_every_step(players):
+    """`may_act` answers without writing the prompts (legal_actions asks it every step)."""
+
+    def on_step(before, seat, action, after, events):
+        owing = {p.seat for p in GAME.prompts(after)}
+        assert {s for s in after.seats if GAME.may_act(after, s)} == owing, (after.phase, after.step)
+
+    play_out(GAME, players, 5, on_step=on_step, policy=quick_player.choose)
