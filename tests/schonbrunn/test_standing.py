@@ -48,7 +48,8 @@ def test_sign_names_treaties_behind_the_screen_or_none():
     treaty = next(
         c for c in state.box + [x for p in state.piles.values() for x in p] if card(c).type == "treaty"
     )
-    state.players[seat].screen.append(treaty)
+    player = state.players[seat]
+    state.change(player, screen=(*player.screen, treaty))  # Players are frozen: the rules replace them
     order = f"sign {card(treaty).name.upper()}"  # any case
     assert GAME.standing_scope(state, seat, order) is not None
     state.stage, state.queue = "sign", [seat]
