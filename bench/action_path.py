@@ -374,9 +374,10 @@ async def bare_postgres(url: str, scripts: list[Script]) -> AsyncIterator[Write]
     """The bare PostgreSQL write: one statement per save on a pool as large as the store's."""
     import asyncpg
 
-    from bot.store.postgres import POOL_SIZE
+    from bot.store.postgres import POOL_SIZE, keep_session
 
-    pool = await asyncpg.create_pool(url, min_size=POOL_SIZE, max_size=POOL_SIZE)
+    # the store's pool settings: as many connections, and no reset query at each release
+    pool = await asyncpg.create_pool(url, min_size=POOL_SIZE, max_size=POOL_SIZE, reset=keep_session)
     try:
         await pool.execute(BARE_SCHEMA_POSTGRES)
         await pool.executemany("INSERT INTO tables VALUES ($1, NULL, 0)", [(s.channel_id,) for s in scripts])

@@ -47,8 +47,9 @@ class TableError(Exception):
 
 
 # The tables saved during one front-end call, so that an apology for a failure can say
-# truthfully whether the table changed (issue 11 item 11).
-_SAVED: ContextVar[set[int] | None] = ContextVar("chancellery_saved", default=None)
+# truthfully whether the table changed (issue 11 item 11), and during one of the
+# service's own calls (`TableService._with_table`). Blocks nest: each collects its own.
+_SAVED: ContextVar[tuple[set[int], ...]] = ContextVar("chancellery_saved", default=())
 
 
 @contextmanager
@@ -56,7 +57,7 @@ def track_saves() -> Iterator[set[int]]:
     """Collect the channels whose table is saved by work started inside the block (a
     task copies the context when it is created, so the set follows it)."""
     saved: set[int] = set()
-    token = _SAVED.set(saved)
+    token = _SAVED.set((*_SAVED.get(), saved))
     try:
         yield saved
     finally:
@@ -64,8 +65,7 @@ def track_saves() -> Iterator[set[int]]:
 
 
 def note_saved(channel_id: int) -> None:
-    saved = _SAVED.get()
-    if saved is not None:
+    for saved in _SAVED.get():
         saved.add(channel_id)
 
 

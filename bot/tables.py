@@ -87,6 +87,7 @@ from .tablebase import (
     _message,
     _Table,
     note_saved,
+    track_saves,
 )
 
 __all__ = ["TableError", "Settings", "SeatInfo", "TableInfo", "TableService"]
@@ -159,11 +160,14 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
     def _lock(self, channel_id: int) -> AbstractAsyncContextManager[None]:
         return self._locks.hold(channel_id)
 
-    async def _load(self, channel_id: int, *, fresh: bool = False) -> _Table:
+    async def _load(self, channel_id: int, *, fresh: bool = False, check: bool = True) -> _Table:
+        """The table, from the cache if it has it. Where other processes may save it too,
+        a cached table is used only if its version is the stored one; `check=False` skips
+        that read for a caller that checks afterwards (`_with_table`)."""
         cached = None if fresh else self._cache.get(channel_id)
         if cached is not None and (
             # other processes may have saved this table: use the cache only if it is current
-            not self.store.shared or await self.store.table_version(channel_id) == cached.row.version
+            not check or not self.store.shared or await self.store.table_version(channel_id) == cached.row.version
         ):
             # remembered again, not moved: another table's load may have evicted it during
             # the version check (this table's lock is ours, so nothing newer replaced it)
@@ -257,21 +261,46 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
 
     async def _with_table(self, channel_id: int, fn: Callable[[_Table], Any]) -> Any:
         """Run `fn` on the table under its lock; once more on fresh rows if another
-        process saved in between (the version check refused our write)."""
+        process saved in between.
+
+        Where other processes may save the table, a cached table is not checked before
+        `fn` runs but after: a save checks the version itself (a stale one is refused and
+        `fn` runs again), so an action costs no extra read. Only if `fn` saved nothing (a
+        refusal, a query) is the stored version read, and `fn` runs again on fresh rows if
+        the cached table was not the stored one."""
         if self.store.lost:  # the database went away under us: acknowledge nothing more
             raise TableError(LOST_MESSAGE)
         async with self._lock(channel_id):
-            table = await self._load(channel_id)
+            unchecked = self.store.shared and channel_id in self._cache
+            table = await self._load(channel_id, check=False)
             await self._load_prefs(table)
-            try:
-                return await fn(table)
-            except StaleWrite:
-                pass
-            except DatabaseLost:
-                raise TableError(LOST_MESSAGE) from None
-            except StorageFull:
-                log.error("the disk holding the database is full; an action in channel %s was not saved", channel_id)
-                raise TableError(FULL_MESSAGE) from None
+
+            async def current(saved: set[int]) -> bool:
+                """Whether `fn` ran on the stored table: it was read fresh, or `fn` saved it
+                (under the version check), or its version is still the stored one."""
+                return (
+                    not unchecked
+                    or channel_id in saved
+                    or await self.store.table_version(channel_id) == table.row.version
+                )
+
+            with track_saves() as saved:
+                try:
+                    try:
+                        result = await fn(table)
+                    except TableError:
+                        if await current(saved):
+                            raise  # the stored table's own refusal
+                    else:
+                        if await current(saved):
+                            return result
+                except StaleWrite:
+                    pass
+                except DatabaseLost:
+                    raise TableError(LOST_MESSAGE) from None
+                except StorageFull:
+                    log.error("the disk holding the database is full; an action in channel %s was not saved", channel_id)
+                    raise TableError(FULL_MESSAGE) from None
             try:
                 return await fn(await self._load(channel_id, fresh=True))
             except StaleWrite:

@@ -13,7 +13,7 @@ import asyncio
 import pytest
 
 from bot.store import Shards, open_store
-from bot.tables import TableService
+from bot.tables import TableError, TableService
 from engine.crisis1914 import GAME
 
 from .conftest import ALICE, BOB, CHANNEL, Clock, seated
@@ -52,6 +52,47 @@ async def test_a_table_another_process_changed_is_never_served_from_a_stale_cach
     assert step_after == step + 1 and choices  # b sees a's action, not its cached copy
     await b.act_choice(CHANNEL, following, step_after, 0)  # no "That choice has expired"
     assert len(await b.store.get_actions(CHANNEL)) == 2
+
+
+async def test_an_action_refused_by_a_stale_cache_is_played_on_the_stored_table(two_processes):
+    """A cached table is checked after the action, not before (one read fewer per action):
+    a refusal that came from a stale copy is not given; the action runs on fresh rows."""
+    (a, b), _ = two_processes
+    await seated(a, "alice", "bob")
+    await b.status(CHANNEL)  # b caches the table while both still owe their commit
+    await a.act(CHANNEL, ALICE, {"kind": "commit", "value": 1})
+    await a.act(CHANNEL, BOB, {"kind": "commit", "value": 2})  # now alice owes press or yield
+    out = await b.act(CHANNEL, ALICE, {"kind": "press"})  # b's copy says she owes a commit
+    assert out.reply and len(await b.store.get_actions(CHANNEL)) == 3
+    with pytest.raises(TableError, match="not the press phase"):
+        await b.act(CHANNEL, BOB, {"kind": "press"})  # the stored table's own refusal stands
+
+
+async def test_a_query_answered_from_a_stale_cache_is_answered_again_from_the_stored_table(two_processes):
+    (a, b), _ = two_processes
+    await seated(a, "alice", "bob")
+    assert "phase_hours: 24" in (await b.settings(CHANNEL, ALICE, {})).reply  # b caches the table
+    await a.settings(CHANNEL, ALICE, {"phase_hours": "30"})
+    assert "phase_hours: 30" in (await b.settings(CHANNEL, ALICE, {})).reply
+
+
+async def test_an_action_on_a_current_cached_table_reads_no_version_first(two_processes, monkeypatch):
+    (a, _), _ = two_processes
+    await seated(a, "alice", "bob")
+    await a.status(CHANNEL)
+    reads = []
+    version = a.store.table_version
+
+    async def counted(channel_id):
+        reads.append(channel_id)
+        return await version(channel_id)
+
+    monkeypatch.setattr(a.store, "table_version", counted)
+    await a.act(CHANNEL, ALICE, {"kind": "commit", "value": 1})  # its save checks the version
+    assert reads == []
+    with pytest.raises(TableError):
+        await a.act(CHANNEL, ALICE, {"kind": "commit", "value": 1})  # a refusal is checked
+    assert reads == [CHANNEL]
 
 
 async def test_a_deadline_fires_once_when_two_processes_tick_together(two_processes):

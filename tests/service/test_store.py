@@ -13,12 +13,14 @@ from bot.store import (
     ActionRow,
     DeadlineRow,
     EventRow,
+    SeatRow,
     SqliteStore,
     StaleWrite,
     TableExists,
     TableRow,
     open_store,
 )
+from bot.store.postgres import PostgresStore
 from bot.store.sqlite import _statements, migrations
 from bot.tables import TableError, TableService
 
@@ -165,6 +167,31 @@ async def test_a_failed_save_during_an_action_loses_nothing_and_the_next_action_
         store.fail = False
         await service.command(CHANNEL, 1, "commit", {"value": "2"})  # not refused as "already committed"
         assert [a.idx for a in await store.get_actions(CHANNEL)] == [0]
+    finally:
+        await store.close()
+
+
+async def test_a_postgresql_connection_goes_back_to_the_pool_with_no_reset_query_and_no_open_transaction(
+    postgres_server,
+):
+    """One round trip per save: the pool's default reset query is another at each release.
+    A transaction that failed is still rolled back before the connection is used again."""
+    store = await PostgresStore.open(postgres_server.new_database(), pool_size=1)
+    try:
+        table = await store.create_table(TableRow(channel_id=5, game="envoys", host_id=1, state='{"v": 1}'))
+        async with store._pool.acquire() as conn:
+            protocol = conn._con._protocol
+        before = protocol.queries_count
+        assert await store.table_version(5) == 1
+        assert protocol.queries_count == before + 1  # the query alone
+        seat = SeatRow(5, 1, "alice", position=1, joined_at=0.0)
+        with pytest.raises(StaleWrite):  # inside a transaction: statement by statement
+            await store.save(TableRow(**{**vars(table), "state": '{"v": 2}'}), 7, seats=[seat])
+        async with store._pool.acquire() as conn:
+            assert not conn.is_in_transaction()
+        saved = await store.save(TableRow(**{**vars(table), "state": '{"v": 3}'}), 1, seats=[seat])
+        assert saved.version == 2 and (await store.get_table(5)).state == '{"v": 3}'
+        assert [s.name for s in await store.get_seats(5)] == ["alice"]
     finally:
         await store.close()
 
