@@ -94,3 +94,33 @@ async def test_the_console_writes_each_board_picture_and_prints_its_path(tmp_pat
         assert [p.name for p in pictures.glob("scores-*.png")] == ["scores-001.png"]  # the chart at the end
     finally:
         await store.close()
+
+
+async def test_a_standing_order_given_in_the_console_answers_the_bidding(tmp_path):
+    """Issue 18: `/game standing order:"pass_unless …"` in the console, applied at the turn."""
+    store = await open_store(tmp_path / "console.sqlite3")
+    service = TableService(store, clock=Clock())
+    try:
+        players = ["anna", "boris", "clara"]
+        lines = ["as anna /game new game:origins", "as boris /game join", "as clara /game join"]
+        lines.append("as anna /game start seed:5")
+        script = tmp_path / "start.script"
+        script.write_text("\n".join(lines), encoding="utf-8")
+        assert await run_console(service, script=script, stdout=io.StringIO()) == 0
+        t = await service._load(CHANNEL)
+        first = t.state.bidder
+        names = dict(zip(t.state.seats, players, strict=True))
+        waiting = [s for s in t.state.seats if s != first]
+        cards = {s: games.get("origins").seat_label(t.state, s).split(" & ")[0] for s in waiting}
+        orders = [f'as {names[s]} /game standing order:"pass_unless {cards[s]}"' for s in waiting]
+        script.write_text("\n".join([*orders, f"as {names[first]} /origins pass"]), encoding="utf-8")
+        out = io.StringIO()
+        assert await run_console(service, script=script, stdout=out) == 0
+        text = out.getvalue()
+        assert text.count("Standing order noted (only you see it)") == len(waiting)
+        assert text.count("Your standing order was applied: pass in this turn's bidding unless") == len(
+            waiting
+        )
+        assert (await service._load(CHANNEL)).state.phase == "placement"  # everyone passed
+    finally:
+        await store.close()
