@@ -402,7 +402,7 @@ class ControlsMixin:
                     )
                 holder = t.holder(seat)
                 by = holder.user_id if holder is not None and not said else None  # a forced one: nobody's
-                t, step = await self._step(t, seat, by, action)
+                t, step = await self._step(t, seat, by, action, said)  # `said` is logged with it
             except StoreError:
                 raise
             except Exception:  # an engine whose automatic player fails must not lose the human's move
@@ -410,8 +410,6 @@ class ControlsMixin:
                 return await self._pause_for(
                     t, out, f"The automatic move for {t.who_as(seat)} failed ({ENGINE_FAILED})"
                 )
-            if said:
-                out.posts.append(Post(to="channel", kind="event", text=said))
             if private:
                 self._seat_post(t, out, seat, private, kind="notice", dm=False)
             if said or private:

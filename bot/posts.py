@@ -1,18 +1,36 @@
-"""What the table service says: the public status, a player's private text, and the
-posts an action produces (events, turn notices, thread changes).
+"""What the table service says: the public status (as text, and as a card laid out for a
+phone), the round summary, a player's private text, and the posts an action produces
+(events, turn notices, thread changes).
 
-A mixin of `TableService`; it only reads a loaded `_Table` and appends to an `Outbox`.
+A mixin of `TableService`; it reads a loaded `_Table` and appends to an `Outbox`, and
+keeps where the channel's round summary starts (docs/rulings.md, Discord adapter 27).
 """
 
 from __future__ import annotations
 
-from engine.core import Event, Prompt
+from dataclasses import dataclass, replace
+
+from engine.core import Event, Layout, Prompt
 
 from .outbox import Outbox, Post
 from .render import seat_list, standings, timestamp
+from .render.status import StatusCard, Waiting, card_of, waiting_line
+from .render.summary import Line, Part, parts, round_name
 from .sessions import in_session, sessions_of
 from .store import DeadlineRow
 from .tablebase import OVER, _Table, single_step
+
+SUMMARY = "summary"  # the table's meta key: where the summary the status message holds starts
+
+
+@dataclass(slots=True)
+class Summary:
+    """The channel's round summary from the status message on: `parts[0]` is the one the
+    message `held_by` holds (None: no message holds it yet, as at the start), the last is
+    the one still growing; any between are finished."""
+
+    parts: list[Part]
+    held_by: int | None
 
 
 class PostsMixin:
@@ -45,13 +63,8 @@ class PostsMixin:
         if empty:
             lines.append("Seats to fill: " + ", ".join(t.label(s) for s in empty))
         if t.row.status == "running":
-            owing = t.prompts
-            if owing:
-                lines.append(
-                    "Waiting for: "
-                    + ", ".join(f"{t.who(p.seat)} ({g.owed(p)})" for p in owing)
-                    + self._due_text(t)
-                )
+            if t.prompts:
+                lines.append(self._waiting_line(t))
         elif t.row.status == "paused":
             lines.append("The game is paused.")
         elif t.row.status == "finished":
@@ -68,6 +81,95 @@ class PostsMixin:
         if not t.deadlines:
             return ""
         return f" — due {timestamp(min(d.due_at for d in t.deadlines))}"
+
+    def _waiting_line(self, t: _Table, *, bold: bool = False) -> str:
+        """Who owes what, with each full slash command, and when it is due; players who owe
+        the same are named together (`render.status.waiting_line`)."""
+        owing = [Waiting(t.who(p.seat), t.game.owed(p)) for p in t.prompts]
+        due = timestamp(min(d.due_at for d in t.deadlines)) if t.deadlines else ""
+        line = waiting_line(owing, everyone=len([s for s in t.seats if s.seat]), due=due)
+        return line if bold else line.replace("**Waiting for**", "Waiting for", 1)
+
+    def _card(self, t: _Table) -> StatusCard:
+        """The public status laid out for a phone (`render.status`): the waiting line first,
+        the game's layout with each nation's player named, within 1,000 characters."""
+        g = t.game
+        if t.state is None:
+            seated = seat_list([(s.name, s.preference and f"wants {s.preference}") for s in t.seats])
+            lines = [f"{len(t.seats)} seated ({g.min_players}-{g.max_players} players)", seated]
+            if t.row.status == "lobby":
+                lines.append(f"/game join to sit down; the host ({self._host_name(t)}) starts with /game start.")
+            else:
+                lines.append("The table was closed before the game began.")
+            return StatusCard(title=f"{g.title} · {t.row.status}", description="\n".join(lines))
+        top: list[str] = []
+        bottom: list[str] = []
+        if t.row.status == "running" and t.prompts:
+            top.append(self._waiting_line(t, bold=True))
+        elif t.row.status == "paused":
+            top.append("**The game is paused.** The host, or a majority vote, can /game resume it.")
+        elif t.row.status == "finished":
+            outcome = g.outcome(t.state)
+            reason = (outcome.reason if outcome else "").rstrip(".")
+            shown = "\n".join(g.layout(g.view(t.state, None)).lines)
+            top.append(f"**The game is over**: {reason}." if reason and reason not in shown else "**The game is over.**")
+            if outcome is not None:  # who is where; each field says which nation they played
+                ranks = sorted(outcome.standings, key=lambda x: (x.rank, -x.score))
+                top.append(" · ".join(f"{x.rank}. {t.who(x.seat)} {x.score:g}" for x in ranks))
+        elif t.row.status == "abandoned":
+            top.append("**The game was abandoned.**")
+        empty = t.free_seats()
+        if empty:
+            bottom.append("Seats to fill: " + ", ".join(t.label(s) for s in empty))
+        players = {s.seat: s.name + (" (automatic)" if s.automatic else "") for s in t.seats if s.seat}
+        layout: Layout = g.layout(g.view(t.state, None))
+        return card_of(layout, top, players, bottom)
+
+    async def status_card(self, channel_id: int) -> StatusCard:
+        return self._card(await self._load(channel_id))
+
+    # -- the round summary (issue 18 item 10) ----------------------------------------------
+    async def round_summary(self, channel_id: int) -> Summary | None:
+        """The public events since the status message's summary began, cut into messages
+        (`render.summary`); None before the game starts. A table that has none yet (one
+        started before summaries, or imported) starts it now, from the next event on."""
+        t = await self._load(channel_id)
+        if t.state is None:
+            return None
+        stored = t.row.meta.get(SUMMARY)
+        total = await self.store.count_events(channel_id)
+        if stored is None:
+            stored = {**Part(since=total).start(), "message": t.row.status_message_id}
+            await self._with_table(channel_id, lambda t: self._keep_summary(t, stored))
+        start = Part.resume(stored)
+        since = min(start.since, total)  # an undo may have taken events back
+        rows = await self.store.get_events(channel_id, limit=total - since) if total > since else []
+        lines = [Line(r.kind, r.text) for r in reversed(rows)]
+        return Summary(parts(replace(start, since=since), lines, t.game.round_event), stored.get("message"))
+
+    async def summary_moved(self, channel_id: int, message_id: int, part: Part) -> None:
+        """The status message is now `message_id`, holding `part`: kept with the table, so a
+        restart edits that message and continues that part."""
+
+        async def run(t: _Table) -> None:
+            await self._keep_summary(t, {**part.start(), "message": message_id}, message_id)
+
+        await self._with_table(channel_id, run)
+
+    async def _keep_summary(self, t: _Table, stored: dict, message_id: int | None = None) -> None:
+        row = replace(t.row, meta={**t.row.meta, SUMMARY: stored})
+        if message_id is not None:
+            row = replace(row, status_message_id=message_id)
+        await self._save(t, row=row)
+
+    @staticmethod
+    def _opening_summary(begins: str, first_round: str) -> dict:
+        """The summary of a game that begins now: from its first event, headed by the line
+        that says it began and the first round's name; no message holds it yet (the lobby's
+        status message gives way)."""
+        heading = begins + (f"\n**{first_round}**" if first_round else "")
+        part = Part(since=0, heading=heading, name=first_round or round_name(begins))
+        return {**part.start(), "message": None}
 
     def _private_text(self, t: _Table, seat: str) -> str:
         g = t.game

@@ -48,7 +48,7 @@ from .deadlines import DeadlinesMixin
 from .history import SEED_MAX, SEED_MIN, HistoryMixin
 from .notify import NotifyMixin
 from .outbox import Outbox, Post
-from .posts import PostsMixin
+from .posts import SUMMARY, PostsMixin
 from .reference import check_options, options_text
 from .render import button_labels, seat_list, standings
 from .render.pictures import Picture
@@ -508,7 +508,15 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
             prompts = g.prompts(state)
             deadlines, opened, _ = self._deadlines(started, prompts, now)
             round_label = g.round_label(state) if t.settings.round_threads else None
-            meta = {**t.row.meta, "round": round_label}
+            order = seat_list([(s.name, started.label(s.seat)) for s in seats])
+            begins = (
+                f"**{g.title}** begins.\n{order}\nSeed commitment: `{seed_commitment(table_seed)}` "
+                "(SHA-256; the seed is revealed at the end, and `python -m bot replay` checks every "
+                "shuffle and roll against it)."
+            )
+            # the channel's round summary starts here, headed by that line (posts.py)
+            first_round = g.layout(g.view(state, None)).round
+            meta = {**t.row.meta, "round": round_label, SUMMARY: self._opening_summary(begins, first_round)}
             history = [
                 SeatHistoryRow(channel_id, s.seat, s.user_id, s.name, 0, now, s.automatic, "start")
                 for s in seats
@@ -525,16 +533,7 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
                 events=[EventRow(channel_id, None, e.audience, e.kind, e.text, now) for e in opening],
             )
             out = Outbox(channel_id=channel_id)
-            order = seat_list([(s.name, t.label(s.seat)) for s in seats])
-            out.posts.append(
-                Post(
-                    to="channel",
-                    kind="notice",
-                    text=f"**{g.title}** begins.\n{order}\nSeed commitment: `{seed_commitment(table_seed)}` "
-                    "(SHA-256; the seed is revealed at the end, and `python -m bot replay` checks every "
-                    "shuffle and roll against it).",
-                )
-            )
+            out.posts.append(Post(to="channel", kind="begins", text=begins))
             self._event_posts(t, out, opening)
             self._prompt_posts(t, out, [], prompts)
             self._thread_changes(out, opened, [])
@@ -775,8 +774,11 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
         await self._autoplay(t, out)
         return out
 
-    async def _step(self, t: _Table, seat: str, user_id: int | None, action: Any) -> tuple[_Table, Outbox]:
+    async def _step(
+        self, t: _Table, seat: str, user_id: int | None, action: Any, said: str = ""
+    ) -> tuple[_Table, Outbox]:
         """Apply one action and save it with its events and deadlines in one transaction.
+        `said`: the public line a decision without a real choice is taken with, logged first.
 
         The action is played on the cached state itself, not on a copy (the copy was most
         of the service's work per action: bench/README.md). The table forgets that object
@@ -805,6 +807,7 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
             except IllegalAction as exc:
                 raise TableError(str(exc)) from None
             state = applied.state
+            events = [Event(kind="forced", text=said), *applied.events] if said else applied.events
             # Until the save succeeds, whoever else reads this table (a status, an export,
             # while the save is awaited) reads the stored state, parsed again if need be.
             t.forget_state()
@@ -816,7 +819,7 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
                 t.row.channel_id, idx, seat, user_id, action_json, now, applied.undoable
             )
             event_rows = [
-                EventRow(t.row.channel_id, idx, e.audience, e.kind, e.text, now) for e in applied.events
+                EventRow(t.row.channel_id, idx, e.audience, e.kind, e.text, now) for e in events
             ]
             row = replace(t.row, status="finished") if outcome is not None else t.row
             old_round, new_round = t.row.meta.get("round"), None
@@ -843,7 +846,7 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
             raise
 
         out = Outbox(channel_id=t.row.channel_id)
-        self._event_posts(t, out, applied.events)
+        self._event_posts(t, out, events)
         self._prompt_posts(t, out, before, after)
         self._thread_changes(out, opened, closed)
         if t.settings.round_threads and new_round != old_round:
@@ -878,7 +881,9 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
         t = await self._load(channel_id)
         if t.state is None or not self.draw_pictures:
             return None
-        return await self.pictures.board(channel_id, t.row.version, t.game, _own_copy(t))
+        # keyed by the state itself, not the row's version: a save of bookkeeping alone (where
+        # the round summary starts, a thread) draws nothing again
+        return await self.pictures.board(channel_id, hash(t.row.state), t.game, _own_copy(t))
 
     async def final_pictures(self, channel_id: int) -> list[Picture]:
         """A finished game's final board and the chart of the scores over the game (every
@@ -908,7 +913,7 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
         me = t.seat_of(user_id)
         if t.state is None or me is None or me.seat is None or not self.draw_pictures:
             return None
-        return await self.pictures.private(channel_id, t.row.version, t.game, _own_copy(t), me.seat)
+        return await self.pictures.private(channel_id, hash(t.row.state), t.game, _own_copy(t), me.seat)
 
     async def me(self, channel_id: int, user_id: int) -> str:
         t = await self._load(channel_id)

@@ -27,7 +27,7 @@ from .interact import APOLOGY_UNKNOWN, say
 from .long_commands import TOP_LEVEL
 from .play_commands import build_game_group
 from .table_commands import GameGroup
-from .views import ActChoice, ActPick, LogPage, ShowMine
+from .views import ActChoice, ActPick, FullStatus, LogPage, ShowMine
 
 __all__ = ["ChancelleryBot", "Ticker", "create_bot", "run_discord"]
 
@@ -113,7 +113,7 @@ class ChancelleryBot(commands.Bot):
         self.tree.on_error = self._on_tree_error
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(ShowMine, LogPage, ActChoice, ActPick)
+        self.add_dynamic_items(ShowMine, FullStatus, LogPage, ActChoice, ActPick)
         self.tree.add_command(GameGroup())
         for command in TOP_LEVEL:
             self.tree.add_command(command)

@@ -1,7 +1,11 @@
 """Delivering an Outbox in Discord.
 
-- the table's one status message is edited in place (posted only when a table is created
-  or the old one is gone), with this action's public lines under it;
+- the table's one status message is edited in place: the round summary (what happened
+  this Week, round or turn, growing as it goes) as its text, and the status card (who
+  owes what, then a field per nation, within 1,000 characters) as its embed, with the
+  board picture as the embed's image; a finished summary stays in the channel as a
+  message of its own and a new status message takes over below it (docs/rulings.md,
+  Discord adapter 27), so an action's public events are never posts of their own;
 - private lines reach only their seat: in the caller's ephemeral reply, else by DM;
 - a turn notice (a prompt post) waits `NOTICE_GRACE` seconds before it is sent by DM, and
   is dropped if the player acts at that table meanwhile: a player who is playing sees the
@@ -14,7 +18,8 @@
 - nothing is cut: a text longer than a message goes on in the next (`split_message`).
 
 Every skipped call here is deliberate: the budget is about 1.5 Discord API calls per
-player action (issue 2, item 11).
+player action (issue 2, item 11); the summary shares the status edit, and costs one call
+more only when a message of it is finished (a new round, or 2,000 characters).
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ import discord
 from bot.bounded import KeyedLocks
 from bot.outbox import Outbox, Post
 from bot.render.pictures import Picture
+from bot.render.status import StatusCard
 from bot.render.text import split_message
 
 from .interact import picture_file
@@ -96,11 +102,9 @@ class Delivery:
         await self._threads(channel, outbox)
         public = [p for p in outbox.posts if p.to == "channel"]
         events = [p.text for p in public if p.kind not in STANDALONE and p.user_id is None]
-        if outbox.status is not None:
-            await self._status(channel, outbox.status, events, new=new_status)
-        else:
-            for part in split_message("\n".join(events)):
-                await channel.send(part, allowed_mentions=NO_MENTIONS)
+        if outbox.status is not None or events:
+            # the events are in the table's log: the summary in the status message reads them
+            await self._status(channel, outbox.status or "", events, new=new_status)
         standalone = [p.text for p in public if p.kind in STANDALONE and p.user_id is None]
         # The final standings and a published history carry the final board and the score
         # chart, in their last message: no call of their own.
@@ -138,60 +142,122 @@ class Delivery:
     async def _status(self, channel: Any, status: str, events: list[str], *, new: bool) -> None:
         async with self._locks.hold(channel.id):
             # Two quick actions' deliveries can finish out of order; what is shown must be
-            # the table's latest status, so it is read again under the lock.
+            # the table's latest status and log, so both are read again under the lock.
+            try:
+                card = await self.service.status_card(channel.id)
+                summary = await self.service.round_summary(channel.id)
+            except Exception:
+                # the table is gone: show what the outbox carried, as it was
+                log.warning("could not read the status of table %s", channel.id, exc_info=True)
+                text = "\n".join([status, *events]).strip()
+                for part in split_message(text):
+                    await channel.send(part, allowed_mentions=NO_MENTIONS)
+                return
             picture = None
             try:
-                status = await self.service.status(channel.id)
                 picture = await self.service.picture(channel.id)
-            except Exception:
-                pass  # the table is gone: show what the outbox carried
-            await self._show_status(channel, status, events, new=new, picture=picture)
+            except Exception:  # the status goes without its picture rather than not at all
+                log.warning("could not draw the board of table %s", channel.id, exc_info=True)
+            await self._show_status(channel, card, summary, new=new, picture=picture)
 
     async def _show_status(
-        self, channel: Any, status: str, events: list[str], *, new: bool, picture: Picture | None = None
+        self, channel: Any, card: StatusCard, summary: Any, *, new: bool, picture: Picture | None = None
     ) -> None:
-        """Edit the status message: the text, and the board picture in the same edit (one
-        call); the picture is uploaded again only when it changed."""
-        text = status if not events else f"{status}\n\n" + "\n".join(f"> {line}" for line in events)
-        # Nothing is cut (issue 18 item 11): what does not fit under the status goes on in
-        # messages of its own (rare: a Congress's results at a full table).
-        text, *overflow = split_message(text) or [status]
-        try:
-            await self._edit_status(channel, text, new=new, picture=picture)
-        finally:
-            for part in overflow:
-                await channel.send(part, allowed_mentions=NO_MENTIONS)
+        """Edit the status message: the live summary as its text, the card as its embed and
+        the board picture as the embed's image, in one call (the picture uploaded again only
+        when it changed). When a summary message is finished (a new round, or full), the
+        status message keeps it, bare, and a new status message below takes over."""
+        embed = _embed(card, picture)
+        status_id = None if new else await self._find_status(channel)
+        if summary is None:  # before the start: the lobby's card alone
+            await self._edit_status(channel, status_id, "", embed, picture)
+            return
+        *finished, live = summary.parts
+        held = status_id is not None and summary.held_by == status_id
+        if held and not finished:
+            posted = await self._edit_status(channel, status_id, live.text(), embed, picture, remember=False)
+            if posted is not None:  # the message was deleted: the new one holds the summary
+                await self.service.summary_moved(channel.id, posted, live)
+            return
+        texts = [text for part in finished for text in part.messages()]
+        if held:
+            await self._freeze(channel, status_id, texts.pop(0))
+        elif status_id is not None:
+            await self._retire(channel, status_id)  # the lobby's: the game's first summary begins below
+        for text in texts:
+            await channel.send(text, allowed_mentions=NO_MENTIONS)
+        posted = await self._edit_status(channel, None, live.text(), embed, picture, remember=False)
+        await self.service.summary_moved(channel.id, posted, live)
 
-    async def _edit_status(self, channel: Any, text: str, *, new: bool, picture: Picture | None) -> None:
+    async def _edit_status(
+        self,
+        channel: Any,
+        message_id: int | None,
+        text: str,
+        embed: discord.Embed,
+        picture: Picture | None,
+        *,
+        remember: bool = True,
+    ) -> int | None:
+        """Edit the status message `message_id` (or post one if None or gone); returns the
+        id of a message posted, None when the existing one was edited or already showed it.
+        A message posted is stored with the table unless the caller stores it (`remember`)."""
         digest = hashlib.sha1(picture.png).digest() if picture is not None else None
         changed_picture = digest is not None and self._pictured.get(channel.id) != digest
-        if not new and self._shown.get(channel.id) == text and not changed_picture:
-            return
-        message_id = None if new else await self._find_status(channel)
+        shown = (text, str(embed.to_dict()))
+        if message_id is not None and self._shown.get(channel.id) == shown and not changed_picture:
+            return None
         if message_id is not None:
             extra = {"attachments": [picture_file(picture)]} if changed_picture else {}
             try:
                 await channel.get_partial_message(message_id).edit(
-                    content=text, allowed_mentions=NO_MENTIONS, **extra
+                    content=text, embed=embed, allowed_mentions=NO_MENTIONS, **extra
                 )
-                self._shown[channel.id] = text
+                self._shown[channel.id] = shown
                 if digest is not None:
                     self._pictured[channel.id] = digest
-                return
+                return None
             except discord.NotFound:
                 pass  # deleted by someone: post a fresh one
         extra = {"file": picture_file(picture)} if picture is not None else {}
-        message = await channel.send(text, view=status_view(channel.id), allowed_mentions=NO_MENTIONS, **extra)
+        message = await channel.send(
+            text or None, embed=embed, view=status_view(channel.id), allowed_mentions=NO_MENTIONS, **extra
+        )
         self._status_ids[channel.id] = message.id
-        self._shown[channel.id] = text
+        self._shown[channel.id] = shown
         if digest is not None:
             self._pictured[channel.id] = digest
-        remember = getattr(self.service, "set_status_message", None)
-        if remember is not None:
+        store = getattr(self.service, "set_status_message", None) if remember else None
+        if store is not None:
             try:
-                await remember(channel.id, message.id)
+                await store(channel.id, message.id)
             except Exception:  # the next restart falls back to searching the channel
                 log.warning("could not store the status message of table %s", channel.id, exc_info=True)
+        return message.id
+
+    async def _freeze(self, channel: Any, message_id: int, text: str) -> None:
+        """The status message becomes a finished summary: its text alone, no card, picture
+        or buttons (the new status message below has them)."""
+        try:
+            await channel.get_partial_message(message_id).edit(
+                content=text, embeds=[], attachments=[], view=None, allowed_mentions=NO_MENTIONS
+            )
+        except discord.NotFound:  # deleted by someone: the summary goes on as a message
+            await channel.send(text, allowed_mentions=NO_MENTIONS)
+        self._forget(channel.id)
+
+    async def _retire(self, channel: Any, message_id: int) -> None:
+        """The lobby's status message gives way to the game's (the seats are in its first line)."""
+        try:
+            await channel.get_partial_message(message_id).delete()
+        except discord.HTTPException:
+            log.warning("could not remove the old status message of table %s", channel.id, exc_info=True)
+        self._forget(channel.id)
+
+    def _forget(self, channel_id: int) -> None:
+        self._status_ids.pop(channel_id, None)
+        self._shown.pop(channel_id, None)
+        self._pictured.pop(channel_id, None)
 
     async def _find_status(self, channel: Any) -> int | None:
         """The status message: remembered, or found again by its button after a restart."""
@@ -215,7 +281,6 @@ class Delivery:
             ]
             if wanted in ids:
                 self._status_ids[channel.id] = message.id
-                self._shown[channel.id] = message.content
                 return message.id
         return None
 
@@ -414,3 +479,16 @@ class Delivery:
             return await self.bot.fetch_channel(channel_id)
         except discord.HTTPException:
             return None
+
+
+def _embed(card: StatusCard, picture: Picture | None) -> discord.Embed:
+    """The status card as an embed: a field per nation (side by side where the screen is
+    wide, one under another on a phone), the board picture as its image."""
+    embed = discord.Embed(title=card.title, description=card.description or None)
+    for f in card.fields:
+        embed.add_field(name=f.name, value=f.value, inline=True)
+    if card.footer:
+        embed.set_footer(text=card.footer)
+    if picture is not None:
+        embed.set_image(url=f"attachment://{picture.filename}")
+    return embed

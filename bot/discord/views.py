@@ -1,9 +1,11 @@
-"""The persistent "Show my hand / orders" button on a table's status message.
+"""The persistent buttons: "Show my hand / orders" and "Full status" on a table's status
+message, the log's pages, and turn buttons.
 
-A `DynamicItem` keyed by the channel (the table): it keeps answering after a restart
-because `setup_hook` registers the class, and every click re-reads the caller's view from
-the database. The seat is the clicking user's own, never carried in the button, so one
-button on the shared status message serves every player.
+Each is a `DynamicItem` keyed by the channel (the table): it keeps answering after a
+restart because `setup_hook` registers the class, and every click re-reads the database.
+The seat is the clicking user's own, never carried in the button, so one button on the
+shared status message serves every player. "Full status" shows anyone, privately, the
+whole public status the card leaves out for room (issue 18 item 11).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from .interact import answer_private
 
 __all__ = [
     "ShowMine",
+    "FullStatus",
     "LogPage",
     "ActChoice",
     "ActPick",
@@ -26,6 +29,7 @@ __all__ = [
     "log_view",
     "choices_view",
     "CUSTOM_ID",
+    "FULL_ID",
     "LOG_ID",
     "ACT_ID",
     "PICK_ID",
@@ -59,9 +63,38 @@ class ShowMine(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"chan:m
         )
 
 
+FULL_ID = "chan:full:{channel_id}"
+FULL_LABEL = "Full status"
+
+
+class FullStatus(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"chan:full:(?P<channel_id>[0-9]+)"
+):
+    def __init__(self, channel_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=FULL_LABEL,
+                style=discord.ButtonStyle.secondary,
+                custom_id=FULL_ID.format(channel_id=channel_id),
+            )
+        )
+        self.channel_id = channel_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
+    ) -> FullStatus:
+        return cls(int(match["channel_id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        service = interaction.client.service  # type: ignore[attr-defined]
+        await answer_private(interaction, service.status(self.channel_id))
+
+
 def status_view(channel_id: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(ShowMine(channel_id))
+    view.add_item(FullStatus(channel_id))
     return view
 
 

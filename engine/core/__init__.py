@@ -5,6 +5,7 @@ from .content import Provenance, Sourced, load_toml, set_content_dir
 from .errors import ContentError, GameError, IllegalAction, NotYourTurn
 from .fast import built, clone, replaced
 from .game import Applied, Forced, Game, StandingOrder, TrackingRandom
+from .layout import Layout, Panel
 from .model import PUBLIC, Event, GameState, Model, Outcome, Prompt, Standing
 from .reference import Entry
 from .rng import rng_for, roll, seed_commitment
@@ -21,10 +22,12 @@ __all__ = [
     "GameError",
     "GameState",
     "IllegalAction",
+    "Layout",
     "Model",
     "NotYourTurn",
     "Option",
     "Outcome",
+    "Panel",
     "PUBLIC",
     "Prompt",
     "Provenance",

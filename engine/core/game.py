@@ -17,6 +17,7 @@ from pydantic import BaseModel, TypeAdapter
 
 from .commands import Command
 from .errors import IllegalAction, NotYourTurn
+from .layout import Layout
 from .model import Event, GameState, Model, Outcome, Prompt
 from .reference import Entry
 from .rng import seed_for
@@ -161,6 +162,9 @@ class Game(ABC, Generic[S]):
     nation_rule: ClassVar[str] = ""  # that rule in the rulebook's words, for /game rules
     # What a missed deadline does, in a player's words, for `/game rules` (issue 18 item 8).
     missed_deadline: ClassVar[str] = "A missed deadline gives the default order for that decision."
+    # The kind of the public event that opens each Week, round or turn after the first
+    # ("week"): the channel's round summary starts a new message there (issue 18 item 10).
+    round_event: ClassVar[str] = ""
 
     # -- lifecycle -------------------------------------------------------------------
     @abstractmethod
@@ -182,6 +186,13 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def describe(self, view: dict[str, Any]) -> str:
         """Readable Markdown of a view, short enough for a phone. Sees only the view."""
+
+    def layout(self, view: dict[str, Any]) -> Layout:
+        """The public view laid out for a phone's status card (`engine/core/layout.py`):
+        the same facts as `describe`, or fewer (never others). This default puts the
+        description under its first line; the games lay out their own."""
+        title, *lines = self.describe(view).splitlines() or [self.title]
+        return Layout(title=title.replace("**", ""), lines=lines)
 
     @abstractmethod
     def outcome(self, state: S) -> Outcome | None:

@@ -13,6 +13,7 @@ from engine.core import (
     Event,
     Game,
     IllegalAction,
+    Layout,
     Model,
     Outcome,
     Prompt,
@@ -37,6 +38,7 @@ from .commands import COMMANDS
 from .content import load_content
 from .log import Log, statesman
 from .state import CrisisState, Player
+from .texts import PHASE_NAMES
 
 NATION_ORDER = ["AH", "RU", "DE", "FR", "GB"]  # Berchtold, Sazonov, Bethmann Hollweg, Poincaré, Grey
 DECK_SIZE = 24
@@ -47,18 +49,6 @@ SOLO_LEVELS = [
     (25, "Diplomatic Tie"),
     (0, "Diplomatic Loss"),
 ]
-
-
-# The Week's steps as the rulebook names them, for the status line.
-PHASE_NAMES = {
-    "first_draw": "First Draw",
-    "play": "Play Step",
-    "congress_invite": "Congress Step: the invitation",
-    "congress_answer": "Congress Step: attend or refuse",
-    "end_check": "End of the Week",
-    "refresh": "Refresh Step",
-    "over": "game over",
-}
 
 
 class CrisisOptions(Model):
@@ -108,6 +98,7 @@ class Crisis1914(Game[CrisisState]):
     Action = a.ACTION
     commands = COMMANDS
     standing_orders = standing.ORDERS
+    round_event = "week"  # "Week 2 begins." (weeks.py)
     nation_choice = "choose"
     nation_rule = (
         "Players choose their nations (Set Up): each /game join preference no other player shares "
@@ -361,6 +352,9 @@ class Crisis1914(Game[CrisisState]):
         c = card(card_id)
         dp = card_dp(state, p, c)
         return {"card": card_id, "name": c.name, "dp": dp, "type": c.type, "text": texts.card_text(c, dp)}
+
+    def layout(self, view: dict[str, Any]) -> Layout:
+        return texts.layout(view)
 
     def describe(self, view: dict[str, Any]) -> str:
         content = load_content()

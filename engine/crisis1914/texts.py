@@ -3,7 +3,9 @@ for a player's Hand, the turn menus, the player aid and `/game card` (docs/archi
 
 from __future__ import annotations
 
-from engine.core import Entry, Provenance
+from typing import Any
+
+from engine.core import Entry, Layout, Panel, Provenance
 
 from . import content as ct
 from .state import CrisisState
@@ -16,7 +18,20 @@ __all__ = [
     "entries",
     "PRESTIGE_TABLE",
     "TYPE_RULES",
+    "PHASE_NAMES",
+    "layout",
 ]
+
+# The Week's steps as the rulebook names them, for the status line.
+PHASE_NAMES = {
+    "first_draw": "First Draw",
+    "play": "Play Step",
+    "congress_invite": "Congress Step: the invitation",
+    "congress_answer": "Congress Step: attend or refuse",
+    "end_check": "End of the Week",
+    "refresh": "Refresh Step",
+    "over": "game over",
+}
 
 # What each card type does on a Tableau (rules: Cards).
 TYPE_RULES = {
@@ -284,3 +299,45 @@ def aid(state: CrisisState | None, seat: str | None) -> str:
         if in_play is None or n.id in in_play:
             lines.append(f"• {n.statesman}'s player board ({n.name}): {board_text(n)}")
     return "\n".join(lines)
+
+
+def layout(view: dict[str, Any]) -> Layout:
+    """The public view for a phone's status card (engine/core/layout.py): the Week, round and
+    step; one panel per statesman in Initiative order with the Score markers, Prestige,
+    Belligerence, the Tension in their City Box, their Hand and Tableau sizes and what
+    they did this Week. Each Tableau card by card is in `describe` and the picture."""
+    nations = ct.load_content().nations
+    title = (
+        f"Crisis: 1914 · Week {view['week']} of 6, Round {view['round']} · "
+        f"{PHASE_NAMES.get(view['phase'], view['phase'])}"
+    )
+    lines = []
+    if view["result"]:
+        lines.append(f"**{view['result']}**")
+    for x in view["pending"]:
+        if x["kind"] == "resolve":
+            card = ct.load_content().cards[x["cards"][0]].name
+            lines.append(f"{nations[x['nation']].statesman} is placing {card}.")
+    order = [n for n in view["initiative"] if n in view["players"]]
+    order += [n for n in view["players"] if n not in order]
+    # a statesman who Deliberated or Seized leaves the column until the next round
+    moving = {n: "to the top next round" for n in view["will_move_top"]}
+    moving |= {n: "to the bottom next round" for n in view["will_move_bottom"]}
+    panels = []
+    for i, nid in enumerate(order, 1):
+        p = view["players"][nid]
+        dp = f"{p['score']}" + (f" & {p['second']}" if p["second"] is not None else "")
+        tension = ", ".join(f"{nations[b].name} {t}" for b, t in view["tension"][nid].items())
+        done = (("passed", p["passed"]), ("Momentum", p["momentum"]), ("deliberated", p["deliberated"]))
+        flags = [f for f, on in done if on]
+        if nid in moving:
+            flags.append(moving[nid])
+        rows = [
+            f"**{dp} DP** · {p['prestige']} Prestige · Belligerence {p['belligerence']}",
+            f"Tension: {tension} · Hand {p['hand_size']} · {len(p['tableau'])} of {p['limit']} cards"
+            + "".join(f" · {f}" for f in flags),
+        ]
+        if p["lost"]:
+            rows.append(f"Lost: {p['lost']}")
+        panels.append(Panel(name=f"{i}. {p['statesman']} ({p['nation']})", lines=rows, seat=p["seat"]))
+    return Layout(title=title, round=f"Week {view['week']}", lines=lines, panels=panels)

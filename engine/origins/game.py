@@ -13,6 +13,7 @@ from engine.core import (
     Event,
     Game,
     IllegalAction,
+    Layout,
     Model,
     Outcome,
     Prompt,
@@ -70,6 +71,7 @@ class Origins(Game[OriginsState]):
         "ready": "the end of diplomacy (/origins ready)",
     }
     max_players = 7
+    round_event = "turn"  # "**November 1913**" (rules.begin_turn)
     nation_choice = "random"
     nation_rule = (
         "Countries are assigned at random (§1): /game join preferences count only if the host "
@@ -357,6 +359,9 @@ class Origins(Game[OriginsState]):
 
     def describe(self, view: dict[str, Any]) -> str:
         return views.describe(view)
+
+    def layout(self, view: dict[str, Any]) -> Layout:
+        return views.layout(view)
 
     # -- checks ---------------------------------------------------------------------------
     def invariants(self, state: OriginsState) -> list[str]:

@@ -82,6 +82,20 @@ def sheet_line(sheet: Sheet) -> str:
     return ", ".join(parts) or "(empty)"
 
 
+def sheet_words(line: str) -> str:
+    """A sheet's one-line form ("SER 5, -GER 2") with every embassy's full name, as a
+    person reads it: "Serbia 5, remove 2 in Germany"."""
+    names = content.names()
+    words = []
+    for part in line.split(", "):
+        code, _, amount = part.partition(" ")
+        if code.startswith("-") and code[1:] in names:
+            words.append(f"remove {amount} in {names[code[1:]]}")
+        else:
+            words.append(f"{names.get(code, code)} {amount}".strip())
+    return ", ".join(words)
+
+
 def funds(state: OriginsState, country: str) -> int:
     """PFs the country may place this turn: unplaced income plus its own embassy."""
     return state.unplaced.get(country, 0) + state.at(country, country)
@@ -172,7 +186,7 @@ def reveal(state: OriginsState) -> Event:
     state.drafts = {}
     state.submitted = []
     names = content.names()
-    lines = [f"{names[c]}: {sheet_line(s)}" for c, s in sheets.items()]
+    lines = [f"{names[c]}: {sheet_words(sheet_line(s))}" for c, s in sheets.items()]
     lines += [
         f"{names[c]} loses {n} unplaced PFs over the home cap of {cap(state)}: eliminated."
         for c, n in lost.items()

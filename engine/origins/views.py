@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core import Layout, Panel
+
 from . import attacks, content, placement, scoring, texts
 from .state import OriginsState, Sheet
 
@@ -85,46 +87,55 @@ def view(state: OriginsState, seat: str | None) -> dict[str, Any]:
 ATTACKS_SHOWN = 8  # the rest as /origins attack's target list shows them: the status stays one message
 
 
+PHASES = {
+    "bidding": "Phase 3, bidding for the attack order",
+    "placement": "Phase 4, secret placement",
+    "attacks": "Phase 5, diplomatic attacks",
+    "diplomacy": "Phase 6, diplomacy",
+    "over": "Game over",
+}
+
+
+def _scores(v: dict[str, Any]) -> tuple[str, dict[str, int]]:
+    """The VPs to show and their heading: the final ones, else the dated provisional ones."""
+    scores = v["final"] if v["final"] is not None else v["vps"]
+    title = "Final VPs" if v["final"] is not None else "Provisional VPs"
+    when = f" ({v['vps_when']})" if v.get("vps_when") else ""
+    return f"{title}{when}", scores
+
+
 def describe(v: dict[str, Any]) -> str:
     names = {c: info["name"] for c, info in v["countries"].items()}
+    everywhere = content.names()  # the embassies no player holds too
     lines = [f"**Origins of World War I: {v['turn']}**"]
     if v["last_turn"]:
         caps = v["caps"]
         lines[0] += f" (last turn: {caps['per_embassy']} PFs per embassy, {caps['attacks']} attacks)"
-    phase = {
-        "bidding": "Phase 3, bidding for the attack order",
-        "placement": "Phase 4, secret placement",
-        "attacks": "Phase 5, diplomatic attacks",
-        "diplomacy": "Phase 6, diplomacy",
-        "over": "Game over",
-    }[v["phase"]]
-    lines.append(phase)
+    lines.append(PHASES[v["phase"]])
     if v["order"]:
-        lines.append("Order: " + " > ".join(v["order"]))
+        lines.append("Attack order: " + " > ".join(names[c] for c in v["order"]))
     if "bidding" in v:
         lines.append(f"Highest bid {v['bidding']['high_bid']} PF")
     if "attacking" in v:
         a = v["attacking"]
         lines.append(f"Attacking: {names[a['country']]} ({a['left']} left)")
     if "submitted" in v:
-        lines.append("Sheets in: " + (", ".join(v["submitted"]) or "none"))
+        lines.append("Sheets in: " + (", ".join(names[c] for c in v["submitted"]) or "none"))
     if v["board"]:
         lines.append("**Embassies** (★ treaty rights)")
         for embassy, here in v["board"].items():
             held = v["treaties"].get(embassy, [])
-            cells = ", ".join(f"{c} {n}{'★' if c in held else ''}" for c, n in here.items())
-            lines.append(f"`{embassy:<3}` {cells}")
+            cells = ", ".join(f"{names[c]} {n}{'★' if c in held else ''}" for c, n in here.items())
+            lines.append(f"{everywhere[embassy]}: {cells}")
     unplaced = {c: n for c, n in v["unplaced"].items() if n}
     if unplaced:
-        lines.append("To place: " + ", ".join(f"{c} {n}" for c, n in unplaced.items()))
-    scores = v["final"] if v["final"] is not None else v["vps"]
+        lines.append("To place: " + ", ".join(f"{names[c]} {n}" for c, n in unplaced.items()))
+    title, scores = _scores(v)
     if scores:
-        title = "Final VPs" if v["final"] is not None else "Provisional VPs"
-        when = f" ({v['vps_when']})" if v.get("vps_when") else ""
-        lines.append(f"{title}{when}: " + ", ".join(f"{c} {n}" for c, n in scores.items()))
+        lines.append(f"{title}: " + ", ".join(f"{names[c]} {n}" for c, n in scores.items()))
         mine = v["you"]["countries"] if "you" in v else []
-        # where the player's own VPs came from (the status stays one message; the
-        # provisional scoring's post breaks every country down)
+        # where the player's own VPs came from (the provisional scoring's post breaks
+        # every country down)
         lines += [
             "  " + scoring.country_detail(names[c], [tuple(x) for x in p])
             for c, p in v.get("vps_parts", {}).items()
@@ -135,9 +146,9 @@ def describe(v: dict[str, Any]) -> str:
         lines.append("**You**: " + ", ".join(names[c] for c in you["countries"]))
         if v["phase"] in ("bidding", "placement"):
             for c in you["countries"]:
-                line = f"{c}: {you['funds'][c]} PFs to bid or place"
+                line = f"{names[c]}: {you['funds'][c]} PFs to bid or place"
                 if "sheets" in you:
-                    line += f"; sheet: {you['sheets'][c]}"
+                    line += f"; sheet: {placement.sheet_words(you['sheets'][c])}"
                     if you.get("unplaced", {}).get(c):
                         line += f" ({you['unplaced'][c]})"
                 lines.append(line)
@@ -154,3 +165,43 @@ def describe(v: dict[str, Any]) -> str:
         if you.get("handed_in"):
             lines.append("Your sheets are handed in.")
     return "\n".join(lines)
+
+
+def layout(v: dict[str, Any]) -> Layout:
+    """The public view for a phone's status card (engine/core/layout.py): the turn and phase,
+    then one panel per country in the attack order with its VPs, the PFs it has to place,
+    and the embassies where it holds treaty rights. Every embassy's
+    PFs are in `describe` and the picture."""
+    names = {c: info["name"] for c, info in v["countries"].items()}
+    everywhere = content.names()
+    lines = []
+    if v["last_turn"]:
+        caps = v["caps"]
+        lines.append(f"The last turn: {caps['per_embassy']} PFs per embassy, {caps['attacks']} attacks.")
+    if "bidding" in v:
+        lines.append(f"Highest bid: {v['bidding']['high_bid']} PF.")
+    if "attacking" in v:
+        a = v["attacking"]
+        lines.append(f"Attacking: {names[a['country']]} ({a['left']} left).")
+    title, scores = _scores(v)
+    lines.append("★ treaty rights" + (f" · {title}" if scores else ""))
+    order = [c for c in v["order"] if c in names] + [c for c in names if c not in v["order"]]
+    rights: dict[str, list[str]] = {c: [] for c in names}
+    for embassy in everywhere:  # in board order
+        for c in v["treaties"].get(embassy, []):
+            if c in rights:
+                rights[c].append(everywhere[embassy])
+    panels = []
+    for i, c in enumerate(order, 1):
+        first = [f"**{scores.get(c, 0)} VPs**"] if scores else []
+        if v["unplaced"].get(c):
+            first.append(f"{v['unplaced'][c]} PFs to place")
+        rows = [" · ".join(first)] if first else []
+        if rights[c]:
+            rows.append("★ " + ", ".join(rights[c]))
+        panels.append(
+            Panel(name=f"{i}. {names[c]}", lines=rows or ["no treaty rights"], seat=v["countries"][c]["seat"])
+        )
+    return Layout(
+        title=f"Origins of World War I · {v['turn']} · {PHASES[v['phase']]}", lines=lines, panels=panels
+    )

@@ -8,7 +8,19 @@ from typing import Any
 from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from engine.core import Entry, Event, Forced, Game, IllegalAction, Model, Outcome, Prompt, Standing, rng_for
+from engine.core import (
+    Entry,
+    Event,
+    Forced,
+    Game,
+    IllegalAction,
+    Layout,
+    Model,
+    Outcome,
+    Prompt,
+    Standing,
+    rng_for,
+)
 
 from . import actions as A
 from . import bots, legal, rules, standing, texts
@@ -117,6 +129,7 @@ class Schonbrunn(Game[SchonbrunnState]):
         "keep": "Treaties to keep (/schonbrunn keep)",
     }
     max_players = 6
+    round_event = "round"  # "Round 2/4. Reparations: …" (rules._start_round)
     nation_choice = "agreed"
     nation_rule = (
         "The Roles are dealt at random unless all players agree (Setup): /game join preferences "
@@ -277,6 +290,9 @@ class Schonbrunn(Game[SchonbrunnState]):
                 if d.owner == seat and d.place in state.objectives and not d.face_up
             )
         return me
+
+    def layout(self, view: dict[str, Any]) -> Layout:
+        return texts.layout(view)
 
     def describe(self, view: dict[str, Any]) -> str:
         lines = [

@@ -3,12 +3,14 @@ screen, the board, the player aid and `/game card` (docs/architecture.md §2).""
 
 from __future__ import annotations
 
-from engine.core import Entry
+from typing import Any
+
+from engine.core import Entry, Layout, Panel
 
 from .content import OBJECTIVES, Card, Nation, card, cards, nations, tables
 from .state import SchonbrunnState
 
-__all__ = ["card_text", "nation_text", "head_text", "entries", "TYPE_NAMES"]
+__all__ = ["card_text", "nation_text", "head_text", "entries", "layout", "TYPE_NAMES"]
 
 TYPE_NAMES = {"indemnity": "Indemnity", "ally": "Ally", "aid": "Aid", "treaty": "Treaty"}
 TIMINGS = {"assignments": "Assignments", "congress": "Congress", "end": "End of the game"}
@@ -172,3 +174,39 @@ def aid(state: SchonbrunnState | None, seat: str | None) -> str:
         else:
             lines.append(f"• {label}: {len(pile)} cards, the top not yet revealed.")
     return "\n".join(lines)
+
+
+def layout(view: dict[str, Any]) -> Layout:
+    """The public view for a phone's status card (engine/core/layout.py): the round and phase,
+    the Master of Ceremonies, then one panel per nation in Hierarchy order with its Prestige,
+    Ally markers, the Delegates in its supply, its Hierarchy Delegate once revealed and its
+    signed Treaties. Each Objective's Delegates are in `describe` and the picture."""
+    if view["round"]:
+        title = f"Schönbrunn · Round {view['round']} of {view['rounds']} · {view['phase']}"
+    else:  # the auction variant's bidding for the Nations comes before Round 1
+        title = f"Schönbrunn · {view['phase']}, before Round 1 of {view['rounds']}"
+    if view["simplified"]:
+        title += " · simplified"
+    lines = [f"Master of Ceremonies: {view['master']}"] if view["hierarchy"] else []
+    players = list(view["players"].items())
+    rank = {n: i for i, n in enumerate(view["hierarchy"])}
+    players.sort(key=lambda item: rank.get(item[1]["nation"], len(rank)))
+    panels = []
+    for i, (seat, p) in enumerate(players, 1):
+        final = view["final"].get(p["nation"])
+        score = f"**{final} Prestige** (final)" if final is not None else f"**{p['prestige']} Prestige**"
+        first = [score]
+        if "receptions" in p:
+            first.append(f"{p['receptions']} Reception{'' if p['receptions'] == 1 else 's'}")
+        if p["ally_markers"]:
+            first.append("Allies " + " + ".join(map(str, p["ally_markers"])))
+        second = [f"{p['supply']} Delegate{'' if p['supply'] == 1 else 's'} in supply"]
+        if p["committed"] is not None:
+            second.append(f"Hierarchy Delegate: {p['committed']}")
+        rows = [" · ".join(first), " · ".join(second)]
+        if p["signed"]:
+            rows.append("Signed: " + ", ".join(p["signed"]))
+        name = f"{i}. {p['nation']}" if view["hierarchy"] else p["nation"]
+        panels.append(Panel(name=name, lines=rows, seat=seat))
+    name = f"Round {view['round']}" if view["round"] else "The auction for the Nations"
+    return Layout(title=title, round=name, lines=lines, panels=panels)

@@ -61,11 +61,6 @@ class CrisisTable(WholeGameTable):
     def answer(self, result: Any) -> str:
         return "\n".join(m.content for m in [result.response, *result.followups])
 
-    def status(self) -> str:
-        shown = [m.content for m in self.channel.history() if m.content.startswith("**Crisis: 1914** —")]
-        assert len(shown) == 1, "the status is one message, edited in place"
-        return shown[0]
-
     async def thread(self, name: str) -> Any:
         info = await self.store.get_table(self.channel.id)
         thread = next(t for t in self.channel.threads if t.name == name)
@@ -142,6 +137,7 @@ async def test_a_whole_game_of_crisis_by_slash_commands(env, store, seed):
     rng = random.Random(seed)
     mirror = await table.state()  # the same game on the engine alone
     _the_status_shows_the_table(table.status(), mirror)
+    _the_full_status_shows_the_tableaux(await table.full_status(), mirror)
     weeks_seen: set[int] = set()
     congresses = refreshes = secret_dms = 0
     kinds: set[type] = set()  # the kinds of order given so far
@@ -151,6 +147,7 @@ async def test_a_whole_game_of_crisis_by_slash_commands(env, store, seed):
         prompts = GAME.prompts(mirror)
         if mirror.week not in weeks_seen:  # each member looks at their Hand once a Week
             weeks_seen.add(mirror.week)
+            _the_full_status_shows_the_tableaux(await table.full_status(), mirror)
             for seat in table.seats:
                 await _the_hand_is_shown_to_its_holder_only(table, mirror, seat)
         where = None
@@ -195,7 +192,7 @@ async def _give(
     assert stored == expected, f"/{GROUP} {command} {options} did not mean {action!r}"
     assert GAME.invariants(stored) == []
 
-    public = table.public_since(first_call)
+    public = table.public_since(first_call, new_only=True)
     told = {  # each member's private texts from this command: their answer and their DMs
         name: table.dms(name)[dms_before[name] :] + ([answer] if table.seats[seat] == name else [])
         for name in table.members
@@ -254,23 +251,33 @@ def _nothing_unseen_is_named(texts: list[str], unseen: set[str], who: str) -> No
 
 
 def _the_status_shows_the_table(status: str, state: CrisisState) -> None:
-    """The channel's status message shows the Week, the Initiative Track, and each
-    statesman's Tableau, DP, Prestige and Tension as they are now."""
+    """The channel's status message shows the Week, the statesmen in Initiative order, and
+    each one's DP, Prestige and Tension as they are now (issue 18: the card of a phone)."""
     nations = load_content().nations
     assert f"Week {state.week} of 6" in status, status
-    initiative = " > ".join(nations[n].statesman for n in state.current if n)
-    assert f"Initiative: {initiative}" in status, status
+    order = [n for n in state.current if n] + [n for n in state.players if n not in state.current]
+    fields = [re.match(r"\d+\. (.+?) \(", line)[1] for line in status.splitlines() if re.match(r"\d+\. \w", line)]
+    assert fields[-len(order) :] == [nations[n].statesman for n in order], (fields, status)
     for nid, p in state.players.items():
-        dp = f"{p.score}" + (f"&{p.second}" if p.second is not None else "")
-        assert f"**{nations[nid].statesman}** ({nations[nid].city}): {dp} DP, {p.prestige} Prestige" in status
+        dp = f"{p.score}" + (f" & {p.second}" if p.second is not None else "")
+        assert f"**{dp} DP** · {p.prestige} Prestige · Belligerence {p.belligerence}" in status, (nid, status)
         tension = ", ".join(f"{nations[b].name} {t}" for b, t in state.tension[nid].items())
-        assert f"Tension {tension};" in status, (nid, status)
+        assert f"Tension: {tension} · " in status, (nid, status)
+    assert "Your Hand" not in status
+
+
+def _the_full_status_shows_the_tableaux(full: str, state: CrisisState) -> None:
+    """The status message's Full status button shows every Tableau card by card."""
+    nations = load_content().nations
+    initiative = " > ".join(nations[n].statesman for n in state.current if n)
+    assert f"Initiative: {initiative}" in full, full
+    for p in state.players.values():
         if p.tableau:
             played = ", ".join(
                 f"{CARDS[t.card]} {t.dp}" + (" (Belligerence)" if t.belligerence else "") for t in p.tableau
             )
-            assert f"Tableau: {played}" in status, (nid, status)
-    assert "Your Hand" not in status
+            assert f"Tableau: {played}" in full, (p.nation, full)
+    assert "Your Hand" not in full
 
 
 async def _the_hand_is_shown_to_its_holder_only(table: CrisisTable, state: CrisisState, seat: str) -> None:

@@ -9,6 +9,7 @@ from bot.discord.delivery import NOTICE_GRACE
 from bot.discord.views import CUSTOM_ID, LABEL
 
 from .conftest import BotConfig
+from .reading import shown
 
 
 class Table:
@@ -44,9 +45,9 @@ class Table:
         return [m.content for m in self[name].user.dm_channel.history()]
 
     def public_text(self) -> str:
-        texts = [m.content for m in self.channel.history()]
+        texts = [shown(m) for m in self.channel.history()]
         for thread in self.channel.threads:
-            texts += [m.content for m in thread.history()]
+            texts += [shown(m) for m in thread.history()]
         return "\n".join(texts)
 
 
@@ -61,19 +62,19 @@ async def _started(env, service, *names: str) -> Table:
 async def test_create_join_and_start_a_table_in_a_guild_channel(env, service):
     table = Table(env, "alice", "bob")
     await table.open("alice")
-    assert "Envoys" in table.status().content and "alice" in table.status().content
+    assert "Envoys" in shown(table.status()) and "alice" in shown(table.status())
 
     joined = await table["bob"].slash(table.channel, "game join")
     assert joined.ephemeral
-    assert "bob" in table.status().content
+    assert "bob" in shown(table.status())
 
     started = await table["alice"].slash(table.channel, "game start")
     assert started.ephemeral and started.response.content.startswith("The game has started")
     info = await service.table_info(table.channel.id)
     assert info.status == "running"
     assert {s.user_id for s in info.seats} == {table["alice"].id, table["bob"].id}
-    assert "round 1, commit" in table.status().content
-    assert any("Envoys (test game)** begins" in m.content for m in table.channel.history())
+    assert "round 1, commit" in shown(table.status())
+    assert any("Envoys (test game)** begins" in shown(m) for m in table.channel.history())
 
 
 async def test_a_secret_prompt_arrives_by_dm(env, service):
@@ -89,7 +90,7 @@ async def test_a_secret_prompt_arrives_by_dm(env, service):
     committed = await table["bob"].slash(table.channel, "envoys commit", value=3)
     assert committed.ephemeral and "You committed 3" in committed.response.content
     assert "You committed" not in table.public_text()
-    assert "bob has committed" in table.status().content or "s2 has committed" in table.status().content
+    assert "bob has committed" in shown(table.status()) or "s2 has committed" in shown(table.status())
 
 
 async def test_a_member_with_closed_dms_gets_every_later_notice_by_mention(env, service):
@@ -152,9 +153,9 @@ async def test_the_persistent_button_still_answers_after_restart(env, service, m
     await table["bob"].slash(table.channel, "envoys commit", value=2)
 
     await env.restart_bot(make_bot())
-    shown = await table["bob"].click(table.status(), label=LABEL)
-    assert shown.ephemeral
-    assert "Your commit: 2" in shown.response.content
+    mine = await table["bob"].click(table.status(), label=LABEL)
+    assert mine.ephemeral
+    assert "Your commit: 2" in mine.response.content
 
     stranger = table.guild.add_member(env.create_user("carol"))
     refused = await stranger.click(table.status(), label=LABEL)
@@ -162,21 +163,21 @@ async def test_the_persistent_button_still_answers_after_restart(env, service, m
 
     # After the restart the same status message is found again and edited, not reposted.
     await table["alice"].slash(table.channel, "envoys commit", value=1)
-    assert "press" in table.status().content
+    assert "press" in shown(table.status())
 
 
 async def test_a_deadline_fires_under_advance_time(env, service):
     table = await _started(env, service, "alice", "bob")
     await table["alice"].slash(table.channel, "envoys commit", value=3)
-    assert "commit" in table.status().content
+    assert "commit" in shown(table.status())
 
     await env.advance_time(23.5 * 3600)  # the one-hour reminder is due; the deadline is not
     assert any("Reminder" in text for text in table.dms("bob"))
     assert not any("Reminder" in text for text in table.dms("alice"))  # alice owes nothing
-    assert "round 1, commit" in table.status().content
+    assert "round 1, commit" in shown(table.status())
 
     await env.advance_time(3600)  # past the 24-hour deadline: bob's default commit is applied
-    status = table.status().content
+    status = shown(table.status())
     assert "round 1, press" in status, status
     assert "Commits:" in table.public_text()
 
@@ -184,7 +185,7 @@ async def test_a_deadline_fires_under_advance_time(env, service):
 async def test_a_strangers_action_is_refused_privately_and_changes_nothing(env, service, store):
     table = await _started(env, service, "alice", "bob")
     carol = table.guild.add_member(env.create_user("carol"))
-    before_status = table.status().content
+    before_status = shown(table.status())
     before_row = await store.get_table(table.channel.id)
     before_messages = len(table.channel.history())
     calls = len(env.http_requests)
@@ -194,7 +195,7 @@ async def test_a_strangers_action_is_refused_privately_and_changes_nothing(env, 
     assert refused.ephemeral and refused.response.content == "You are not seated at this table."
     after_row = await store.get_table(table.channel.id)
     assert after_row.version == before_row.version and after_row.state == before_row.state
-    assert table.status().content == before_status
+    assert shown(table.status()) == before_status
     assert len(table.channel.history()) == before_messages
     made = [r.path for r in env.http_requests[calls:]]
     assert len(made) == 1 and made[0].startswith("/interactions/"), made  # the private answer only
@@ -246,7 +247,7 @@ async def test_the_diplomacy_thread_opens_and_is_archived(env, service):
     thread = env.bot.get_channel(threads[0].id) or await env.bot.fetch_channel(threads[0].id)
     assert thread.archived
     assert (await service.table_info(table.channel.id)).thread_id is None
-    assert "round 2, commit" in table.status().content
+    assert "round 2, commit" in shown(table.status())
 
 
 async def test_autocomplete_offers_the_games_choices(env, service):
@@ -337,21 +338,21 @@ async def test_deadlines_that_passed_while_the_bot_was_down_are_processed_at_sta
     await table["alice"].slash(table.channel, "envoys commit", value=3)
     env.bot._ticker_task.cancel()  # the bot is down: nothing watches the clock
     await env.advance_time(25 * 3600)
-    assert "round 1, commit" in table.status().content
+    assert "round 1, commit" in shown(table.status())
 
     await env.restart_bot(make_bot())
-    assert "round 1, press" in table.status().content
+    assert "round 1, press" in shown(table.status())
 
 
 async def test_a_late_delivery_never_shows_an_older_status(env, service):
     table = await _started(env, service, "alice", "bob")
     older = await service.command(table.channel.id, table["alice"].id, "commit", {"value": 1})
     await table["bob"].slash(table.channel, "envoys commit", value=2)  # the table moves on
-    assert "round 1, press" in table.status().content
+    assert "round 1, press" in shown(table.status())
 
     with env.time_context():
         await env.bot.delivery.deliver(older)  # the first action's delivery finishes last
-    assert "round 1, press" in table.status().content
+    assert "round 1, press" in shown(table.status())
 
 
 async def test_no_private_line_ever_reaches_the_channel_or_a_thread(env, service, monkeypatch):
@@ -386,14 +387,20 @@ async def test_only_the_callers_own_commands_work_in_a_dm(env):
     assert [type(e).__name__ for e in env.errors] == ["NoPrivateMessage"]  # a refusal, not a crash
 
 
-async def test_no_public_message_is_cut_what_does_not_fit_goes_on_in_another(env, service):
-    """Issue 18 item 11: a status with more quoted events than one message holds (a
-    Congress's results at a full table) is never cut at 2,000 characters."""
+async def test_no_public_message_is_cut_what_does_not_fit_goes_on_in_another(env, service, store):
+    """Issue 18 item 11: an action whose public events fill more than a message (a
+    Congress's results at a full table) is never cut at 2,000 characters: its round
+    summary goes on in further messages, each event whole."""
     from bot.outbox import Outbox, Post
+    from bot.store import EventRow
 
     table = await _started(env, service, "alice", "bob")
     events = [f"Congress result {i}: Reparation {i} goes to nation {i % 6} " + "with details " * 6 for i in range(40)]
     thread_lines = [f"Thread line {i}: " + "words " * 20 for i in range(30)]
+    row = await store.get_table(table.channel.id)
+    await store.save(
+        row, row.version, events=[EventRow(row.channel_id, None, None, "congress", e, 0.0) for e in events]
+    )
     out = Outbox(
         channel_id=table.channel.id,
         posts=[Post(to="channel", text=e) for e in events] + [Post(to="thread", text=x) for x in thread_lines],
@@ -412,4 +419,4 @@ async def test_no_public_message_is_cut_what_does_not_fit_goes_on_in_another(env
     everything = "\n".join(sent)
     for line in events + thread_lines:
         assert line.strip() in everything, line  # whole, not cut
-    assert "round 1, commit" in table.status().content  # the status message is still the status
+    assert "round 1, commit" in shown(table.status())  # the status message is still the status

@@ -19,6 +19,7 @@ from engine.core import seed_commitment
 from tests import tinygame
 
 from .conftest import BotConfig
+from .reading import shown
 from .test_discord_e2e import Table, _started
 
 HOUR = 3600.0
@@ -66,7 +67,7 @@ async def test_pause_freezes_the_deadline_and_resume_gives_back_its_remaining_ti
     assert "paused" in table.public_text()
 
     await env.advance_time(30 * HOUR)  # past the old deadline: nothing expires
-    assert "round 1, commit" in table.status().content
+    assert "round 1, commit" in shown(table.status())
     assert not any("Reminder" in text for text in table.dms("bob"))
 
     resumed = await table["alice"].slash(table.channel, "game resume")
@@ -76,9 +77,9 @@ async def test_pause_freezes_the_deadline_and_resume_gives_back_its_remaining_ti
     assert abs(left - 14 * HOUR) < 60, left / HOUR
 
     await env.advance_time(14 * HOUR - 120)
-    assert "round 1, commit" in table.status().content
+    assert "round 1, commit" in shown(table.status())
     await env.advance_time(240)
-    assert "round 1, press" in table.status().content  # bob's default commit, on time
+    assert "round 1, press" in shown(table.status())  # bob's default commit, on time
 
 
 async def test_a_majority_of_seated_players_pauses_and_resumes(env, service):
@@ -186,7 +187,7 @@ async def test_an_automatic_seat_fills_the_lobby(env, service):
     started = await table["alice"].slash(table.channel, "game start")
     assert started.response.content.startswith("The game has started"), started.response.content
     await table["alice"].slash(table.channel, "envoys commit", value=1)
-    assert "round 1, press" in table.status().content  # the automatic seat committed at once
+    assert "round 1, press" in shown(table.status())  # the automatic seat committed at once
 
 
 async def test_an_expired_deadline_hands_the_seat_to_autopilot(env, service):
@@ -197,7 +198,7 @@ async def test_an_expired_deadline_hands_the_seat_to_autopilot(env, service):
     info = await service.table_info(table.channel.id)
     t = await service._load(table.channel.id)
     assert t.holder("s2").automatic, info
-    assert "round 1, press" in table.status().content or "round 1, diplomacy" in table.status().content
+    assert "round 1, press" in shown(table.status()) or "round 1, diplomacy" in shown(table.status())
 
 
 # ---------------------------------------------------------------- 4. undo
@@ -219,7 +220,7 @@ async def test_undo_takes_back_a_quiet_action_and_refuses_one_that_rolled_dice(e
     await table["bob"].slash(table.channel, "envoys commit", value=1)  # reveals and rolls the die
     refused = await table["alice"].slash(table.channel, "game undo")
     assert refused.ephemeral and "dice" in refused.response.content
-    assert "round 1, press" in table.status().content
+    assert "round 1, press" in shown(table.status())
 
 
 # ---------------------------------------------------------------- 5. history and export
@@ -407,7 +408,7 @@ async def test_after_an_outage_the_downtime_is_posted_and_the_deadline_extended(
     assert len(notices) == 1 and "(5 h)" in notices[0], notices
     extended = await _deadline(store, table.channel.id)
     assert 5 * HOUR - 120 <= extended - due <= 5 * HOUR + 120
-    assert "round 1, commit" in table.status().content
+    assert "round 1, commit" in shown(table.status())
 
 
 async def test_a_deadline_the_outage_passed_is_shifted_before_the_deadline_loop_runs(
@@ -551,16 +552,16 @@ async def test_a_human_substitute_takes_a_seat_back_from_the_automatic_player(en
     table = await _started(env, service, "alice", "bob")
     await table["alice"].slash(table.channel, "game bot", seat="s2", on=True)
     await table["alice"].slash(table.channel, "envoys commit", value=3)  # s2 commits by itself
-    assert "round 1, press" in table.status().content
+    assert "round 1, press" in shown(table.status())
 
     dave = table.players["dave"] = table.guild.add_member(env.create_user("dave"))
     await table["alice"].slash(table.channel, "game substitute", member=dave, seat="s2")
     assert not (await service._load(table.channel.id)).holder("s2").automatic
     await table["alice"].slash(table.channel, "envoys yield")
     await table["alice"].slash(table.channel, "envoys ready")
-    assert "round 1, diplomacy" in table.status().content  # s2 no longer answers by itself
+    assert "round 1, diplomacy" in shown(table.status())  # s2 no longer answers by itself
     done = await dave.slash(table.channel.threads[-1], "envoys ready")
-    assert done.ephemeral and "round 2, commit" in table.status().content
+    assert done.ephemeral and "round 2, commit" in shown(table.status())
 
 
 async def test_after_a_restart_the_stored_status_message_is_edited_without_searching(env, service, make_bot):
@@ -609,6 +610,6 @@ async def test_the_host_moves_the_deadline_nudges_and_ends_the_phase(env, servic
 
     ended = await table["alice"].slash(table.channel, "deadline", end_now=True)
     assert ended.ephemeral, ended.response.content
-    assert "round 1, press" in table.status().content  # bob and carol got their default orders
+    assert "round 1, press" in shown(table.status())  # bob and carol got their default orders
     said = "\n".join(m.content for m in table.channel.history())
     assert "The host ended the phase now." in said and "Played for those who still owed: bob" in said

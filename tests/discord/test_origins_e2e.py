@@ -20,7 +20,7 @@ import pytest
 
 from engine.origins import GAME, content
 from engine.origins.actions import Attack, Bid, Done, Pass, Place, Ready, Remove, Submit, WriteSheet
-from engine.origins.placement import sheet_line
+from engine.origins.placement import sheet_line, sheet_words
 from engine.origins.state import OriginsState, Sheet
 
 from .whole_game import WholeGameTable, draw_pictures, fixed_seed, simcord_bot  # noqa: F401 (fixtures pytest finds by name)
@@ -139,7 +139,7 @@ async def test_a_whole_game_of_origins_by_slash_commands(env, store, players, on
             revealed = "\n".join(table.public_since(phase_start))
             assert "Placement sheets revealed" in revealed
             for country, line in drafts.items():  # a leak would have looked like the reveal
-                assert f"{names[country]}: {line}" in revealed, (country, line)
+                assert f"{names[country]}: {sheet_words(line)}" in revealed, (country, line)
             opener = (seat, answer)
             continue
 

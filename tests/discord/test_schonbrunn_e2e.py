@@ -151,6 +151,7 @@ async def test_a_whole_game_of_schonbrunn_by_slash_commands(env, store):
         prompts = GAME.prompts(mirror)
         if mirror.stage == "commit":
             rounds_seen += 1
+            _status_shows(await table.full_status(), mirror)
             table.offered_this_round.clear()
             await _secret_prompts_arrive_by_dm(table, mirror, prompts, opener)
             phase_start = len(env.http_requests)
@@ -249,45 +250,44 @@ def _commit_reveals(texts: list[str]) -> list[dict[str, int]]:
     return found
 
 
-def _with_overflow(posted: list[str]) -> list[str]:
-    """Each status message with the messages that carry on what did not fit under it
-    (nothing is cut: docs/rulings.md, Discord adapter 26), as one text."""
-    whole: list[str] = []
-    for text in posted:
-        if whole and not text.startswith((STATUS, "**Final standings**")):
-            whole[-1] += "\n" + text
-        else:
-            whole.append(text)
-    return whole
-
-
 def _only_public_texts_were_posted(posted: list[str], after: SchonbrunnState, events: list[Event]) -> None:
-    """What the command put before spectators is the status of the engine's public view,
-    with the action's public events under it (and the standings at the end): no private
-    event, no private view, no secret prompt."""
-    public = [e.text for e in events if e.audience is None]
-    status = GAME.describe(GAME.view(after, None))
-    for text in _with_overflow(posted):
+    """What the command put before spectators is the status message (the round summary
+    with the action's public events, then the card of the engine's public view), a
+    finished summary, and the standings at the end: no private event, no private view, no
+    secret prompt."""
+    for text in posted:
         assert SECRET not in text and not COMMITTED.search(text), text
         for e in events:
             if e.audience is not None:
                 assert e.text not in text, f"a private line reached the channel: {e.text!r}"
-        if text.startswith("**Final standings**"):
-            assert GAME.outcome(after) is not None
-            continue
-        assert text.startswith(STATUS), f"posted in the channel outside the status: {text!r}"
-        shown, _, quoted = text.partition("\n\n> ")
-        assert shown.startswith(status), (shown, status)
-        _status_shows(shown, after)
-        if quoted:
-            # The status message carries the action's public events, each quoted.
-            whole = "\n".join(f"> {line}" for line in public)
-            assert whole.startswith(f"> {quoted}".removesuffix("…")), (quoted, public)
+    title = GAME.layout(GAME.view(after, None)).title
+    cards = [text for text in posted if title in text]
+    assert cards, f"the status was not edited: {posted}"
+    _card_shows(cards[-1], after)
+    said = "\n".join(posted).replace("**", "")
+    for e in events:
+        if e.audience is None:
+            assert e.text.replace("**", "") in said, f"not in the round summary: {e.text!r}"
+
+
+def _card_shows(text: str, state: SchonbrunnState) -> None:
+    """The status card names the round and phase and the Master of Ceremonies, and gives
+    each nation, in Hierarchy order, its player and Prestige."""
+    nation = {s: GAME.seat_label(state, s) for s in state.seats}
+    assert f"Schönbrunn · Round {state.round} of {state.rounds} · {PHASES[state.stage]}" in text, text
+    if state.hierarchy:
+        assert f"Master of Ceremonies: {nation[state.master]}" in text
+        fields = [re.fullmatch(r"\d+\. ([^·]+) · \w+", line) for line in text.splitlines()]
+        order = [m[1] for m in fields if m]
+        assert order == [nation[s] for s in state.hierarchy], (order, text)
+    for s, p in state.players.items():
+        assert re.search(rf"{re.escape(nation[s])} · \w+\n\*\*{p.prestige} Prestige\*\*", text), (s, text)
 
 
 def _status_shows(text: str, state: SchonbrunnState) -> None:
-    """The status names the round and phase, the Hierarchy, each Objective's face-up
-    Delegates and how many are face down, and every nation's Prestige."""
+    """The whole status (the Full status button) names the round and phase, the Hierarchy,
+    each Objective's face-up Delegates and how many are face down, and every nation's
+    Prestige."""
     nation = {s: GAME.seat_label(state, s) for s in state.seats}
     lines = text.splitlines()
     assert lines[0].startswith(f"{STATUS}{state.round}/{state.rounds} · {PHASES[state.stage]}"), lines[0]
@@ -377,6 +377,7 @@ def _face_down_values_did_not_show(
         if not revealed:
             assert len(mine) == len(theirs), ([e.text for e in mine], [e.text for e in theirs])
             assert GAME.describe(GAME.view(after, None)) == GAME.describe(GAME.view(other, None))
+            assert GAME.layout(GAME.view(after, None)) == GAME.layout(GAME.view(other, None))
 
 
 def _each_commit_reached_its_owner_only(table: SchonbrunnTable, commits: dict[str, list[int]]) -> None:

@@ -3,6 +3,7 @@ and a join preference names a nation of the game."""
 
 from __future__ import annotations
 
+from .reading import shown
 from .test_discord_e2e import Table, _started
 
 
@@ -22,9 +23,9 @@ async def test_a_join_preference_that_names_no_nation_is_refused(env, service):
     assert refused.ephemeral and "has no nation or seat called" in refused.response.content
     assert "Choose one of: s1, s2, s3, s4" in refused.response.content
     assert refused.response.message.mention_everyone is False
-    assert "@everyone" not in table.status().content and "bob" not in table.status().content
+    assert "@everyone" not in shown(table.status()) and "bob" not in shown(table.status())
     joined = await table["bob"].slash(table.channel, "game join", preference="s2")
-    assert joined.ephemeral and "bob" in table.status().content
+    assert joined.ephemeral and "bob" in shown(table.status())
 
 
 async def test_discords_request_bodies_stay_out_of_the_log(env, service, caplog):

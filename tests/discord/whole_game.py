@@ -15,11 +15,13 @@ import pytest
 from bot.discord import create_bot
 from bot.discord.delivery import NOTICE_GRACE
 from bot.discord.play_commands import command_name
+from bot.discord.views import CUSTOM_ID, FULL_LABEL
 from bot.tables import TableService
 from engine.core.game import Game
 
 from ..render.lint import problems
 from .conftest import BotConfig
+from .reading import shown, shown_payload
 
 SECRET = "(secret: only you see this)"  # how the service marks a simultaneous prompt
 
@@ -62,6 +64,8 @@ class WholeGameTable:
         self.members = {n: self.guild.add_member(env.create_user(n)) for n in self.names[:players]}
         self.seats: dict[str, str] = {}  # seat -> member name
         self.typed: set[str] = set()  # every command and "command option" a member used
+        self._seen: set[str] = set()  # lines shown in public before REST call `_seen_upto`
+        self._seen_upto = 0
 
     async def start(self, seed: int) -> Any:
         """Open, join, start; returns the interaction answering the host's `/game start`."""
@@ -105,25 +109,63 @@ class WholeGameTable:
         dm = self.members[name].user.dm_channel
         return [m.content for m in dm.history()] if dm is not None else []
 
-    def public_since(self, first_call: int) -> list[str]:
+    def public_since(self, first_call: int, *, new_only: bool = False) -> list[str]:
         """Every text the bot posted or edited into the channel or its threads since the
         given REST call: what a spectator could have read at some moment, not only now
-        (the status message is edited in place)."""
+        (the status message is edited in place). With `new_only`, only the lines no public
+        text had shown before that call: the round summary repeats the round so far at
+        every edit, and what it repeats was public already."""
+        out = self._public(first_call, None)
+        if new_only:
+            if first_call < self._seen_upto:
+                self._seen, self._seen_upto = set(), 0
+            self._seen |= {line for text in self._public(self._seen_upto, first_call) for line in text.splitlines()}
+            self._seen_upto = first_call
+            out = ["\n".join(x for x in text.splitlines() if x not in self._seen) for text in out]
+        return out
+
+    def _public(self, first: int, last: int | None) -> list[str]:
         public = {self.channel.id} | {t.id for t in self.channel.threads}
         out = []
-        for call in self.env.http_requests[first_call:]:
+        for call in self.env.http_requests[first:last]:
             parts = call.path.strip("/").split("/")
             if parts[0] != "channels" or int(parts[1]) not in public or not isinstance(call.json, dict):
                 continue
-            if call.method in ("POST", "PATCH") and call.json.get("content"):
-                out.append(call.json["content"])
+            text = shown_payload(call.json) if call.method in ("POST", "PATCH") else ""
+            if text:
+                out.append(text)
         return out
+
+    def status_message(self) -> Any:
+        """The one message with the status buttons: the round summary and the status card."""
+        wanted = CUSTOM_ID.format(channel_id=self.channel.id)
+        found = [
+            m
+            for m in self.channel.history()
+            if any(getattr(c, "custom_id", None) == wanted for row in m.components for c in row.children)
+        ]
+        assert len(found) == 1, f"expected one status message, found {len(found)}"
+        return found[0]
+
+    def status(self) -> str:
+        """The status message as a member reads it: the round summary, then the card."""
+        return shown(self.status_message())
+
+    async def full_status(self) -> str:
+        """What the status message's "Full status" button shows a member: the whole text."""
+        member = next(iter(self.members.values()))
+        result = await member.click(self.status_message(), label=FULL_LABEL)
+        assert result.ephemeral
+        return "\n".join(m.content for m in [result.response, *result.followups])
 
     def lint(self) -> list[str]:
         """The message lint (issue 12) over everything posted in the channel and its
         threads and every member's DMs during the game; [] when all reads well."""
-        texts = self.public_since(0) + [t for name in self.members for t in self.dms(name)]
-        return [f"{p} in: {t[:200]!r}" for t in texts for p in problems(t)]
+        public = self.public_since(0)
+        texts = public + [t for name in self.members for t in self.dms(name)]
+        found = [f"{p} in: {t[:200]!r}" for t in texts for p in problems(t)]
+        # what the whole table reads names countries in full (issue 12 item 7)
+        return found + [f"{p} in: {t[:200]!r}" for t in public for p in problems(t, public=True)]
 
     async def archived(self, thread_id: int) -> bool:
         """As the bot sees it (an archived thread drops out of its cache: fetched then)."""

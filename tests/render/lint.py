@@ -52,10 +52,21 @@ _GRAMMAR = [
 ]
 
 
-def problems(text: str, known: dict[str, set[str]] | None = None) -> list[str]:
-    """What is wrong with one message a player reads ([] when nothing)."""
+def country_codes() -> re.Pattern[str]:
+    """The Origins board's codes (`GER`, `AH`, `SER`, `FE`) as whole words."""
+    from engine.origins import content
+
+    codes = "|".join(sorted(content.names(), key=len, reverse=True))
+    return re.compile(rf"(?<![\w/-])(?:{codes})(?![\w])")
+
+
+def problems(text: str, known: dict[str, set[str]] | None = None, *, public: bool = False) -> list[str]:
+    """What is wrong with one message a player reads ([] when nothing); `public`: a message
+    the whole table reads, where a country is named in full."""
     known = known if known is not None else known_commands()
     found = []
+    if public:
+        found += [f"a country code {m[0]!r} where its name belongs" for m in country_codes().finditer(text)]
     for m in _SEAT_ID.finditer(text):
         found.append(f"a seat id {m[0]!r}")
     for pattern, what in _REPRS:
@@ -89,11 +100,11 @@ def _prose(word: str) -> bool:
     return word in _PROSE
 
 
-def lint(messages: Iterable[str], where: str = "") -> list[str]:
+def lint(messages: Iterable[str], where: str = "", *, public: bool = False) -> list[str]:
     """Every problem in `messages`, each with the message it was found in (shortened)."""
     known = known_commands()
     out = []
     for text in messages:
-        for problem in problems(text, known):
+        for problem in problems(text, known, public=public):
             out.append(f"{where}{problem} in: {text[:300]!r}")
     return out

@@ -87,6 +87,8 @@ async def test_no_message_of_a_whole_game_needs_a_programmer_to_read(tmp_path, g
     # one message per printed block: the console prints a message line by line, labelled
     messages = [line.split("] ", 1)[1] if line.startswith("[") else line for line in text.splitlines()]
     found = lint(messages)
+    # what the whole table reads (the status, events, the log): countries in full (issue 12 item 7)
+    found += lint([line for line in text.splitlines() if not line.startswith("[private to ")], public=True)
     acted = "[private to the player who acted] "
     found += [f"a confirmation in no game's words: {line}" for line in text.splitlines() if line.startswith(acted + "Done")]
     assert not found, "\n".join(dict.fromkeys(found))
@@ -109,6 +111,15 @@ async def test_no_message_of_a_whole_game_needs_a_programmer_to_read(tmp_path, g
 )
 def test_the_lint_finds_what_the_issue_names(text):
     assert problems(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Order: GER > AH", "`SER` AH 9★, RUS 3", "To place: UK 13, FRA 12", "France: RUS 5, UK 4"],
+)
+def test_the_lint_finds_a_country_code_in_what_the_table_reads(text):
+    assert problems(text, public=True)
+    assert problems("Attack order: Germany > Austria-Hungary; Serbia: Austria-Hungary 9★", public=True) == []
 
 
 @pytest.mark.parametrize(

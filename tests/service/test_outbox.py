@@ -75,7 +75,7 @@ async def test_the_status_names_who_owes_what_and_when(service):
     await seated(service, "alice", "bob", "carol")
     await service.command(CHANNEL, CAROL, "commit", {"value": "1"})
     status = await service.status(CHANNEL)
-    assert "Waiting for: alice (commit), bob (commit)" in status
+    assert "Waiting for alice and bob: commit" in status  # owing the same: named together
     assert f"<t:{int(service.clock() + 24 * 3600)}:R>" in status
 
 
