@@ -141,8 +141,3 @@ async def test_a_whole_game_at_the_largest_table_reads_well_in_the_channel(env, 
     spectator = guild.add_member(env.create_user("spectator"))
     full = await spectator.click(_status_message(channel), label=FULL_LABEL)
     assert full.ephemeral and full.response.content.startswith(f"**{game.title}")
-    import os
-    if os.environ.get("DUMP"):
-        with open(f"/tmp/present/{game_id}.txt", "w") as f:
-            for m in channel.history():
-                f.write("=" * 60 + "\n" + shown(m) + "\n")
