@@ -29,6 +29,7 @@ class Post:
     # replaces it when the member's DMs are closed.
     public: str | None = None
     # event | prompt | reminder | standings | notice | briefing (a substitute's catch-up) | history
+    # | begins (the line a game begins with: the Discord adapter heads the round summary with it)
     kind: str = "event"
 
 

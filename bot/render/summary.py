@@ -95,6 +95,7 @@ def parts(start: Part, lines: list[Line], round_event: str, limit: int = MESSAGE
     than a message is finished as it is (it goes out as several messages, never cut)."""
     out = [Part.resume(start.start())]
     index = start.since
+    size = len(out[0].text())  # of the last part, kept as lines are added
     for line in lines:
         current = out[-1]
         if round_event and line.kind == round_event:
@@ -106,12 +107,13 @@ def parts(start: Part, lines: list[Line], round_event: str, limit: int = MESSAGE
                 current = new
             elif current.continued or not current.heading:
                 out[-1] = current = new
-        elif current.lines and len(current.text()) + 1 + len(line.text) > limit:
+        elif current.lines and size + 1 + len(line.text) > limit:
             current = _continued(current, index)
             out.append(current)
         current.lines.append(line)
+        size = len(current.text()) if len(current.lines) == 1 else size + 1 + len(line.text)
         index += 1
-    if len(out[-1].text()) > limit:  # one line longer than a message: finished as it is
+    if size > limit:  # one line longer than a message: finished as it is
         out.append(_continued(out[-1], index))
     return out
 
