@@ -100,7 +100,7 @@ def test_sheets_are_secret_until_all_are_in_then_revealed_together():
     ger = state.holders["GER"]
     state, events = _set(state, ger, "place", "GER", "SER", 5)
     assert all(e.audience == ger for e in events)
-    assert "SER 5" in GAME.describe(GAME.view(state, ger))
+    assert "sheet: Serbia 5" in GAME.describe(GAME.view(state, ger))  # in full (issue 12 item 7)
     public = GAME.view(state, None)
     assert "you" not in public and "SER" not in public["board"]
     other = next(s for s in state.seats if s != ger)
@@ -114,7 +114,7 @@ def test_sheets_are_secret_until_all_are_in_then_revealed_together():
         assert state.at("SER", "GER") == 0  # nothing happens before the last sheet
     state, events = GAME.apply(state, rest[-1], {"kind": "submit"})
     reveal = next(e for e in events if e.kind == "sheets_revealed")
-    assert reveal.public and reveal.reveals and "Germany: SER 5" in reveal.text
+    assert reveal.public and reveal.reveals and "Germany: Serbia 5" in reveal.text
     assert state.at("SER", "GER") == 5
     public = GAME.view(state, None)
     assert public["last_sheets"]["GER"] == "SER 5" and public["board"]["SER"] == {"GER": 5}

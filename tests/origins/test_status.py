@@ -4,7 +4,7 @@ provisional VPs, short enough for one Discord message on a phone."""
 from __future__ import annotations
 
 from engine.core.playout import play_out
-from engine.origins import GAME
+from engine.origins import GAME, content
 
 from .helpers import new_game, position, to_attacks
 
@@ -14,16 +14,18 @@ def test_public_status_shows_the_board_the_treaties_the_order_and_the_vps():
     state.provisional = {"UK": 10, "FRA": 5, "GER": 3, "RUS": 0, "AH": 0}
     state = to_attacks(state, state.order[0])
     text = GAME.describe(GAME.view(state, None))
+    names = content.names()
     assert "October 1913" in text
-    assert "Order: " + " > ".join(state.order) in text
-    assert "`FE ` UK 12★, RUS 3" in text
-    assert "`SER` AH 9" in text and "AH 9★" not in text
-    assert "Provisional VPs: UK 10, FRA 5" in text
+    # every country and embassy in full (issue 12 item 7)
+    assert "Attack order: " + " > ".join(names[c] for c in state.order) in text
+    assert "Far East: United Kingdom 12★, Russia 3" in text
+    assert "Serbia: Austria-Hungary 9" in text and "Austria-Hungary 9★" not in text
+    assert "Provisional VPs: United Kingdom 10, France 5" in text
     # issue 12: provisional VPs are dated and broken down
     state.provisional_when = "March 1914"
     state.provisional_parts = {"UK": [("treaty rights in Far East", 10)], "FRA": []}
     text = GAME.describe(GAME.view(state, None))
-    assert "Provisional VPs (March 1914): UK 10, FRA 5" in text
+    assert "Provisional VPs (March 1914): United Kingdom 10, France 5" in text
     mine = GAME.describe(GAME.view(state, state.holders["UK"]))
     assert "  United Kingdom +10 (treaty rights in Far East +10)" in mine
     assert "France +0" in GAME.describe(GAME.view(state, state.holders["FRA"]))
@@ -39,3 +41,16 @@ def test_the_status_fits_one_message_even_late_in_a_seven_player_game():
 
     play_out(GAME, 7, 2, on_step=on_step)
     assert longest < 2000
+
+
+def test_the_status_card_gives_each_country_in_the_attack_order_its_vps_and_treaty_rights():
+    state = position(new_game(5, 1), {"FE": {"UK": 12, "RUS": 3}, "SER": {"AH": 9}})
+    state.provisional = {"UK": 10, "FRA": 5, "GER": 3, "RUS": 0, "AH": 0}
+    state = to_attacks(state, state.order[0])
+    layout = GAME.layout(GAME.view(state, None))
+    names = content.names()
+    assert layout.title == "Origins of World War I · October 1913 · Phase 5, diplomatic attacks"
+    assert [p.name for p in layout.panels] == [f"{i}. {names[c]}" for i, c in enumerate(state.order, 1)]
+    uk = next(p for p in layout.panels if p.name.endswith("United Kingdom"))
+    assert uk.seat == state.holders["UK"]
+    assert uk.lines[0].startswith("**10 VPs**") and uk.lines[-1] == "★ Far East"
