@@ -34,6 +34,7 @@ import discord
 
 from bot.bounded import KeyedLocks
 from bot.outbox import Outbox, Post
+from bot.posts import Summary
 from bot.render.pictures import Picture
 from bot.render.status import StatusCard
 from bot.render.text import split_message
@@ -161,7 +162,7 @@ class Delivery:
             await self._show_status(channel, card, summary, new=new, picture=picture)
 
     async def _show_status(
-        self, channel: Any, card: StatusCard, summary: Any, *, new: bool, picture: Picture | None = None
+        self, channel: Any, card: StatusCard, summary: Summary | None, *, new: bool, picture: Picture | None = None
     ) -> None:
         """Edit the status message: the live summary as its text, the card as its embed and
         the board picture as the embed's image, in one call (the picture uploaded again only
@@ -180,10 +181,10 @@ class Delivery:
                 await self.service.summary_moved(channel.id, posted, live)
             return
         texts = [text for part in finished for text in part.messages()]
-        if held:
+        if held and texts:
             await self._freeze(channel, status_id, texts.pop(0))
         elif status_id is not None:
-            await self._retire(channel, status_id)  # the lobby's: the game's first summary begins below
+            await self._retire(channel, status_id)  # the lobby's: the game's first summary begins below it
         for text in texts:
             await channel.send(text, allowed_mentions=NO_MENTIONS)
         posted = await self._edit_status(channel, None, live.text(), embed, picture, remember=False)
