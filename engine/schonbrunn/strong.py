@@ -29,11 +29,11 @@ from functools import cache
 from typing import Any
 
 from engine.core import built
-from engine.core.fast import clone
+from engine.core.fast import clone, replaced
 from engine.core.search import Knowledge
 
 from . import actions as A
-from .content import SYMBOLS, card, nations, plot_reach, tables
+from .content import SYMBOLS, card, cards, nations, plot_reach, tables
 from .phases.hierarchy import tie_resolver
 from .pieces import (
     activatable,
@@ -48,7 +48,7 @@ from .pieces import (
     supply_values,
     unshown_aids,
 )
-from .state import Delegate, SchonbrunnState
+from .state import SchonbrunnState
 
 __all__ = ["SchonbrunnKnowledge", "Sketch", "final_points", "heuristic"]
 
@@ -82,10 +82,15 @@ SYMBOL = {s: i for i, s in enumerate(SYMBOLS)}
 def _aid_worth(counts: list[int], wild: int, later: int) -> float:
     """The Aids' end points, and while rounds remain half the points one more Aid of the
     best symbol would make: a first Aid already counts towards a pair or a set."""
-    now = _aid_points(counts[0], counts[1], counts[2], wild)
-    if later <= 0:
+    return _aid_worth_of(counts[0], counts[1], counts[2], wild, later > 0)
+
+
+@cache
+def _aid_worth_of(c: int, m: int, n: int, wild: int, later: bool) -> float:
+    now = _aid_points(c, m, n, wild)
+    if not later:
         return float(now)
-    more = max(_aid_points(*(counts[k] + (k == s) for k in range(3)), wild) for s in range(3))
+    more = max(_aid_points(c + 1, m, n, wild), _aid_points(c, m + 1, n, wild), _aid_points(c, m, n + 1, wild))
     return 0.5 * now + 0.5 * more
 
 
@@ -132,6 +137,7 @@ class Sketch:
         self.allies_under = [0] * n
         self.aids = [0] * n  # Aids not yet revealed this round (they pay for Treaties)
         self.allies_round: list[list[str]] = []
+        every = cards()
         for i, s in enumerate(seats):
             p = state.players[s]
             power, head_value, ability, first = _nation(p.nation)
@@ -150,31 +156,40 @@ class Sketch:
                 self.screen_head[i] = idx[p.head]
             self.held.append([*p.screen, *p.signed])
             self.signed.append([t for t in p.signed if t not in p.activated])
-            self.allies_under[i] = sum(1 for c in p.under if card(c).type == "ally")
-            self.aids[i] = sum(1 for c in p.screen if card(c).type == "aid" and c not in p.shown_aids)
+            self.allies_under[i] = sum(1 for c in p.under if every[c].type == "ally")
+            self.aids[i] = sum(1 for c in p.screen if every[c].type == "aid" and c not in p.shown_aids)
             self.allies_round.append(list(p.allies_this_round))
         self.down: list[list[list[int]]] = [[[] for _ in range(k)] for _ in range(n)]
         self.up: list[list[list[int]]] = [[[] for _ in range(k)] for _ in range(n)]
         self.supply: list[list[int]] = [[] for _ in range(n)]
         self.committed: list[int | None] = [None] * n
         on_board = []
+        hidden: list[list[int]] = [[] for _ in range(n)]
+        supply = self.supply
         for d in state.delegates:
             i = idx[d.owner]
             place = d.place
             if place == "supply":
-                self.supply[i].append(d.value)
+                supply[i].append(d.value)
             elif place == "committed":
                 self.committed[i] = d.value
             else:
-                on_board.append((i, oj[place], d.value, d.face_up))
-        for sup in self.supply:
+                up = d.face_up
+                on_board.append((i, oj[place], d.value, up))
+                if not up:
+                    hidden[i].append(d.value)
+        for sup in supply:
             sup.sort()
-        self.guess = [self._guess(i, [v for o, _, v, up in on_board if o == i and not up]) for i in range(n)]
-        self.tot = [[0] * k for _ in range(n)]
-        self.pub = [[0.0] * k for _ in range(n)]
-        self.count = [[0] * k for _ in range(n)]
+        self.guess = [self._guess(i, hidden[i]) for i in range(n)]
+        self.tot = tot = [[0] * k for _ in range(n)]
+        self.pub = pub = [[0.0] * k for _ in range(n)]
+        self.count = count = [[0] * k for _ in range(n)]
         for i, j, v, up in on_board:
-            self.add(i, j, v, up)
+            w = v if v else self.ally[i]
+            tot[i][j] += w
+            pub[i][j] += w if up else self.guess[i]
+            count[i][j] += 1
+            (self.up if up else self.down)[i][j].append(v)
         for m in state.markers:
             self.extra(idx[m.owner], oj[m.objective], m.value)
         for i in range(n):
@@ -196,7 +211,8 @@ class Sketch:
         """What the other seats take one of i's face-down Delegates to be worth: between
         the mean of the values i has not shown and the mean of the strongest three of them
         (everyone hides its strongest)."""
-        pool = sorted(self.worth(i, v) for v in self.supply[i] + face_down)
+        ally = self.ally[i]
+        pool = sorted(v if v else ally for v in self.supply[i] + face_down)
         if not pool:
             return 2.0
         return 0.5 * sum(pool) / len(pool) + 0.5 * sum(pool[-3:]) / len(pool[-3:])
@@ -419,15 +435,18 @@ class Sketch:
             rivals = self.rivals(i, later)
         favour = self.favour
         gains = []
-        exp = math.exp
+        table, top = _LOGISTIC, 60 * _STEPS
+        scale = _STEPS / SPREAD
         for j in range(self.k):
-            x = (mine[j] - rivals[j]) / SPREAD
-            y = x + w / SPREAD
-            gain = prizes[j] * (1.0 / (1.0 + exp(-max(-30.0, min(30.0, y)))) - 1.0 / (1.0 + exp(-max(-30.0, min(30.0, x)))))
-            gains.append((gain + 0.05 * w * (favour[j] or 0), j))
+            x = (mine[j] - rivals[j]) * scale + 30.0 * _STEPS + 0.5
+            a, b = int(x), int(x + w * scale)
+            lose = table[0 if a < 0 else (a if a <= top else top)]
+            win = table[0 if b < 0 else (b if b <= top else top)]
+            gains.append((prizes[j] * (win - lose) + 0.05 * w * (favour[j] or 0), j))
+        if self.rng.random() >= 0.25:
+            return v, max(gains)[1]
         gains.sort(reverse=True)
-        pick = 0 if self.rng.random() >= 0.25 else self.rng.randrange(min(3, len(gains)))
-        return v, gains[pick][1]
+        return v, gains[self.rng.randrange(min(3, len(gains)))][1]
 
     def rivals(self, i: int, later: bool) -> list[float]:
         """The strongest other delegation of each Objective as seat i may judge it, and a
@@ -711,14 +730,14 @@ class Sketch:
         return [0.75 * chance[i] + 0.25 * (scores[i] - low) / span for i in range(self.n)]
 
 
+_STEPS = 20  # the logistic's table: twenty entries per unit of margin / scale
+_LOGISTIC = [1.0 / (1.0 + math.exp(-(k / _STEPS - 30.0))) for k in range(60 * _STEPS + 1)]
+
+
 def _win(margin: float, scale: float = SPREAD) -> float:
     """The chance that a delegation ahead by `margin` (its estimate) wins the Objective."""
-    x = margin / scale
-    if x > 30:
-        return 1.0
-    if x < -30:
-        return 0.0
-    return 1.0 / (1.0 + math.exp(-x))
+    k = int((margin / scale + 30.0) * _STEPS + 0.5)
+    return _LOGISTIC[0 if k < 0 else (k if k <= 60 * _STEPS else 60 * _STEPS)]
 
 
 def final_points(held: list[str], allies_under: int, receptions: int) -> int:
@@ -1025,11 +1044,10 @@ class SchonbrunnKnowledge(Knowledge[SchonbrunnState]):
         d = clone(state)
         d.seed = rng.getrandbits(63)
         objectives = set(d.objectives)
-        # Delegates: each owner's unseen values dealt again among its unseen pieces, in id order
+        # Delegates: each owner's unseen values dealt again among its unseen pieces
         own_hidden = d.see_own_face_down
         hidden: dict[str, list[int]] = {}
-        for i in sorted(range(len(d.delegates)), key=lambda i: d.delegates[i].id):
-            x = d.delegates[i]
+        for i, x in enumerate(d.delegates):  # the pieces' order is public (made in seat order)
             if x.face_up or x.known:
                 continue
             if x.owner == seat and (x.place not in objectives or own_hidden):
@@ -1043,7 +1061,7 @@ class SchonbrunnKnowledge(Knowledge[SchonbrunnState]):
             rng.shuffle(values)
             for i, v in zip(pieces, values, strict=True):
                 if d.delegates[i].value != v:
-                    d.delegates[i] = built(Delegate, **{**d.delegates[i].__dict__, "value": v})
+                    d.delegates[i] = replaced(d.delegates[i], value=v)
         # Reparations face down: within their type (printed on the back), Poland in place
         start = 1 if d.tops_revealed else 0
         slots: dict[str, list[tuple[list[str], int]]] = {}
