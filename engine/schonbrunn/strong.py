@@ -25,6 +25,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -1037,60 +1038,96 @@ def _plots(state: SchonbrunnState, seat: str) -> list[A.Plot]:
 # ---------------------------------------------------------------------------- the knowledge
 
 
+@dataclass
+class _Unseen:
+    """The hidden pools of a state as one seat sees it, each in a fixed order: Delegates
+    (piece indices and their values), face-down Reparations (places and ids), Favours."""
+
+    delegates: list[tuple[list[int], list[int]]]
+    cards: list[tuple[list[tuple[str | None, int]], list[str]]]
+    favour_places: list[str]
+    favours: list[int]
+
+
 class SchonbrunnKnowledge(Knowledge[SchonbrunnState]):
     horizon = 0  # no engine step below the tree: `evaluate` finishes the round on a Sketch
 
+    def __init__(self, game: Any):
+        super().__init__(game)
+        self._unseen: tuple[SchonbrunnState, str, int, _Unseen] | None = None
+
     def determinize(self, state: SchonbrunnState, seat: str, rng: random.Random) -> SchonbrunnState:
+        unseen = self._unseen_of(state, seat)
         d = clone(state)
         d.seed = rng.getrandbits(63)
-        objectives = set(d.objectives)
-        # Delegates: each owner's unseen values dealt again among its unseen pieces
-        own_hidden = d.see_own_face_down
-        hidden: dict[str, list[int]] = {}
-        for i, x in enumerate(d.delegates):  # the pieces' order is public (made in seat order)
-            if x.face_up or x.known:
-                continue
-            if x.owner == seat and (x.place not in objectives or own_hidden):
-                continue
-            hidden.setdefault(x.owner, []).append(i)
-        for owner in d.seats:
-            pieces = hidden.get(owner, [])
-            if len(pieces) < 2:
-                continue
-            values = sorted(d.delegates[i].value for i in pieces)
+        delegates = d.delegates
+        for pieces, values in unseen.delegates:
+            values = list(values)
             rng.shuffle(values)
             for i, v in zip(pieces, values, strict=True):
-                if d.delegates[i].value != v:
-                    d.delegates[i] = replaced(d.delegates[i], value=v)
-        # Reparations face down: within their type (printed on the back), Poland in place
-        start = 1 if d.tops_revealed else 0
-        slots: dict[str, list[tuple[list[str], int]]] = {}
-        for o in [*d.objectives, "PoB"]:
-            pile = d.piles[o]
-            for i in range(start, len(pile)):
-                if not card(pile[i]).legitimacy:
-                    slots.setdefault(card(pile[i]).type, []).append((pile, i))
-        for i, c in enumerate(d.box_hidden):
-            slots.setdefault(card(c).type, []).append((d.box_hidden, i))
-        for kind in ("indemnity", "ally", "aid", "treaty"):
-            places = slots.get(kind, [])
-            ids = sorted(lst[i] for lst, i in places)
+                if delegates[i].value != v:
+                    delegates[i] = replaced(delegates[i], value=v)
+        for places, ids in unseen.cards:
+            ids = list(ids)
             rng.shuffle(ids)
-            for (lst, i), c in zip(places, ids, strict=True):
-                lst[i] = c
-        # Political Favours face down, and the token left out
-        down = [o for o in d.objectives if o in d.favours and o not in d.favours_up]
-        values = sorted([d.favours[o] for o in down] + d.favour_spare)
-        rng.shuffle(values)
-        for o, v in zip(down, values, strict=False):
-            d.favours[o] = v
-        d.favour_spare = values[len(down) :]
+            for (where, i), c in zip(places, ids, strict=True):
+                (d.box_hidden if where is None else d.piles[where])[i] = c
+        if unseen.favours:
+            values = list(unseen.favours)
+            rng.shuffle(values)
+            for o, v in zip(unseen.favour_places, values, strict=False):
+                d.favours[o] = v
+            d.favour_spare = values[len(unseen.favour_places) :]
         if d.stage == "bid":
             for s in d.seats:
                 other = d.players[s]
                 if s != seat and other.bid is not None:
                     other.bid = rng.randint(1, max(1, other.receptions))
         return d
+
+    def _unseen_of(self, state: SchonbrunnState, seat: str) -> _Unseen:
+        """What `seat` cannot see in `state`, gathered in a fixed order from what it can
+        (kept for the decision's next iterations: the search determinizes one state again
+        and again)."""
+        cached = self._unseen
+        if cached is not None and cached[0] is state and cached[1] == seat and cached[2] == state.step:
+            return cached[3]
+        objectives = set(state.objectives)
+        # Delegates: each owner's unseen values dealt again among its unseen pieces
+        hidden: dict[str, list[int]] = {}
+        for i, x in enumerate(state.delegates):  # the pieces' order is public (made in seat order)
+            if x.face_up or x.known:
+                continue
+            if x.owner == seat and (x.place not in objectives or state.see_own_face_down):
+                continue
+            hidden.setdefault(x.owner, []).append(i)
+        delegates = []
+        for owner in state.seats:
+            pieces = hidden.get(owner, [])
+            if len(pieces) > 1:
+                delegates.append((pieces, sorted(state.delegates[i].value for i in pieces)))
+        # Reparations face down: within their type (printed on the back), Poland in place
+        start = 1 if state.tops_revealed else 0
+        slots: dict[str, list[tuple[str | None, int]]] = {}
+        for o in [*state.objectives, "PoB"]:
+            pile = state.piles[o]
+            for i in range(start, len(pile)):
+                if not card(pile[i]).legitimacy:
+                    slots.setdefault(card(pile[i]).type, []).append((o, i))
+        for i, c in enumerate(state.box_hidden):
+            slots.setdefault(card(c).type, []).append((None, i))
+        deal = []
+        for kind in ("indemnity", "ally", "aid", "treaty"):
+            places = slots.get(kind, [])
+            if len(places) > 1:
+                ids = sorted((state.box_hidden if o is None else state.piles[o])[i] for o, i in places)
+                deal.append((places, ids))
+        # Political Favours face down, and the token left out
+        down = [o for o in state.objectives if o in state.favours and o not in state.favours_up]
+        favours = sorted([state.favours[o] for o in down] + state.favour_spare)
+        unseen = _Unseen(delegates, deal, down, favours if len(favours) > 1 else [])
+        self._unseen = (state, seat, state.step, unseen)
+        return unseen
 
     def candidates(self, state: SchonbrunnState, seat: str) -> list[Any]:
         stage = state.stage
