@@ -78,6 +78,7 @@ def _aid_points(c: int, m: int, n: int, wild: int) -> int:
 
 
 SYMBOL = {s: i for i, s in enumerate(SYMBOLS)}
+_WORTH: dict[tuple, float] = {}  # Sketch.card_worth, by card and what the seat holds
 
 
 def _aid_worth(counts: list[int], wild: int, later: int) -> float:
@@ -254,9 +255,19 @@ class Sketch:
 
     # -- what things are worth ------------------------------------------------------------
     def card_worth(self, i: int, cid: str | None) -> float:
-        """What collecting this Reparation now is worth to seat i, in Prestige."""
+        """What collecting this Reparation now is worth to seat i, in Prestige (remembered:
+        it depends only on the card, the seat's cards and a few counts)."""
         if cid is None:
             return 0.0
+        key = (cid, tuple(self.held[i]), self.R[i] // 2, self.allies_under[i], self.later, self.simplified)
+        worth = _WORTH.get(key)
+        if worth is None:
+            if len(_WORTH) > 100_000:
+                _WORTH.clear()
+            worth = _WORTH[key] = self._card_worth(i, cid)
+        return worth
+
+    def _card_worth(self, i: int, cid: str) -> float:
         c = card(cid)
         later = self.later
         held = self.held[i]
