@@ -1093,7 +1093,7 @@ class SchonbrunnKnowledge(Knowledge[SchonbrunnState]):
             for s in d.seats:
                 other = d.players[s]
                 if s != seat and other.bid is not None:
-                    other.bid = rng.randint(1, max(1, other.receptions))
+                    d.change(other, bid=rng.randint(1, max(1, other.receptions)))
         return d
 
     def _unseen_of(self, state: SchonbrunnState, seat: str) -> _Unseen:

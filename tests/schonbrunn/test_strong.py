@@ -165,11 +165,11 @@ def test_one_strong_player_among_basic_ones_outscores_them():
     docs/balance/schonbrunn.md has the ladder over many games)."""
     quick, basic = named_players(GAME)["quick"], named_players(GAME)["basic"]
     margins = []
-    for index in range(4):
+    for index in range(8):
         seats = [f"s{i + 1}" for i in range(3)]
         strong = seats[index % 3]
         policies = {s: (quick if s == strong else basic) for s in seats}
         final = play_out(GAME, 3, 100 + index, seat_policies=policies).state.players
         others = [final[s].prestige for s in seats if s != strong]
         margins.append(final[strong].prestige - sum(others) / len(others))
-    assert sum(margins) / len(margins) >= 4, margins
+    assert sum(margins) / len(margins) >= 3, margins
