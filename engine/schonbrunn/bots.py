@@ -1,4 +1,7 @@
-"""Automatic players: the deadline defaults and a reasonable bot for fuzzing and balance.
+"""Automatic players: the deadline defaults, the basic bot (fuzzing, the first balance
+runs, and the strength ladder's yardstick: issue 16 compares the strong player of
+`strong.py` against it, so it stays as it is) and the review's exploits, an all-in on one
+Objective, kept as test players the strong player must keep beating.
 
 The bot sees only what its seat may see (face-down opposing pieces are estimated).
 """
