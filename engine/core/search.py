@@ -80,6 +80,11 @@ class Knowledge(Generic[S]):
         """The fast policy below the tree; uniform among the legal actions by default."""
         return rng.choice(self.game.legal_actions(state, seat))
 
+    def stop(self, state: S) -> bool:
+        """Whether a playout ends here before its `horizon` (a game's natural boundary, such
+        as the end of a turn, where `evaluate` reads the position best); never, by default."""
+        return False
+
     def evaluate(self, state: S) -> dict[str, float]:
         """Each seat's value in [0, 1] of a state the playout stopped in (not finished)."""
         raise NotImplementedError
@@ -201,7 +206,7 @@ class Search(Generic[S]):
         k = self.knowledge
         for _ in range(k.horizon):
             actor = self._actor(state)
-            if actor is None:
+            if actor is None or k.stop(state):
                 break
             self._play(state, actor, k.playout(state, actor, rng), rng)
         outcome = self.game.outcome(state)

@@ -219,6 +219,18 @@ class Origins(Game[OriginsState]):
     def bot_action(self, state: OriginsState, seat: str, rng: random.Random) -> Any:
         return bots.choose(state, seat, rng)
 
+    def knowledge(self) -> Any:
+        """What the strong automatic players search with (engine/origins/strong.py)."""
+        from .strong import OriginsKnowledge  # only when a strong player is named
+
+        return OriginsKnowledge(self)
+
+    def test_players(self) -> dict[str, Any]:
+        """The exploits the strong player must keep beating (issue 16 item 3)."""
+        from .strong import test_players
+
+        return test_players()
+
     def may_act(self, state: OriginsState, seat: str) -> bool:
         """Whether `seat` owes a decision, as `prompts` says, without writing the prompts."""
         match state.phase:

@@ -1,0 +1,142 @@
+"""The strong automatic player of Origins (engine/origins/strong.py, issue 16): it decides
+from its own seat's view only, every decision is legal, and it beats the basic player and
+the simple exploits."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.core import IllegalAction
+from engine.core.fast import clone
+from engine.core.players import players as named_players
+from engine.core.playout import play_out
+from engine.core.search import Search, Strength
+from engine.origins import GAME, bots, placement
+from engine.origins.actions import Submit
+
+KNOWLEDGE = GAME.knowledge()
+
+
+def _states(players: int, seed: int, every: int = 1):
+    """The states of a game the basic players play, every `every`-th decision."""
+    state = GAME.setup([f"s{i + 1}" for i in range(players)], GAME.Options(), seed)
+    rng = random.Random(seed)
+    k = 0
+    while GAME.outcome(state) is None:
+        seat = GAME.prompts(state)[0].seat
+        if k % every == 0:
+            yield state, seat
+        action = bots.choose(state, seat, rng)
+        GAME.play(state, seat, action, rng)
+        state.step += 1
+        k += 1
+
+
+def _last_sheet_to_write(players: int, seed: int, turn: int):
+    """A copy of a Phase 4 of `turn` where every other player has handed in its sheets
+    (the basic player's) and the last seat is still to write its own."""
+    for state, seat in _states(players, seed):
+        if state.phase == "placement" and state.turn >= turn and len(state.submitted) == players - 1:
+            return clone(state), seat
+    raise AssertionError("no such Phase 4")
+
+
+@pytest.mark.parametrize(("players", "seed", "turn"), [(3, 1, 2), (5, 2, 4), (7, 3, 1)])
+def test_a_determinization_reads_only_the_seats_view_and_deals_the_others_sheets_afresh(players, seed, turn):
+    state, seat = _last_sheet_to_write(players, seed, turn)
+    other = GAME.vary_hidden(state, seat, random.Random(seed))
+    other.seed = state.seed + 1  # the seed behind future dice is hidden too
+    assert GAME.view(other, seat) == GAME.view(state, seat)
+    assert other.drafts != state.drafts
+    one, two = (KNOWLEDGE.determinize(s, seat, random.Random(4)) for s in (state, other))
+    assert one == two
+    assert one.seed != state.seed
+    # the other players' sheets are written again from the public board; the seat's own stay
+    theirs = [c for c, s in state.holders.items() if s != seat]
+    assert any(one.drafts.get(c) != state.drafts.get(c) for c in theirs)
+    assert all(one.drafts.get(c) == state.drafts.get(c) for c in state.countries_of(seat))
+    for country in theirs:
+        placement.check_sheet(one, country, one.drafts[country])
+
+
+@pytest.mark.parametrize(("players", "seed", "turn"), [(3, 5, 1), (5, 6, 3), (6, 7, 2)])
+def test_two_states_that_differ_only_in_the_others_sheets_give_the_same_decision(players, seed, turn):
+    state, seat = _last_sheet_to_write(players, seed, turn)
+    other = GAME.vary_hidden(state, seat, random.Random(seed))
+    other.seed = state.seed + 1
+    assert GAME.view(other, seat) == GAME.view(state, seat) and other.drafts != state.drafts
+    search = Search(KNOWLEDGE, Strength(iterations=40))
+    decisions = [search.decide(s, seat, random.Random(7)) for s in (state, other)]
+    assert decisions[0] == decisions[1]
+
+
+def _legal(state, seat, action) -> bool:
+    if isinstance(action, Submit):  # Phase 4 lists only Submit: the sheets must pass the rules
+        if not GAME.legal_actions(state, seat):
+            return False
+        try:
+            for country, sheet in (action.sheets or {}).items():
+                assert state.holders[country] == seat
+                placement.check_sheet(state, country, sheet)
+        except IllegalAction:
+            return False
+        return True
+    return action in GAME.legal_actions(state, seat)
+
+
+def test_the_candidates_are_legal_choices_and_offer_several_sheets():
+    several = 0
+    for players, seed in ((2, 8), (4, 9), (7, 10)):
+        for state, seat in _states(players, seed, every=2):
+            options = KNOWLEDGE.candidates(KNOWLEDGE.determinize(state, seat, random.Random(1)), seat)
+            assert options, (state.phase, seat)
+            assert all(_legal(state, seat, o) for o in options), (state.phase, options)
+            several += state.phase == "placement" and len(options) >= 2
+    assert several >= 10
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 11), (7, 12)])
+def test_every_decision_of_a_whole_game_of_searching_players_is_legal(players, seed):
+    search = Search(KNOWLEDGE, Strength(iterations=6))
+    state = GAME.setup([f"s{i + 1}" for i in range(players)], GAME.Options(), seed)
+    rng = random.Random(seed)
+    decisions = 0
+    while GAME.outcome(state) is None:
+        seat = GAME.prompts(state)[0].seat
+        action = search.decide(state, seat, rng)
+        assert _legal(state, seat, action), (state.phase, action)
+        state, _ = GAME.apply(state, seat, action)
+        decisions += 1
+    assert decisions > 50 and GAME.invariants(state) == []
+
+
+def test_the_exploits_are_named_players():
+    named = named_players(GAME)
+    assert {"quick", "strong", "deep", "basic", "defaults", "attacker", "passive"} <= set(named)
+    # the attacker attacks whenever it may, the passive player never bids nor attacks
+    attacked = passive_acts = 0
+    for state, seat in _states(5, 13):
+        if state.phase == "attacks" and len(GAME.legal_actions(state, seat)) > 1:
+            assert named["attacker"](state, seat, random.Random(1)).kind == "attack"
+            assert named["passive"](state, seat, random.Random(1)).kind == "done"
+            attacked += 1
+        if state.phase == "bidding":
+            assert named["passive"](state, seat, random.Random(1)).kind == "pass"
+            passive_acts += 1
+    assert attacked >= 5 and passive_acts >= 5
+
+
+def _share(policy, others, players: int, games: int, base: int) -> float:
+    """The policy's share of the wins, in one seat turned each game, the others `others`."""
+    won = 0.0
+    for g in range(games):
+        seats = [f"s{i + 1}" for i in range(players)]
+        me = seats[g % players]
+        result = play_out(
+            GAME, players, base + g, seat_policies={s: (policy if s == me else others) for s in seats}
+        )
+        winners = result.outcome.winners
+        won += 1 / len(winners) if me in winners else 0.0
+    return won / games
