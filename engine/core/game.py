@@ -91,7 +91,8 @@ def _copy(state: S, source: str | bytes | None = None) -> S:
     Origins); else the state's JSON when the caller holds it (`source`; states round-trip
     by contract, see Model); else a round trip through pydantic-core."""
     if type(state).__deepcopy__ is not BaseModel.__deepcopy__:
-        return state.model_copy(deep=True)
+        # called directly: `model_copy(deep=True)` would reach it through two more calls
+        return state.__deepcopy__({})
     if source is not None:
         return type(state).model_validate_json(source)
     return type(state).model_validate(state.model_dump())
