@@ -120,12 +120,14 @@ def _assign(state: SchonbrunnState, seat: str) -> list[Any]:
     if state.assign_step == "head":
         heads = [_listed(A.Head, None)]
         return heads + [_listed(A.Head, t) for t in head_targets(state, seat)] + out
-    assigns = [
-        _listed(A.Assign, v, o)
-        for v in _distinct(supply_values(state, seat))
-        for o in state.objectives
-    ]
-    return assigns + out
+    return [*_assigns(tuple(_distinct(supply_values(state, seat))), tuple(state.objectives)), *out]
+
+
+@cache
+def _assigns(values: tuple[int, ...], objectives: tuple[str, ...]) -> tuple[Any, ...]:
+    """Every Assign of these Influences to these Objectives, made once: half a game's
+    decisions are Assignments, and a seat's supply takes few shapes."""
+    return tuple(_listed(A.Assign, v, o) for v in values for o in objectives)
 
 
 def _plots(state: SchonbrunnState, seat: str) -> list[A.Plot]:

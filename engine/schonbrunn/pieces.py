@@ -147,18 +147,35 @@ def plot_targets(state: SchonbrunnState, seat: str) -> list[tuple[str, str, int]
     in seat order, then Objective order."""
     out: list[tuple[str, str, int]] = []
     for other in state.seats:
-        if other == seat:
-            continue
-        player = state.players[other]
-        # Russia's Delegation Head protects its Delegates where it stands
-        shielded = player.head if nations()[player.nation].head_power == "plot_shield" else None
-        counts: dict[str, int] = {}
-        for d in state.delegates_of(other):
-            if not d.face_up and d.place != shielded and d.place in state.objectives:
-                counts[d.place] = counts.get(d.place, 0) + 1
-        for objective in state.objectives:
-            out += [(other, objective, i) for i in range(1, counts.get(objective, 0) + 1)]
+        if other != seat:
+            counts = _plottable(state, other)
+            for objective in state.objectives:
+                out += [(other, objective, i) for i in range(1, counts.get(objective, 0) + 1)]
     return out
+
+
+def any_plot_target(state: SchonbrunnState, seat: str) -> bool:
+    """Whether a Plot of this seat may reach any Delegate (`plot_targets` is not empty),
+    without listing them: the rules ask it of every seat at the Plot."""
+    return any(
+        counts.get(objective)
+        for other in state.seats
+        if other != seat and (counts := _plottable(state, other))
+        for objective in state.objectives
+    )
+
+
+def _plottable(state: SchonbrunnState, other: str) -> dict[str, int]:
+    """How many of the seat's face-down Delegates a Plot may reach at each place; only the
+    Objectives' counts are read (the rest are in the supply or committed)."""
+    player = state.players[other]
+    # Russia's Delegation Head protects its Delegates where it stands
+    shielded = player.head if nations()[player.nation].head_power == "plot_shield" else None
+    counts: dict[str, int] = {}
+    for d in state.delegates_of(other):
+        if not d.face_up and d.place != shielded:
+            counts[d.place] = counts.get(d.place, 0) + 1
+    return counts
 
 
 def face_down_at(state: SchonbrunnState, seat: str, objective: str) -> list[Delegate]:

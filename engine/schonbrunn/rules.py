@@ -24,11 +24,11 @@ from .phases import assignments, chancellery, congress, end, hierarchy, plot, re
 from .pieces import (
     activatable,
     aids_held,
+    any_plot_target,
     face_up_of,
     head_target_seat,
     minister_objectives,
     name,
-    plot_targets,
     spend_limit,
     supply,
 )
@@ -166,7 +166,7 @@ def _has_choice(state: SchonbrunnState, seat: str) -> bool:
         case "receptions":
             return spend_limit(state, seat) > 0
         case "plot":
-            return p.receptions > 0 and bool(plot_targets(state, seat))
+            return p.receptions > 0 and any_plot_target(state, seat)
         case "move":
             target = head_target_seat(state, seat)
             return target is not None and bool(face_up_of(state, target))

@@ -114,7 +114,8 @@ def head(state: SchonbrunnState, seat: str, action: A.Head, events: list[Event])
     if target is not None:
         other = seat_of(state, target)
         place = other if other else target
-        if (other or target) not in [seat_of(state, t) or t for t in head_targets(state, seat)]:
+        # head_targets names a screen by its Nation (one a seat), an Objective by itself
+        if (state.players[other].nation if other else target) not in head_targets(state, seat):
             raise IllegalAction(head_refusal(state, seat, place))
         nation = nations()[p.nation]
         p = state.change(p, head=place)
