@@ -9,7 +9,7 @@ import copy
 import random
 
 from engine import games
-from engine.core import built, clone, replaced
+from engine.core import WHOLE, built, clone, replaced
 from engine.origins.actions import Attack, Bid, Pass
 from engine.schonbrunn.actions import Minister, TieBreak
 from engine.schonbrunn.state import Delegate
@@ -17,7 +17,9 @@ from engine.schonbrunn.state import Delegate
 
 def _mutables(value, seen=None):
     """id() of every list, dict and model reachable from `value`, but frozen models
-    (Schönbrunn's Delegates), which the rules replace instead of changing."""
+    (Schönbrunn's Delegates) and fields marked WHOLE (Origins's score breakdowns), which
+    the rules replace instead of changing (the random-play harness checks that a step
+    leaves its input unchanged)."""
     seen = set() if seen is None else seen
     if hasattr(value, "model_config") and value.model_config.get("frozen"):
         return seen
@@ -28,11 +30,16 @@ def _mutables(value, seen=None):
             if isinstance(value, list)
             else value.values()
             if isinstance(value, dict)
-            else value.__dict__.values()
+            else [v for k, v in value.__dict__.items() if not _whole(value, k)]
         )
         for item in items:
             _mutables(item, seen)
     return seen
+
+
+def _whole(model, name: str) -> bool:
+    field = type(model).model_fields.get(name)
+    return field is not None and WHOLE in field.metadata
 
 
 def _played(game_id: str, players: int, steps: int):

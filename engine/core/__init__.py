@@ -3,7 +3,7 @@
 from .commands import Choice, Command, Option, match_choice, parse_int
 from .content import Provenance, Sourced, load_toml, set_content_dir
 from .errors import ContentError, GameError, IllegalAction, NotYourTurn
-from .fast import built, clone, replaced
+from .fast import WHOLE, built, clone, replaced
 from .game import Applied, Forced, Game, StandingOrder, TrackingRandom
 from .layout import Layout, Panel
 from .model import PUBLIC, Event, GameState, Model, Outcome, Prompt, Standing
@@ -37,6 +37,7 @@ __all__ = [
     "Standing",
     "StandingOrder",
     "TrackingRandom",
+    "WHOLE",
     "built",
     "replaced",
     "clone",

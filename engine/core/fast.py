@@ -14,9 +14,13 @@ from typing import Any, Literal, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel
 
-__all__ = ["built", "clone", "replaced"]
+__all__ = ["WHOLE", "built", "clone", "replaced"]
 
 M = TypeVar("M", bound=BaseModel)
+
+WHOLE = "replaced whole"
+"""A field's mark (`Annotated[dict[...], WHOLE]`): the rules only ever put a new value in
+its place, never change the one there, so a copy shares it."""
 
 _ATOMS = frozenset({str, int, float, bool, type(None)})
 _set = object.__setattr__
@@ -40,7 +44,7 @@ _COPIERS: dict[type, Callable[[Any], Any]] = {}
 def _copier(cls: type[BaseModel]) -> Callable[[Any], Any]:
     """Compile `copy(model)` for `cls`: one dict display with an expression per field."""
     fields = [
-        f"        {name!r}: {_expression(f.annotation, f'd[{name!r}]', 0) or f'd[{name!r}]'},"
+        f"        {name!r}: {_field(f, f'd[{name!r}]')},"
         for name, f in cls.model_fields.items()
     ]
     source = "\n".join(
@@ -60,6 +64,12 @@ def _copier(cls: type[BaseModel]) -> Callable[[Any], Any]:
     scope = {"cls": cls, "new_of": cls.__new__, "setattr_of": _set, "clone": clone, "copied": _copied}
     exec(compile(source, f"<copy of {cls.__name__}>", "exec"), scope)
     return scope["copy"]
+
+
+def _field(field: Any, var: str) -> str:
+    """Python that copies the field's value `var`, or `var` itself where a copy may share it."""
+    copied = None if WHOLE in field.metadata else _expression(field.annotation, var, 0)
+    return copied or var
 
 
 def _expression(annotation: Any, var: str, depth: int) -> str | None:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field
 
-from engine.core import GameState, Model, clone, replaced
+from engine.core import WHOLE, GameState, Model, clone, replaced
 
 Phase = Literal["bidding", "placement", "attacks", "diplomacy", "over"]
 
@@ -85,10 +85,11 @@ class OriginsState(GameState):
     ready: list[str] = Field(default_factory=list)
     provisional: dict[str, int] = Field(default_factory=dict)  # country -> VPs last posted
     final: dict[str, int] | None = None
-    # where each country's VPs came from (issue 12), and when the provisional ones were posted
-    provisional_parts: dict[str, list[tuple[str, int]]] = Field(default_factory=dict)
+    # where each country's VPs came from (issue 12), and when the provisional ones were
+    # posted; each scoring puts a new breakdown in place, so a step's copy shares them
+    provisional_parts: Annotated[dict[str, list[tuple[str, int]]], WHOLE] = Field(default_factory=dict)
     provisional_when: str = ""
-    final_parts: dict[str, list[tuple[str, int]]] = Field(default_factory=dict)
+    final_parts: Annotated[dict[str, list[tuple[str, int]]], WHOLE] = Field(default_factory=dict)
 
     def __deepcopy__(self, memo: dict | None = None) -> OriginsState:
         # The core copies the state once per action (engine/core/fast.py).
