@@ -411,6 +411,8 @@ def _spare_order(state: CrisisState, p: Player) -> list[str]:
 def _keep_value(state: CrisisState, p: Player, card_id: str) -> float:
     info = _cards().info[card_id]
     v = card_value(state, p, card_id) + info[6]
+    if state.solo and info[5] == "assertion":
+        v += SOLO_KEEP_ASSERTION  # kept across Weeks for the doubled Week
     if info[3] and not _forced_ok(state, p, card_id):
         v -= 6
     return v
@@ -531,18 +533,44 @@ def _can_look(state: CrisisState, p: Player) -> bool:
     return bool(p.hand) and not any(state.players[o].momentum for o in board if o in state.players)
 
 
+def solo_held(state: CrisisState, p: Player) -> set[str]:
+    """Alone, the Assertions a careful Berchtold keeps in Hand across Weeks until one Week
+    can hold 4 of them (Prestige doubled): none once this Week can, or in the last Week."""
+    if not state.solo or weeks_left(state) == 0:
+        return set()
+    held = {c for c in p.hand if _cards().info[c][5] == "assertion" and _forced_ok(state, p, c)}
+    slots = limit(p) - len(p.tableau)
+    if assertions(p) + len(held) >= SOLO_DOUBLE and slots >= SOLO_DOUBLE - assertions(p):
+        return set()
+    return held
+
+
+SOLO_KEEP_ASSERTION = 3.0
+SOLO_DOUBLE = 4  # Assertions on the Tableau that double a Week's Prestige (Score Step table)
+
+
 def _fast_turn(state: CrisisState, p: Player, rng: random.Random) -> Any:
     if len(p.tableau) >= limit(p) or p.highest >= TRACK_END:
         return a.Pass()
     room = _plan(state, p, rng)
-    hand = [c for c in p.hand if not is_mobilization(c) and _forced_ok(state, p, c)]
+    held = solo_held(state, p)
+    hand = [c for c in p.hand if not is_mobilization(c) and _forced_ok(state, p, c) and c not in held]
     fits = [
         c
         for c in hand
         if 0 < card_value(state, p, c) <= room and p.highest + card_value(state, p, c) <= TRACK_END
     ]
     if fits:
-        best = max(fits, key=lambda c: (card_value(state, p, c), _keep_value(state, p, c)))
+        # alone, the Week that can hold 4 Assertions plays them first
+        doubling = state.solo and assertions(p) < SOLO_DOUBLE
+        best = max(
+            fits,
+            key=lambda c: (
+                doubling and _cards().info[c][5] == "assertion",
+                card_value(state, p, c),
+                _keep_value(state, p, c),
+            ),
+        )
         return a.Play(card=best, **_card_choices(state, p, best, room))
     if room < 0:
         return a.Pass()

@@ -170,3 +170,19 @@ def test_the_cards_one_looks_at_to_reorganize_stay_on_top_of_a_determinization()
         assert d.players["AH"].draw[: len(looked)] == looked
         d2, _ = GAME.apply(d, "s1", a.Reorder(order=looked[::-1]))
         assert GAME.invariants(d2) == []
+
+
+def test_alone_the_playout_statesman_keeps_assertions_in_hand_until_a_week_can_hold_four():
+    # Week 1 of 6, two Assertions in Hand and none on the Tableau: they wait for a later Week
+    state, _ = week_start(1, {"AH": ["Potiorek", "Krobatin", "Bilinski"]}, {"AH": ["Hoyos"]})
+    assert state.phase == "play" and not state.pending
+    p = state.players["AH"]
+    assert crisis_strong.solo_held(state, p) == {cid("Potiorek"), cid("Krobatin")}
+    assert fast_action(state, p.seat, random.Random(1)) == a.Play(card=cid("Bilinski"))
+    # one on the Tableau and three in Hand make 4 this Week: an Assertion goes first
+    state, _ = week_start(
+        1, {"AH": ["Potiorek", "Krobatin", "Stürgkh", "Bilinski"]}, {"AH": ["The Kaiser's Blank Cheque"]}
+    )
+    p = state.players["AH"]
+    assert crisis_strong.solo_held(state, p) == set()
+    assert fast_action(state, p.seat, random.Random(1)) == a.Play(card=cid("Potiorek"))
