@@ -279,7 +279,7 @@ class CrisisKnowledge(Knowledge[CrisisState]):
         if isinstance(act, a.Play) and not _forced_ok(state, p, chosen):
             return False
         value = card_value(state, p, chosen) * (2 if act.belligerence else 1)
-        if p.score + value > war_cap(state, p) or p.highest + value > TRACK_END:
+        if p.score + value > tree_cap(state, p) or p.highest + value > TRACK_END:
             return isinstance(act, a.Resolve) and act.card is not None and not act.belligerence
         if act.belligerence and (
             lets_mobilization_in(state, p)
@@ -436,6 +436,18 @@ def fast_action(state: CrisisState, seat: str, rng: random.Random) -> Any:
         must = max(0, len(p.hand) - HAND_MAX)
         return a.Refresh(discards=_spare_order(state, p)[:must])
     return _fast_turn(state, p, rng)
+
+
+TREE_GREED = 0.3  # the playout statesman's mean share of its Tension room spent in a Week
+
+
+def tree_cap(state: CrisisState, p: Player) -> int:
+    """The highest lower marker a chosen play may reach in the tree: the playout statesman's
+    mean plan, so the search does not spend in one Week the Tension room of the Weeks left
+    (with the bare war cap, most wars among quick players were Tension 6)."""
+    if state.solo:
+        return war_cap(state, p)
+    return min(war_cap(state, p), cap_for(allowed_tension(state, p, TREE_GREED)))
 
 
 def war_cap(state: CrisisState, p: Player) -> int:
