@@ -32,7 +32,7 @@ from engine.schonbrunn.state import SchonbrunnState
 
 from .whole_game import SECRET, WholeGameTable, draw_pictures, fixed_seed, simcord_bot  # noqa: F401 (fixtures pytest finds by name)
 
-SEED = 1815  # the table seed and the automatic players' seed: a game that uses every command
+SEED = 1818  # the table seed and the automatic players' seed: a game that uses every command
 NAMES = ("anna", "boris", "clara", "dmitri")
 STATUS = "**Schönbrunn** round "
 COMMITTED = re.compile(r"You committed your (\d+)\.")
@@ -83,13 +83,14 @@ class SchonbrunnTable(WholeGameTable):
         return [c["value"] for c in choices]
 
 
-# Options typed as a list ("a,b") or free text: autocomplete offers no single value for them.
+# Options typed as a list ("a,b"), free text or a plain number: autocomplete offers no single value for them.
 LISTS = {
     ("sign", "treaties"),
     ("tiebreak", "order"),
     ("keep", "treaties"),
     ("keep", "aids"),
     ("activate", "targets"),
+    ("plot", "index"),  # a plain number: which of the nation's Delegates in that Objective
 }
 
 
@@ -223,13 +224,41 @@ async def _play(
             assert value in offered, f"/schonbrunn {command} {option}: {value!r} not among {offered}"
     first_call = len(table.env.http_requests)
     answer = await table.order(seat, command, **opts)
-    expected, events = GAME.apply(mirror, seat, action)
+    after, events = GAME.apply(mirror, seat, action)
+    expected, forced_events, said = _decisions_taken_at_once(after)
     stored = await table.state()
     assert stored == expected, f"{seat}'s /schonbrunn {command} {opts} did not mean {action!r}"
     assert GAME.invariants(stored) == []
-    _only_public_texts_were_posted(table.public_since(first_call), expected, events)
-    _face_down_values_did_not_show(mirror, seat, action, expected, events)
+    posted = table.public_since(first_call)
+    _only_public_texts_were_posted(posted, expected, events + forced_events)
+    for line in said:
+        assert line in "\n".join(posted), f"the decision taken at once was not said: {line!r}"
+    _face_down_values_did_not_show(mirror, seat, action, after, events)
     return answer, expected
+
+
+def _decisions_taken_at_once(state: SchonbrunnState) -> tuple[SchonbrunnState, list[Event], list[str]]:
+    """The decisions the table takes without asking, as the service does after every order
+    (`Game.forced_action`: a Delegation Head with nowhere to go is kept): the state after
+    them, their events and the public line said for each."""
+    events: list[Event] = []
+    said: list[str] = []
+    while GAME.outcome(state) is None:
+        taken = next(
+            (
+                (p.seat, f)
+                for p in GAME.prompts(state)
+                if (f := GAME.forced_action(state, p.seat)) is not None
+            ),
+            None,
+        )
+        if taken is None:
+            break
+        seat, forced = taken
+        state, more = GAME.apply(state, seat, forced.action)
+        events += more
+        said.append(forced.said)
+    return state, events, said
 
 
 async def _secret_prompts_arrive_by_dm(
