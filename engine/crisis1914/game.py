@@ -766,29 +766,9 @@ class Crisis1914(Game[CrisisState]):
         return broken
 
     def vary_hidden(self, state: CrisisState, observer: str | None, rng: random.Random) -> CrisisState:
-        """Reshuffle every card whose place the observer cannot know: others' Hands and Draw
-        Piles (and the cards they are looking at), and the unseen part of one's own Draw Pile."""
+        """Reshuffle every card whose place the observer cannot know (`deal_unseen`)."""
         varied = state.model_copy(deep=True)
-        for nid, p in varied.players.items():
-            if p.seat == observer:
-                unseen = p.draw[p.known :]
-                rng.shuffle(unseen)
-                p.draw[p.known :] = unseen
-                continue
-            looking = [x for x in varied.pending if x.nation == nid and x.kind == "choose"]
-            pool = p.hand + p.draw + [c for x in looking for c in x.cards]
-            rng.shuffle(pool)
-            n_hand = len(p.hand)
-            p.hand = pool[:n_hand]
-            rest = pool[n_hand:]
-            for x in looking:
-                x.cards, rest = rest[: len(x.cards)], rest[len(x.cards) :]
-            p.draw = rest
-            for x in varied.pending:
-                if x.nation == nid and x.kind == "reorder":
-                    x.cards = p.draw[: len(x.cards)]
-            if nid in varied.refresh_discards:
-                varied.refresh_discards[nid] = p.hand[: len(varied.refresh_discards[nid])]
+        deal_unseen(varied, observer, rng)
         return varied
 
     def entries(self) -> list[Entry]:
@@ -807,3 +787,34 @@ class Crisis1914(Game[CrisisState]):
         for s in content.board.score_track:
             out.append({"entry": f"Score Track space {s.space} (+{s.tension})", **s.provenance.model_dump()})
         return out
+
+
+def deal_unseen(state: CrisisState, observer: str | None, rng: random.Random) -> None:
+    """Deal afresh, in place, every card whose place `observer` cannot know: the other
+    statesmen's Hands and Draw Piles (and the cards they are looking at), and the unseen
+    part of the observer's own Draw Pile; the top cards it knows, or is looking at to
+    Reorganize, stay. Each hidden pool is sorted before it is shuffled and the nations are
+    dealt in a fixed order, so the result depends on the observer's view and `rng` only
+    (the hidden-information check's `vary_hidden` and the search's determinizations)."""
+    for nid in sorted(state.players):
+        p = state.players[nid]
+        if p.seat == observer:
+            seen = max(
+                [p.known] + [len(x.cards) for x in state.pending if x.nation == nid and x.kind == "reorder"]
+            )
+            unseen = sorted(p.draw[seen:])
+            rng.shuffle(unseen)
+            p.draw[seen:] = unseen
+            continue
+        looking = [x for x in state.pending if x.nation == nid and x.kind == "choose"]
+        pool = sorted(p.hand + p.draw + [c for x in looking for c in x.cards])
+        rng.shuffle(pool)
+        p.hand, rest = pool[: len(p.hand)], pool[len(p.hand) :]
+        for x in looking:
+            x.cards, rest = rest[: len(x.cards)], rest[len(x.cards) :]
+        p.draw = rest
+        for x in state.pending:
+            if x.nation == nid and x.kind == "reorder":
+                x.cards = p.draw[: len(x.cards)]
+        if nid in state.refresh_discards:
+            state.refresh_discards[nid] = p.hand[: len(state.refresh_discards[nid])]

@@ -27,6 +27,7 @@ from engine.core.search import Knowledge
 from . import actions as a
 from . import content as ct
 from .cards import MAX_BELLIGERENCE, TRACK_END, assertions, card, card_dp, limit
+from .game import deal_unseen
 from .state import CrisisState, Player
 from .weeks import HAND_MAX, LAST_WEEK, PRESTIGE_THRESHOLD, WAR_TENSION
 
@@ -183,28 +184,7 @@ class CrisisKnowledge(Knowledge[CrisisState]):
         self.horizon = self.horizon_for(len(state.players))  # public: the number of statesmen
         d = clone(state)
         d.seed = rng.getrandbits(63)
-        for nid in sorted(d.players):  # a fixed order, each hidden pool sorted before it is dealt
-            p = d.players[nid]
-            if p.seat == seat:  # the top cards it knows, or is looking at to Reorganize, stay
-                seen = max(
-                    [p.known] + [len(x.cards) for x in d.pending if x.nation == nid and x.kind == "reorder"]
-                )
-                unseen = sorted(p.draw[seen:])
-                rng.shuffle(unseen)
-                p.draw[seen:] = unseen
-                continue
-            looking = [x for x in d.pending if x.nation == nid and x.kind == "choose"]
-            pool = sorted(p.hand + p.draw + [c for x in looking for c in x.cards])
-            rng.shuffle(pool)
-            p.hand, rest = pool[: len(p.hand)], pool[len(p.hand) :]
-            for x in looking:
-                x.cards, rest = rest[: len(x.cards)], rest[len(x.cards) :]
-            p.draw = rest
-            for x in d.pending:
-                if x.nation == nid and x.kind == "reorder":
-                    x.cards = p.draw[: len(x.cards)]
-            if nid in d.refresh_discards:
-                d.refresh_discards[nid] = p.hand[: len(d.refresh_discards[nid])]
+        deal_unseen(d, seat, rng)  # the same dealing as the hidden-information check's
         return d
 
     # -- the choices worth a thought -------------------------------------------------------

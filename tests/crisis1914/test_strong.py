@@ -170,6 +170,10 @@ def test_the_cards_one_looks_at_to_reorganize_stay_on_top_of_a_determinization()
         assert d.players["AH"].draw[: len(looked)] == looked
         d2, _ = GAME.apply(d, "s1", a.Reorder(order=looked[::-1]))
         assert GAME.invariants(d2) == []
+        # the hidden-information check deals the same way (one helper, `deal_unseen`)
+        varied = GAME.vary_hidden(state, "s1", random.Random(stream))
+        assert varied.players["AH"].draw[: len(looked)] == looked
+        assert GAME.view(varied, "s1") == GAME.view(state, "s1")
 
 
 def test_alone_the_playout_statesman_keeps_assertions_in_hand_until_a_week_can_hold_four():
