@@ -4,7 +4,8 @@ docs/architecture.md §3).
 A table's `automatic_player` setting names it: "strong" (the default: the game's search
 at its default strength, `engine/core/search.py`), "quick" (the same search with fewer
 iterations) or "basic" (the game's `bot_action`). A game without a strong player yet
-plays "basic" whatever the setting says. The search takes up to about a second of CPU,
+plays "basic" whatever the setting says, and a game whose search is not yet measurably
+stronger than its basic player plays its best one (BEST_FOR). The search takes up to about a second of CPU,
 so it runs on one worker thread of its own: the event loop keeps serving the other
 tables meanwhile, and at most one search runs at a time, so automatic seats never take
 more than one core however many tables have them.
@@ -29,14 +30,23 @@ AUTOMATIC_PLAYERS = ("strong", "quick", "basic")  # the setting's values, strong
 # the tests of the strong players themselves lift the cap.
 STRONGEST = "strong"
 
+# A game whose search is not yet measurably stronger than another of its players: its
+# "strong" and "quick" seats play that one instead, so a real seat never gets a player
+# weaker than the basic one. Origins: the search did not beat the basic player in the
+# strength ladder (docs/balance/origins.md, Issue 16).
+BEST_FOR = {"origins": "basic"}
+
 
 def name_for(game: Game, setting: str) -> str:
     """The player a table's setting gives in `game`: no stronger than STRONGEST, and
-    "basic" where the game has no search."""
+    "basic" where the game has no search, its best player where its search is not yet the
+    best (BEST_FOR)."""
     if AUTOMATIC_PLAYERS.index(setting) < AUTOMATIC_PLAYERS.index(STRONGEST):
         setting = STRONGEST
     if setting != "basic" and game.knowledge() is None:
         return "basic"
+    if setting != "basic" and game.id in BEST_FOR:
+        return BEST_FOR[game.id]
     return setting
 
 

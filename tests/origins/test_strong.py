@@ -140,3 +140,15 @@ def _share(policy, others, players: int, games: int, base: int) -> float:
         winners = result.outcome.winners
         won += 1 / len(winners) if me in winners else 0.0
     return won / games
+
+
+def test_a_tables_strong_seat_plays_the_best_measured_origins_player(strong_automatic_seats):
+    """Until the search beats the basic player in the ladder (docs/balance/origins.md,
+    Issue 16), a table's "strong" and "quick" Origins seats play the best measured player,
+    one the players know by name; "basic" stays basic."""
+    from bot.automatic import BEST_FOR, name_for
+
+    best = BEST_FOR["origins"]
+    assert name_for(GAME, "strong") == name_for(GAME, "quick") == best
+    assert best in named_players(GAME) and best not in ("random", "defaults", "attacker", "passive")
+    assert name_for(GAME, "basic") == "basic"
