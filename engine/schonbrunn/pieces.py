@@ -39,7 +39,7 @@ def worth(state: SchonbrunnState, d: Delegate) -> int:
 
 
 def delegates_at(state: SchonbrunnState, seat: str, place: str) -> list[Delegate]:
-    return [d for d in state.delegates_of(seat) if d.place == place]
+    return state.delegates_at(seat, place)
 
 
 def supply(state: SchonbrunnState, seat: str) -> list[Delegate]:
@@ -74,29 +74,27 @@ def influence(state: SchonbrunnState, seat: str, objective: str) -> int:
     return total
 
 
-def influences(state: SchonbrunnState, objective: str) -> dict[str, int]:
-    """`influence` of every seat in an Objective, by seat, in one pass over the Delegates
-    (Congress reads them all, five times a round)."""
-    totals = dict.fromkeys(state.seats, 0)
+def board(state: SchonbrunnState) -> dict[str, tuple[dict[str, int], set[str]]]:
+    """`influences` and `delegations` of every Objective, by Objective, in one pass over
+    the Delegates: the Congress reads the whole board three times a round."""
+    out = {o: (dict.fromkeys(state.seats, 0), set()) for o in state.objectives}
+    bonus = {seat: sum(p.ally_markers) for seat, p in state.players.items()}  # `worth` of a 0
     for d in state.delegates:
-        if d.place == objective:
-            totals[d.owner] += worth(state, d)
+        here = out.get(d.place)
+        if here is not None:
+            here[0][d.owner] += d.value or bonus[d.owner]
+            here[1].add(d.owner)
     for m in state.markers:
-        if m.objective == objective:
-            totals[m.owner] += m.value
+        if m.objective in out:
+            out[m.objective][0][m.owner] += m.value
     for seat, player in state.players.items():
-        if player.minister == objective:
-            totals[seat] += minister_bonus(state, seat)
-        if player.head == objective:
+        if player.minister in out:
+            out[player.minister][0][seat] += minister_bonus(state, seat)
+        if player.head in out:
             nation = nations()[player.nation]
             if nation.head_power == "influence":
-                totals[seat] += nation.head_value
-    return totals
-
-
-def delegations(state: SchonbrunnState, objective: str) -> set[str]:
-    """The seats with a Delegate in an Objective."""
-    return {d.owner for d in state.delegates if d.place == objective}
+                out[player.head][0][seat] += nation.head_value
+    return out
 
 
 def head_at(state: SchonbrunnState, place: str) -> str | None:

@@ -121,7 +121,7 @@ class SchonbrunnState(GameState):
     def __deepcopy__(self, memo: dict[int, Any] | None = None) -> SchonbrunnState:
         new = clone(self)
         if _POSITIONS in self.__dict__:  # true of the copy too: the rules never reorder Delegates
-            new.__dict__[_POSITIONS] = (new.delegates, len(new.delegates), self._positions()[2])
+            new.__dict__[_POSITIONS] = (new.delegates, len(new.delegates), *self._positions()[2:])
         return new
 
     def delegates_of(self, seat: str) -> list[Delegate]:
@@ -130,17 +130,27 @@ class SchonbrunnState(GameState):
         delegates = self.delegates
         return [delegates[i] for i in self._positions()[2].get(seat, ())]
 
-    def _positions(self) -> tuple[list[Delegate], int, dict[str, tuple[int, ...]]]:
-        """Where each seat's Delegates are in `delegates`, worked out once for this list and
-        kept beside the fields (not one: never dumped or compared). `change` replaces a
-        Delegate in its place, and the list it was worked out for is held, so a list put in
-        its place or grown or cut is worked out again."""
+    def delegates_at(self, seat: str, place: str) -> list[Delegate]:
+        """The seat's Delegates at `place` ("supply", "committed", an Objective)."""
+        delegates = self.delegates
+        return [d for i in self._positions()[2].get(seat, ()) if (d := delegates[i]).place == place]
+
+    def _positions(self) -> tuple[list[Delegate], int, dict[str, tuple[int, ...]], dict[str, int]]:
+        """Where each seat's Delegates are in `delegates`, and where each Delegate is by id,
+        worked out once for this list and kept beside the fields (not one: never dumped or
+        compared). `change` replaces a Delegate in its place, and the list it was worked out
+        for is held, so a list put in its place or grown or cut is worked out again."""
         where = self.__dict__.get(_POSITIONS)
         if where is None or where[0] is not self.delegates or where[1] != len(self.delegates):
             places: dict[str, list[int]] = {}
             for i, d in enumerate(self.delegates):
                 places.setdefault(d.owner, []).append(i)
-            where = (self.delegates, len(self.delegates), {s: tuple(ix) for s, ix in places.items()})
+            where = (
+                self.delegates,
+                len(self.delegates),
+                {s: tuple(ix) for s, ix in places.items()},
+                {d.id: i for i, d in enumerate(self.delegates)},
+            )
             self.__dict__[_POSITIONS] = where
         return where
 
@@ -155,9 +165,8 @@ class SchonbrunnState(GameState):
             self.players[piece.seat] = new
         else:
             delegates = self.delegates
-            i = next((i for i in self._positions()[2].get(piece.owner, ()) if delegates[i] is piece), None)
-            if i is None:
+            i = self._positions()[3].get(piece.id)
+            if i is None or delegates[i] is not piece:
                 raise ValueError(f"not this state's Delegate {piece.id} (read before a change?)")
             delegates[i] = new
         return new
-

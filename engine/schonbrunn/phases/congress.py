@@ -7,11 +7,10 @@ from engine.core import Event, replaced
 from ..content import card
 from ..pieces import (
     best,
+    board,
     delegates_at,
-    delegations,
     gain_prestige,
     hierarchy_order,
-    influences,
     name,
 )
 from ..state import SchonbrunnState
@@ -19,20 +18,22 @@ from .treaties import queue_next_treaty
 
 
 def open_congress(state: SchonbrunnState, events: list[Event]) -> None:
+    objectives = state.objectives
     state.delegates = [
-        replaced(d, face_up=True, known=True) if d.place in state.objectives else d
+        replaced(d, face_up=True, known=True)
+        if d.place in objectives and not (d.face_up and d.known)  # else it is so already
+        else d
         for d in state.delegates
     ]
     if not state.simplified:
         state.favours_up = list(state.objectives)
-    board = []
-    for o in state.objectives:
-        totals, here = influences(state, o), delegations(state, o)
+    shown = []
+    for o, (totals, here) in board(state).items():
         parts = [f"{name(state, s)} {totals[s]}" for s in state.hierarchy if s in here]
         fav = f" (favour {state.favours[o]})" if state.favours else ""
-        board.append(f"{o}{fav}: " + (", ".join(parts) or "nobody"))
+        shown.append(f"{o}{fav}: " + (", ".join(parts) or "nobody"))
     events.append(
-        Event(kind="congress", reveals=True, text="Congress: all revealed. " + "; ".join(board) + ".")
+        Event(kind="congress", reveals=True, text="Congress: all revealed. " + "; ".join(shown) + ".")
     )
     signed = [t for p in state.players.values() for t in p.signed if card(t).timing == "congress"]
     state.treaty_queue = sorted(signed, key=lambda t: card(t).priority)
@@ -57,8 +58,10 @@ def collect(state: SchonbrunnState, seat: str, card_id: str) -> str:
 
 def resolve_congress(state: SchonbrunnState, events: list[Event]) -> None:
     lines = []
+    # read once: resolving an Objective moves pieces of that Objective only
+    before = board(state)
     for o in state.objectives:
-        totals = influences(state, o)
+        totals = before[o][0]
         winner = best(state, totals)
         line = collect(state, winner, state.piles[o].pop(0)) + f" in {o} with {totals[winner]}"
         for d in delegates_at(state, winner, o):
@@ -73,10 +76,10 @@ def resolve_congress(state: SchonbrunnState, events: list[Event]) -> None:
             line += " (+1 Prestige and 1 Reception for the Delegation Head)"
         lines.append(line)
     # The Principle of Balance: highest total left in a single Objective.
-    board = [(influences(state, o), delegations(state, o)) for o in state.objectives]
+    after = board(state)
     left = {}
     for s in state.seats:
-        here = [totals[s] for totals, present in board if s in present]
+        here = [totals[s] for totals, present in after.values() if s in present]
         if here:
             left[s] = max(here)
     # nobody above zero (no Delegate left, or only a total of 0 or below): as when every total
@@ -85,7 +88,7 @@ def resolve_congress(state: SchonbrunnState, events: list[Event]) -> None:
     pob_winner = best(state, positive) if positive else in_reverse_order_first(state)
     lines.append(collect(state, pob_winner, state.piles["PoB"].pop(0)) + " by the Principle of Balance")
     if not state.simplified:
-        lines += favour_rewards(state)
+        lines += favour_rewards(state, after)  # the Balance's card moved no piece
     state.tops_revealed = False
     state.last_awards = lines
     events.append(Event(kind="awards", reveals=True, text="\n".join(lines)))
@@ -95,13 +98,13 @@ def in_reverse_order_first(state: SchonbrunnState) -> str:
     return state.hierarchy[-1]
 
 
-def favour_rewards(state: SchonbrunnState) -> list[str]:
+def favour_rewards(state: SchonbrunnState, left: dict[str, tuple[dict[str, int], set[str]]]) -> list[str]:
     """Each delegation left above an Objective's Favour takes 1 Reception; the highest also
-    gains Prestige equal to the Favour (Phase 5, example)."""
+    gains Prestige equal to the Favour (Phase 5, example). `left`: the `board` now."""
     lines = []
     for o in state.objectives:
         value = state.favours[o]
-        totals, here = influences(state, o), delegations(state, o)
+        totals, here = left[o]
         above = {s: totals[s] for s in state.seats if s in here and totals[s] > value}
         if not above:
             continue
