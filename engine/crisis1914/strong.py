@@ -59,6 +59,7 @@ class _Cards:
                 c.type,
                 keep,
                 bool(kinds & {"back_channel", "draw", "reduce_tension"}),
+                "back_channel" in kinds,
             )
         self.target = {n: x.boxes[0] for n, x in content.nations.items()}
         self.opposing = dict(content.board.opposing)
@@ -190,7 +191,7 @@ class CrisisKnowledge(Knowledge[CrisisState]):
     # -- the choices worth a thought -------------------------------------------------------
     def candidates(self, state: CrisisState, seat: str) -> list[Any]:
         actions = self.game.legal_actions(state, seat)
-        if len(actions) <= 2:
+        if len(actions) <= 1:  # (two choices are filtered too: a revealed card's Belligerence)
             return actions
         p = state.player_of(seat)
         assert p is not None
@@ -231,16 +232,21 @@ class CrisisKnowledge(Knowledge[CrisisState]):
         iterations on real choices: a Pass below 14 DP while a safe card is there and no
         Tension die can fall; alone, paying Prestige to look at cards with nothing to fear."""
         safe = [x for x in out if isinstance(x, a.Play)]
-        if a.Draw() in out and not (p.known and p.draw and is_mobilization(p.draw[0])):
-            war, _ = _blind_odds(state, p, war_cap(state, p) - p.score)
-            if war == 0:
-                safe.append(a.Draw())
+        risk = draw_war_risk(state, p) if a.Draw() in out else 1.0
+        if risk == 0:
+            safe.append(a.Draw())
         sheds = state.tension[p.nation][target_box(p)] > p.belligerence
+        held = solo_held(state, p)  # alone: kept for the doubled Week, which `evaluate` cannot see
+        doubling = state.solo and solo_doubling(state, p)
         kept = []
         for x in out:
             if isinstance(x, a.Pass) and p.highest < PRESTIGE_THRESHOLD and safe and not sheds:
                 continue
             if state.solo and isinstance(x, a.Reorganize) and not mobilization_unseen(p):
+                continue
+            if isinstance(x, a.Draw) and risk > DRAW_WAR_RISK:
+                continue
+            if isinstance(x, a.Play) and (x.card in held or (state.solo and x.belligerence and not doubling)):
                 continue
             kept.append(x)
         return kept or out
@@ -439,6 +445,8 @@ def war_cap(state: CrisisState, p: Player) -> int:
 def _plan(state: CrisisState, p: Player, rng: random.Random) -> int:
     """DP the lower marker may still climb this Week by plan (a random greed keeps the
     playouts varied)."""
+    if state.solo and solo_sheds(state, p):
+        return PRESTIGE_THRESHOLD - 1 - p.score
     return cap_for(allowed_tension(state, p, (1.0 if state.solo else rng.random() * 0.6))) - p.score
 
 
@@ -459,7 +467,9 @@ def _wants_belligerence(state: CrisisState, p: Player, card_id: str, room: int) 
     ):
         return False
     if state.solo:
-        return False  # alone a Belligerence only raises the floor the Weeks under 14 DP would lower
+        # alone a Belligerence only raises the floor the Weeks under 14 DP would lower; in the
+        # doubled Week a card's DP counts twice and the card slots, not Tension, run out first
+        return solo_doubling(state, p) and v >= SOLO_BELLIGERENCE_DP
     # +1 Prestige with the most DP, -1 without: only when it should lead
     lead = max((q.highest for q in state.active() if q is not p), default=0)
     return cost == 0 and p.highest + 2 * v > lead
@@ -481,6 +491,8 @@ def _fast_pending(state: CrisisState, p: Player, rng: random.Random) -> Any:
         room = _plan(state, p, rng)
         pool = [c for c in pend.cards if not is_mobilization(c)] or pend.cards
         ok = [c for c in pool if _forced_ok(state, p, c)] or pool
+        if solo_held(state, p):  # alone, a Deliberate while holding keeps its Assertions
+            ok = [c for c in ok if _cards().info[c][5] != "assertion"] or ok
         fitting = [c for c in ok if card_value(state, p, c) <= room]
         best = (
             max(fitting, key=lambda c: _keep_value(state, p, c))
@@ -517,6 +529,27 @@ def _blind_odds(state: CrisisState, p: Player, room: int) -> tuple[float, float]
     return war / len(unknown), over / len(unknown)
 
 
+DRAW_WAR_RISK = 0.15  # the tree does not draw when more of the Draw Pile than this brings war
+
+
+def draw_war_risk(state: CrisisState, p: Player) -> float:
+    """The chance that the next card drawn brings war: General Mobilization, a lower marker
+    past what the Target box can bear this Week, the higher one past 32, or a forced
+    Belligerence whose floor is not safe. A known top card is certain either way."""
+    if p.known and p.draw:
+        top = p.draw[0]
+        v = card_value(state, p, top)
+        bad = (
+            is_mobilization(top)
+            or p.score + v > war_cap(state, p)
+            or p.highest + v > TRACK_END
+            or (_cards().info[top][3] and not _forced_ok(state, p, top))
+        )
+        return 1.0 if bad else 0.0
+    war, _ = _blind_odds(state, p, 0)
+    return war
+
+
 def _can_look(state: CrisisState, p: Player) -> bool:
     """Deliberate and Reorganize: not under an opponent's Momentum, paid for alone."""
     if state.solo and p.prestige < 1:
@@ -531,14 +564,38 @@ def solo_held(state: CrisisState, p: Player) -> set[str]:
     if not state.solo or weeks_left(state) == 0:
         return set()
     held = {c for c in p.hand if _cards().info[c][5] == "assertion" and _forced_ok(state, p, c)}
-    slots = limit(p) - len(p.tableau)
-    if assertions(p) + len(held) >= SOLO_DOUBLE and slots >= SOLO_DOUBLE - assertions(p):
+    if not held or solo_doubling(state, p):
         return set()
-    return held
+    # with them the cards worth most in the doubled Week: 3+ DP, and the Back-Channel cards
+    # (each one more DP on the higher marker, without Tension); one place left for a draw
+    info = _cards().info
+    more = [c for c in p.hand if c not in held and (card_value(state, p, c) >= SOLO_HOLD_DP or info[c][8])]
+    more.sort(key=lambda c: (-card_value(state, p, c), c))
+    return held | set(more[: max(0, HAND_MAX - 1 - len(held))])
 
 
 SOLO_KEEP_ASSERTION = 3.0
 SOLO_DOUBLE = 4  # Assertions on the Tableau that double a Week's Prestige (Score Step table)
+SOLO_BELLIGERENCE_DP = 4  # alone, only a 4-DP card is doubled by Belligerence, in the doubled Week
+SOLO_HOLD_DP = 3  # alone, cards of 3+ DP are held with the Assertions for the doubled Week
+SOLO_SHED_FROM = 2  # alone and holding, a Week under 14 DP sheds the Target box's Tension from 2
+
+
+def solo_doubling(state: CrisisState, p: Player) -> bool:
+    """Alone, this Week has 4 Assertions on the Tableau, or can still reach 4 with its Hand."""
+    if assertions(p) >= SOLO_DOUBLE:
+        return True
+    held = sum(1 for c in p.hand if _cards().info[c][5] == "assertion" and _forced_ok(state, p, c))
+    slots = limit(p) - len(p.tableau)
+    return assertions(p) + held >= SOLO_DOUBLE and slots >= SOLO_DOUBLE - assertions(p)
+
+
+def solo_sheds(state: CrisisState, p: Player) -> bool:
+    """Alone and holding cards for a doubled Week: stay under 14 DP to lower the Target box
+    by 1 (Score Step, -1 Tension), as each point of Tension room is worth about 3 DP of the
+    doubled Week, twice over."""
+    t = state.tension[p.nation][target_box(p)]
+    return t > p.belligerence and t >= SOLO_SHED_FROM and bool(solo_held(state, p))
 
 
 def _fast_turn(state: CrisisState, p: Player, rng: random.Random) -> Any:
@@ -546,6 +603,10 @@ def _fast_turn(state: CrisisState, p: Player, rng: random.Random) -> Any:
         return a.Pass()
     room = _plan(state, p, rng)
     held = solo_held(state, p)
+    spare = [c for c in _spare_order(state, p) if c not in held]
+    if held and spare and not p.deliberated and _can_look(state, p) and room >= 4:
+        # alone and holding: 3 cards for 1 Prestige and a spare card gather the doubled Week
+        return a.Deliberate(discard=spare[0])
     hand = [c for c in p.hand if not is_mobilization(c) and _forced_ok(state, p, c) and c not in held]
     fits = [
         c

@@ -119,6 +119,56 @@ def test_the_playout_statesman_stops_below_war():
         assert tension_added(state.players["AH"].score) == 0, seed
 
 
+def test_alone_the_doubled_week_uses_belligerence_on_a_four_dp_card_and_no_other_week_does():
+    # four Assertions on the Tableau (Prestige doubled this Week), Hoyos (4 DP) in Hand
+    state, _ = week_start(
+        1,
+        {"AH": ["Hoyos", "Straussenburg"]},
+        {"AH": ["Potiorek", "Krobatin", "Stürgkh", "The Kaiser's Blank Cheque"]},
+    )
+    p = state.players["AH"]
+    while crisis_strong.assertions(p) < 4:
+        GAME.play(state, p.seat, a.Draw(), random.Random(0))
+        if state.pending:
+            GAME.play(state, p.seat, a.Resolve(), random.Random(0))
+    assert crisis_strong.solo_doubling(state, p)
+    assert crisis_strong._wants_belligerence(state, p, cid("Hoyos"), 20)
+    assert not crisis_strong._wants_belligerence(state, p, cid("Straussenburg"), 20)  # 2 DP
+    p.tableau = p.tableau[:1]  # one Assertion: not a doubled Week
+    assert not crisis_strong.solo_doubling(state, p)
+    assert not crisis_strong._wants_belligerence(state, p, cid("Hoyos"), 20)
+
+
+def test_the_tree_does_not_draw_blind_into_likely_war():
+    # Target box at 5: any card of 1+ DP that takes the lower marker past 17 is war
+    state, _ = week_start(2, {}, {"AH": ["Hoyos", "Conrad", "Bilinski", "Potiorek"]})
+    while not (state.phase == "play" and state.actor == "AH" and not state.pending):
+        seat = GAME.prompts(state)[0].seat
+        GAME.play(state, seat, fast_action(state, seat, random.Random(0)), random.Random(0))
+    p = state.players["AH"]
+    state.tension["AH"]["RU"] = 5
+    p.score = 16  # (only the marker: the candidates read it, not the Tableau's sum)
+    assert crisis_strong.draw_war_risk(state, p) > crisis_strong.DRAW_WAR_RISK
+    assert a.Draw() not in GAME.knowledge().candidates(state, p.seat)
+    state.tension["AH"]["RU"] = 0
+    p.score = 3
+    assert a.Draw() in GAME.knowledge().candidates(state, p.seat)
+
+
+def test_two_choices_are_filtered_too_a_revealed_cards_belligerence_that_brings_war():
+    state, _ = week_start(2, {}, {"AH": ["Hoyos", "Conrad", "Bilinski", "Potiorek"]})
+    while not (state.phase == "play" and state.actor == "AH" and not state.pending):
+        seat = GAME.prompts(state)[0].seat
+        GAME.play(state, seat, fast_action(state, seat, random.Random(0)), random.Random(0))
+    p = state.players["AH"]
+    state.tension["AH"]["RU"] = 3
+    GAME.play(state, p.seat, a.Draw(), random.Random(0))  # a 4-DP card revealed: Belligerence?
+    assert state.pending and state.pending[0].kind == "resolve"
+    p.score += 14  # (only the marker: the candidates read it, not the Tableau's sum)
+    options = GAME.knowledge().candidates(state, p.seat)
+    assert a.Resolve() in options and a.Resolve(belligerence=True) not in options
+
+
 def test_the_solitaire_value_rises_with_each_victory_tier():
     assert solo_value(-20) < solo_value(24) < solo_value(30) < solo_value(35) < solo_value(40)
     assert solo_value(30) - solo_value(28) > solo_value(20) - solo_value(18)
@@ -181,12 +231,20 @@ def test_alone_the_playout_statesman_keeps_assertions_in_hand_until_a_week_can_h
     state, _ = week_start(1, {"AH": ["Potiorek", "Krobatin", "Bilinski"]}, {"AH": ["Hoyos"]})
     assert state.phase == "play" and not state.pending
     p = state.players["AH"]
-    assert crisis_strong.solo_held(state, p) == {cid("Potiorek"), cid("Krobatin")}
-    assert fast_action(state, p.seat, random.Random(1)) == a.Play(card=cid("Bilinski"))
+    # the Assertions wait, and with them a 4-DP card for the doubled Week
+    assert crisis_strong.solo_held(state, p) == {cid("Potiorek"), cid("Krobatin"), cid("Bilinski")}
+    action = fast_action(state, p.seat, random.Random(1))
+    assert not (isinstance(action, a.Play) and action.card in crisis_strong.solo_held(state, p))
+    # with a Prestige to pay and a card to spare it Deliberates for more (a spare card goes)
+    state, _ = week_start(1, {"AH": ["Potiorek", "Krobatin", "Bilinski", "Tisza"]}, {"AH": ["Hoyos"]})
+    p = state.players["AH"]
+    p.prestige = 2
+    assert fast_action(state, p.seat, random.Random(1)) == a.Deliberate(discard=cid("Tisza"))
     # one on the Tableau and three in Hand make 4 this Week: an Assertion goes first
     state, _ = week_start(
         1, {"AH": ["Potiorek", "Krobatin", "Stürgkh", "Bilinski"]}, {"AH": ["The Kaiser's Blank Cheque"]}
     )
     p = state.players["AH"]
     assert crisis_strong.solo_held(state, p) == set()
-    assert fast_action(state, p.seat, random.Random(1)) == a.Play(card=cid("Potiorek"))
+    # (a 4-DP card in the doubled Week goes with a Belligerence action)
+    assert fast_action(state, p.seat, random.Random(1)) == a.Play(card=cid("Potiorek"), belligerence=True)
