@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from functools import cache
 from typing import Any
 
 from pydantic import Field, model_validator
@@ -573,7 +574,12 @@ def _tiebreak_text(state: SchonbrunnState, seat: str) -> str:
 
 
 def _assign_text(state: SchonbrunnState) -> str:
-    step, left = state.assign_step, state.assign_left
+    return _assign_words(state.assign_step, state.assign_left)
+
+
+@cache
+def _assign_words(step: str, left: int) -> str:
+    """Made once for each step and count: half of all prompts are Assignments."""
     if step == "head":
         return "Assignments: assign your Delegation Head with `/schonbrunn head` (an Objective for 1 Reception, or a nation's screen), or keep it."
     face = {"down": "face down", "up": "face up", "last": "face down (your last)"}[step]

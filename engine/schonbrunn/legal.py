@@ -40,7 +40,7 @@ from .pieces import (
     move_destinations,
     name,
     objectives_with_delegates,
-    plot_targets,
+    plottable,
     seat_of,
     spend_limit,
     supply_values,
@@ -57,7 +57,7 @@ def legal_actions(state: SchonbrunnState, seat: str) -> list[Any]:
     if stage in ("bid", "commit"):
         if seat not in state.queue:
             return []
-    elif state.queue[:1] != [seat]:
+    elif not state.queue or state.queue[0] != seat:
         return []
     p = state.players[seat]
     match stage:
@@ -120,7 +120,8 @@ def _assign(state: SchonbrunnState, seat: str) -> list[Any]:
     if state.assign_step == "head":
         heads = [_listed(A.Head, None)]
         return heads + [_listed(A.Head, t) for t in head_targets(state, seat)] + out
-    return [*_assigns(tuple(_distinct(supply_values(state, seat))), tuple(state.objectives)), *out]
+    values = tuple(sorted({d.value for d in state.delegates_at(seat, "supply")}))  # distinct
+    return [*_assigns(values, tuple(state.objectives)), *out]
 
 
 @cache
@@ -131,12 +132,25 @@ def _assigns(values: tuple[int, ...], objectives: tuple[str, ...]) -> tuple[Any,
 
 
 def _plots(state: SchonbrunnState, seat: str) -> list[A.Plot]:
+    """Every Plot, in the order of `plot_targets` (seat, Objective, index), then by cost."""
     most = min(MAX_PLOT, state.players[seat].receptions)
-    return [
-        _listed(A.Plot, state.players[other].nation, o, r, i)
-        for other, o, i in plot_targets(state, seat)
-        for r in range(1, most + 1)
-    ]
+    out: list[A.Plot] = []
+    for other in state.seats:
+        if other != seat:
+            counts = plottable(state, other)
+            nation = state.players[other].nation
+            for o in state.objectives:
+                if counts.get(o):
+                    out += _plots_at(nation, o, counts[o], most)
+    return out
+
+
+@cache
+def _plots_at(nation: str, objective: str, count: int, most: int) -> tuple[A.Plot, ...]:
+    """The Plots against `count` face-down Delegates of a nation in an Objective, made once."""
+    return tuple(
+        _listed(A.Plot, nation, objective, r, i) for i in range(1, count + 1) for r in range(1, most + 1)
+    )
 
 
 def _moves(state: SchonbrunnState, seat: str) -> list[A.Move]:

@@ -133,10 +133,11 @@ def head_targets(state: SchonbrunnState, seat: str) -> list[str]:
     player = state.players[seat]
     free_screen = nations()[player.nation].head_power == "free_screen"
     out: list[str] = []
-    if player.receptions >= 1:
-        out += [o for o in state.objectives if head_at(state, o) is None]
     if player.receptions >= 1 or free_screen:
-        out += [state.players[s].nation for s in state.seats if s != seat and head_at(state, s) is None]
+        taken = {p.head for p in state.players.values()}  # `head_at` of every place at once
+        if player.receptions >= 1:
+            out += [o for o in state.objectives if o not in taken]
+        out += [state.players[s].nation for s in state.seats if s != seat and s not in taken]
     return out
 
 
@@ -146,7 +147,7 @@ def plot_targets(state: SchonbrunnState, seat: str) -> list[tuple[str, str, int]
     out: list[tuple[str, str, int]] = []
     for other in state.seats:
         if other != seat:
-            counts = _plottable(state, other)
+            counts = plottable(state, other)
             for objective in state.objectives:
                 out += [(other, objective, i) for i in range(1, counts.get(objective, 0) + 1)]
     return out
@@ -158,14 +159,15 @@ def any_plot_target(state: SchonbrunnState, seat: str) -> bool:
     return any(
         counts.get(objective)
         for other in state.seats
-        if other != seat and (counts := _plottable(state, other))
+        if other != seat and (counts := plottable(state, other))
         for objective in state.objectives
     )
 
 
-def _plottable(state: SchonbrunnState, other: str) -> dict[str, int]:
+def plottable(state: SchonbrunnState, other: str) -> dict[str, int]:
     """How many of the seat's face-down Delegates a Plot may reach at each place; only the
-    Objectives' counts are read (the rest are in the supply or committed)."""
+    Objectives' counts are read (the rest are in the supply or committed): (other,
+    Objective, i) is one of `plot_targets` for 1 <= i <= the Objective's count."""
     player = state.players[other]
     # Russia's Delegation Head protects its Delegates where it stands
     shielded = player.head if nations()[player.nation].head_power == "plot_shield" else None
@@ -207,9 +209,10 @@ def objectives_with_delegates(state: SchonbrunnState, seat: str) -> list[str]:
 def activatable(state: SchonbrunnState, seat: str, timing: str) -> list[str]:
     """Signed Treaties of this timing not yet activated this round, if the seat can pay."""
     player = state.players[seat]
-    if not unshown_aids(state, seat) and player.minister is not None:
-        return []
-    return [t for t in player.signed if card(t).timing == timing and t not in player.activated]
+    signed = [t for t in player.signed if card(t).timing == timing and t not in player.activated]
+    if signed and player.minister is not None and not unshown_aids(state, seat):
+        return []  # read last: most seats have signed no such Treaty
+    return signed
 
 
 def hierarchy_order(state: SchonbrunnState, seats: list[str]) -> list[str]:

@@ -158,7 +158,12 @@ def advance(state: SchonbrunnState, events: list[Event], rng: random.Random) -> 
         _next_stage(state, events, rng)
 
 
+_OPTIONAL = frozenset({"sign", "receptions", "plot", "move", "minister", "activate", "keep"})
+
+
 def _has_choice(state: SchonbrunnState, seat: str) -> bool:
+    if state.stage not in _OPTIONAL:  # every seat in the queue decides (the Assignments, ...)
+        return True
     p = state.players[seat]
     match state.stage:
         case "sign":
@@ -248,7 +253,7 @@ def play(state: SchonbrunnState, seat: str, action: object, rng: random.Random) 
     if stage in ("bid", "commit"):
         if seat not in state.queue:
             raise IllegalAction("You have already made your secret choice this phase.")
-    elif state.queue[:1] != [seat]:
+    elif not state.queue or state.queue[0] != seat:
         raise IllegalAction("It is not your turn.")
     p = state.players[seat]
     match action:

@@ -9,7 +9,7 @@ from ..content import nations, plot_reach
 from ..pieces import (
     face_down_at,
     name,
-    plot_targets,
+    plottable,
     seat_of,
     worth,
 )
@@ -23,7 +23,8 @@ def plot(state: SchonbrunnState, seat: str, action: A.Plot, events: list[Event])
         raise IllegalAction("Plot against an opposing nation.")
     if not 1 <= action.receptions <= min(4, p.receptions):
         raise IllegalAction(f"Spend between 1 and {min(4, p.receptions)} Receptions on a Plot.")
-    if (other, action.objective, action.index) not in plot_targets(state, seat):
+    reach = plottable(state, other).get(action.objective, 0) if action.objective in state.objectives else 0
+    if not 1 <= action.index <= reach:  # not one of plot_targets(state, seat)
         if (
             state.players[other].head == action.objective
             and nations()[state.players[other].nation].head_power == "plot_shield"
