@@ -270,7 +270,11 @@ class CrisisKnowledge(Knowledge[CrisisState]):
         if act.belligerence and (
             lets_mobilization_in(state, p)
             or level_after_belligerence(state, p) + tension_added(p.score + value) >= WAR_TENSION
+            or (not state.solo and weeks_left(state) and belligerence_cost(state, p))
         ):
+            # (with rivals, a Belligerence that raises the highest die spends Tension room and
+            # lifts the floor a forced Belligerence starts from: 2 in Week 1 took a quick
+            # Berchtold to 4, Ultimatum to Belligerence 4, and General Mobilization in)
             return False
         return True
 

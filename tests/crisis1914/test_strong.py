@@ -169,6 +169,20 @@ def test_two_choices_are_filtered_too_a_revealed_cards_belligerence_that_brings_
     assert a.Resolve() in options and a.Resolve(belligerence=True) not in options
 
 
+def test_with_rivals_the_tree_takes_no_belligerence_that_raises_the_highest_die_before_the_last_week():
+    state, _ = week_start(2, {"AH": ["Hoyos", "Bilinski", "Conrad"]}, {})
+    while not (state.phase == "play" and state.actor == "AH" and not state.pending):
+        seat = GAME.prompts(state)[0].seat
+        GAME.play(state, seat, fast_action(state, seat, random.Random(0)), random.Random(0))
+    p = state.players["AH"]
+    hoyos = cid("Hoyos")
+    assert a.Play(card=hoyos) in GAME.knowledge().candidates(state, p.seat)
+    # Tension 0 at Belligerence 0: the action would lift both to 1
+    assert a.Play(card=hoyos, belligerence=True) not in GAME.knowledge().candidates(state, p.seat)
+    state.tension["AH"]["RU"] = 2  # above the floor: the floor rises to 2, no die does
+    assert a.Play(card=hoyos, belligerence=True) in GAME.knowledge().candidates(state, p.seat)
+
+
 def test_the_solitaire_value_rises_with_each_victory_tier():
     assert solo_value(-20) < solo_value(24) < solo_value(30) < solo_value(35) < solo_value(40)
     assert solo_value(30) - solo_value(28) > solo_value(20) - solo_value(18)
