@@ -427,13 +427,15 @@ class ControlsMixin:
         g, state = t.game, t.state
         standing = t.row.meta.get("standing") or {}
         for p in t.prompts:
-            holder = t.holder(p.seat)
-            if automatic and holder is not None and holder.automatic:
+            if automatic and (holder := t.holder(p.seat)) is not None and holder.automatic:
                 return p, None, "", "", None
             forced = g.forced_action(state, p.seat)
             if forced is not None:
                 return p, forced.action, forced.said, "", None
-            for name, scope in standing_in_order(g, standing.get(p.seat) or {}):
+            orders = standing.get(p.seat)
+            if not orders:  # most seats give none
+                continue
+            for name, scope in standing_in_order(g, orders):
                 if g.standing_scope(state, p.seat, name) != scope:
                     continue  # lapsed: it was for an earlier turn or Week
                 action = g.standing_action(state, p.seat, name)

@@ -128,10 +128,14 @@ class NotifyMixin:
     async def dm_closed(self, user_id: int) -> bool:
         return await self.store.is_dm_closed(user_id)
 
+    def _prefs_missing(self, t: _Table) -> list[int]:
+        """The members seated at `t` whose preferences are not in memory (after the first
+        action of a table, usually none: the check costs no await)."""
+        return [s.user_id for s in t.seats if s.user_id > 0 and s.user_id not in self._prefs]
+
     async def _load_prefs(self, t: _Table) -> None:
-        for s in t.seats:
-            if s.user_id > 0 and s.user_id not in self._prefs:
-                self._prefs[s.user_id] = await self.store.get_notify(s.user_id)
+        for user_id in self._prefs_missing(t):
+            self._prefs[user_id] = await self.store.get_notify(user_id)
 
     def _prefs_of(self, user_id: int) -> NotifyPrefs:
         return self._prefs.get(user_id) or NotifyPrefs(user_id)

@@ -260,6 +260,8 @@ class PostsMixin:
 
     @staticmethod
     def _thread_changes(out: Outbox, opened: list[DeadlineRow], closed: list[DeadlineRow]) -> None:
+        if not opened and not closed:  # most actions: the same phases as before
+            return
         if any(d.thread for d in closed):
             out.close_thread = True
         thread = next((d for d in opened if d.thread), None)

@@ -255,6 +255,8 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
             new.__dict__["prompts"] = t.__dict__["prompts"]
         if row.settings == t.row.settings and "settings" in t.__dict__:
             new.__dict__["settings"] = t.__dict__["settings"]
+        if seats is None and "_holders" in t.__dict__:  # the same seat rows: the same lookup
+            new.__dict__["_holders"] = t.__dict__["_holders"]
         t.forget_state()  # the state object is the new version's now: the next step plays on it
         self._remember(new)
         return new
@@ -273,40 +275,46 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
         async with self._lock(channel_id):
             unchecked = self.store.shared and channel_id in self._cache
             table = await self._load(channel_id, check=False)
-            await self._load_prefs(table)
-
-            async def current(saved: set[int]) -> bool:
-                """Whether `fn` ran on the stored table: it was read fresh, or `fn` saved it
-                (under the version check), or its version is still the stored one."""
-                return (
-                    not unchecked
-                    or channel_id in saved
-                    or await self.store.table_version(channel_id) == table.row.version
-                )
-
-            with track_saves() as saved:
-                try:
-                    try:
-                        result = await fn(table)
-                    except TableError:
-                        if await current(saved):
-                            raise  # the stored table's own refusal
-                    else:
-                        if await current(saved):
-                            return result
-                except StaleWrite:
-                    pass
-                except DatabaseLost:
-                    raise TableError(LOST_MESSAGE) from None
-                except StorageFull:
-                    log.error("the disk holding the database is full; an action in channel %s was not saved", channel_id)
-                    raise TableError(FULL_MESSAGE) from None
+            if self._prefs_missing(table):
+                await self._load_prefs(table)
+            try:
+                if not unchecked:  # read fresh, or no other process saves it: the stored table
+                    return await fn(table)
+                ran, result = await self._run_checked(table, fn)
+                if ran:
+                    return result
+            except StaleWrite:
+                pass
+            except DatabaseLost:
+                raise TableError(LOST_MESSAGE) from None
+            except StorageFull:
+                log.error("the disk holding the database is full; an action in channel %s was not saved", channel_id)
+                raise TableError(FULL_MESSAGE) from None
             try:
                 return await fn(await self._load(channel_id, fresh=True))
             except StaleWrite:
                 raise TableError("The table is busy right now; please try again.") from None
             except DatabaseLost:
                 raise TableError(LOST_MESSAGE) from None
+
+    async def _run_checked(self, table: _Table, fn: Callable[[_Table], Any]) -> tuple[bool, Any]:
+        """`fn` on a cached table not checked against the store before: (True, its result)
+        if it ran on the stored table, that is if `fn` saved it (under the version check)
+        or its version is still the stored one; (False, None) if it must run again on
+        fresh rows. A refusal is raised only if it is the stored table's own."""
+        channel_id = table.row.channel_id
+
+        async def current() -> bool:
+            return channel_id in saved or await self.store.table_version(channel_id) == table.row.version
+
+        with track_saves() as saved:
+            try:
+                result = await fn(table)
+            except TableError:
+                if await current():
+                    raise
+                return False, None
+            return (True, result) if await current() else (False, None)
 
     # -- lifecycle ---------------------------------------------------------------------------
     async def create(
