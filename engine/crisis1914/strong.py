@@ -246,6 +246,8 @@ class CrisisKnowledge(Knowledge[CrisisState]):
                 continue
             if isinstance(x, a.Draw) and risk > DRAW_WAR_RISK:
                 continue
+            if isinstance(x, a.Deliberate) and deliberate_war_risk(state, p) > DRAW_WAR_RISK:
+                continue
             if isinstance(x, a.Play) and (x.card in held or (state.solo and x.belligerence and not doubling)):
                 continue
             kept.append(x)
@@ -552,6 +554,25 @@ def draw_war_risk(state: CrisisState, p: Player) -> float:
         return 1.0 if bad else 0.0
     war, _ = _blind_odds(state, p, 0)
     return war
+
+
+def deliberate_war_risk(state: CrisisState, p: Player) -> float:
+    """The chance that all three cards a Deliberate draws bring war, as one of them must be
+    played (a quick Bethmann Hollweg at Tension 5 Deliberated at 15 DP and had to go to 19)."""
+    top = p.draw[: min(p.known, 3)]
+    if p.known >= 3:
+        bad = [draw_war_risk(state, _with_top(p, c)) for c in top]
+        return min(bad)
+    war, _ = _blind_odds(state, p, 0)
+    known_safe = any(draw_war_risk(state, _with_top(p, c)) == 0 for c in top)
+    return 0.0 if known_safe else war ** (3 - len(top))
+
+
+def _with_top(p: Player, card_id: str) -> Player:
+    """`p` as if `card_id` were its known top card (for the one-card war test)."""
+    q = p.model_copy()
+    q.draw, q.known = [card_id], 1
+    return q
 
 
 def _can_look(state: CrisisState, p: Player) -> bool:

@@ -155,6 +155,19 @@ def test_the_tree_does_not_draw_blind_into_likely_war():
     assert a.Draw() in GAME.knowledge().candidates(state, p.seat)
 
 
+def test_the_tree_does_not_deliberate_when_the_card_it_must_play_likely_brings_war():
+    state, _ = week_start(2, {"AH": ["Tisza"]}, {"AH": ["Szapáry"]})
+    while not (state.phase == "play" and state.actor == "AH" and not state.pending):
+        seat = GAME.prompts(state)[0].seat
+        GAME.play(state, seat, fast_action(state, seat, random.Random(0)), random.Random(0))
+    p = state.players["AH"]
+    deliberate = a.Deliberate(discard=cid("Tisza"))
+    assert deliberate in GAME.knowledge().candidates(state, p.seat)
+    state.tension["AH"]["RU"], p.score = 5, 16  # (only the marker) war above 17: one DP of room
+    assert crisis_strong.deliberate_war_risk(state, p) > crisis_strong.DRAW_WAR_RISK
+    assert deliberate not in GAME.knowledge().candidates(state, p.seat)
+
+
 def test_two_choices_are_filtered_too_a_revealed_cards_belligerence_that_brings_war():
     state, _ = week_start(2, {}, {"AH": ["Hoyos", "Conrad", "Bilinski", "Potiorek"]})
     while not (state.phase == "play" and state.actor == "AH" and not state.pending):
