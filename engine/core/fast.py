@@ -42,26 +42,32 @@ _COPIERS: dict[type, Callable[[Any], Any]] = {}
 
 
 def _copier(cls: type[BaseModel]) -> Callable[[Any], Any]:
-    """Compile `copy(model)` for `cls`: one dict display with an expression per field."""
-    fields = [
-        f"        {name!r}: {_field(f, f'd[{name!r}]')},"
+    """Compile `copy(model)` for `cls`: a copy of the model's `__dict__` (one call, however
+    many fields), then a copy in place of each field a copy may not share. A value a state
+    keeps in its `__dict__` beside the fields (SchonbrunnState's Delegate positions) comes
+    along as it is: each such cache checks that it was worked out for the list it holds."""
+    copied = [
+        f"    n[{name!r}] = {expression}"
         for name, f in cls.model_fields.items()
+        if (expression := _field(f, f"d[{name!r}]")) != f"d[{name!r}]"
     ]
     source = "\n".join(
         [
             "def copy(model):",
             "    d = model.__dict__",
+            "    n = d.copy()",
+            *copied,
             "    new = new_of(cls)",
-            "    setattr_of(new, '__dict__', {",
-            *fields,
-            "    })",
+            "    setattr_of(new, '__dict__', n)",
             "    setattr_of(new, '__pydantic_fields_set__', model.__pydantic_fields_set__.copy())",
             "    setattr_of(new, '__pydantic_extra__', None)",
             "    setattr_of(new, '__pydantic_private__', None)",
             "    return new",
         ]
     )
-    scope = {"cls": cls, "new_of": cls.__new__, "setattr_of": _set, "clone": clone, "copied": _copied}
+    scope = {
+        "cls": cls, "new_of": cls.__new__, "setattr_of": _set, "clone": clone, "copied": _copied,
+    }  # fmt: skip
     exec(compile(source, f"<copy of {cls.__name__}>", "exec"), scope)
     return scope["copy"]
 

@@ -530,19 +530,24 @@ class Schonbrunn(Game[SchonbrunnState]):
             for d, value in zip(hidden, values, strict=True):
                 v.change(d, value=value)
         # Reparations still face down: permute within each type (Poland stays put).
+        # (into new lists: the copy shares the piles and the box with `state`)
         start = 1 if v.tops_revealed else 0
+        piles = {o: list(pile) for o, pile in v.piles.items()}
+        box_hidden = list(v.box_hidden)
         slots: dict[str, list[tuple[list[str], int]]] = {}
-        for pile in v.piles.values():
+        for pile in piles.values():
             for i in range(start, len(pile)):
                 if not card(pile[i]).legitimacy:
                     slots.setdefault(card(pile[i]).type, []).append((pile, i))
-        for i, c in enumerate(v.box_hidden):
-            slots.setdefault(card(c).type, []).append((v.box_hidden, i))
+        for i, c in enumerate(box_hidden):
+            slots.setdefault(card(c).type, []).append((box_hidden, i))
         for places in slots.values():
             ids = [lst[i] for lst, i in places]
             rng.shuffle(ids)
             for (lst, i), c in zip(places, ids, strict=True):
                 lst[i] = c
+        v.piles = {o: tuple(pile) for o, pile in piles.items()}
+        v.box_hidden = box_hidden
         # Political Favours still face down, and the unplaced token.
         down = [o for o in v.objectives if o in v.favours and o not in v.favours_up]
         values = [v.favours[o] for o in down] + v.favour_spare

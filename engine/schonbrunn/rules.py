@@ -84,21 +84,22 @@ def _build_piles(state: SchonbrunnState, rng: random.Random) -> None:
     """Preparation of the Reparations by number of players."""
     n = len(state.seats)
     by_type: dict[str, list[str]] = {t: [] for t in ("indemnity", "ally", "aid", "treaty")}
+    box: list[str] = []
     poland = None
     for c in cards().values():
         if c.legitimacy:
             if n >= 5:
                 poland = c.id
             else:
-                state.box.append(c.id)
+                box.append(c.id)
         elif c.min_players > n:
-            state.box.append(c.id)
+            box.append(c.id)
         else:
             by_type[c.type].append(c.id)
     for ids in by_type.values():
         rng.shuffle(ids)
     drop = {3: 2, 4: 2, 5: 1, 6: 0}[n]  # Treaties removed at random, unseen
-    state.box_hidden += by_type["treaty"][:drop]
+    box_hidden = by_type["treaty"][:drop]
     del by_type["treaty"][:drop]
     piles = {
         o: by_type[t] for o, t in zip(OBJECTIVES[:4], ("indemnity", "ally", "aid", "treaty"), strict=True)
@@ -119,9 +120,10 @@ def _build_piles(state: SchonbrunnState, rng: random.Random) -> None:
     per = state.rounds
     for o in OBJECTIVES[:4]:
         # The piles count the rounds (Phase 6): surplus Aids and Treaties stay unseen in the box.
-        state.box_hidden += piles[o][per:]
+        box_hidden += piles[o][per:]
         piles[o] = piles[o][:per]
-    state.piles = {o: piles[o] for o in state.objectives} | {"PoB": pob}
+    state.box, state.box_hidden = box, box_hidden  # made here: a copy of the state shares them
+    state.piles = {o: tuple(piles[o]) for o in state.objectives} | {"PoB": tuple(pob)}
 
 
 # --------------------------------------------------------------------------- flow

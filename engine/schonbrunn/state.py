@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import ConfigDict, Field
 
-from engine.core import GameState, Model, clone, replaced
+from engine.core import WHOLE, GameState, Model, clone, replaced
 
 Stage = Literal[
     "bid",  # auction variant: secret bids for the Roles
@@ -86,6 +86,9 @@ _POSITIONS = "delegate positions"  # SchonbrunnState._positions, kept beside the
 
 
 class SchonbrunnState(GameState):
+    """Fields marked WHOLE are only ever replaced by a new list or dict, never changed in
+    place, and the piles are tuples, so a step's copy shares them (engine/core/fast.py)."""
+
     simplified: bool = False
     auction: bool = False
     see_own_face_down: bool = False
@@ -96,16 +99,16 @@ class SchonbrunnState(GameState):
     queue: list[str] = Field(default_factory=list)  # seats still to act in this stage
     players: dict[str, Player] = Field(default_factory=dict)
     delegates: list[Delegate] = Field(default_factory=list)
-    objectives: list[str] = Field(default_factory=list)
-    piles: dict[str, list[str]] = Field(default_factory=dict)  # index 0 is the top; "PoB" too
+    objectives: Annotated[list[str], WHOLE] = Field(default_factory=list)
+    piles: dict[str, tuple[str, ...]] = Field(default_factory=dict)  # index 0 is the top; "PoB" too
     tops_revealed: bool = False
-    box: list[str] = Field(default_factory=list)  # removed by player-count symbol (public)
-    box_hidden: list[str] = Field(default_factory=list)  # Treaties removed at random
+    box: Annotated[list[str], WHOLE] = Field(default_factory=list)  # removed by player-count symbol (public)
+    box_hidden: Annotated[list[str], WHOLE] = Field(default_factory=list)  # Treaties removed at random
     favours: dict[str, int] = Field(default_factory=dict)  # Objective -> Political Favour
     favours_up: list[str] = Field(default_factory=list)
-    favour_spare: list[int] = Field(default_factory=list)  # the token not placed (3-4 players)
+    favour_spare: Annotated[list[int], WHOLE] = Field(default_factory=list)  # the token not placed (3-4 players)
     markers: list[Marker] = Field(default_factory=list)
-    hierarchy: list[str] = Field(default_factory=list)  # seats, position 1 first
+    hierarchy: Annotated[list[str], WHOLE] = Field(default_factory=list)  # seats, position 1 first
     master: str = ""  # seat holding the Master of Ceremonies token
     tie_groups: list[list[str]] = Field(default_factory=list)  # unresolved Hierarchy ties
     # Assignments: the current player's step and how many Delegates it still owes there
@@ -114,9 +117,9 @@ class SchonbrunnState(GameState):
     treaty_queue: list[str] = Field(default_factory=list)  # Congress Treaties by priority
     placed: int = 0  # placement counter for Delegate.order
     nations_left: list[str] = Field(default_factory=list)  # auction: Roles still to choose
-    choose_order: list[str] = Field(default_factory=list)
-    last_awards: list[str] = Field(default_factory=list)  # texts of the last Congress
-    final: dict[str, int] = Field(default_factory=dict)  # final Prestige once over
+    choose_order: Annotated[list[str], WHOLE] = Field(default_factory=list)
+    last_awards: Annotated[list[str], WHOLE] = Field(default_factory=list)  # texts of the last Congress
+    final: Annotated[dict[str, int], WHOLE] = Field(default_factory=dict)  # final Prestige once over
 
     def __deepcopy__(self, memo: dict[int, Any] | None = None) -> SchonbrunnState:
         new = clone(self)

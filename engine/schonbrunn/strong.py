@@ -1078,11 +1078,16 @@ class SchonbrunnKnowledge(Knowledge[SchonbrunnState]):
             for i, v in zip(pieces, values, strict=True):
                 if delegates[i].value != v:
                     delegates[i] = replaced(delegates[i], value=v)
+        # into new lists: the copy shares the piles and the box with `state`
+        piles = {o: list(pile) for o, pile in d.piles.items()}
+        box_hidden = list(d.box_hidden)
         for places, ids in unseen.cards:
             ids = list(ids)
             rng.shuffle(ids)
             for (where, i), c in zip(places, ids, strict=True):
-                (d.box_hidden if where is None else d.piles[where])[i] = c
+                (box_hidden if where is None else piles[where])[i] = c
+        d.piles = {o: tuple(pile) for o, pile in piles.items()}
+        d.box_hidden = box_hidden
         if unseen.favours:
             values = list(unseen.favours)
             rng.shuffle(values)

@@ -72,6 +72,10 @@ def give(state: SchonbrunnState, seat: str, card_id: str, where: str = "screen")
     """Hand a player a card; the card it replaces in the box takes its old place."""
     p = state.players[seat]
     spare = next(c for c in state.box + state.box_hidden if c != card_id)
-    (state.box if spare in state.box else state.box_hidden).remove(spare)
+    # new lists, not .remove: a copy of the state shares the box (SchonbrunnState, WHOLE)
+    if spare in state.box:
+        state.box = [c for c in state.box if c != spare]
+    else:
+        state.box_hidden = [c for c in state.box_hidden if c != spare]
     state.change(p, **{where: (*getattr(p, where), spare)})
     _exchange(state, card_id, spare)

@@ -63,7 +63,7 @@ def resolve_congress(state: SchonbrunnState, events: list[Event]) -> None:
     for o in state.objectives:
         totals = before[o][0]
         winner = best(state, totals)
-        line = collect(state, winner, state.piles[o].pop(0)) + f" in {o} with {totals[winner]}"
+        line = collect(state, winner, _draw(state, o)) + f" in {o} with {totals[winner]}"
         for d in delegates_at(state, winner, o):
             state.change(d, place="supply", face_up=False, known=True)
         state.markers = [m for m in state.markers if not (m.owner == winner and m.objective == o)]
@@ -86,12 +86,19 @@ def resolve_congress(state: SchonbrunnState, events: list[Event]) -> None:
     # in an Objective is zero, the first in reverse Hierarchy (docs/rulings.md, Schönbrunn 18)
     positive = {s: t for s, t in left.items() if t > 0}
     pob_winner = best(state, positive) if positive else in_reverse_order_first(state)
-    lines.append(collect(state, pob_winner, state.piles["PoB"].pop(0)) + " by the Principle of Balance")
+    lines.append(collect(state, pob_winner, _draw(state, "PoB")) + " by the Principle of Balance")
     if not state.simplified:
         lines += favour_rewards(state, after)  # the Balance's card moved no piece
     state.tops_revealed = False
     state.last_awards = lines
     events.append(Event(kind="awards", reveals=True, text="\n".join(lines)))
+
+
+def _draw(state: SchonbrunnState, pile: str) -> str:
+    """The top card of a pile, taken off it (a pile is a tuple, which a state's copy shares)."""
+    cards = state.piles[pile]
+    state.piles[pile] = cards[1:]
+    return cards[0]
 
 
 def in_reverse_order_first(state: SchonbrunnState) -> str:
