@@ -2,6 +2,7 @@
 
     python bench/action_path.py [--tables 200] [--game G] [--store sqlite|postgresql]
                                 [--rounds 5] [--rate R] [--repeat 3] [--profile]
+                                [--service-only | --breakdown]
 
 Two runs in one process, each on its own fresh database (SQLite: a file with the store's
 pragmas, WAL and synchronous=NORMAL; PostgreSQL: a database on a throwaway server):
@@ -232,7 +233,9 @@ async def seat_tables(
         await service.start(s.channel_id, s.players[0], seed=s.seed)
 
 
-async def run_service_alone(game: Game, scripts: list[Script], path: Path, options: dict[str, Any]) -> float:
+async def run_service_alone(
+    game: Game, scripts: list[Script], path: Path, options: dict[str, Any], cpu: bool = False
+) -> float:
     """`--service-only`: the service's and engine's own work per action, in seconds. Every
     table plays its next action in turn, one at a time, and the store's write returns at
     once without touching the database, so neither the database thread nor waiting is in
@@ -246,16 +249,54 @@ async def run_service_alone(game: Game, scripts: list[Script], path: Path, optio
             return None
 
         store._saves.submit = no_write  # type: ignore[method-assign]
-        count, start = 0, time.perf_counter()
+        clock = time.thread_time if cpu else time.perf_counter
+        count, start = 0, clock()
         for index in range(max(len(s.actions) for s in scripts)):
             for s in scripts:
                 if index < len(s.actions):
                     user, action = s.actions[index]
                     await service.act(s.channel_id, user, action)
                     count += 1
-        return (time.perf_counter() - start) / count
+        return (clock() - start) / count
     finally:
         await store.close()
+
+
+def run_engine_alone(game: Game, scripts: list[Script]) -> tuple[float, float]:
+    """`--breakdown`: per action, in thread CPU seconds, the engine's work the service path
+    needs (the step played in place, the prompts after it, the decisions without a real
+    choice taken at once) and the state's JSON (`model_dump_json`, as a save writes it),
+    played as `--service-only` plays: every table's next action in turn."""
+    tables = []
+    for s in scripts:
+        seats = [f"s{i + 1}" for i in range(len(s.players))]
+        state = game.load_state(s.opening[-1][1]) if s.opening else game.setup(seats, game.Options(), s.seed)
+        tables.append([s, dict(zip(s.players, seats, strict=True)), state, game.prompts(state)])
+    count, json_time, start = 0, 0.0, time.thread_time()
+    for index in range(max(len(s.actions) for s in scripts)):
+        for table in tables:
+            s, seat_of, state, prompts = table
+            if index >= len(s.actions):
+                continue
+            user, action = s.actions[index]
+            state = game.step(
+                state, seat_of[user], game.parse_action(action), prompts=prompts, in_place=True
+            ).state
+            prompts = game.prompts(state)
+            while game.outcome(state) is None:
+                forced = next(
+                    ((p.seat, f) for p in prompts if (f := game.forced_action(state, p.seat))), None
+                )
+                if forced is None:
+                    break
+                state = game.step(state, forced[0], forced[1].action, prompts=prompts, in_place=True).state
+                prompts = game.prompts(state)
+            t0 = time.thread_time()
+            state.model_dump_json()
+            json_time += time.thread_time() - t0
+            table[2:] = [state, prompts]
+            count += 1
+    return (time.thread_time() - start - json_time) / count, json_time / count
 
 
 async def run_service(
@@ -430,6 +471,23 @@ async def main_async(args: argparse.Namespace) -> int:
         f"{args.store}; Python {sys.version.split()[0]}, SQLite {sqlite3.sqlite_version}, {os.cpu_count()} CPUs; "
         f"gc thresholds {gc.get_threshold()}"
     )
+    if args.breakdown:
+        with tempfile.TemporaryDirectory() as tmp:
+            runs = [
+                (
+                    *run_engine_alone(game, scripts),
+                    await run_service_alone(game, scripts, Path(tmp) / f"{i}", options, True),
+                )
+                for i in range(args.repeat)
+            ]
+        engine, state_json, whole = (min(r[k] for r in runs) * 1e6 for k in range(3))
+        rest = whole - engine - state_json
+        print(
+            f"service path, no database write: {whole:.1f} µs CPU per action = engine {engine:.1f} "
+            f"({engine / whole:.0%}) + state JSON {state_json:.1f} ({state_json / whole:.0%}) "
+            f"+ the service's own work {rest:.1f} ({rest / whole:.0%})  (best of {args.repeat} each)"
+        )
+        return 0
     if args.service_only:
         if args.store != "sqlite":
             raise SystemExit("--service-only writes nothing, so it runs on SQLite only")
@@ -558,6 +616,11 @@ def main() -> int:
         "--service-only",
         action="store_true",
         help="time the service's and engine's own work per action, with no database write",
+    )
+    parser.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="split the --service-only work per action into the engine's, the state JSON's and the rest",
     )
     parser.add_argument("--profile", action="store_true", help="profile the service run (cProfile)")
     parser.add_argument("--profile-lines", type=int, default=40)
