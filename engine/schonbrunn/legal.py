@@ -33,7 +33,6 @@ from .content import card, nations
 from .pieces import (
     activatable,
     aids_held,
-    delegates_at,
     face_up_of,
     head_targets,
     minister_objectives,
@@ -69,11 +68,9 @@ def legal_actions(state: SchonbrunnState, seat: str) -> list[Any]:
             return [_listed(A.Commit, v) for v in _distinct(supply_values(state, seat))]
         case "tiebreak":
             group = next(g for g in state.tie_groups if len(g) > 1)
-            nations = [state.players[s].nation for s in group]
-            return [built(A.TieBreak, order=list(order)) for order in permutations(nations)]
+            return list(_tiebreaks(tuple(state.players[s].nation for s in group)))
         case "sign":
-            treaties = [c for c in p.screen if card(c).type == "treaty"]
-            return [built(A.Sign, treaties=list(chosen)) for chosen in _subsets(treaties)]
+            return list(_signs(tuple(c for c in p.screen if card(c).type == "treaty")))
         case "receptions":
             return [_listed(A.Spend, r) for r in range(spend_limit(state, seat) + 1)]
         case "favour":
@@ -106,6 +103,21 @@ def _listed(cls: type, *values: Any) -> Any:
 
 def _distinct(values: list[int]) -> list[int]:
     return sorted(set(values))
+
+
+# A Hierarchy tie's orders and a screen's signings are made once for their nations or
+# Treaties and listed again, like `_listed`'s actions: the actions are frozen, and the rules
+# never change the lists they hold.
+
+
+@cache
+def _tiebreaks(nations: tuple[str, ...]) -> tuple[A.TieBreak, ...]:
+    return tuple(built(A.TieBreak, order=list(order)) for order in permutations(nations))
+
+
+@cache
+def _signs(treaties: tuple[str, ...]) -> tuple[A.Sign, ...]:
+    return tuple(built(A.Sign, treaties=list(chosen)) for chosen in _subsets(list(treaties)))
 
 
 def _subsets(items: list[str]) -> list[tuple[str, ...]]:
@@ -183,12 +195,13 @@ def _activations(state: SchonbrunnState, seat: str, treaty: str, timing: str) ->
         )
     spreads: list[list[A.Target]] = [[]]
     if c.minus:
+        present = {(d.owner, d.place) for d in state.delegates}  # one pass, not one per place
         rivals = [
             built(A.Target, nation=state.players[s].nation, objective=o)
             for s in state.seats
             if s != seat
             for o in state.objectives
-            if delegates_at(state, s, o)
+            if (s, o) in present
         ]
         if rivals:
             spreads = [list(spread) for spread in combinations_with_replacement(rivals, c.minus)]

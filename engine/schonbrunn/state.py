@@ -121,6 +121,15 @@ class SchonbrunnState(GameState):
     last_awards: Annotated[list[str], WHOLE] = Field(default_factory=list)  # texts of the last Congress
     final: Annotated[dict[str, int], WHOLE] = Field(default_factory=dict)  # final Prestige once over
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        # what pydantic's own does for a field (no validation on assignment), in one call
+        # instead of two: the rules set the state's fields several times a step
+        if name in _FIELDS:
+            self.__dict__[name] = value
+            self.__pydantic_fields_set__.add(name)
+        else:
+            super().__setattr__(name, value)
+
     def __deepcopy__(self, memo: dict[int, Any] | None = None) -> SchonbrunnState:
         new = clone(self)
         if _POSITIONS in self.__dict__:  # true of the copy too: the rules never reorder Delegates
@@ -173,3 +182,6 @@ class SchonbrunnState(GameState):
                 raise ValueError(f"not this state's Delegate {piece.id} (read before a change?)")
             delegates[i] = new
         return new
+
+
+_FIELDS = frozenset(SchonbrunnState.model_fields)

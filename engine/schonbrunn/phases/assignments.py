@@ -13,7 +13,6 @@ from ..pieces import (
     head_targets,
     name,
     seat_of,
-    supply,
 )
 from ..state import SchonbrunnState
 
@@ -67,7 +66,8 @@ def assign(state: SchonbrunnState, seat: str, action: A.Assign, events: list[Eve
         raise IllegalAction("Decide on your Delegation Head first (`head`, or `head` with no target).")
     if action.objective not in state.objectives:
         raise IllegalAction(f"Objectives in this game: {', '.join(state.objectives)}.")
-    d = next((d for d in supply(state, seat) if d.value == action.delegate), None)
+    # the first of that Influence in the supply (`supply`, without making the list)
+    d = next((d for d in state.delegates_of(seat) if d.place == "supply" and d.value == action.delegate), None)
     if d is None:
         raise IllegalAction(f"You have no Delegate of Influence {action.delegate} in your supply.")
     up = state.assign_step == "up"
