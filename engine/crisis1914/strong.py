@@ -4,12 +4,17 @@ issue 16; docs/architecture.md §2, "Automatic players") needs to know of the ga
 - `determinize` deals afresh what the seat cannot see: the other statesmen's Hands, Draw
   Piles and the cards they are looking at, and the unseen part of its own Draw Pile.
 - `candidates` keeps the choices worth a thought: every card play, one discard for
-  Deliberate, Reorganize and Seize Initiative (the least useful cards), a few orders.
+  Deliberate, Reorganize and Seize Initiative (the least useful cards), a few orders; never
+  a Draw or Deliberate that likely brings war, nor (with rivals) a Belligerence that raises
+  the highest Tension die before the last Week.
 - `playout` is a fast statesman that knows the Score Track's Tension and its own City Box:
   it plans the Week's DP to what its Tension can bear over the Weeks left, never plays or
   draws into General Mobilization it can avoid, counts a card that forces Belligerence at
   its doubled value and its raised floor, and Deliberates rather than draw blind when a
-  General Mobilization card is in its Draw Pile.
+  General Mobilization card is in its Draw Pile. Alone it plays for one doubled Week (4
+  Assertions): it holds the Assertions and the best cards in Hand, Deliberates to gather
+  them, sheds Tension in Weeks under 14 DP while holding, and doubles a 4-DP card by
+  Belligerence in that Week.
 - `evaluate` turns an unfinished game into win chances: Prestige banked, the Week's
   placing so far, what the Weeks left can still bring with the Tension room left, and the
   risk of war; in the solitaire game, the chance of reaching the Victory tiers.
