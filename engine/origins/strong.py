@@ -225,4 +225,6 @@ def _passive(state: OriginsState, seat: str, rng: random.Random) -> Any:
 
 
 def test_players() -> dict[str, Any]:
-    return {"attacker": _attacker, "passive": _passive}
+    from . import planner
+
+    return {"attacker": _attacker, "passive": _passive, "endgame": planner.choose}

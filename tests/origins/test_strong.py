@@ -152,3 +152,35 @@ def test_a_tables_strong_seat_plays_the_best_measured_origins_player(strong_auto
     assert name_for(GAME, "strong") == name_for(GAME, "quick") == best
     assert best in named_players(GAME) and best not in ("random", "defaults", "attacker", "passive")
     assert name_for(GAME, "basic") == "basic"
+
+
+def test_the_endgame_player_bids_only_on_the_last_turn_and_only_for_the_bottom():
+    from engine.origins import planner
+    from engine.origins.actions import Bid, Pass
+
+    endgame = named_players(GAME)["endgame"]
+    bids = 0
+    for players, seed in ((3, 14), (5, 15), (7, 16)):
+        for state, seat in _states(players, seed):
+            if state.phase != "bidding":
+                continue
+            action = endgame(state, seat, random.Random(1))
+            assert action in GAME.legal_actions(state, seat)
+            if not state.last_turn or state.order[-1] in state.countries_of(seat):
+                assert isinstance(action, Pass)
+            elif isinstance(action, Bid):
+                assert action.position == len(state.order) and action.card in state.countries_of(seat)
+                assert action.amount == state.high_bid + 1 <= planner.MAX_BID
+                bids += 1
+    assert bids >= 2
+
+
+@pytest.mark.parametrize("exploit", ["defaults", "attacker"])
+def test_the_simple_exploits_stay_beaten_by_the_tables_player(exploit):
+    """Deadline defaults win at most a quarter of their fair share, attacks at any odds at
+    most 1.2x, against the player a table's strong seat gets (bot/automatic.py)."""
+    from bot.automatic import BEST_FOR
+
+    named = named_players(GAME)
+    share = _share(named[exploit], named[BEST_FOR["origins"]], players=3, games=12, base=160)
+    assert share <= (0.25 if exploit == "defaults" else 1.2) / 3
