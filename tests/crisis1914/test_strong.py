@@ -139,12 +139,18 @@ def test_alone_the_doubled_week_uses_belligerence_on_a_four_dp_card_and_no_other
     assert not crisis_strong._wants_belligerence(state, p, cid("Hoyos"), 20)
 
 
-def test_the_tree_does_not_draw_blind_into_likely_war():
-    # Target box at 5: any card of 1+ DP that takes the lower marker past 17 is war
-    state, _ = week_start(2, {}, {"AH": ["Hoyos", "Conrad", "Bilinski", "Potiorek"]})
+def play_until_austria_hungary_plays(state) -> None:
+    """Every statesman before Austria-Hungary plays as the playout statesman would, until
+    Austria-Hungary's Play Step turn with nothing pending."""
     while not (state.phase == "play" and state.actor == "AH" and not state.pending):
         seat = GAME.prompts(state)[0].seat
         GAME.play(state, seat, fast_action(state, seat, random.Random(0)), random.Random(0))
+
+
+def test_the_tree_does_not_draw_blind_into_likely_war():
+    # Target box at 5: any card of 1+ DP that takes the lower marker past 17 is war
+    state, _ = week_start(2, {}, {"AH": ["Hoyos", "Conrad", "Bilinski", "Potiorek"]})
+    play_until_austria_hungary_plays(state)
     p = state.players["AH"]
     state.tension["AH"]["RU"] = 5
     p.score = 16  # (only the marker: the candidates read it, not the Tableau's sum)
@@ -157,9 +163,7 @@ def test_the_tree_does_not_draw_blind_into_likely_war():
 
 def test_the_tree_does_not_deliberate_when_the_card_it_must_play_likely_brings_war():
     state, _ = week_start(2, {"AH": ["Tisza"]}, {"AH": ["Szapáry"]})
-    while not (state.phase == "play" and state.actor == "AH" and not state.pending):
-        seat = GAME.prompts(state)[0].seat
-        GAME.play(state, seat, fast_action(state, seat, random.Random(0)), random.Random(0))
+    play_until_austria_hungary_plays(state)
     p = state.players["AH"]
     deliberate = a.Deliberate(discard=cid("Tisza"))
     assert deliberate in GAME.knowledge().candidates(state, p.seat)
@@ -170,9 +174,7 @@ def test_the_tree_does_not_deliberate_when_the_card_it_must_play_likely_brings_w
 
 def test_two_choices_are_filtered_too_a_revealed_cards_belligerence_that_brings_war():
     state, _ = week_start(2, {}, {"AH": ["Hoyos", "Conrad", "Bilinski", "Potiorek"]})
-    while not (state.phase == "play" and state.actor == "AH" and not state.pending):
-        seat = GAME.prompts(state)[0].seat
-        GAME.play(state, seat, fast_action(state, seat, random.Random(0)), random.Random(0))
+    play_until_austria_hungary_plays(state)
     p = state.players["AH"]
     state.tension["AH"]["RU"] = 3
     GAME.play(state, p.seat, a.Draw(), random.Random(0))  # a 4-DP card revealed: Belligerence?
@@ -184,9 +186,7 @@ def test_two_choices_are_filtered_too_a_revealed_cards_belligerence_that_brings_
 
 def test_with_rivals_the_tree_takes_no_belligerence_that_raises_the_highest_die_before_the_last_week():
     state, _ = week_start(2, {"AH": ["Hoyos", "Bilinski", "Conrad"]}, {})
-    while not (state.phase == "play" and state.actor == "AH" and not state.pending):
-        seat = GAME.prompts(state)[0].seat
-        GAME.play(state, seat, fast_action(state, seat, random.Random(0)), random.Random(0))
+    play_until_austria_hungary_plays(state)
     p = state.players["AH"]
     hoyos = cid("Hoyos")
     assert a.Play(card=hoyos) in GAME.knowledge().candidates(state, p.seat)
