@@ -583,6 +583,17 @@ async def main_async(args: argparse.Namespace) -> int:
         f"service p99 (best of {args.repeat} runs): {best_p99:.2f} ms, {best_p99 / bare_p99:.2f} x the bare "
         f"write's  ({target})"
     )
+    if not args.rate:
+        # Every table is always waiting for its own action (none thinks between them), so
+        # by Little's law the mean latency is tables / throughput: a p99 target below that
+        # needs more throughput, whatever the spread of the latencies.
+        needed = args.tables / (TARGET_P99_MS / 1000)
+        print(
+            f"mean latency = tables / throughput (Little's law): service {args.tables / s['per_s'] * 1000:.1f} ms, "
+            f"bare {args.tables / b['per_s'] * 1000:.1f} ms; a p99 of {TARGET_P99_MS:g} ms with {args.tables} "
+            f"tables needs over {needed:,.0f} actions/s (the bare write: {b['per_s']:,.0f}, its best p99 "
+            f"{bare_p99:.2f} ms)"
+        )
     if profile:
         out = io.StringIO()
         pstats.Stats(profile, stream=out).sort_stats("cumulative").print_stats(args.profile_lines)
