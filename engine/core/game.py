@@ -41,47 +41,29 @@ class TrackingRandom(random.Random):
         return super().getrandbits(k)
 
 
-class _StepRandom(TrackingRandom):
-    """The per-action generator: the same numbers as TrackingRandom(seed), cheaper to make.
-
-    `random.Random(seed)` seeds twice (in `__new__`, then again in Python's `__init__`),
-    which cost more than the rest of a small game's step. Here both the seed (a hash of
-    the table seed and the action index) and the seeding wait for the first draw: most
-    actions draw nothing. `__new__` seeds a placeholder, which that first draw replaces
-    entirely, so the numbers never depend on it.
+class _StepRandom:
+    """The per-action generator: the same numbers as `TrackingRandom(seed_for(table_seed,
+    index))`, made at the action's first draw. Most actions draw nothing, and CPython seeds
+    every `random.Random` it makes (twice: in `__new__` and again in `__init__`), which cost
+    more than the rest of a small game's step. Every method of the generator is reached
+    through `__getattr__`, so the rules use it as the `random.Random` they are given.
     """
 
-    def __new__(cls, table_seed: int, index: int) -> _StepRandom:
-        return super().__new__(cls, 0)  # a placeholder: _ready seeds it for real
+    __slots__ = ("_pending", "_made")
 
     def __init__(self, table_seed: int, index: int):
-        self._pending: tuple[int, int] | None = (table_seed, index)
-        self.gauss_next = None
+        self._pending = (table_seed, index)
+        self._made: TrackingRandom | None = None
 
-    def _ready(self) -> None:
-        if self._pending is not None:
-            (table_seed, index), self._pending = self._pending, None
-            random.Random.seed(self, seed_for(table_seed, index))
+    @property
+    def used(self) -> bool:
+        return self._made is not None and self._made.used
 
-    def random(self) -> float:
-        self._ready()
-        return super().random()
-
-    def getrandbits(self, k: int) -> int:
-        self._ready()
-        return super().getrandbits(k)
-
-    def seed(self, a: Any = None, version: int = 2) -> None:
-        self._pending = None  # an explicit seed wins over the pending one
-        super().seed(a, version)
-
-    def getstate(self) -> tuple[Any, ...]:
-        self._ready()
-        return super().getstate()
-
-    def setstate(self, state: tuple[Any, ...]) -> None:
-        self._pending = None
-        super().setstate(state)
+    def __getattr__(self, name: str) -> Any:  # only names not found here: the generator's
+        made = self._made
+        if made is None:
+            made = self._made = TrackingRandom(seed_for(*self._pending))
+        return getattr(made, name)
 
 
 def _copy(state: S, source: str | bytes | None = None) -> S:
