@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-from engine.core import Event, IllegalAction, replaced
+from functools import lru_cache
+
+from engine.core import Event, IllegalAction
 
 from ..content import card
 from ..pieces import (
     aids_held,
     name,
 )
-from ..state import SchonbrunnState
+from ..state import Delegate, SchonbrunnState
 
 
 def recover(state: SchonbrunnState, events: list[Event]) -> None:
-    state.delegates = [replaced(d, place="supply", face_up=False, known=False, order=0) for d in state.delegates]
+    state.delegates = [behind_screen(d.id, d.owner, d.value) for d in state.delegates]
     state.markers, state.favours, state.favours_up, state.favour_spare = [], {}, [], []
     for p in list(state.players.values()):
         state.change(p, head=None, minister=None)
@@ -32,6 +34,14 @@ def recover(state: SchonbrunnState, events: list[Event]) -> None:
                     )
                 )
     state.stage, state.queue = "keep", list(state.hierarchy)
+
+
+@lru_cache(maxsize=4096)
+def behind_screen(delegate: str, owner: str, value: int) -> Delegate:
+    """The Delegate back in its owner's supply, face down, unknown and unplaced (as setup
+    makes it): made once and shared, since Delegates are frozen, where the Recovery would
+    otherwise make all of them anew each round."""
+    return Delegate(id=delegate, owner=owner, value=value)
 
 
 def keep(
