@@ -33,11 +33,11 @@ STRONGEST = "strong"
 # A game whose search is not yet measurably stronger than another of its players: its
 # "strong" and "quick" seats play that one instead, so a real seat never gets a player
 # weaker than the basic one. Origins: the search did not beat the basic player in the
-# strength ladder, and made it weaker where it was tried on the last turn alone; "endgame"
-# (the basic player bidding only for the last place of the last turn's attacks) did better
-# than basic both among basic players and with basic among it, if within the noise
+# strength ladder; "reserve" (engine/origins/planner.py: the basic player keeping PFs at
+# home for the last turn's 10-PF cap, and bidding for the last word of the last turn) wins
+# about 2x its fair share among basic players and leaves basic 0.2-0.4x among it
 # (docs/balance/origins.md, Issue 16).
-BEST_FOR = {"origins": "endgame"}
+BEST_FOR = {"origins": "reserve"}
 
 
 def name_for(game: Game, setting: str) -> str:

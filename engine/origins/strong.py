@@ -227,4 +227,9 @@ def _passive(state: OriginsState, seat: str, rng: random.Random) -> Any:
 def test_players() -> dict[str, Any]:
     from . import planner
 
-    return {"attacker": _attacker, "passive": _passive, "endgame": planner.choose}
+    return {
+        "attacker": _attacker,
+        "passive": _passive,
+        "endgame": planner.choose,
+        "reserve": planner.reserve_choose,
+    }

@@ -184,3 +184,69 @@ def test_the_simple_exploits_stay_beaten_by_the_tables_player(exploit):
     named = named_players(GAME)
     share = _share(named[exploit], named[BEST_FOR["origins"]], players=3, games=12, base=160)
     assert share <= (0.25 if exploit == "defaults" else 1.2) / 3
+
+
+def _reserve_states(players: int, seed: int):
+    """The states of a game the reserve players play (their hoards make other boards)."""
+    from engine.origins import planner
+
+    state = GAME.setup([f"s{i + 1}" for i in range(players)], GAME.Options(), seed)
+    rng = random.Random(seed)
+    while GAME.outcome(state) is None:
+        seat = GAME.prompts(state)[0].seat
+        yield state, seat
+        GAME.play(state, seat, planner.reserve_choose(state, seat, rng), rng)
+        state.step += 1
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 21), (5, 22), (7, 23)])
+def test_the_reserve_player_decides_from_its_seats_view_only(players, seed):
+    """Two states that differ only in what the seat cannot see (the others' sheets of this
+    Phase 4 and the seed behind the dice) give the same decision from the same stream."""
+    from engine.origins import planner
+
+    checked = {"bidding": 0, "placement": 0, "attacks": 0}
+    for state, seat in _reserve_states(players, seed):
+        if state.phase not in checked or (state.phase == "placement" and not state.submitted):
+            continue
+        other = GAME.vary_hidden(state, seat, random.Random(seed))
+        other.seed = state.seed + 1
+        assert GAME.view(other, seat) == GAME.view(state, seat)
+        if state.phase == "placement":
+            assert other.drafts != state.drafts
+        one, two = (planner.reserve_choose(s, seat, random.Random(7)) for s in (clone(state), other))
+        assert one == two, (state.phase, state.turn)
+        checked[state.phase] += 1
+    assert all(n >= 3 for n in checked.values()), checked
+
+
+def test_the_reserve_player_keeps_its_reserve_at_home_until_the_last_turn():
+    """Before the last turn its sheets draw nothing from the own embassy and send KEEP of
+    the income home (none over the home cap, so nothing is eliminated); on the last turn
+    the reserve goes out at the 10-PF cap (Phase 4)."""
+    from engine.origins import planner
+
+    before = last = 0
+    for players, seed in ((3, 24), (6, 25)):
+        for state, seat in _reserve_states(players, seed):
+            if state.phase != "placement" or seat in state.submitted:
+                continue
+            action = planner.reserve_choose(state, seat, random.Random(1))
+            assert _legal(state, seat, action)
+            for country in state.countries_of(seat):
+                sheet = action.sheets[country]
+                abroad = sum(n for e, n in sheet.place.items() if e != country)
+                income = state.unplaced[country]
+                if state.last_turn:
+                    last += state.at(country, country) > 0 and abroad > income
+                else:
+                    assert income - placement.cap(state) <= abroad <= income - min(planner.KEEP, income)
+                    before += 1
+    assert before >= 20 and last >= 2
+
+
+def test_the_reserve_player_beats_the_basic_player():
+    """Measured at 2.3x its fair share at 3 players (docs/balance/origins.md, Issue 16);
+    in 12 games it wins at least its fair share."""
+    named = named_players(GAME)
+    assert _share(named["reserve"], named["basic"], players=3, games=12, base=170) >= 1 / 3
