@@ -168,28 +168,23 @@ class Schonbrunn(Game[SchonbrunnState]):
         return state
 
     def prompts(self, state: SchonbrunnState) -> list[Prompt]:
-        if state.stage == "over":
+        stage = state.stage  # read once: a model's attribute costs more than a local's
+        if stage == "over":
             return []
-        if state.stage in ("bid", "commit"):
-            return [
-                Prompt(
-                    seat=s,
-                    kind=state.stage,
-                    text=STAGE_TEXT[state.stage],
-                    phase=f"r{state.round}/{state.stage}",
-                    mode="simultaneous",
-                )
-                for s in state.queue
-            ]
+        if stage in ("bid", "commit"):
+            text, phase = STAGE_TEXT[stage], f"r{state.round}/{stage}"
+            return [Prompt(seat=s, kind=stage, text=text, phase=phase, mode="simultaneous") for s in state.queue]
         seat = state.queue[0]
-        kind = state.stage
-        text = STAGE_TEXT.get(state.stage, "")
-        if state.stage == "assign":
-            kind = "head" if state.assign_step == "head" else "assign"
-            text = _assign_text(state)
-        elif state.stage == "tiebreak":
+        kind = stage
+        if stage == "assign":
+            step = state.assign_step
+            kind = "head" if step == "head" else "assign"
+            text = _assign_words(step, state.assign_left)
+        elif stage == "tiebreak":
             text = _tiebreak_text(state, seat)
-        return [Prompt(seat=seat, kind=kind, text=text, phase=f"r{state.round}/{state.stage}/{seat}")]
+        else:
+            text = STAGE_TEXT.get(stage, "")
+        return [Prompt(seat=seat, kind=kind, text=text, phase=f"r{state.round}/{stage}/{seat}")]
 
     def play(self, state: SchonbrunnState, seat: str, action: Any, rng: random.Random) -> list[Event]:
         return rules.play(state, seat, action, rng)
@@ -576,10 +571,6 @@ def _tiebreak_text(state: SchonbrunnState, seat: str) -> str:
         f"Hierarchy: {tied} are tied with Influence {value}. You order them ({why}): "
         "`/schonbrunn tiebreak order:` the tied nations, best position first."
     )
-
-
-def _assign_text(state: SchonbrunnState) -> str:
-    return _assign_words(state.assign_step, state.assign_left)
 
 
 @cache

@@ -258,7 +258,11 @@ def play(state: SchonbrunnState, seat: str, action: object, rng: random.Random) 
     elif not state.queue or state.queue[0] != seat:
         raise IllegalAction("It is not your turn.")
     p = state.players[seat]
-    match action:
+    match action:  # the Assignments first: they are half of all decisions
+        case A.Assign():
+            assignments.assign(state, seat, action, events)
+        case A.Head():
+            assignments.head(state, seat, action, events)
         case A.Bid():
             if not 1 <= action.receptions <= p.receptions:
                 raise IllegalAction(f"Bid between 1 and {p.receptions} Receptions.")
@@ -305,10 +309,6 @@ def play(state: SchonbrunnState, seat: str, action: object, rng: random.Random) 
         case A.Favour():
             assignments.favour(state, seat, action, events)
             state.queue.pop(0)
-        case A.Assign():
-            assignments.assign(state, seat, action, events)
-        case A.Head():
-            assignments.head(state, seat, action, events)
         case A.Plot():
             plot.plot(state, seat, action, events)
             state.queue.pop(0)

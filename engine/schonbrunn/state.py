@@ -152,16 +152,17 @@ class SchonbrunnState(GameState):
         worked out once for this list and kept beside the fields (not one: never dumped or
         compared). `change` replaces a Delegate in its place, and the list it was worked out
         for is held, so a list put in its place or grown or cut is worked out again."""
+        delegates = self.delegates
         where = self.__dict__.get(_POSITIONS)
-        if where is None or where[0] is not self.delegates or where[1] != len(self.delegates):
+        if where is None or where[0] is not delegates or where[1] != len(delegates):
             places: dict[str, list[int]] = {}
-            for i, d in enumerate(self.delegates):
+            for i, d in enumerate(delegates):
                 places.setdefault(d.owner, []).append(i)
             where = (
-                self.delegates,
-                len(self.delegates),
+                delegates,
+                len(delegates),
                 {s: tuple(ix) for s, ix in places.items()},
-                {d.id: i for i, d in enumerate(self.delegates)},
+                {d.id: i for i, d in enumerate(delegates)},
             )
             self.__dict__[_POSITIONS] = where
         return where
@@ -171,10 +172,11 @@ class SchonbrunnState(GameState):
         returns the copy. A piece this state no longer holds (replaced since it was read)
         is refused: the changes made to it since would be lost."""
         new = replaced(piece, **fields)
-        if isinstance(piece, Player):
-            if self.players.get(piece.seat) is not piece:
-                raise ValueError(f"not this state's Player of {piece.seat} (read before a change?)")
-            self.players[piece.seat] = new
+        if type(piece) is Player:
+            seat, players = piece.seat, self.players
+            if players.get(seat) is not piece:
+                raise ValueError(f"not this state's Player of {seat} (read before a change?)")
+            players[seat] = new
         else:
             delegates = self.delegates
             i = self._positions()[3].get(piece.id)
