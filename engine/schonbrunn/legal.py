@@ -60,6 +60,8 @@ def legal_actions(state: SchonbrunnState, seat: str) -> list[Any]:
         return []
     p = state.players[seat]
     match stage:
+        case "assign":  # first: half of all decisions
+            return _assign(state, seat)
         case "bid":
             return [_listed(A.Bid, r) for r in range(1, p.receptions + 1)]
         case "choose":
@@ -77,8 +79,6 @@ def legal_actions(state: SchonbrunnState, seat: str) -> list[Any]:
             return [
                 _listed(A.Favour, o) for o in state.objectives if o not in state.favours_up
             ]
-        case "assign":
-            return _assign(state, seat)
         case "plot":
             return [_listed(A.Pass), *_plots(state, seat)]
         case "move":
@@ -132,7 +132,7 @@ def _assign(state: SchonbrunnState, seat: str) -> list[Any]:
     if state.assign_step == "head":
         heads = [_listed(A.Head, None)]
         return heads + [_listed(A.Head, t) for t in head_targets(state, seat)] + out
-    values = tuple(sorted({d.value for d in state.delegates_at(seat, "supply")}))  # distinct
+    values = tuple(sorted({d.value for d in state.delegates_of(seat) if d.place == "supply"}))  # distinct
     return [*_assigns(values, tuple(state.objectives)), *out]
 
 

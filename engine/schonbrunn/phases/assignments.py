@@ -62,34 +62,31 @@ def begin_turn(state: SchonbrunnState) -> None:
 
 
 def assign(state: SchonbrunnState, seat: str, action: A.Assign, events: list[Event]) -> None:
-    if state.assign_step == "head":
+    # each field read once: a model's attribute costs more than a local's, and this is half
+    # of all decisions
+    step, objective, value = state.assign_step, action.objective, action.delegate
+    if step == "head":
         raise IllegalAction("Decide on your Delegation Head first (`head`, or `head` with no target).")
-    if action.objective not in state.objectives:
+    if objective not in state.objectives:
         raise IllegalAction(f"Objectives in this game: {', '.join(state.objectives)}.")
     # the first of that Influence in the supply (`supply`, without making the list)
-    d = next((d for d in state.delegates_of(seat) if d.place == "supply" and d.value == action.delegate), None)
+    d = next((d for d in state.delegates_of(seat) if d.place == "supply" and d.value == value), None)
     if d is None:
-        raise IllegalAction(f"You have no Delegate of Influence {action.delegate} in your supply.")
-    up = state.assign_step == "up"
-    d = state.change(d, place=action.objective, face_up=up, known=up, order=state.placed)
-    state.placed += 1
+        raise IllegalAction(f"You have no Delegate of Influence {value} in your supply.")
+    up = step == "up"
+    placed = state.placed
+    state.change(d, place=objective, face_up=up, known=up, order=placed)
+    state.placed = placed + 1
     who = name(state, seat)
     if up:
-        events.append(
-            Event(
-                kind="assign", text=f"{who} assigns a {d.value} face up to {action.objective}.", reveals=True
-            )
-        )
+        events.append(Event(kind="assign", text=f"{who} assigns a {value} face up to {objective}.", reveals=True))
     else:
-        events.append(Event(kind="assign", text=f"{who} assigns a Delegate face down to {action.objective}."))
+        events.append(Event(kind="assign", text=f"{who} assigns a Delegate face down to {objective}."))
         if state.see_own_face_down:
-            events.append(
-                Event(
-                    kind="assign", text=f"Your {d.value} is face down in {action.objective}.", audience=seat
-                )
-            )
-    state.assign_left -= 1
-    if state.assign_left == 0:
+            events.append(Event(kind="assign", text=f"Your {value} is face down in {objective}.", audience=seat))
+    left = state.assign_left - 1
+    state.assign_left = left
+    if left == 0:
         next_assign_step(state)
 
 
