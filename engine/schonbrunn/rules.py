@@ -189,7 +189,7 @@ def _has_choice(state: SchonbrunnState, seat: str) -> bool:
 def _auto(state: SchonbrunnState, seat: str, events: list[Event]) -> None:
     """What happens to a seat skipped for lack of a choice."""
     if state.stage == "activate":
-        treaty = state.treaty_queue.pop(0)
+        treaty, state.treaty_queue = state.treaty_queue[0], state.treaty_queue[1:]
         # the same words as a pass: whether the owner could have paid is behind its screen
         owner = treaties.treaty_owner(state, treaty)
         events.append(Event(kind="pass", text=f"{name(state, owner)} does not activate {card(treaty).name}."))
@@ -285,7 +285,7 @@ def play(state: SchonbrunnState, seat: str, action: object, rng: random.Random) 
             pay = state.players[state.choose_order[k + 1]].bid or 0 if k + 1 < len(state.choose_order) else 0
             before = name(state, seat)
             state.change(p, nation=nat, receptions=p.receptions - pay)
-            state.nations_left.remove(nat)
+            state.nations_left = [n for n in state.nations_left if n != nat]
             state.queue.pop(0)
             events.append(
                 Event(kind="choose", text=f"{before} takes {nations()[nat].name}, losing {pay} Receptions.")
@@ -322,7 +322,7 @@ def play(state: SchonbrunnState, seat: str, action: object, rng: random.Random) 
             treaties.activate(state, seat, action, events)
         case A.Pass():
             if stage == "activate":
-                treaty = state.treaty_queue.pop(0)
+                treaty, state.treaty_queue = state.treaty_queue[0], state.treaty_queue[1:]
                 events.append(
                     Event(kind="pass", text=f"{name(state, seat)} does not activate {card(treaty).name}.")
                 )

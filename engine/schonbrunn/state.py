@@ -105,18 +105,18 @@ class SchonbrunnState(GameState):
     box: Annotated[list[str], WHOLE] = Field(default_factory=list)  # removed by player-count symbol (public)
     box_hidden: Annotated[list[str], WHOLE] = Field(default_factory=list)  # Treaties removed at random
     favours: dict[str, int] = Field(default_factory=dict)  # Objective -> Political Favour
-    favours_up: list[str] = Field(default_factory=list)
+    favours_up: Annotated[list[str], WHOLE] = Field(default_factory=list)
     favour_spare: Annotated[list[int], WHOLE] = Field(default_factory=list)  # the token not placed (3-4 players)
-    markers: list[Marker] = Field(default_factory=list)
+    markers: Annotated[list[Marker], WHOLE] = Field(default_factory=list)
     hierarchy: Annotated[list[str], WHOLE] = Field(default_factory=list)  # seats, position 1 first
     master: str = ""  # seat holding the Master of Ceremonies token
-    tie_groups: list[list[str]] = Field(default_factory=list)  # unresolved Hierarchy ties
+    tie_groups: Annotated[list[list[str]], WHOLE] = Field(default_factory=list)  # unresolved Hierarchy ties
     # Assignments: the current player's step and how many Delegates it still owes there
     assign_step: Literal["down", "head", "up", "last"] = "down"
     assign_left: int = 0
-    treaty_queue: list[str] = Field(default_factory=list)  # Congress Treaties by priority
+    treaty_queue: Annotated[list[str], WHOLE] = Field(default_factory=list)  # Congress Treaties by priority
     placed: int = 0  # placement counter for Delegate.order
-    nations_left: list[str] = Field(default_factory=list)  # auction: Roles still to choose
+    nations_left: Annotated[list[str], WHOLE] = Field(default_factory=list)  # auction: Roles still to choose
     choose_order: Annotated[list[str], WHOLE] = Field(default_factory=list)
     last_awards: Annotated[list[str], WHOLE] = Field(default_factory=list)  # texts of the last Congress
     final: Annotated[dict[str, int], WHOLE] = Field(default_factory=dict)  # final Prestige once over

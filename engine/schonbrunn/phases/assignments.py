@@ -33,7 +33,7 @@ def open_assignments(state: SchonbrunnState, events: list[Event], rng: random.Ra
 
 
 def reveal_favour(state: SchonbrunnState, objective: str, events: list[Event], why: str) -> None:
-    state.favours_up.append(objective)
+    state.favours_up = [*state.favours_up, objective]
     events.append(
         Event(
             kind="favour",

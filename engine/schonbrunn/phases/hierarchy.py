@@ -81,7 +81,7 @@ def tiebreak(state: SchonbrunnState, seat: str, action: A.TieBreak, events: list
     if sorted(s for s in chosen if s) != sorted(group) or len(chosen) != len(group):
         names = ", ".join(name(state, s) for s in group)
         raise IllegalAction(f"Order exactly the tied nations: {names}.")
-    state.tie_groups[i : i + 1] = [[s] for s in chosen if s]
+    state.tie_groups = [*state.tie_groups[:i], *([s] for s in chosen if s), *state.tie_groups[i + 1 :]]
     text = " ahead of ".join(name(state, s) for s in chosen if s)
     events.append(Event(kind="tiebreak", text=f"{name(state, seat)} breaks the tie: {text}."))
     ask_tiebreak(state, events)

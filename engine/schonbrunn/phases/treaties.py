@@ -59,19 +59,17 @@ def activate(state: SchonbrunnState, seat: str, action: A.Activate, events: list
     gained = 0 if state.simplified else c.receptions
     state.change(p, activated=(*p.activated, action.treaty), receptions=p.receptions + gained)
     gain_prestige(state, seat, f"{c.name} activated", c.prestige)
+    placed = [Marker(owner=other, objective=objective, value=-1, source=c.id) for other, objective in opponents]
     if c.marker:
-        state.markers.append(
-            Marker(owner=seat, objective=action.objective or "", value=c.marker, source=c.id)
-        )
-    for other, objective in opponents:
-        state.markers.append(Marker(owner=other, objective=objective, value=-1, source=c.id))
+        placed.insert(0, Marker(owner=seat, objective=action.objective or "", value=c.marker, source=c.id))
+    state.markers = [*state.markers, *placed]
     events.append(
         Event(
             kind="activate", reveals=True, text=f"{name(state, seat)} activates {c.name} by {paid}: {c.text}"
         )
     )
     if state.stage == "activate":
-        state.treaty_queue.pop(0)
+        state.treaty_queue = state.treaty_queue[1:]
         queue_next_treaty(state)
 
 
