@@ -209,6 +209,8 @@ def objectives_with_delegates(state: SchonbrunnState, seat: str) -> list[str]:
 def activatable(state: SchonbrunnState, seat: str, timing: str) -> list[str]:
     """Signed Treaties of this timing not yet activated this round, if the seat can pay."""
     player = state.players[seat]
+    if not player.signed:  # most seats, most of the time: asked at every Assignment
+        return []
     signed = [t for t in player.signed if card(t).timing == timing and t not in player.activated]
     if signed and player.minister is not None and not unshown_aids(state, seat):
         return []  # read last: most seats have signed no such Treaty
