@@ -133,7 +133,8 @@ def _start_round(state: SchonbrunnState, events: list[Event]) -> None:
     state.round += 1
     state.tops_revealed = True
     for player in list(state.players.values()):
-        state.change(player, activated=(), shown_aids=(), committed=None)
+        if player.activated or player.shown_aids or player.committed is not None:
+            state.change(player, activated=(), shown_aids=(), committed=None)
     tops = ", ".join(f"{o}: {card(state.piles[o][0]).name}" for o in [*state.objectives, "PoB"])
     events.append(
         Event(

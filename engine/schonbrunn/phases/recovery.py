@@ -18,7 +18,8 @@ def recover(state: SchonbrunnState, events: list[Event]) -> None:
     state.delegates = [behind_screen(d.id, d.owner, d.value) for d in state.delegates]
     state.markers, state.favours, state.favours_up, state.favour_spare = [], {}, [], []
     for p in list(state.players.values()):
-        state.change(p, head=None, minister=None)
+        if p.head is not None or p.minister is not None:  # a new Player only where one changes
+            state.change(p, head=None, minister=None)
     events.append(Event(kind="recovery", text="Recovery: every piece returns behind its screen."))
     if not state.lasting_allies:
         # the FAQ: Ally markers are "played once and then discarded", with the Delegates
@@ -55,14 +56,15 @@ def keep(
     if any(a not in aids_held(state, seat) for a in aids):
         raise IllegalAction("Discard only Aids behind your screen.")
     # the discarded Aids go under the Nation card, then each signed Treaty behind the
-    # screen if kept, under the Nation card if not
+    # screen if kept, under the Nation card if not (nothing moves for a seat that signed none)
     dropped = [t for t in p.signed if t not in treaties]
-    state.change(
-        p,
-        screen=(*(c for c in p.screen if c not in aids), *(t for t in p.signed if t in treaties)),
-        under=(*p.under, *aids, *dropped),
-        signed=(),
-    )
+    if p.signed or aids:
+        state.change(
+            p,
+            screen=(*(c for c in p.screen if c not in aids), *(t for t in p.signed if t in treaties)),
+            under=(*p.under, *aids, *dropped),
+            signed=(),
+        )
     if dropped:
         names = ", ".join(card(t).name for t in dropped)
         events.append(Event(kind="discard", text=f"{name(state, seat)} discards {names} at Recovery (not kept)."))
@@ -96,4 +98,5 @@ def convert_allies(state: SchonbrunnState, events: list[Event]) -> None:
                     text=f"{name(state, seat)} exchanges {c.name} for an Ally marker of {value}.",
                 )
             )
-        state.change(p, allies_this_round=())
+        if p.allies_this_round:
+            state.change(p, allies_this_round=())
