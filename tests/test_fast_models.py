@@ -6,22 +6,27 @@ must give exactly what pydantic gives, and a copy must share nothing mutable."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import random
 
 from engine import games
 from engine.core import WHOLE, built, clone, replaced
 from engine.origins.actions import Attack, Bid, Pass
+from engine.origins.state import Ledger
 from engine.schonbrunn.actions import Minister, TieBreak
-from engine.schonbrunn.state import Delegate
+from engine.schonbrunn.state import Delegate, Player, SchonbrunnState
 
 
 def _mutables(value, seen=None):
-    """id() of every list, dict and model reachable from `value`, but frozen models
-    (Schönbrunn's Delegates) and fields marked WHOLE (Origins's score breakdowns), which
-    the rules replace instead of changing (the random-play harness checks that a step
-    leaves its input unchanged)."""
+    """id() of every list, dict and model reachable from `value`, but frozen models and
+    dataclasses (Schönbrunn's Delegates) and fields marked WHOLE (Origins's score
+    breakdowns), which the rules replace instead of changing (the random-play harness
+    checks that a step leaves its input unchanged)."""
     seen = set() if seen is None else seen
     if hasattr(value, "model_config") and value.model_config.get("frozen"):
+        return seen
+    if dataclasses.is_dataclass(value):
+        assert type(value).__dataclass_params__.frozen, type(value)
         return seen
     if isinstance(value, list | dict) or hasattr(value, "__pydantic_fields_set__"):
         seen.add(id(value))
@@ -80,11 +85,36 @@ def test_built_actions_equal_validated_ones():
 
 
 def test_replaced_equals_model_copy_with_the_update():
-    d = Delegate(id="AUS3", owner="s1", value=3)
-    fast, slow = replaced(d, place="II", face_up=True), d.model_copy(update={"place": "II", "face_up": True})
+    ledger = Ledger(bids=2)
+    fast, slow = replaced(ledger, income=3), ledger.model_copy(update={"income": 3})
     assert fast == slow and fast.model_dump_json() == slow.model_dump_json()
     assert fast.model_fields_set == slow.model_fields_set
+    assert ledger.income == 0  # the original is left as it was
+
+
+def test_replaced_equals_dataclasses_replace_for_a_frozen_dataclass():
+    d = Delegate(id="AUS3", owner="s1", value=3)
+    fast, slow = replaced(d, place="II", face_up=True), dataclasses.replace(d, place="II", face_up=True)
+    assert fast == slow and type(fast) is Delegate and vars(fast) == vars(slow)
     assert d.place == "supply" and not d.face_up  # the original is left as it was
+    p = Player(seat="s1", nation="AUS")
+    assert replaced(p, prestige=2, prestige_items=(("x", 2),)) == Player(
+        seat="s1", nation="AUS", prestige=2, prestige_items=(("x", 2),)
+    )
+
+
+def test_a_schonbrunn_state_mid_game_round_trips_through_json_equal_to_itself():
+    # stored games keep loading: the Delegates and Players are dataclasses, not models,
+    # and their JSON is what pydantic gave for them as models (objects in field order)
+    state = _played("schonbrunn", 6, 120)
+    assert state.round >= 1 and any(d.place != "supply" for d in state.delegates)
+    text = state.model_dump_json()
+    again = SchonbrunnState.model_validate_json(text)
+    assert again == state and again.model_dump_json() == text
+    assert type(again.delegates[0]) is Delegate and type(next(iter(again.players.values()))) is Player
+    assert again.markers == state.markers
+    first = again.model_dump(mode="json")["delegates"][0]
+    assert list(first) == [f.name for f in dataclasses.fields(Delegate)]
 
 
 def test_schonbrunn_finds_a_seats_delegates_after_the_list_is_changed_replaced_or_cut():

@@ -3,11 +3,13 @@ hot paths: the state copy in every `Game.step` and the legal actions listed at e
 prompt (issue 15; docs/architecture.md, "The engine"). Both rely on what `Model`
 promises: plain data (str, int, float, bool, None, lists and dicts of them, and nested
 models) where every container holds one kind of thing, so its first item tells what
-all of them are.
+all of them are. A nested model may also be a frozen stdlib dataclass (Schönbrunn's
+Delegates and Players): pydantic validates and dumps it as a field like a model.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import types
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar, Union, get_args, get_origin
@@ -17,6 +19,7 @@ from pydantic import BaseModel
 __all__ = ["WHOLE", "built", "clone", "replaced"]
 
 M = TypeVar("M", bound=BaseModel)
+R = TypeVar("R")  # a model or a frozen dataclass
 
 WHOLE = "replaced whole"
 """A field's mark (`Annotated[dict[...], WHOLE]`): the rules only ever put a new value in
@@ -84,6 +87,8 @@ def _expression(annotation: Any, var: str, depth: int) -> str | None:
         return None
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return None if _frozen(annotation) else f"clone({var})"
+    if _frozen(annotation):  # a frozen dataclass
+        return None
     origin, args = get_origin(annotation), get_args(annotation)
     x, k = f"x{depth}", f"k{depth}"
     if origin is list and len(args) == 1:
@@ -116,24 +121,28 @@ def _copied(value: Any) -> Any:
         if not value or _shared(type(next(iter(value.values())))):
             return value.copy()
         return {k: _copied(x) for k, x in value.items()}
+    if _shared(kind):
+        return value
     assert isinstance(value, BaseModel), f"not plain data: {kind.__name__}"
-    return value if _shared(kind) else clone(value)
+    return clone(value)
 
 
 _SHARED: dict[type, bool] = {}
 
 
 def _shared(kind: type) -> bool:
-    """Whether a copy may share values of this type: atoms, and frozen models (which the
-    rules replace instead of changing, as Schönbrunn's Delegates)."""
+    """Whether a copy may share values of this type: atoms, and frozen models and
+    dataclasses (which the rules replace instead of changing, as Schönbrunn's Delegates)."""
     shared = _SHARED.get(kind)
     if shared is None:
         shared = _SHARED[kind] = kind in _ATOMS or _frozen(kind)
     return shared
 
 
-def _frozen(kind: type) -> bool:
-    return issubclass(kind, BaseModel) and bool(kind.model_config.get("frozen"))
+def _frozen(kind: Any) -> bool:
+    if isinstance(kind, type) and issubclass(kind, BaseModel):
+        return bool(kind.model_config.get("frozen"))
+    return dataclasses.is_dataclass(kind) and kind.__dataclass_params__.frozen
 
 
 def _atomic(annotation: Any) -> bool:
@@ -176,17 +185,25 @@ def built(cls: type[M], /, **fields: Any) -> M:
     return new
 
 
-def replaced(model: M, /, **fields: Any) -> M:
+def replaced(model: R, /, **fields: Any) -> R:
     """`model.model_copy(update=fields)` without its overhead (a tenth of the cost), for
-    the frozen models the rules replace instead of changing (Schönbrunn's Delegates): the
+    the frozen models the rules replace instead of changing (Origins's Ledgers): the
     values come from the rules, which pydantic would not check there either. The copy
     shares the set of fields set when it names them all already: a frozen model's set never
-    changes (`model_copy` copies it before adding to it)."""
+    changes (`model_copy` copies it before adding to it).
+
+    A frozen dataclass (Schönbrunn's Delegates and Players, which have no `__slots__`)
+    is copied the same way, its fields being its `__dict__`: `dataclasses.replace`
+    would call its `__init__`, which sets each field through `object.__setattr__`, at
+    twice the cost."""
     cls = model.__class__
     new = cls.__new__(cls)
     _set(new, "__dict__", {**model.__dict__, **fields})
+    if not isinstance(model, BaseModel):
+        return new
     named = model.__pydantic_fields_set__
     _set(new, "__pydantic_fields_set__", named if named.issuperset(fields) else named | fields.keys())
     _set(new, "__pydantic_extra__", None)
     _set(new, "__pydantic_private__", None)
     return new
+

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import ConfigDict, Field
 
-from engine.core import WHOLE, GameState, Model, clone, replaced
+from engine.core import WHOLE, GameState, clone, replaced
 
 Stage = Literal[
     "bid",  # auction variant: secret bids for the Roles
@@ -26,11 +27,21 @@ Stage = Literal[
 ]
 
 
-class Delegate(Model):
+# Delegates, Markers and Players are frozen stdlib dataclasses, not pydantic models: the
+# rules read them most of all and replace a few every step, and a pydantic model's every
+# attribute read takes CPython's slow path (its `BaseModel.__getattr__`), its every new
+# object twice the instructions. As fields of the state pydantic validates and dumps them
+# as it would models, so the JSON is the same. No `__slots__`: `replaced` copies the
+# fields as one `__dict__` (engine/core/fast.py).
+_RECORD = ConfigDict(extra="forbid")  # pydantic's config for them, as `Model`'s
+
+
+@dataclass(frozen=True)
+class Delegate:
     """Frozen, so a step's copy of the state shares them with the state it was given:
     `SchonbrunnState.change` puts a changed copy in its place (engine/core/fast.py)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    __pydantic_config__ = _RECORD
 
     id: str
     owner: str  # seat
@@ -41,25 +52,25 @@ class Delegate(Model):
     order: int = 0  # placement order on the board, so a face-down piece can be named
 
 
-class Marker(Model):
+@dataclass(frozen=True)
+class Marker:
     """A Treaty marker (+N for its owner's delegation, or a '-1') in an Objective. Frozen,
     like the Delegates, so a step's copy of the state shares them."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    __pydantic_config__ = _RECORD
 
     owner: str
     objective: str
     value: int
     source: str  # the Treaty's id
 
-
-
-class Player(Model):
+@dataclass(frozen=True)
+class Player:
     """Frozen, like the Delegates, and holding tuples, not lists, so a step's copy of the
     state shares every Player: `SchonbrunnState.change` puts a changed copy in its place
     (a step changes one or two of them). The JSON is the same as a list's."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    __pydantic_config__ = _RECORD
 
     seat: str
     nation: str

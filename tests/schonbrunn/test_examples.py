@@ -250,7 +250,7 @@ def congress_treaties_and_reparations_example(last_round=False):
     assert s.queue == ["RUS"]  # priority 7 first
     s, _ = act(s, "RUS", Activate(treaty="union_of_genoa_with_sardinia", pay="minister", objective="I"))
     assert influence(s, "RUS", "I") == 14 and influence(s, "ESP", "I") == 14
-    rus_before = s.players["RUS"].model_copy()
+    rus_before = s.players["RUS"]  # frozen: the step replaces it
     targets = [
         Target(nation="AUT", objective="III"),
         Target(nation="AUT", objective="III"),
