@@ -17,6 +17,8 @@ import json
 import random
 from typing import Any
 
+from pydantic import TypeAdapter
+
 from engine.core import Event, Game, GameState, IllegalAction, Model
 from engine.core.playout import play_out
 
@@ -57,9 +59,12 @@ def check_random_play(game: Game, n_players: int, seed: int, options: Model | No
     return result.state
 
 
-def _visible(events: list[Event], observer: str | None) -> list[str]:
+_EVENT = TypeAdapter(Event)
+
+
+def _visible(events: list[Event], observer: str | None) -> list[bytes]:
     return [
-        e.model_dump_json()
+        _EVENT.dump_json(e)
         for e in events
         if (e.audience is None or e.audience == observer) and not e.reveals
     ]

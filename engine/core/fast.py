@@ -161,13 +161,16 @@ def _atomic(annotation: Any) -> bool:
 _TEMPLATES: dict[type, tuple[dict[str, Any], tuple[tuple[str, Any], ...]]] = {}
 
 
-def built(cls: type[M], /, **fields: Any) -> M:
+def built(cls: type[R], /, **fields: Any) -> R:
     """`cls(**fields)` without validation, for values the engine made itself from a valid
     state (legal actions): equal to the validated model, at about half the cost of
     `model_construct` (which costs more than validating a small model). Fields left out
-    take their defaults; every field without one must be given."""
+    take their defaults; every field without one must be given. A dataclass (`Event`) is
+    made by its own `__init__`, which does not validate either."""
     template = _TEMPLATES.get(cls)
     if template is None:
+        if not issubclass(cls, BaseModel):
+            return cls(**fields)
         template = _TEMPLATES[cls] = (
             {name: f.default for name, f in cls.model_fields.items()},  # in field order
             tuple((name, f.default_factory) for name, f in cls.model_fields.items() if f.default_factory),

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 
 __all__ = [
     "Model",
@@ -35,7 +35,8 @@ class GameState(Model):
     seats: list[str]
 
 
-class Event(Model):
+@dataclass(slots=True)
+class Event:
     """Something that happened, for a reader.
 
     `audience` is None for a public event, or the one seat that may read it.
@@ -43,6 +44,11 @@ class Event(Model):
     (a sheet revealed, a card turned face up); the hidden-information check allows only
     such events to differ between states that differ in hidden facts.
     `thread` asks the front end to post it in the current phase thread instead.
+
+    A plain dataclass, not a Model, like `Prompt`: the rules make one or two at every step
+    and none is stored or parsed (the service keeps their fields), and a pydantic model
+    cost three times as much to make. pydantic still dumps one as it dumped the model
+    (`pydantic.TypeAdapter(Event)`), should a model ever hold them.
     """
 
     kind: str
@@ -50,7 +56,7 @@ class Event(Model):
     audience: str | None = None
     reveals: bool = False
     thread: bool = False
-    data: dict[str, Any] = Field(default_factory=dict)
+    data: dict[str, Any] = field(default_factory=dict)
 
     @property
     def public(self) -> bool:
