@@ -124,6 +124,12 @@ def test_schonbrunn_finds_a_seats_delegates_after_the_list_is_changed_replaced_o
         return [d for d in state.delegates if d.owner == seat]
 
     assert all(state.delegates_of(s) == scanned(s) for s in state.seats)
+    for s in state.seats:
+        in_supply = [d for d in scanned(s) if d.place == "supply"]
+        assert state.supply_values(s) == tuple(sorted({d.value for d in in_supply}))
+        for value in range(8):
+            first = next((d for d in in_supply if d.value == value), None)
+            assert state.in_supply(s, value) is first
     moved = state.change(state.delegates_of("s2")[0], place="I")  # replaced in its place
     assert state.delegates_of("s2")[0] is moved and clone(state).delegates_of("s2")[0] == moved
     state.delegates = list(reversed(state.delegates))  # a list put in its place

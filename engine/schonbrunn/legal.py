@@ -52,16 +52,16 @@ MAX_PLOT = 4  # Phase 3: a Plot costs 1 to 4 Receptions
 
 def legal_actions(state: SchonbrunnState, seat: str) -> list[Any]:
     """The seat's legal actions now; [] when it owes nothing."""
-    stage = state.stage
+    stage, queue = state.stage, state.queue
     if stage in ("bid", "commit"):
-        if seat not in state.queue:
+        if seat not in queue:
             return []
-    elif not state.queue or state.queue[0] != seat:
+    elif not queue or queue[0] != seat:
         return []
+    if stage == "assign":  # first: half of all decisions
+        return _assign(state, seat)
     p = state.players[seat]
     match stage:
-        case "assign":  # first: half of all decisions
-            return _assign(state, seat)
         case "bid":
             return [_listed(A.Bid, r) for r in range(1, p.receptions + 1)]
         case "choose":
@@ -132,8 +132,7 @@ def _assign(state: SchonbrunnState, seat: str) -> list[Any]:
     if state.assign_step == "head":
         heads = [_listed(A.Head, None)]
         return heads + [_listed(A.Head, t) for t in head_targets(state, seat)] + out
-    values = tuple(sorted({d.value for d in state.delegates_of(seat) if d.place == "supply"}))  # distinct
-    return [*_assigns(values, tuple(state.objectives)), *out]
+    return [*_assigns(state.supply_values(seat), tuple(state.objectives)), *out]
 
 
 @cache

@@ -150,13 +150,15 @@ def _start_round(state: SchonbrunnState, events: list[Event]) -> None:
 
 def advance(state: SchonbrunnState, events: list[Event], rng: random.Random) -> None:
     """Skip seats with nothing to decide; move to the next stage when a stage is done."""
-    while True:
-        if state.stage == "over":
-            return
-        while state.queue and not _has_choice(state, state.queue[0]):
-            skipped = state.queue.pop(0)
-            _auto(state, skipped, events)
-        if state.queue:
+    # the stage and the queue read once a pass: a model's attribute costs more than a
+    # local's, and every step ends here
+    while (stage := state.stage) != "over":
+        queue = state.queue
+        if stage in _OPTIONAL:  # elsewhere every seat in the queue decides (the Assignments, ...)
+            while queue and not _has_choice(state, stage, queue[0]):
+                _auto(state, queue.pop(0), events)
+                queue = state.queue  # the Congress queues each Treaty's owner in a new list
+        if queue:
             return
         _next_stage(state, events, rng)
 
@@ -164,11 +166,10 @@ def advance(state: SchonbrunnState, events: list[Event], rng: random.Random) -> 
 _OPTIONAL = frozenset({"sign", "receptions", "plot", "move", "minister", "activate", "keep"})
 
 
-def _has_choice(state: SchonbrunnState, seat: str) -> bool:
-    if state.stage not in _OPTIONAL:  # every seat in the queue decides (the Assignments, ...)
-        return True
+def _has_choice(state: SchonbrunnState, stage: str, seat: str) -> bool:
+    """Whether the seat has a choice to make in this stage, one of `_OPTIONAL`."""
     p = state.players[seat]
-    match state.stage:
+    match stage:
         case "sign":
             return any(card(c).type == "treaty" for c in p.screen)
         case "receptions":
@@ -245,8 +246,8 @@ def _next_stage(state: SchonbrunnState, events: list[Event], rng: random.Random)
 
 def play(state: SchonbrunnState, seat: str, action: object, rng: random.Random) -> list[Event]:
     events: list[Event] = []
-    stage = state.stage
-    if isinstance(action, A.Activate) and stage == "assign" and state.queue[:1] == [seat]:
+    stage, queue = state.stage, state.queue
+    if isinstance(action, A.Activate) and stage == "assign" and queue[:1] == [seat]:
         treaties.activate(state, seat, action, events)
         return events
     expected = EXPECTS.get(stage, ())
@@ -254,17 +255,17 @@ def play(state: SchonbrunnState, seat: str, action: object, rng: random.Random) 
         wanted = " or ".join(f"/schonbrunn {COMMAND_OF.get(k, k)}" for k in (c.model_fields["kind"].default for c in expected))
         raise IllegalAction(f"Not now: the {PHASE_OF.get(stage, stage)} wants {wanted or 'no order'}.")
     if stage in ("bid", "commit"):
-        if seat not in state.queue:
+        if seat not in queue:
             raise IllegalAction("You have already made your secret choice this phase.")
-    elif not state.queue or state.queue[0] != seat:
+    elif not queue or queue[0] != seat:
         raise IllegalAction("It is not your turn.")
-    p = state.players[seat]
     match action:  # the Assignments first: they are half of all decisions
         case A.Assign():
             assignments.assign(state, seat, action, events)
         case A.Head():
             assignments.head(state, seat, action, events)
         case A.Bid():
+            p = state.players[seat]
             if not 1 <= action.receptions <= p.receptions:
                 raise IllegalAction(f"Bid between 1 and {p.receptions} Receptions.")
             state.change(p, bid=action.receptions)
@@ -282,7 +283,7 @@ def play(state: SchonbrunnState, seat: str, action: object, rng: random.Random) 
             )
             if nat is None:
                 raise IllegalAction(f"Choose one of: {', '.join(state.nations_left)}.")
-            k = state.choose_order.index(seat)
+            p, k = state.players[seat], state.choose_order.index(seat)
             pay = state.players[state.choose_order[k + 1]].bid or 0 if k + 1 < len(state.choose_order) else 0
             before = name(state, seat)
             state.change(p, nation=nat, receptions=p.receptions - pay)

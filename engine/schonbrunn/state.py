@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import ConfigDict, Field
 
-from engine.core import WHOLE, GameState, clone, replaced
+from engine.core import WHOLE, GameState, clone
 
 Stage = Literal[
     "bid",  # auction variant: secret bids for the Roles
@@ -31,8 +31,8 @@ Stage = Literal[
 # rules read them most of all and replace a few every step, and a pydantic model's every
 # attribute read takes CPython's slow path (its `BaseModel.__getattr__`), its every new
 # object twice the instructions. As fields of the state pydantic validates and dumps them
-# as it would models, so the JSON is the same. No `__slots__`: `replaced` copies the
-# fields as one `__dict__` (engine/core/fast.py).
+# as it would models, so the JSON is the same. No `__slots__`: `replaced` and `change`
+# copy the fields as one `__dict__` (engine/core/fast.py).
 _RECORD = ConfigDict(extra="forbid")  # pydantic's config for them, as `Model`'s
 
 
@@ -158,6 +158,23 @@ class SchonbrunnState(GameState):
         delegates = self.delegates
         return [d for i in self._positions()[2].get(seat, ()) if (d := delegates[i]).place == place]
 
+    def in_supply(self, seat: str, value: int) -> Delegate | None:
+        """The seat's first Delegate of this Influence in its supply, without listing the
+        seat's Delegates: an Assignment asks (half of all decisions)."""
+        delegates = self.delegates
+        for i in self._positions()[2].get(seat, ()):
+            d = delegates[i]
+            if d.place == "supply" and d.value == value:
+                return d
+        return None
+
+    def supply_values(self, seat: str) -> tuple[int, ...]:
+        """The distinct Influences in the seat's supply, lowest first, without listing the
+        seat's Delegates: the Assignments' legal actions ask."""
+        delegates = self.delegates
+        indices = self._positions()[2].get(seat, ())
+        return tuple(sorted({d.value for i in indices if (d := delegates[i]).place == "supply"}))
+
     def _positions(self) -> tuple[list[Delegate], int, dict[str, tuple[int, ...]], dict[str, int]]:
         """Where each seat's Delegates are in `delegates`, and where each Delegate is by id,
         worked out once for this list and kept beside the fields (not one: never dumped or
@@ -182,7 +199,10 @@ class SchonbrunnState(GameState):
         """Replace a Delegate or a Player of this state by a copy with `fields` changed;
         returns the copy. A piece this state no longer holds (replaced since it was read)
         is refused: the changes made to it since would be lost."""
-        new = replaced(piece, **fields)
+        # what `replaced` does for a frozen dataclass, without a second call (and a second
+        # dict of the fields): the rules replace two or three pieces a step
+        new = _new(type(piece))
+        _set(new, "__dict__", {**piece.__dict__, **fields})
         if type(piece) is Player:
             seat, players = piece.seat, self.players
             if players.get(seat) is not piece:
@@ -198,3 +218,4 @@ class SchonbrunnState(GameState):
 
 
 _FIELDS = frozenset(SchonbrunnState.model_fields)
+_new, _set = object.__new__, object.__setattr__

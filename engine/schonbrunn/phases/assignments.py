@@ -69,8 +69,7 @@ def assign(state: SchonbrunnState, seat: str, action: A.Assign, events: list[Eve
         raise IllegalAction("Decide on your Delegation Head first (`head`, or `head` with no target).")
     if objective not in state.objectives:
         raise IllegalAction(f"Objectives in this game: {', '.join(state.objectives)}.")
-    # the first of that Influence in the supply (`supply`, without making the list)
-    d = next((d for d in state.delegates_of(seat) if d.place == "supply" and d.value == value), None)
+    d = state.in_supply(seat, value)  # the first of that Influence
     if d is None:
         raise IllegalAction(f"You have no Delegate of Influence {value} in your supply.")
     up = step == "up"
