@@ -173,8 +173,8 @@ def plottable(state: SchonbrunnState, other: str) -> dict[str, int]:
     shielded = player.head if nations()[player.nation].head_power == "plot_shield" else None
     counts: dict[str, int] = {}
     for d in state.delegates_of(other):
-        if not d.face_up and d.place != shielded:
-            counts[d.place] = counts.get(d.place, 0) + 1
+        if not d.face_up and (place := d.place) != shielded:
+            counts[place] = counts.get(place, 0) + 1
     return counts
 
 

@@ -143,8 +143,12 @@ class SchonbrunnState(GameState):
 
     def __deepcopy__(self, memo: dict[int, Any] | None = None) -> SchonbrunnState:
         new = clone(self)
-        if _POSITIONS in self.__dict__:  # true of the copy too: the rules never reorder Delegates
-            new.__dict__[_POSITIONS] = (new.delegates, len(new.delegates), *self._positions()[2:])
+        where = self.__dict__.get(_POSITIONS)
+        if where is not None and where[0] is self.delegates:
+            # true of the copy's list too (a copy of this one; the rules never reorder
+            # Delegates), and checked against its length as this list's is
+            n = new.__dict__
+            n[_POSITIONS] = (n["delegates"], *where[1:])
         return new
 
     def delegates_of(self, seat: str) -> list[Delegate]:
