@@ -209,4 +209,3 @@ def replaced(model: R, /, **fields: Any) -> R:
     _set(new, "__pydantic_extra__", None)
     _set(new, "__pydantic_private__", None)
     return new
-

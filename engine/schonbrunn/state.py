@@ -64,6 +64,7 @@ class Marker:
     value: int
     source: str  # the Treaty's id
 
+
 @dataclass(frozen=True)
 class Player:
     """Frozen, like the Delegates, and holding tuples, not lists, so a step's copy of the
