@@ -4,7 +4,8 @@ prompt (issue 15; docs/architecture.md, "The engine"). Both rely on what `Model`
 promises: plain data (str, int, float, bool, None, lists and dicts of them, and nested
 models) where every container holds one kind of thing, so its first item tells what
 all of them are. A nested model may also be a frozen stdlib dataclass (Schönbrunn's
-Delegates and Players): pydantic validates and dumps it as a field like a model.
+Delegates and Players): pydantic validates and dumps it as a field like a model. A state
+may be a stdlib dataclass too (Schönbrunn's), its fields' types read from its annotations.
 """
 
 from __future__ import annotations
@@ -12,13 +13,12 @@ from __future__ import annotations
 import dataclasses
 import types
 from collections.abc import Callable
-from typing import Any, Literal, TypeVar, Union, get_args, get_origin
+from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from pydantic import BaseModel
 
 __all__ = ["WHOLE", "built", "clone", "replaced"]
 
-M = TypeVar("M", bound=BaseModel)
 R = TypeVar("R")  # a model or a frozen dataclass
 
 WHOLE = "replaced whole"
@@ -29,7 +29,7 @@ _ATOMS = frozenset({str, int, float, bool, type(None)})
 _set = object.__setattr__
 
 
-def clone(model: M) -> M:
+def clone(model: R) -> R:
     """A deep copy of a plain-data model, several times faster than `copy.deepcopy` or a
     round trip through pydantic-core (the core copies the state once per action). Each
     model class gets a copier written for its fields' types (`_copier`): an atom or a
@@ -44,15 +44,20 @@ def clone(model: M) -> M:
 _COPIERS: dict[type, Callable[[Any], Any]] = {}
 
 
-def _copier(cls: type[BaseModel]) -> Callable[[Any], Any]:
+def _copier(cls: type) -> Callable[[Any], Any]:
     """Compile `copy(model)` for `cls`: a copy of the model's `__dict__` (one call, however
     many fields), then a copy in place of each field a copy may not share. A value a state
     keeps in its `__dict__` beside the fields (SchonbrunnState's Delegate positions) comes
     along as it is: each such cache checks that it was worked out for the list it holds."""
     copied = [
         f"    n[{name!r}] = {expression}"
-        for name, f in cls.model_fields.items()
-        if (expression := _field(f, f"d[{name!r}]")) != f"d[{name!r}]"
+        for name, annotation, whole in _fields(cls)
+        if not whole and (expression := _expression(annotation, f"d[{name!r}]", 0)) is not None
+    ]
+    pydantic = [
+        "    setattr_of(new, '__pydantic_fields_set__', model.__pydantic_fields_set__.copy())",
+        "    setattr_of(new, '__pydantic_extra__', None)",
+        "    setattr_of(new, '__pydantic_private__', None)",
     ]
     source = "\n".join(
         [
@@ -62,9 +67,7 @@ def _copier(cls: type[BaseModel]) -> Callable[[Any], Any]:
             *copied,
             "    new = new_of(cls)",
             "    setattr_of(new, '__dict__', n)",
-            "    setattr_of(new, '__pydantic_fields_set__', model.__pydantic_fields_set__.copy())",
-            "    setattr_of(new, '__pydantic_extra__', None)",
-            "    setattr_of(new, '__pydantic_private__', None)",
+            *(pydantic if issubclass(cls, BaseModel) else []),
             "    return new",
         ]
     )
@@ -75,10 +78,18 @@ def _copier(cls: type[BaseModel]) -> Callable[[Any], Any]:
     return scope["copy"]
 
 
-def _field(field: Any, var: str) -> str:
-    """Python that copies the field's value `var`, or `var` itself where a copy may share it."""
-    copied = None if WHOLE in field.metadata else _expression(field.annotation, var, 0)
-    return copied or var
+def _fields(cls: type) -> list[tuple[str, Any, bool]]:
+    """(name, type, marked WHOLE) of each field of a model or of a dataclass (Schönbrunn's
+    state, whose types are read from its annotations)."""
+    if issubclass(cls, BaseModel):
+        return [(name, f.annotation, WHOLE in f.metadata) for name, f in cls.model_fields.items()]
+    hints = get_type_hints(cls, include_extras=True)
+    out = []
+    for f in dataclasses.fields(cls):
+        hint = hints[f.name]
+        whole = get_origin(hint) is Annotated and WHOLE in hint.__metadata__
+        out.append((f.name, get_args(hint)[0] if get_origin(hint) is Annotated else hint, whole))
+    return out
 
 
 def _expression(annotation: Any, var: str, depth: int) -> str | None:
@@ -195,10 +206,10 @@ def replaced(model: R, /, **fields: Any) -> R:
     shares the set of fields set when it names them all already: a frozen model's set never
     changes (`model_copy` copies it before adding to it).
 
-    A frozen dataclass (Schönbrunn's Delegates and Players, which have no `__slots__`)
-    is copied the same way, its fields being its `__dict__`: `dataclasses.replace`
-    would call its `__init__`, which sets each field through `object.__setattr__`, at
-    twice the cost."""
+    A dataclass (Schönbrunn's frozen Delegates and Players, which have no `__slots__`,
+    and its state's shallow `model_copy`) is copied the same way, its fields being its
+    `__dict__`: `dataclasses.replace` would call its `__init__`, which sets each field
+    through `object.__setattr__`, at twice the cost."""
     cls = model.__class__
     new = cls.__new__(cls)
     _set(new, "__dict__", {**model.__dict__, **fields})

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, TypeAdapter
 
-from engine.core import WHOLE, GameState, clone
+from engine.core import WHOLE, clone, replaced
 
 Stage = Literal[
     "bid",  # auction variant: secret bids for the Roles
@@ -97,9 +97,27 @@ Piece = TypeVar("Piece", Delegate, Player)  # what SchonbrunnState.change replac
 _POSITIONS = "delegate positions"  # SchonbrunnState._positions, kept beside the fields
 
 
-class SchonbrunnState(GameState):
-    """Fields marked WHOLE are only ever replaced by a new list or dict, never changed in
+@dataclass(kw_only=True)
+class SchonbrunnState:
+    """The state is a stdlib dataclass, not a pydantic model, like its pieces: the rules
+    read and set its fields dozens of times a step, and a model's every attribute read took
+    CPython's slow path (`BaseModel.__getattr__` turns off the interpreter's specialised
+    reads), its every set a call of its own `__setattr__`. It keeps a model's methods that
+    the engine, the service and the store use (`model_dump_json`, `model_validate_json`,
+    `model_dump`, `model_validate`, `model_copy`), through a pydantic `TypeAdapter` that
+    validates and dumps it as it did the model: the same JSON, byte for byte. Its first
+    four fields are `GameState`'s, in its order.
+
+    Fields marked WHOLE are only ever replaced by a new list or dict, never changed in
     place, and the piles are tuples, so a step's copy shares them (engine/core/fast.py)."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # `Model`'s
+
+    # GameState's fields: the game, the table seed, applied actions (the rng index), seats
+    game: str
+    seed: int
+    step: int = 0
+    seats: list[str]
 
     simplified: bool = False
     auction: bool = False
@@ -108,39 +126,53 @@ class SchonbrunnState(GameState):
     round: int = 0
     rounds: int = 4
     stage: Stage = "commit"
-    queue: list[str] = Field(default_factory=list)  # seats still to act in this stage
-    players: dict[str, Player] = Field(default_factory=dict)
-    delegates: list[Delegate] = Field(default_factory=list)
-    objectives: Annotated[list[str], WHOLE] = Field(default_factory=list)
-    piles: dict[str, tuple[str, ...]] = Field(default_factory=dict)  # index 0 is the top; "PoB" too
+    queue: list[str] = field(default_factory=list)  # seats still to act in this stage
+    players: dict[str, Player] = field(default_factory=dict)
+    delegates: list[Delegate] = field(default_factory=list)
+    objectives: Annotated[list[str], WHOLE] = field(default_factory=list)
+    piles: dict[str, tuple[str, ...]] = field(default_factory=dict)  # index 0 is the top; "PoB" too
     tops_revealed: bool = False
-    box: Annotated[list[str], WHOLE] = Field(default_factory=list)  # removed by player-count symbol (public)
-    box_hidden: Annotated[list[str], WHOLE] = Field(default_factory=list)  # Treaties removed at random
-    favours: dict[str, int] = Field(default_factory=dict)  # Objective -> Political Favour
-    favours_up: Annotated[list[str], WHOLE] = Field(default_factory=list)
-    favour_spare: Annotated[list[int], WHOLE] = Field(default_factory=list)  # the token not placed (3-4 players)
-    markers: Annotated[list[Marker], WHOLE] = Field(default_factory=list)
-    hierarchy: Annotated[list[str], WHOLE] = Field(default_factory=list)  # seats, position 1 first
+    box: Annotated[list[str], WHOLE] = field(default_factory=list)  # removed by player-count symbol (public)
+    box_hidden: Annotated[list[str], WHOLE] = field(default_factory=list)  # Treaties removed at random
+    favours: dict[str, int] = field(default_factory=dict)  # Objective -> Political Favour
+    favours_up: Annotated[list[str], WHOLE] = field(default_factory=list)
+    favour_spare: Annotated[list[int], WHOLE] = field(default_factory=list)  # the token not placed (3-4 players)
+    markers: Annotated[list[Marker], WHOLE] = field(default_factory=list)
+    hierarchy: Annotated[list[str], WHOLE] = field(default_factory=list)  # seats, position 1 first
     master: str = ""  # seat holding the Master of Ceremonies token
-    tie_groups: Annotated[list[list[str]], WHOLE] = Field(default_factory=list)  # unresolved Hierarchy ties
+    tie_groups: Annotated[list[list[str]], WHOLE] = field(default_factory=list)  # unresolved Hierarchy ties
     # Assignments: the current player's step and how many Delegates it still owes there
     assign_step: Literal["down", "head", "up", "last"] = "down"
     assign_left: int = 0
-    treaty_queue: Annotated[list[str], WHOLE] = Field(default_factory=list)  # Congress Treaties by priority
+    treaty_queue: Annotated[list[str], WHOLE] = field(default_factory=list)  # Congress Treaties by priority
     placed: int = 0  # placement counter for Delegate.order
-    nations_left: Annotated[list[str], WHOLE] = Field(default_factory=list)  # auction: Roles still to choose
-    choose_order: Annotated[list[str], WHOLE] = Field(default_factory=list)
-    last_awards: Annotated[list[str], WHOLE] = Field(default_factory=list)  # texts of the last Congress
-    final: Annotated[dict[str, int], WHOLE] = Field(default_factory=dict)  # final Prestige once over
+    nations_left: Annotated[list[str], WHOLE] = field(default_factory=list)  # auction: Roles still to choose
+    choose_order: Annotated[list[str], WHOLE] = field(default_factory=list)
+    last_awards: Annotated[list[str], WHOLE] = field(default_factory=list)  # texts of the last Congress
+    final: Annotated[dict[str, int], WHOLE] = field(default_factory=dict)  # final Prestige once over
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        # what pydantic's own does for a field (no validation on assignment), in one call
-        # instead of two: the rules set the state's fields several times a step
-        if name in _FIELDS:
-            self.__dict__[name] = value
-            self.__pydantic_fields_set__.add(name)
-        else:
-            super().__setattr__(name, value)
+    # -- the pydantic model's methods that the engine, the service and the store use --------
+
+    def model_dump_json(self, **options: Any) -> str:
+        return _ADAPTER.dump_json(self, **options).decode()
+
+    def model_dump(self, **options: Any) -> dict[str, Any]:
+        return _ADAPTER.dump_python(self, **options)  # type: ignore[no-any-return]
+
+    @classmethod
+    def model_validate_json(cls, data: str | bytes, **options: Any) -> SchonbrunnState:
+        return _ADAPTER.validate_json(data, **options)
+
+    @classmethod
+    def model_validate(cls, data: Any, **options: Any) -> SchonbrunnState:
+        return _ADAPTER.validate_python(data, **options)
+
+    def model_copy(self, *, update: dict[str, Any] | None = None, deep: bool = False) -> SchonbrunnState:
+        """A deep copy (`clone`) or one sharing the fields' values, as a model's."""
+        new = clone(self) if deep else replaced(self)
+        if update:
+            new.__dict__.update(update)
+        return new
 
     def __deepcopy__(self, memo: dict[int, Any] | None = None) -> SchonbrunnState:
         new = clone(self)
@@ -204,10 +236,7 @@ class SchonbrunnState(GameState):
         """Replace a Delegate or a Player of this state by a copy with `fields` changed;
         returns the copy. A piece this state no longer holds (replaced since it was read)
         is refused: the changes made to it since would be lost."""
-        # what `replaced` does for a frozen dataclass, without a second call (and a second
-        # dict of the fields): the rules replace two or three pieces a step
-        new = _new(type(piece))
-        _set(new, "__dict__", {**piece.__dict__, **fields})
+        new = replaced(piece, **fields)
         if type(piece) is Player:
             seat, players = piece.seat, self.players
             if players.get(seat) is not piece:
@@ -222,5 +251,4 @@ class SchonbrunnState(GameState):
         return new
 
 
-_FIELDS = frozenset(SchonbrunnState.model_fields)
-_new, _set = object.__new__, object.__setattr__
+_ADAPTER: TypeAdapter[SchonbrunnState] = TypeAdapter(SchonbrunnState)
