@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import json
 import random
+from pathlib import Path
 
 from pydantic import BaseModel
 
@@ -140,3 +142,19 @@ def test_schonbrunn_finds_a_seats_delegates_after_the_list_is_changed_replaced_o
     assert all(state.delegates_of(s) == scanned(s) for s in state.seats)
     del state.delegates[0]  # the same list, cut
     assert all(state.delegates_of(s) == scanned(s) for s in state.seats)
+
+
+def test_schonbrunn_states_stored_while_the_state_was_a_pydantic_model_load_and_dump_the_same():
+    # tests/schonbrunn/data: states of five games (the Auction, simplified and lasting-allies
+    # variants among them) dumped by the code of 2026-12-03, when SchonbrunnState was a model
+    path = Path(__file__).parent / "schonbrunn" / "data" / "states_dumped_by_the_model.jsonl"
+    stored = path.read_text(encoding="utf-8").splitlines()
+    assert {json.loads(text)["stage"] for text in stored} >= {"bid", "choose", "plot", "activate", "over"}
+    game = games.get("schonbrunn")
+    for text in stored:
+        state = game.load_state(text)
+        assert state.model_dump_json() == text
+        assert SchonbrunnState.model_validate(state.model_dump()) == state
+        assert json.loads(state.model_dump_json(indent=2)) == json.loads(text)
+        assert state.model_copy(deep=True) == state and state.model_copy(update={"stage": "over"}).stage == "over"
+        assert state.stage == json.loads(text)["stage"]  # the shallow copy changed nothing here
