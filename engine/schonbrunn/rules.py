@@ -247,11 +247,15 @@ def _next_stage(state: SchonbrunnState, events: list[Event], rng: random.Random)
 def play(state: SchonbrunnState, seat: str, action: object, rng: random.Random) -> list[Event]:
     events: list[Event] = []
     stage, queue = state.stage, state.queue
-    if isinstance(action, A.Activate) and stage == "assign" and queue[:1] == [seat]:
+    # dispatched on the action's class, not by `isinstance` (nor `match`, which calls it):
+    # a check of a pydantic class an action is not costs a Python call (pydantic's
+    # ABCMeta), and the last cases took a dozen; actions are parsed to these classes
+    kind = type(action)
+    if kind is A.Activate and stage == "assign" and queue[:1] == [seat]:
         treaties.activate(state, seat, action, events)
         return events
     expected = EXPECTS.get(stage, ())
-    if not isinstance(action, expected):
+    if kind not in expected:
         wanted = " or ".join(f"/schonbrunn {COMMAND_OF.get(k, k)}" for k in (c.model_fields["kind"].default for c in expected))
         raise IllegalAction(f"Not now: the {PHASE_OF.get(stage, stage)} wants {wanted or 'no order'}.")
     if stage in ("bid", "commit"):
@@ -259,82 +263,82 @@ def play(state: SchonbrunnState, seat: str, action: object, rng: random.Random) 
             raise IllegalAction("You have already made your secret choice this phase.")
     elif not queue or queue[0] != seat:
         raise IllegalAction("It is not your turn.")
-    match action:  # the Assignments first: they are half of all decisions
-        case A.Assign():
-            assignments.assign(state, seat, action, events)
-        case A.Head():
-            assignments.head(state, seat, action, events)
-        case A.Bid():
-            p = state.players[seat]
-            if not 1 <= action.receptions <= p.receptions:
-                raise IllegalAction(f"Bid between 1 and {p.receptions} Receptions.")
-            state.change(p, bid=action.receptions)
-            state.queue.remove(seat)
-            events.append(Event(kind="bid", text=f"{name(state, seat)} has bid."))
-            events.append(Event(kind="bid", text=f"You bid {action.receptions}.", audience=seat))
-        case A.Choose():
-            nat = next(
-                (
-                    n
-                    for n in state.nations_left
-                    if action.nation.casefold() in (n.casefold(), nations()[n].name.casefold())
-                ),
-                None,
-            )
-            if nat is None:
-                raise IllegalAction(f"Choose one of: {', '.join(state.nations_left)}.")
-            p, k = state.players[seat], state.choose_order.index(seat)
-            pay = state.players[state.choose_order[k + 1]].bid or 0 if k + 1 < len(state.choose_order) else 0
-            before = name(state, seat)
-            state.change(p, nation=nat, receptions=p.receptions - pay)
-            state.nations_left = [n for n in state.nations_left if n != nat]
-            state.queue.pop(0)
+    # the Assignments first: they are half of all decisions
+    if kind is A.Assign:
+        assignments.assign(state, seat, action, events)
+    elif kind is A.Head:
+        assignments.head(state, seat, action, events)
+    elif kind is A.Bid:
+        p = state.players[seat]
+        if not 1 <= action.receptions <= p.receptions:
+            raise IllegalAction(f"Bid between 1 and {p.receptions} Receptions.")
+        state.change(p, bid=action.receptions)
+        state.queue.remove(seat)
+        events.append(Event(kind="bid", text=f"{name(state, seat)} has bid."))
+        events.append(Event(kind="bid", text=f"You bid {action.receptions}.", audience=seat))
+    elif kind is A.Choose:
+        nat = next(
+            (
+                n
+                for n in state.nations_left
+                if action.nation.casefold() in (n.casefold(), nations()[n].name.casefold())
+            ),
+            None,
+        )
+        if nat is None:
+            raise IllegalAction(f"Choose one of: {', '.join(state.nations_left)}.")
+        p, k = state.players[seat], state.choose_order.index(seat)
+        pay = state.players[state.choose_order[k + 1]].bid or 0 if k + 1 < len(state.choose_order) else 0
+        before = name(state, seat)
+        state.change(p, nation=nat, receptions=p.receptions - pay)
+        state.nations_left = [n for n in state.nations_left if n != nat]
+        state.queue.pop(0)
+        events.append(
+            Event(kind="choose", text=f"{before} takes {nations()[nat].name}, losing {pay} Receptions.")
+        )
+    elif kind is A.Commit:
+        d = next((d for d in supply(state, seat) if d.value == action.delegate), None)
+        if d is None:
+            raise IllegalAction(f"You have no Delegate of Influence {action.delegate} in your supply.")
+        d = state.change(d, place="committed")
+        state.queue.remove(seat)
+        events.append(Event(kind="commit", text=f"{name(state, seat)} has committed a Delegate."))
+        events.append(Event(kind="commit", text=f"You committed your {d.value}.", audience=seat))
+    elif kind is A.TieBreak:
+        hierarchy.tiebreak(state, seat, action, events)
+    elif kind is A.Sign:
+        hierarchy.sign(state, seat, action, events)
+        state.queue.pop(0)
+    elif kind is A.Spend:
+        hierarchy.spend(state, seat, action, events)
+        state.queue.pop(0)
+    elif kind is A.Favour:
+        assignments.favour(state, seat, action, events)
+        state.queue.pop(0)
+    elif kind is A.Plot:
+        plot.plot(state, seat, action, events)
+        state.queue.pop(0)
+    elif kind is A.Move:
+        chancellery.move(state, seat, action, events)
+        state.queue.pop(0)
+    elif kind is A.Minister:
+        chancellery.minister(state, seat, action, events)
+        state.queue.pop(0)
+    elif kind is A.Activate:
+        treaties.activate(state, seat, action, events)
+    elif kind is A.Pass:
+        if stage == "activate":
+            treaty, state.treaty_queue = state.treaty_queue[0], state.treaty_queue[1:]
             events.append(
-                Event(kind="choose", text=f"{before} takes {nations()[nat].name}, losing {pay} Receptions.")
+                Event(kind="pass", text=f"{name(state, seat)} does not activate {card(treaty).name}.")
             )
-        case A.Commit():
-            d = next((d for d in supply(state, seat) if d.value == action.delegate), None)
-            if d is None:
-                raise IllegalAction(f"You have no Delegate of Influence {action.delegate} in your supply.")
-            d = state.change(d, place="committed")
-            state.queue.remove(seat)
-            events.append(Event(kind="commit", text=f"{name(state, seat)} has committed a Delegate."))
-            events.append(Event(kind="commit", text=f"You committed your {d.value}.", audience=seat))
-        case A.TieBreak():
-            hierarchy.tiebreak(state, seat, action, events)
-        case A.Sign():
-            hierarchy.sign(state, seat, action, events)
+            treaties.queue_next_treaty(state)
+        else:
+            events.append(Event(kind="pass", text=f"{name(state, seat)} passes."))
             state.queue.pop(0)
-        case A.Spend():
-            hierarchy.spend(state, seat, action, events)
-            state.queue.pop(0)
-        case A.Favour():
-            assignments.favour(state, seat, action, events)
-            state.queue.pop(0)
-        case A.Plot():
-            plot.plot(state, seat, action, events)
-            state.queue.pop(0)
-        case A.Move():
-            chancellery.move(state, seat, action, events)
-            state.queue.pop(0)
-        case A.Minister():
-            chancellery.minister(state, seat, action, events)
-            state.queue.pop(0)
-        case A.Activate():
-            treaties.activate(state, seat, action, events)
-        case A.Pass():
-            if stage == "activate":
-                treaty, state.treaty_queue = state.treaty_queue[0], state.treaty_queue[1:]
-                events.append(
-                    Event(kind="pass", text=f"{name(state, seat)} does not activate {card(treaty).name}.")
-                )
-                treaties.queue_next_treaty(state)
-            else:
-                events.append(Event(kind="pass", text=f"{name(state, seat)} passes."))
-                state.queue.pop(0)
-        case A.Keep():
-            recovery.keep(state, seat, action.treaties, action.aids, events)
-            state.queue.pop(0)
+    elif kind is A.Keep:
+        recovery.keep(state, seat, action.treaties, action.aids, events)
+        state.queue.pop(0)
     advance(state, events, rng)
     return events
 
