@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
-from engine.origins import GAME, scoring
+from engine.origins import GAME, content, scoring
 
 from .helpers import new_game, position
+
+
+def _objective(power, location, exclusive=False):
+    """A reconstructed value, read from the content so these tests follow a rebalance
+    (issue 16); the rulebook's printed values stay written out below."""
+    for o in content.objectives().objectives:
+        if (o.power, o.location) == (power, location):
+            return o.exclusive if exclusive and o.exclusive is not None else o.points
+    raise KeyError((power, location))
+
+
+def _special(power):
+    return next(s.points for s in content.objectives().specials if s.power == power)
 
 
 def _vps(pfs, players=5):
@@ -27,31 +40,38 @@ def test_treaty_rights_score_the_national_objectives():
         {"ITA": {"UK": 10}, "GRE": {"UK": 11}, "TUR": {"UK": 12}, "AH": {"GER": 10}, "SER": {"GER": 10}}
     )
     assert vps["UK"] == 3 + 1 + 2 + 5  # Italy, Greece, Turkey, and nobody above 14 (special)
-    assert vps["GER"] == 4 + 3  # Austria-Hungary; Serbia is not a German objective; UK holds no major
+    # Austria-Hungary; Serbia is not a German objective; the UK holds no major (special)
+    assert vps["GER"] == 4 + _special("GER")
 
 
 def test_the_united_kingdom_special_is_scored_last_against_every_other_total():
     """§6 Phase 6: the United Kingdom receives 5 VPs if no other nation has more than 14,
     and is the last country to determine its VPs."""
     russia_high = {"SER": {"RUS": 10}, "ROM": {"RUS": 10}, "BUL": {"RUS": 10}, "GRE": {"RUS": 10}}
-    russia_high |= {"TUR": {"RUS": 10}, "FE": {"RUS": 10}}  # 5 + 3 + 1 + 1 + 5 + 3 = 18
+    russia_high |= {"TUR": {"RUS": 10}, "FE": {"RUS": 10}}
+    high = sum(_objective("RUS", loc, exclusive=True) for loc in russia_high)
+    assert high > 14, "the test needs Russia above the United Kingdom's threshold"
     vps = _vps(russia_high)
-    assert vps["RUS"] == 18 and vps["UK"] == 0
-    russia_at_14 = dict(russia_high)
-    del russia_at_14["FE"], russia_at_14["GRE"]  # 5 + 3 + 1 + 5 = 14: not more than 14
-    vps = _vps(russia_at_14)
-    assert vps["RUS"] == 14 and vps["UK"] == 5
+    assert vps["RUS"] == high and vps["UK"] == 0
+    # Russia's objectives, fewest first, until one more would pass 14: exactly at or below it
+    russia_low, total = {}, 0
+    for loc in sorted(russia_high, key=lambda loc: _objective("RUS", loc, exclusive=True)):
+        if total + _objective("RUS", loc, exclusive=True) > 14:
+            break
+        russia_low[loc], total = russia_high[loc], total + _objective("RUS", loc, exclusive=True)
+    vps = _vps(russia_low)
+    assert vps["RUS"] == total <= 14 and vps["UK"] == 5
 
 
 def test_france_scores_while_germany_has_no_treaty_rights_with_a_major_country():
     """Designer's notes: France and Germany only need to keep their enemy (Germany, the
     United Kingdom) from treaty rights with major, player-held countries."""
     base = _vps({})
-    assert base["FRA"] == 5 and base["GER"] == 3
+    assert base["FRA"] == _special("FRA") and base["GER"] == _special("GER")
     minor = _vps({"SER": {"GER": 10}})
-    assert minor["FRA"] == 5
+    assert minor["FRA"] == _special("FRA")
     major = _vps({"RUS": {"GER": 10}})
-    assert major["FRA"] == 0 and major["GER"] == 3 + 2
+    assert major["FRA"] == 0 and major["GER"] == _special("GER") + _objective("GER", "RUS")
     uk = _vps({"FRA": {"UK": 10}})
     assert uk["GER"] == 0
 
