@@ -85,6 +85,7 @@ def view(state: OriginsState, seat: str | None) -> dict[str, Any]:
 
 
 ATTACKS_SHOWN = 8  # the rest as /origins attack's target list shows them: the status stays one message
+STATUS_LIMIT = 1900  # characters: one chat message (2,000 on Discord), with room for the front end
 
 
 PHASES = {
@@ -154,13 +155,20 @@ def describe(v: dict[str, Any]) -> str:
                 lines.append(line)
         if you.get("attacks"):
             lines.append("Your attacks now (all your PFs in that embassy):")
-            lines += [
+            attacks = [
                 f"• {names[x['target']]} in {content.names()[x['embassy']]}: {x['mine']} vs {x['theirs']}, "
                 f"{x['column']}: {x['odds']}"
-                for x in you["attacks"][:ATTACKS_SHOWN]
+                for x in you["attacks"]
             ]
-            if len(you["attacks"]) > ATTACKS_SHOWN:
-                more = len(you["attacks"]) - ATTACKS_SHOWN
+            # as many as fit one message beside the rest of the status (a late board is long)
+            room = STATUS_LIMIT - sum(len(line) + 1 for line in lines) - 120
+            shown = 0
+            while shown < min(ATTACKS_SHOWN, len(attacks)) and len(attacks[shown]) + 1 <= room:
+                room -= len(attacks[shown]) + 1
+                shown += 1
+            lines += attacks[:shown]
+            if len(attacks) > shown:
+                more = len(attacks) - shown
                 lines.append(f"…and {more} more: `/origins attack` shows each target's odds as you pick it.")
         if you.get("handed_in"):
             lines.append("Your sheets are handed in.")
