@@ -244,6 +244,24 @@ def _next_stage(state: SchonbrunnState, events: list[Event], rng: random.Random)
 # --------------------------------------------------------------------------- dispatch
 
 
+# The orders a phase module carries out whole, by the action's exact class (see `play`).
+# Those of the second table end the acting seat's turn.
+_HANDLERS = {
+    A.Assign: assignments.assign,
+    A.Head: assignments.head,
+    A.TieBreak: hierarchy.tiebreak,
+    A.Activate: treaties.activate,
+}
+_TURN_HANDLERS = {
+    A.Sign: hierarchy.sign,
+    A.Spend: hierarchy.spend,
+    A.Favour: assignments.favour,
+    A.Plot: plot.plot,
+    A.Move: chancellery.move,
+    A.Minister: chancellery.minister,
+}
+
+
 def play(state: SchonbrunnState, seat: str, action: object, rng: random.Random) -> list[Event]:
     events: list[Event] = []
     stage, queue = state.stage, state.queue
@@ -263,11 +281,11 @@ def play(state: SchonbrunnState, seat: str, action: object, rng: random.Random) 
             raise IllegalAction("You have already made your secret choice this phase.")
     elif not queue or queue[0] != seat:
         raise IllegalAction("It is not your turn.")
-    # the Assignments first: they are half of all decisions
-    if kind is A.Assign:
-        assignments.assign(state, seat, action, events)
-    elif kind is A.Head:
-        assignments.head(state, seat, action, events)
+    if (handler := _HANDLERS.get(kind)) is not None:
+        handler(state, seat, action, events)
+    elif (handler := _TURN_HANDLERS.get(kind)) is not None:
+        handler(state, seat, action, events)
+        state.queue.pop(0)  # the seat's turn is over
     elif kind is A.Bid:
         p = state.players[seat]
         if not 1 <= action.receptions <= p.receptions:
@@ -304,28 +322,6 @@ def play(state: SchonbrunnState, seat: str, action: object, rng: random.Random) 
         state.queue.remove(seat)
         events.append(Event(kind="commit", text=f"{name(state, seat)} has committed a Delegate."))
         events.append(Event(kind="commit", text=f"You committed your {d.value}.", audience=seat))
-    elif kind is A.TieBreak:
-        hierarchy.tiebreak(state, seat, action, events)
-    elif kind is A.Sign:
-        hierarchy.sign(state, seat, action, events)
-        state.queue.pop(0)
-    elif kind is A.Spend:
-        hierarchy.spend(state, seat, action, events)
-        state.queue.pop(0)
-    elif kind is A.Favour:
-        assignments.favour(state, seat, action, events)
-        state.queue.pop(0)
-    elif kind is A.Plot:
-        plot.plot(state, seat, action, events)
-        state.queue.pop(0)
-    elif kind is A.Move:
-        chancellery.move(state, seat, action, events)
-        state.queue.pop(0)
-    elif kind is A.Minister:
-        chancellery.minister(state, seat, action, events)
-        state.queue.pop(0)
-    elif kind is A.Activate:
-        treaties.activate(state, seat, action, events)
     elif kind is A.Pass:
         if stage == "activate":
             treaty, state.treaty_queue = state.treaty_queue[0], state.treaty_queue[1:]

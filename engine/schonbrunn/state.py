@@ -169,9 +169,10 @@ class SchonbrunnState:
 
     def model_copy(self, *, update: dict[str, Any] | None = None, deep: bool = False) -> SchonbrunnState:
         """A deep copy (`clone`) or one sharing the fields' values, as a model's."""
-        new = clone(self) if deep else replaced(self)
-        if update:
-            new.__dict__.update(update)
+        if not deep:
+            return replaced(self, **(update or {}))
+        new = clone(self)
+        new.__dict__.update(update or {})
         return new
 
     def __deepcopy__(self, memo: dict[int, Any] | None = None) -> SchonbrunnState:
