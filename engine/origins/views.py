@@ -86,6 +86,8 @@ def view(state: OriginsState, seat: str | None) -> dict[str, Any]:
 
 ATTACKS_SHOWN = 8  # the rest as /origins attack's target list shows them: the status stays one message
 STATUS_LIMIT = 1900  # characters: one chat message (2,000 on Discord), with room for the front end
+MORE_ATTACKS = "…and {} more: `/origins attack` shows each target's odds as you pick it."
+HANDED_IN = "Your sheets are handed in."
 
 
 PHASES = {
@@ -160,18 +162,21 @@ def describe(v: dict[str, Any]) -> str:
                 f"{x['column']}: {x['odds']}"
                 for x in you["attacks"]
             ]
-            # as many as fit one message beside the rest of the status (a late board is long)
-            room = STATUS_LIMIT - sum(len(line) + 1 for line in lines) - 120
+            # as many as fit one message beside the rest of the status (a late board is long),
+            # keeping room for the line counting the others and the last line
+            room = STATUS_LIMIT - len("\n".join(lines))
+            room -= len(MORE_ATTACKS.format(len(attacks))) + len(HANDED_IN) + 2
             shown = 0
-            while shown < min(ATTACKS_SHOWN, len(attacks)) and len(attacks[shown]) + 1 <= room:
-                room -= len(attacks[shown]) + 1
+            for line in attacks[:ATTACKS_SHOWN]:
+                room -= len(line) + 1
+                if room < 0:
+                    break
                 shown += 1
             lines += attacks[:shown]
             if len(attacks) > shown:
-                more = len(attacks) - shown
-                lines.append(f"…and {more} more: `/origins attack` shows each target's odds as you pick it.")
+                lines.append(MORE_ATTACKS.format(len(attacks) - shown))
         if you.get("handed_in"):
-            lines.append("Your sheets are handed in.")
+            lines.append(HANDED_IN)
     return "\n".join(lines)
 
 
