@@ -7,6 +7,7 @@ events, deadlines and seats in one transaction guarded by the table's `version`.
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -15,6 +16,13 @@ from typing import Any, Literal
 from ..shards import EVERY_SHARD, Shards
 
 __all__ = [
+    "DEADLINE_COLUMNS",
+    "JSON_COLUMNS",
+    "SEAT_COLUMNS",
+    "TABLE_COLUMNS",
+    "deadline_row",
+    "table_params",
+    "table_row",
     "due_tables_sql",
     "next_due_sql",
     "Status",
@@ -308,4 +316,73 @@ def next_due_sql(shards: Shards) -> str:
         "SELECT d.next_at FROM deadlines d WHERE EXISTS (SELECT 1 FROM tables t "
         f"WHERE t.channel_id = d.channel_id AND t.status = 'running' AND {shards.sql()}) "
         "ORDER BY d.next_at LIMIT 1"
+    )
+
+
+# -- rows and columns, shared by both backends -------------------------------------------
+# Both stores select and insert in these orders, so a row converts by position (an
+# sqlite3.Row and an asyncpg.Record both index by position).
+
+TABLE_COLUMNS = (
+    "channel_id, guild_id, game, options, settings, status, state, version, host_id, seed, "
+    "thread_id, created_at, updated_at, status_message_id, meta"
+)
+JSON_COLUMNS = ("options", "settings", "meta")  # TableRow fields stored as JSON text
+SEAT_COLUMNS = "channel_id, user_id, name, position, preference, seat, joined_at, automatic"
+DEADLINE_COLUMNS = "channel_id, phase, started_at, due_at, reminders, reminders_sent, extended, thread"
+
+
+def table_row(values: Sequence[Any]) -> TableRow:
+    """A TableRow from a row selected as TABLE_COLUMNS."""
+    return TableRow(
+        channel_id=values[0],
+        guild_id=values[1],
+        game=values[2],
+        options=json.loads(values[3]),
+        settings=json.loads(values[4]),
+        status=values[5],
+        state=values[6],
+        version=values[7],
+        host_id=values[8],
+        seed=values[9],
+        thread_id=values[10],
+        created_at=values[11],
+        updated_at=values[12],
+        status_message_id=values[13],
+        meta=json.loads(values[14]),
+    )
+
+
+def table_params(t: TableRow) -> tuple[Any, ...]:
+    """A TableRow's values in TABLE_COLUMNS' order, for an INSERT."""
+    return (
+        t.channel_id,
+        t.guild_id,
+        t.game,
+        json.dumps(t.options),
+        json.dumps(t.settings),
+        t.status,
+        t.state,
+        t.version,
+        t.host_id,
+        t.seed,
+        t.thread_id,
+        t.created_at,
+        t.updated_at,
+        t.status_message_id,
+        json.dumps(t.meta),
+    )
+
+
+def deadline_row(values: Sequence[Any]) -> DeadlineRow:
+    """A DeadlineRow from a row selected as DEADLINE_COLUMNS."""
+    return DeadlineRow(
+        channel_id=values[0],
+        phase=values[1],
+        started_at=values[2],
+        due_at=values[3],
+        reminders=json.loads(values[4]),
+        reminders_sent=json.loads(values[5]),
+        extended=bool(values[6]),  # SQLite stores 0/1
+        thread=values[7],
     )

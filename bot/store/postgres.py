@@ -27,7 +27,11 @@ from typing import Any
 import asyncpg
 
 from .base import (
+    DEADLINE_COLUMNS,
     EVERY_SHARD,
+    JSON_COLUMNS,
+    SEAT_COLUMNS,
+    TABLE_COLUMNS,
     UPDATABLE_COLUMNS,
     ActionRow,
     DeadlineRow,
@@ -41,8 +45,11 @@ from .base import (
     StoreError,
     TableExists,
     TableRow,
+    deadline_row,
     due_tables_sql,
     next_due_sql,
+    table_params,
+    table_row,
 )
 
 __all__ = ["PostgresStore", "MIGRATIONS", "keep_session"]
@@ -50,13 +57,6 @@ __all__ = ["PostgresStore", "MIGRATIONS", "keep_session"]
 MIGRATIONS = Path(__file__).parent / "migrations" / "postgres"
 MIGRATION_LOCK = 0x43484E43  # advisory lock key ("CHNC") held while migrating
 POOL_SIZE = 8
-
-_TABLE_COLS = (
-    "channel_id, guild_id, game, options, settings, status, state, version, host_id, seed, "
-    "thread_id, created_at, updated_at, status_message_id, meta"
-)
-_JSON = ("options", "settings", "meta")
-_SEAT_COLS = "channel_id, user_id, name, position, preference, seat, joined_at, automatic"
 
 
 async def keep_session(conn: asyncpg.Connection) -> None:
@@ -75,59 +75,6 @@ def migrations() -> list[tuple[int, str]]:
         if match:
             found.append((int(match.group(1)), path.read_text(encoding="utf-8")))
     return sorted(found)
-
-
-def _table(r: asyncpg.Record) -> TableRow:
-    return TableRow(
-        channel_id=r["channel_id"],
-        guild_id=r["guild_id"],
-        game=r["game"],
-        options=json.loads(r["options"]),
-        settings=json.loads(r["settings"]),
-        status=r["status"],
-        state=r["state"],
-        version=r["version"],
-        host_id=r["host_id"],
-        seed=r["seed"],
-        thread_id=r["thread_id"],
-        created_at=r["created_at"],
-        updated_at=r["updated_at"],
-        status_message_id=r["status_message_id"],
-        meta=json.loads(r["meta"]),
-    )
-
-
-def _table_params(t: TableRow) -> tuple[Any, ...]:
-    return (
-        t.channel_id,
-        t.guild_id,
-        t.game,
-        json.dumps(t.options),
-        json.dumps(t.settings),
-        t.status,
-        t.state,
-        t.version,
-        t.host_id,
-        t.seed,
-        t.thread_id,
-        t.created_at,
-        t.updated_at,
-        t.status_message_id,
-        json.dumps(t.meta),
-    )
-
-
-def _deadline(r: asyncpg.Record) -> DeadlineRow:
-    return DeadlineRow(
-        channel_id=r["channel_id"],
-        phase=r["phase"],
-        started_at=r["started_at"],
-        due_at=r["due_at"],
-        reminders=json.loads(r["reminders"]),
-        reminders_sent=json.loads(r["reminders_sent"]),
-        extended=r["extended"],
-        thread=r["thread"],
-    )
 
 
 def _update_sql(names: tuple[str, ...]) -> str:
@@ -288,7 +235,7 @@ class PostgresStore(Store):
                 table.channel_id,
             )
             try:
-                await conn.execute(f"INSERT INTO tables ({_TABLE_COLS}) VALUES ({marks})", *_table_params(table))
+                await conn.execute(f"INSERT INTO tables ({TABLE_COLUMNS}) VALUES ({marks})", *table_params(table))
             except asyncpg.UniqueViolationError:
                 raise TableExists(f"channel {table.channel_id} already has a table") from None
             await self._write_seats(conn, {table.channel_id: seats})
@@ -310,7 +257,7 @@ class PostgresStore(Store):
         truncate_from: int | None = None,
     ) -> TableRow:
         names = UPDATABLE_COLUMNS if columns is None else tuple(c for c in UPDATABLE_COLUMNS if c in columns)
-        values = [json.dumps(getattr(table, c)) if c in _JSON else getattr(table, c) for c in names]
+        values = [json.dumps(getattr(table, c)) if c in JSON_COLUMNS else getattr(table, c) for c in names]
         head = [*values, expected_version + 1, table.updated_at or time.time(), table.channel_id, expected_version]
         try:
             if truncate_from is None and seats is None:
@@ -420,20 +367,20 @@ class PostgresStore(Store):
         ]
         if params:
             await conn.executemany(
-                f"INSERT INTO seats ({_SEAT_COLS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)", params
+                f"INSERT INTO seats ({SEAT_COLUMNS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)", params
             )
 
     # -- reading -------------------------------------------------------------------------
     async def get_table(self, channel_id: int) -> TableRow | None:
-        r = await self._pool.fetchrow(f"SELECT {_TABLE_COLS} FROM tables WHERE channel_id=$1", channel_id)
-        return _table(r) if r is not None else None
+        r = await self._pool.fetchrow(f"SELECT {TABLE_COLUMNS} FROM tables WHERE channel_id=$1", channel_id)
+        return table_row(r) if r is not None else None
 
     async def table_version(self, channel_id: int) -> int | None:
         return await self._pool.fetchval("SELECT version FROM tables WHERE channel_id=$1", channel_id)
 
     async def get_seats(self, channel_id: int) -> list[SeatRow]:
         rows = await self._pool.fetch(
-            f"SELECT {_SEAT_COLS} FROM seats WHERE channel_id=$1 ORDER BY position", channel_id
+            f"SELECT {SEAT_COLUMNS} FROM seats WHERE channel_id=$1 ORDER BY position", channel_id
         )
         return [SeatRow(*tuple(r)[:7], automatic=r["automatic"]) for r in rows]
 
@@ -502,11 +449,11 @@ class PostgresStore(Store):
 
     async def get_deadlines(self, channel_id: int) -> list[DeadlineRow]:
         rows = await self._pool.fetch(
-            "SELECT channel_id, phase, started_at, due_at, reminders, reminders_sent, extended, thread "
+            f"SELECT {DEADLINE_COLUMNS} "
             "FROM deadlines WHERE channel_id=$1 ORDER BY due_at, phase",
             channel_id,
         )
-        return [_deadline(r) for r in rows]
+        return [deadline_row(r) for r in rows]
 
     async def due_tables(self, now: float, shards: Shards = EVERY_SHARD) -> list[int]:
         return [r[0] for r in await self._pool.fetch(due_tables_sql(shards, "$1"), now)]

@@ -23,7 +23,11 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from .base import (
+    DEADLINE_COLUMNS,
     EVERY_SHARD,
+    JSON_COLUMNS,
+    SEAT_COLUMNS,
+    TABLE_COLUMNS,
     UPDATABLE_COLUMNS,
     ActionRow,
     DeadlineRow,
@@ -38,8 +42,11 @@ from .base import (
     StoreError,
     TableExists,
     TableRow,
+    deadline_row,
     due_tables_sql,
     next_due_sql,
+    table_params,
+    table_row,
 )
 from .group_commit import WAL_SAFETY_PAGES, Checkpoints, GroupCommit
 from .guard import DatabaseLost, DatabaseUnusable, DatabaseWatch, check_database, mark_database
@@ -50,16 +57,6 @@ log = logging.getLogger(__name__)
 MIGRATIONS = Path(__file__).parent / "migrations"
 JOURNAL_SIZE_LIMIT = 4 * 1024 * 1024  # bytes of write-ahead log kept after a checkpoint
 T = TypeVar("T")
-
-
-_TABLE_COLS = (
-    "channel_id, guild_id, game, options, settings, status, state, version, host_id, seed, "
-    "thread_id, created_at, updated_at, status_message_id, meta"
-)
-
-
-_JSON = ("options", "settings", "meta")
-_SEAT_COLS = "channel_id, user_id, name, position, preference, seat, joined_at, automatic"
 
 
 def _json_list(values: list[float]) -> str:
@@ -76,39 +73,6 @@ def _changed(columns: tuple[str, ...]) -> tuple[str, ...]:
 def _update_sql(names: tuple[str, ...]) -> str:
     sets = "".join(f"{n}=?, " for n in names)
     return f"UPDATE tables SET {sets}version=?, updated_at=? WHERE channel_id=? AND version=?"
-
-
-def _table(row: sqlite3.Row) -> TableRow:
-    return TableRow(
-        channel_id=row[0],
-        guild_id=row[1],
-        game=row[2],
-        options=json.loads(row[3]),
-        settings=json.loads(row[4]),
-        status=row[5],
-        state=row[6],
-        version=row[7],
-        host_id=row[8],
-        seed=row[9],
-        thread_id=row[10],
-        created_at=row[11],
-        updated_at=row[12],
-        status_message_id=row[13],
-        meta=json.loads(row[14]),
-    )
-
-
-def _deadline(row: sqlite3.Row) -> DeadlineRow:
-    return DeadlineRow(
-        channel_id=row[0],
-        phase=row[1],
-        started_at=row[2],
-        due_at=row[3],
-        reminders=json.loads(row[4]),
-        reminders_sent=json.loads(row[5]),
-        extended=bool(row[6]),
-        thread=row[7],
-    )
 
 
 def migrations() -> list[tuple[int, str]]:
@@ -318,8 +282,8 @@ class SqliteStore(Store):
                 )
                 try:
                     conn.execute(
-                        f"INSERT INTO tables ({_TABLE_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                        self._table_params(table),
+                        f"INSERT INTO tables ({TABLE_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                        table_params(table),
                     )
                 except sqlite3.IntegrityError:
                     raise TableExists(f"channel {table.channel_id} already has a table") from None
@@ -339,26 +303,6 @@ class SqliteStore(Store):
             raise StorageFull(f"the disk holding the database is full ({exc})") from exc
         self._saved(1)
         return table
-
-    @staticmethod
-    def _table_params(t: TableRow) -> tuple[Any, ...]:
-        return (
-            t.channel_id,
-            t.guild_id,
-            t.game,
-            json.dumps(t.options),
-            json.dumps(t.settings),
-            t.status,
-            t.state,
-            t.version,
-            t.host_id,
-            t.seed,
-            t.thread_id,
-            t.created_at,
-            t.updated_at,
-            t.status_message_id,
-            json.dumps(t.meta),
-        )
 
     async def save(
         self,
@@ -396,7 +340,7 @@ class SqliteStore(Store):
         for s in saves:
             t, expected = s.table, s.expected_version
             names = UPDATABLE_COLUMNS if s.columns is None else _changed(tuple(s.columns))
-            values = [json.dumps(getattr(t, c)) if c in _JSON else getattr(t, c) for c in names]
+            values = [json.dumps(getattr(t, c)) if c in JSON_COLUMNS else getattr(t, c) for c in names]
             groups.setdefault(names, []).append(
                 (*values, expected + 1, t.updated_at or time.time(), t.channel_id, expected)
             )
@@ -470,15 +414,15 @@ class SqliteStore(Store):
             for s in seats
         ]
         if params:
-            conn.executemany(f"INSERT INTO seats ({_SEAT_COLS}) VALUES (?,?,?,?,?,?,?,?)", params)
+            conn.executemany(f"INSERT INTO seats ({SEAT_COLUMNS}) VALUES (?,?,?,?,?,?,?,?)", params)
 
     # -- reading -------------------------------------------------------------------------
     async def _fetch(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
         return await self._run(lambda c: c.execute(sql, params).fetchall())
 
     async def get_table(self, channel_id: int) -> TableRow | None:
-        rows = await self._fetch(f"SELECT {_TABLE_COLS} FROM tables WHERE channel_id=?", (channel_id,))
-        return _table(rows[0]) if rows else None
+        rows = await self._fetch(f"SELECT {TABLE_COLUMNS} FROM tables WHERE channel_id=?", (channel_id,))
+        return table_row(rows[0]) if rows else None
 
     async def table_version(self, channel_id: int) -> int | None:
         rows = await self._fetch("SELECT version FROM tables WHERE channel_id=?", (channel_id,))
@@ -486,7 +430,7 @@ class SqliteStore(Store):
 
     async def get_seats(self, channel_id: int) -> list[SeatRow]:
         rows = await self._fetch(
-            f"SELECT {_SEAT_COLS} FROM seats WHERE channel_id=? ORDER BY position", (channel_id,)
+            f"SELECT {SEAT_COLUMNS} FROM seats WHERE channel_id=? ORDER BY position", (channel_id,)
         )
         return [SeatRow(*r[:7], automatic=bool(r[7])) for r in rows]
 
@@ -555,11 +499,11 @@ class SqliteStore(Store):
 
     async def get_deadlines(self, channel_id: int) -> list[DeadlineRow]:
         rows = await self._fetch(
-            "SELECT channel_id, phase, started_at, due_at, reminders, reminders_sent, extended, thread "
+            f"SELECT {DEADLINE_COLUMNS} "
             "FROM deadlines WHERE channel_id=? ORDER BY due_at, phase",
             (channel_id,),
         )
-        return [_deadline(r) for r in rows]
+        return [deadline_row(r) for r in rows]
 
     async def due_tables(self, now: float, shards: Shards = EVERY_SHARD) -> list[int]:
         return [r[0] for r in await self._fetch(due_tables_sql(shards, "?"), (now,))]
