@@ -335,7 +335,8 @@ def test_back_channel_card_or_take_an_assertion_card_back_into_your_hand():
     with pytest.raises(IllegalAction, match="takes an Assertion card back, and you have none"):
         GAME.play(state, ah.seat, Play(card=cid("Szőgyény"), alternative=True), Stacked())
     act(state, "AH", Play(card=cid("Szőgyény")))  # the first effect: the second marker
-    assert (ah.score, ah.second) == (4, 5)
+    dp = ct.load_content().cards[cid("Szőgyény")].dp  # reconstructed: read, not written here
+    assert (ah.score, ah.second) == (3 + dp, 3 + dp + 1)
 
 
 def test_refresh_keeps_the_hand_within_3_and_6():
