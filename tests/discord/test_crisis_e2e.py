@@ -35,11 +35,12 @@ from engine.crisis1914.texts import card_text
 from .whole_game import WholeGameTable, draw_pictures, fixed_seed, simcord_bot  # noqa: F401 (fixtures pytest finds by name)
 
 # The table seed (fixed: the same game every run), also the automatic players' seed. With the
-# engine as written, 282 is weathered to the end of Week 6 and in 277 Sazonov loses in Week 3.
-# A Score Step choice of Tension die (/crisis reduce) is rare: 282 is the one seed of 1-399
-# whose game asks for it, so only there must every command be typed.
-SEEDS = (282, 277)
-RARE = {282: set(), 277: {"reduce"}}  # commands a seed's game may never ask for
+# engine and cards as written, 386 is weathered to the end of Week 6 and in 151 Sazonov loses
+# in Week 3. A Score Step choice of Tension die (/crisis reduce) is rare: 386 is the one seed
+# of 1-399 whose game asks for it, so only there must every command be typed. A change to the
+# cards changes the games: rescan the seeds when this test says a seed never typed a command.
+SEEDS = (386, 151)
+RARE = {386: set(), 151: {"reduce"}}  # commands a seed's game may never ask for
 NAMES = ("anna", "boris", "clara")
 CARDS = {cid: c.name for cid, c in load_content().cards.items()}
 # The slash-command group as the adapter registers it: /crisis.
