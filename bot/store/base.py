@@ -20,6 +20,8 @@ __all__ = [
     "JSON_COLUMNS",
     "SEAT_COLUMNS",
     "TABLE_COLUMNS",
+    "TABLE_FIELDS",
+    "column_values",
     "deadline_row",
     "table_params",
     "table_row",
@@ -323,55 +325,31 @@ def next_due_sql(shards: Shards) -> str:
 # Both stores select and insert in these orders, so a row converts by position (an
 # sqlite3.Row and an asyncpg.Record both index by position).
 
-TABLE_COLUMNS = (
-    "channel_id, guild_id, game, options, settings, status, state, version, host_id, seed, "
-    "thread_id, created_at, updated_at, status_message_id, meta"
-)
-JSON_COLUMNS = ("options", "settings", "meta")  # TableRow fields stored as JSON text
+TABLE_FIELDS = (
+    "channel_id", "guild_id", "game", "options", "settings", "status", "state", "version",
+    "host_id", "seed", "thread_id", "created_at", "updated_at", "status_message_id", "meta",
+)  # the tables row's columns, in the order both stores select and insert them
+TABLE_COLUMNS = ", ".join(TABLE_FIELDS)
+JSON_COLUMNS = frozenset(("options", "settings", "meta"))  # TableRow fields stored as JSON text
 SEAT_COLUMNS = "channel_id, user_id, name, position, preference, seat, joined_at, automatic"
 DEADLINE_COLUMNS = "channel_id, phase, started_at, due_at, reminders, reminders_sent, extended, thread"
+
+
+def column_values(t: TableRow, names: Sequence[str]) -> list[Any]:
+    """The values of a TableRow's columns `names` as stored (JSON fields as text)."""
+    return [json.dumps(getattr(t, c)) if c in JSON_COLUMNS else getattr(t, c) for c in names]
 
 
 def table_row(values: Sequence[Any]) -> TableRow:
     """A TableRow from a row selected as TABLE_COLUMNS."""
     return TableRow(
-        channel_id=values[0],
-        guild_id=values[1],
-        game=values[2],
-        options=json.loads(values[3]),
-        settings=json.loads(values[4]),
-        status=values[5],
-        state=values[6],
-        version=values[7],
-        host_id=values[8],
-        seed=values[9],
-        thread_id=values[10],
-        created_at=values[11],
-        updated_at=values[12],
-        status_message_id=values[13],
-        meta=json.loads(values[14]),
+        **{c: json.loads(v) if c in JSON_COLUMNS else v for c, v in zip(TABLE_FIELDS, values, strict=True)}
     )
 
 
-def table_params(t: TableRow) -> tuple[Any, ...]:
+def table_params(t: TableRow) -> list[Any]:
     """A TableRow's values in TABLE_COLUMNS' order, for an INSERT."""
-    return (
-        t.channel_id,
-        t.guild_id,
-        t.game,
-        json.dumps(t.options),
-        json.dumps(t.settings),
-        t.status,
-        t.state,
-        t.version,
-        t.host_id,
-        t.seed,
-        t.thread_id,
-        t.created_at,
-        t.updated_at,
-        t.status_message_id,
-        json.dumps(t.meta),
-    )
+    return column_values(t, TABLE_FIELDS)
 
 
 def deadline_row(values: Sequence[Any]) -> DeadlineRow:

@@ -29,7 +29,6 @@ import asyncpg
 from .base import (
     DEADLINE_COLUMNS,
     EVERY_SHARD,
-    JSON_COLUMNS,
     SEAT_COLUMNS,
     TABLE_COLUMNS,
     UPDATABLE_COLUMNS,
@@ -45,6 +44,7 @@ from .base import (
     StoreError,
     TableExists,
     TableRow,
+    column_values,
     deadline_row,
     due_tables_sql,
     next_due_sql,
@@ -257,7 +257,7 @@ class PostgresStore(Store):
         truncate_from: int | None = None,
     ) -> TableRow:
         names = UPDATABLE_COLUMNS if columns is None else tuple(c for c in UPDATABLE_COLUMNS if c in columns)
-        values = [json.dumps(getattr(table, c)) if c in JSON_COLUMNS else getattr(table, c) for c in names]
+        values = column_values(table, names)
         head = [*values, expected_version + 1, table.updated_at or time.time(), table.channel_id, expected_version]
         try:
             if truncate_from is None and seats is None:

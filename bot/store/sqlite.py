@@ -25,7 +25,6 @@ import aiosqlite
 from .base import (
     DEADLINE_COLUMNS,
     EVERY_SHARD,
-    JSON_COLUMNS,
     SEAT_COLUMNS,
     TABLE_COLUMNS,
     UPDATABLE_COLUMNS,
@@ -42,6 +41,7 @@ from .base import (
     StoreError,
     TableExists,
     TableRow,
+    column_values,
     deadline_row,
     due_tables_sql,
     next_due_sql,
@@ -340,7 +340,7 @@ class SqliteStore(Store):
         for s in saves:
             t, expected = s.table, s.expected_version
             names = UPDATABLE_COLUMNS if s.columns is None else _changed(tuple(s.columns))
-            values = [json.dumps(getattr(t, c)) if c in JSON_COLUMNS else getattr(t, c) for c in names]
+            values = column_values(t, names)
             groups.setdefault(names, []).append(
                 (*values, expected + 1, t.updated_at or time.time(), t.channel_id, expected)
             )
