@@ -53,10 +53,10 @@ sys.path.insert(0, str(ROOT))  # run as a script from anywhere in the checkout
 import aiosqlite  # noqa: E402
 from pydantic import ValidationError  # noqa: E402
 
-from bot.runtime import tune_gc  # noqa: E402
+from bot.process.runtime import tune_gc  # noqa: E402
+from bot.service.tables import TableService  # noqa: E402
 from bot.store import open_store  # noqa: E402
 from bot.store.group_commit import GroupCommit  # noqa: E402
-from bot.tables import TableService  # noqa: E402
 from engine import games  # noqa: E402
 from engine.core import Game, IllegalAction  # noqa: E402
 

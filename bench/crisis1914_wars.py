@@ -4,7 +4,7 @@
     python bench/crisis1914_wars.py --players 3 --games 20 --seed 16 --lineup defaults,quick
 
 The simulate report names the statesman who lost but not the automatic player in that seat;
-this replays the same games (`bot.simulate.game_seed`, `seat_players`) and prints, for each
+this replays the same games (`bot.tools.simulate.game_seed`, `seat_players`) and prints, for each
 loser, its player, why it lost, the Week, the City Box at that Week's start and its plays in
 it; then each player's losses, war share and wins against its fair share (95% Wilson).
 `--first` starts at another game number (to extend a run).
@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.crisis1914_solitaire import wilson  # noqa: E402
-from bot.simulate import game_seed, seat_players  # noqa: E402
+from bot.tools.simulate import game_seed, seat_players  # noqa: E402
 from engine.core.players import player  # noqa: E402
 from engine.core.playout import play_out  # noqa: E402
 from engine.crisis1914 import GAME  # noqa: E402

@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.simulate import game_seed, seat_players  # noqa: E402
+from bot.tools.simulate import game_seed, seat_players  # noqa: E402
 from engine.core.players import player  # noqa: E402
 from engine.core.playout import play_out  # noqa: E402
 from engine.schonbrunn.content import card, cards  # noqa: E402

@@ -33,8 +33,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from anywhere
 
+from bot.service.tables import TableService  # noqa: E402
 from bot.store import open_store  # noqa: E402
-from bot.tables import TableService  # noqa: E402
 from engine import games  # noqa: E402
 
 GAMES = {"crisis1914": 5, "origins": 7, "schonbrunn": 6}

@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from bot.config import Config, ConfigError, load_config
-from bot.runtime import CannotStart
+from bot.process.config import Config, ConfigError, load_config
+from bot.process.runtime import CannotStart
 
 __all__ = ["main", "CONNECT_HELP"]
 
@@ -111,7 +111,7 @@ def _parser() -> argparse.ArgumentParser:
     )
 
     rep = sub.add_parser("replay", parents=[common], help="re-run an exported game record and check it")
-    rep.add_argument("file", type=Path, metavar="FILE", help="a JSON game record (see bot/replay.py)")
+    rep.add_argument("file", type=Path, metavar="FILE", help="a JSON game record (see bot/service/records.py)")
 
     exp = sub.add_parser(
         "export",
@@ -174,9 +174,9 @@ def shown_database(database: Path | str) -> str:
 async def _run_console(
     config: Config, db: Path | str, script: Path | None, as_user: str, stdin: TextIO, stdout: TextIO
 ) -> int:
-    from bot.console import run_console
+    from bot.console.console import run_console
+    from bot.service.tables import TableService
     from bot.store import open_store
-    from bot.tables import TableService
 
     store = await open_store(db)
     try:
@@ -211,7 +211,7 @@ def _cmd_console(args: argparse.Namespace, config: Config, stdin: TextIO, stdout
 
 
 def _cmd_simulate(args: argparse.Namespace, stdout: TextIO) -> int:
-    from bot.simulate import parse_options, player_counts, simulate
+    from bot.tools.simulate import parse_options, player_counts, simulate
     from engine import games
     from engine.core import GameError
 
@@ -249,8 +249,8 @@ def _cmd_simulate(args: argparse.Namespace, stdout: TextIO) -> int:
 
 
 def _cmd_pacing(args: argparse.Namespace, stdout: TextIO) -> int:
-    from bot.pacing import VisitModel, pace
-    from bot.simulate import player_counts
+    from bot.tools.pacing import VisitModel, pace
+    from bot.tools.simulate import player_counts
     from engine import games
     from engine.core import GameError
 
@@ -265,7 +265,7 @@ def _cmd_pacing(args: argparse.Namespace, stdout: TextIO) -> int:
             "pacing: --games must be at least 1, sessions at least 0 and hours more than 0", file=sys.stderr
         )
         return 2
-    from bot.tablebase import Settings
+    from bot.service.tablebase import Settings
 
     model = VisitModel(sessions_per_week=args.sessions_per_week, session_hours=args.session_hours)
     settings = Settings(between_sessions=args.between_sessions)
@@ -275,7 +275,7 @@ def _cmd_pacing(args: argparse.Namespace, stdout: TextIO) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace, stdout: TextIO) -> int:
-    from bot.replay import ReplayError, load_record, replay
+    from bot.service.records import ReplayError, load_record, replay
     from engine import games
     from engine.core import GameError
 
@@ -295,8 +295,8 @@ def _cmd_export(args: argparse.Namespace, config: Config, stdout: TextIO) -> int
     players never get a running game's record (docs/rulings.md, Platform 23)."""
     import json
 
+    from bot.service.tables import TableError, TableService
     from bot.store import open_store
-    from bot.tables import TableError, TableService
 
     async def run() -> dict:
         store = await open_store(args.db if args.db is not None else config.database)
@@ -352,8 +352,8 @@ def _cmd_render(args: argparse.Namespace, stdout: TextIO) -> int:
 
 
 def _cmd_migrate(args: argparse.Namespace, stdout: TextIO) -> int:
-    from bot.migrate import MigrationError, MigrationRefused, migrate
     from bot.store import is_postgres_url
+    from bot.tools.migrate import MigrationError, MigrationRefused, migrate
 
     if not is_postgres_url(args.target):
         print(
@@ -404,7 +404,7 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
     except ConfigError as exc:
         print(f"chancellery: {exc}", file=sys.stderr)
         return 2
-    from bot.logsafe import configure
+    from bot.process.logsafe import configure
 
     configure(config.log_level)  # no seed, Hand or secret order in the log at any level
     if config.content_dir is not None:
@@ -416,7 +416,7 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
             print(f"chancellery: cannot start: {problem}", file=sys.stderr)
             return 2
     if args.command in ("run", "console"):  # the long-running processes
-        from bot.runtime import tune_gc
+        from bot.process.runtime import tune_gc
 
         tune_gc()
     try:

@@ -121,9 +121,9 @@ def content() -> str:
 
 
 def options() -> str:
-    """Each game's table options for `/game new`, with the rulebook section (bot/reference.py)."""
+    """Each game's table options for `/game new`, with the rulebook section (bot/service/reference.py)."""
     _on_path()
-    from bot.reference import table_options
+    from bot.service.reference import table_options
     from engine import games
 
     lines = ["| Game | Option | Values (default) | What it does | Rulebook |", "|---|---|---|---|---|"]

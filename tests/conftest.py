@@ -9,11 +9,11 @@ from tests.pgserver import PostgresServer
 
 @pytest.fixture(autouse=True)
 def basic_automatic_seats(request, monkeypatch):
-    """Automatic seats play the instant basic player (bot/automatic.py, STRONGEST), so whole
+    """Automatic seats play the instant basic player (bot/service/automatic.py, STRONGEST), so whole
     games with automatic seats stay fast; a test that asks for `strong_automatic_seats`
     gets the table's own setting (the strong search by default)."""
     if "strong_automatic_seats" not in request.fixturenames:
-        monkeypatch.setattr("bot.automatic.STRONGEST", "basic")
+        monkeypatch.setattr("bot.service.automatic.STRONGEST", "basic")
 
 
 @pytest.fixture

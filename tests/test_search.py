@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.simulate import seat_players, simulate
+from bot.tools.simulate import seat_players, simulate
 from engine.core.players import player, players
 from engine.core.search import STRENGTHS, Knowledge, Search, Strength
 from tests.tinygame import Commit, Envoys, EnvoyState, Press, Ready, Yield

@@ -1,7 +1,11 @@
-"""The Discord bot: commands registered and synced, the button re-attached, deadlines driven.
+"""The Discord bot: commands registered and synced, the buttons re-attached, deadlines driven.
 
 `create_bot(config, service)` builds it over any table service (tests hand it one over a
 temporary database); `run_discord(config)` builds the store and service and connects.
+
+This is the top of the adapter: it imports the command modules, the buttons and the
+delivery, and none of them imports it. Their handlers see the bot only as a `host.Host`:
+the service, the delivery, the ticker's poke and the channel lookups.
 """
 
 from __future__ import annotations
@@ -18,8 +22,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.runtime import CannotStart
-from bot.scheduler import Scheduler
+from bot.process.runtime import CannotStart
+from bot.service.scheduler import Scheduler
+from bot.service.tables import TableService
+from bot.store import open_store
 from engine import games
 
 from .delivery import Delivery
@@ -37,7 +43,7 @@ HEARTBEAT = 60.0  # seconds between heartbeats: the downtime after a crash is kn
 
 
 class Ticker:
-    """Drives `bot.scheduler.Scheduler` in Discord: tick and deliver, send the turn notices
+    """Drives `bot.service.scheduler.Scheduler` in Discord: tick and deliver, send the turn notices
     whose grace is over, sleep until the next of either.
 
     The sleep is a plain `asyncio.sleep` cut short by `poke` after every action (an action
@@ -95,22 +101,28 @@ class Ticker:
 
 
 class ChancelleryBot(commands.Bot):
+    """The bot over one table service; what its handlers use of it is `host.Host`."""
+
     def __init__(
-        self, config: Any, service: Any, *, clock: Callable[[], float] | None = None, **options: Any
+        self, config: Any, service: TableService, *, clock: Callable[[], float] | None = None, **options: Any
     ) -> None:
         # No reply may ping @everyone, a role or a member unless a send names that member
-        # (a mention-mode turn notice): replies echo what members typed (issue 11 item 5).
+        # (a mention-mode turn notice): replies echo what members typed.
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), **options)
         self.config = config
         self.service = service
-        self.delivery = Delivery(self)
         clock = clock or getattr(service, "clock", None) or time.time
+        self.delivery = Delivery(self, service, clock)
         self.ticker = Ticker(service, self.delivery, clock)
         self._ticker_task: asyncio.Task[None] | None = None
         self._heartbeat_task: asyncio.Task[None] | None = None
         self.heartbeat_seconds = float(getattr(config, "heartbeat_seconds", None) or HEARTBEAT)
         self.tree.on_error = self._on_tree_error
+
+    def poke(self) -> None:
+        """Wake the deadline ticker: the action just taken may have set an earlier deadline."""
+        self.ticker.poke()
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(ShowMine, FullStatus, LogPage, ActChoice, ActPick)
@@ -130,7 +142,7 @@ class ChancelleryBot(commands.Bot):
         # Only the outage is measured before connecting (it reads the last heartbeat before
         # a new one overwrites it); its work, one notice and deadline shift per running table,
         # runs once connected, and the deadline loop starts only after it, so no deadline
-        # the outage would expire at once fires before it is shifted (issue 15, item 4).
+        # the outage would expire at once fires before it is shifted.
         outage = await self.outage()
         self._heartbeat_task = asyncio.create_task(self.heartbeat(), name="chancellery-heartbeat")
         self._ticker_task = asyncio.create_task(self._recover_then_tick(outage), name="chancellery-deadlines")
@@ -151,7 +163,7 @@ class ChancelleryBot(commands.Bot):
         await self.ticker.run()
 
     async def recover(self, outage: Any = None) -> None:
-        """Tell every running table how long the bot was down (issue 6, item 8)."""
+        """Tell every running table how long the bot was down."""
         recover = getattr(self.service, "recover", None)
         if recover is None:
             return
@@ -213,7 +225,7 @@ class ShardedChancelleryBot(ChancelleryBot, commands.AutoShardedBot):
     processes sharing one PostgreSQL database (README, "Running at scale")."""
 
 
-def create_bot(config: Any, service: Any) -> ChancelleryBot:
+def create_bot(config: Any, service: TableService) -> ChancelleryBot:
     count = getattr(config, "shard_count", None)
     if count is None:
         return ChancelleryBot(config, service)
@@ -223,8 +235,6 @@ def create_bot(config: Any, service: Any) -> ChancelleryBot:
 
 def run_discord(config: Any) -> None:
     """Open the database, build the table service and connect; returns when the bot stops."""
-    from bot.store import open_store
-    from bot.tables import TableService
 
     async def main() -> None:
         store = await open_store(config.database)

@@ -18,8 +18,11 @@
 - nothing is cut: a text longer than a message goes on in the next (`split_message`).
 
 Every skipped call here is deliberate: the budget is about 1.5 Discord API calls per
-player action (issue 2, item 11); the summary shares the status edit, and costs one call
-more only when a message of it is finished (a new round, or 2,000 characters).
+player action; the summary shares the status edit, and costs one call more only when a
+message of it is finished (a new round, or 2,000 characters).
+
+The bot (client.py) builds the delivery and hands it the Discord client, the table
+service and the clock; handlers reach it through `host.Host.delivery`.
 """
 
 from __future__ import annotations
@@ -27,23 +30,22 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from bot.bounded import KeyedLocks
-from bot.outbox import Outbox, Post
-from bot.posts import Summary
 from bot.render.pictures import Picture
 from bot.render.status import StatusCard
 from bot.render.text import split_message
+from bot.service.bounded import KeyedLocks
+from bot.service.outbox import Outbox, Post
+from bot.service.posts import Summary
+from bot.service.tables import TableService
 
 from .interact import picture_file
 from .views import CUSTOM_ID, own_choices, status_view
-
-if TYPE_CHECKING:
-    from .client import ChancelleryBot
 
 __all__ = ["Delivery", "CLOSED_DM"]
 
@@ -66,8 +68,10 @@ class _Notice:
 
 
 class Delivery:
-    def __init__(self, bot: ChancelleryBot) -> None:
-        self.bot = bot
+    def __init__(self, client: discord.Client, service: TableService, clock: Callable[[], float]) -> None:
+        self.client = client  # the connected bot: its user, channels and DMs
+        self.service = service
+        self.clock = clock  # the deadline ticker's: a turn notice's grace runs on it
         self._status_ids: dict[int, int] = {}  # table channel -> its status message
         self._shown: dict[int, str] = {}  # table channel -> the status text last shown
         self._locks = KeyedLocks()  # table channel -> its status message's edits, while any run
@@ -76,10 +80,6 @@ class Delivery:
         # Turn notices not yet sent, by (table channel, user). Kept in memory only: a crash
         # within the grace loses the DM, never the turn (the status and /game me show it).
         self._notices: dict[tuple[int, int], _Notice] = {}
-
-    @property
-    def service(self) -> Any:
-        return self.bot.service
 
     # ------------------------------------------------------------------ entry points
 
@@ -92,6 +92,10 @@ class Delivery:
         parts = [outbox.reply] if outbox.reply else []
         parts += [p.text for p in outbox.posts if p.to == "seat" and p.user_id == caller_id]
         return "\n".join(parts) or "Done."
+
+    async def turn_buttons(self, channel_id: int, user_id: int) -> discord.ui.View | None:
+        """The member's current turn buttons at the table, for their ephemeral answer or DM."""
+        return await own_choices(self.service, channel_id, user_id)
 
     async def deliver(
         self, outbox: Outbox, *, caller_id: int | None = None, new_status: bool = False
@@ -123,7 +127,7 @@ class Delivery:
                 continue
             if post.kind == "prompt":
                 key = (outbox.channel_id, post.user_id)
-                notice = self._notices.setdefault(key, _Notice(due=self.bot.ticker.clock() + NOTICE_GRACE))
+                notice = self._notices.setdefault(key, _Notice(due=self.clock() + NOTICE_GRACE))
                 notice.mention = post.text
             else:
                 await self._mention(channel, post.user_id, post.text)
@@ -269,9 +273,9 @@ class Delivery:
         if stored:
             self._status_ids[channel.id] = stored
             return stored
-        # Tables whose message id was never stored (older than issue 6): search for it.
+        # Tables whose status message id was never stored (made before it was): search for it.
         wanted = CUSTOM_ID.format(channel_id=channel.id)
-        me = self.bot.user.id if self.bot.user else None
+        me = self.client.user.id if self.client.user else None
         async for message in channel.history(limit=HISTORY_SCAN):
             if message.author.id != me:
                 continue
@@ -325,9 +329,8 @@ class Delivery:
                 await target.send(part, allowed_mentions=NO_MENTIONS)
 
     async def _thread_due(self, channel_id: int, name: str) -> float | None:
-        """When the phase that opened this thread ends. The outbox does not carry it, so it
-        is read from the deadlines the service stored (see the report: an Outbox field
-        would be cleaner)."""
+        """When the phase that opened this thread ends, for an outbox that does not carry it
+        (`open_thread_due`): read from the deadlines the service stored."""
         store = getattr(self.service, "store", None)
         if store is None:
             return None
@@ -339,11 +342,11 @@ class Delivery:
         return next((d.due_at for d in rows if d.thread == name), None)
 
     async def _thread(self, thread_id: int) -> Any:
-        thread = self.bot.get_channel(thread_id)
+        thread = self.client.get_channel(thread_id)
         if thread is not None:
             return thread
         try:
-            return await self.bot.fetch_channel(thread_id)
+            return await self.client.fetch_channel(thread_id)
         except discord.HTTPException:
             return None
 
@@ -352,7 +355,7 @@ class Delivery:
     async def _private(self, channel: Any, outbox: Outbox, caller_id: int | None) -> None:
         """Every private line not already in the caller's reply: turn notices after the
         grace, anything else (private events, reminders) now, one DM per player."""
-        now = self.bot.ticker.clock()
+        now = self.clock()
         by_user: dict[int, list[Post]] = defaultdict(list)
         for post in outbox.posts:
             if post.to != "seat" or post.user_id is None or post.user_id == caller_id:
@@ -397,7 +400,7 @@ class Delivery:
                 continue
             if notice.texts:
                 # A DM is the player's own: their turn buttons may name cards in their Hand.
-                view = await own_choices(self.bot, channel_id, user_id)
+                view = await self.turn_buttons(channel_id, user_id)
                 fallback = None if notice.mention is not None else notice.fallback
                 picture = await self._own_picture(channel_id, user_id)  # their Hand, sheet or screen
                 await self.dm(
@@ -435,7 +438,7 @@ class Delivery:
                 await self._mention(channel, user_id, fallback)
             return False
         try:
-            dm = await self.bot.create_dm(discord.Object(user_id))
+            dm = await self.client.create_dm(discord.Object(user_id))
             extra: dict[str, Any] = {"view": view} if view is not None else {}
             if picture is not None:
                 extra["file"] = picture_file(picture)
@@ -473,11 +476,11 @@ class Delivery:
         self._closed.discard(user_id)
 
     async def _channel(self, channel_id: int) -> Any:
-        channel = self.bot.get_channel(channel_id)
+        channel = self.client.get_channel(channel_id)
         if channel is not None:
             return channel
         try:
-            return await self.bot.fetch_channel(channel_id)
+            return await self.client.fetch_channel(channel_id)
         except discord.HTTPException:
             return None
 

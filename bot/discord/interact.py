@@ -2,8 +2,12 @@
 
 The work starts at once; if it is done within `DEFER_AFTER` seconds the answer is the
 interaction's one response, otherwise the interaction is deferred first and answered by a
-follow-up. One call instead of two on the common, fast path keeps the Discord API budget
-per player action (issue 2, item 11).
+follow-up. One call instead of two on the common, fast path keeps within the Discord API
+budget of about 1.5 calls per player action.
+
+The buttons (views.py) answer through this module, and its answers carry the caller's
+turn buttons: so that the import goes one way, the buttons come from the bot's delivery,
+reached like the service through `host.host(interaction)`, never by importing the bot.
 """
 
 from __future__ import annotations
@@ -12,18 +16,18 @@ import asyncio
 import io
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from bot.outbox import Outbox
 from bot.render.pictures import Picture
 from bot.render.text import split_message
-from bot.tablebase import track_saves
+from bot.service.outbox import Outbox
+from bot.service.tablebase import track_saves
+from bot.service.tables import TableError
 from engine.core.errors import GameError
 
-if TYPE_CHECKING:
-    from .client import ChancelleryBot
+from .host import host
 
 __all__ = [
     "answer_private",
@@ -32,7 +36,7 @@ __all__ = [
     "picture_file",
     "run_refusable",
     "say",
-    "refusal_types",
+    "REFUSALS",
     "DEFER_AFTER",
     "APOLOGY",
     "APOLOGY_SAVED",
@@ -43,22 +47,15 @@ log = logging.getLogger(__name__)
 
 DEFER_AFTER = 2.0  # seconds; Discord drops an interaction not answered within 3
 APOLOGY = "Sorry, something went wrong on my side. The table is unchanged; please try again."
-# The apology must be true (issue 11 item 11): these when the table was saved, or may have been.
+# The apology must be true: these when the table was saved, or may have been.
 APOLOGY_SAVED = (
     "Sorry, something went wrong on my side after your action was saved: it stands, but the "
     "table may not have been told everything. /game status shows where the game is."
 )
 APOLOGY_UNKNOWN = "Sorry, something went wrong on my side. /game status shows whether anything changed."
 
-
-def refusal_types() -> tuple[type[BaseException], ...]:
-    """Errors whose text is meant for the player: the service's refusals and the engine's."""
-    try:
-        from bot.tables import TableError
-    except ImportError:  # the table service not written yet: engine refusals only
-        return (GameError,)
-    return (TableError, GameError)
-
+# Errors whose text is meant for the player: the service's refusals and the engine's.
+REFUSALS: tuple[type[BaseException], ...] = (TableError, GameError)
 
 
 async def say(
@@ -86,12 +83,6 @@ async def say(
 OnRefusal = Callable[[BaseException], Awaitable["discord.ui.View | None"]]
 
 
-async def _own_choices(interaction: discord.Interaction, channel_id: int) -> discord.ui.View | None:
-    from .views import own_choices  # views imports this module
-
-    return await own_choices(interaction.client, channel_id, interaction.user.id)
-
-
 async def run_refusable(interaction: discord.Interaction, work: Awaitable[Any]) -> tuple[bool, Any]:
     """Run `work` within Discord's limit: (True, its result), or (False, None) once the
     caller has been told the refusal or the apology."""
@@ -108,7 +99,7 @@ async def _run(
         await interaction.response.defer(ephemeral=True, thinking=True)
     try:
         return True, await task
-    except refusal_types() as exc:
+    except REFUSALS as exc:
         await say(interaction, str(exc), view=await on_refusal(exc) if on_refusal else None)
     except Exception:
         log.exception(
@@ -125,9 +116,8 @@ def picture_file(picture: Picture) -> discord.File:
 
 async def _own_picture(interaction: discord.Interaction, channel_id: int) -> Picture | None:
     """The caller's private picture, or None; a picture that fails leaves the text alone."""
-    service = interaction.client.service  # type: ignore[attr-defined]
     try:
-        return await service.my_picture(channel_id, interaction.user.id)
+        return await host(interaction).service.my_picture(channel_id, interaction.user.id)
     except Exception:
         log.warning("could not draw the private picture at table %s", channel_id, exc_info=True)
         return None
@@ -143,13 +133,17 @@ async def answer_private(
     screen) goes with the text in the same response.
     """
     ok, text = await _run(interaction, work)
-    if ok:
-        # The caller's own view: with their turn buttons, seen by them alone.
-        view = await _own_choices(interaction, own_view_of) if own_view_of is not None else None
-        picture = await _own_picture(interaction, own_view_of) if own_view_of is not None else None
-        await say(interaction, text, view=view, picture=picture)
-        if own_view_of is not None:
-            interaction.client.delivery.seen(own_view_of, interaction.user.id)  # type: ignore[attr-defined]
+    if not ok:
+        return
+    if own_view_of is None:
+        await say(interaction, text)
+        return
+    # The caller's own view: with their turn buttons and picture, seen by them alone.
+    delivery = host(interaction).delivery
+    view = await delivery.turn_buttons(own_view_of, interaction.user.id)
+    picture = await _own_picture(interaction, own_view_of)
+    await say(interaction, text, view=view, picture=picture)
+    delivery.seen(own_view_of, interaction.user.id)
 
 
 async def answer_outbox(
@@ -164,15 +158,15 @@ async def answer_outbox(
     ok, outbox = await _run(interaction, work, on_refusal)
     if not ok:
         return None
-    bot: ChancelleryBot = interaction.client  # type: ignore[assignment]
+    bot = host(interaction)
     bot.delivery.seen(outbox.channel_id, interaction.user.id)
-    view = await _own_choices(interaction, outbox.channel_id)
+    view = await bot.delivery.turn_buttons(outbox.channel_id, interaction.user.id)
     await say(interaction, bot.delivery.private_reply(outbox, interaction.user.id), view=view)
     try:
         await bot.delivery.deliver(outbox, caller_id=interaction.user.id, new_status=new_status)
     except Exception:  # the action is saved; only its announcement failed: no apology to the player
         log.exception("could not deliver the outbox of table %s", outbox.channel_id)
-    bot.ticker.poke()  # the action may have set a deadline earlier than the one slept towards
+    bot.poke()  # the action may have set a deadline earlier than the one slept towards
     return outbox
 
 

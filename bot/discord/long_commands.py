@@ -1,8 +1,9 @@
-"""`/game …` for long games (issue 6): pause, substitutes, automatic seats, undo, the
-record, notifications, publishing and private talks.
+"""`/game …` for long games: pause, substitutes, automatic seats, undo, the record,
+notifications, publishing and private talks; and `/deadline`, the host's tools.
 
-Each command is a thin parse over the table service (bot/tables.py); the service decides
-who may do what and words the refusals. Added to `GameGroup` by table_commands.py.
+Each command is a thin parse over the table service (bot/service/tables.py); the service
+decides who may do what and words the refusals. Added to `GameGroup` by
+table_commands.py, and `TOP_LEVEL` to the command tree by the bot (client.py).
 """
 
 from __future__ import annotations
@@ -12,19 +13,18 @@ import logging
 import zoneinfo
 from datetime import UTC, datetime
 from functools import cache
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
 
-from bot.replay import FORMAT, ReplayError, parse_json
+from bot.service.records import FORMAT, ReplayError, parse_json
 
+from .context import is_admin, table_channel_id
+from .host import host
 from .interact import answer_file, answer_outbox, answer_private, run_refusable, say
 
-if TYPE_CHECKING:
-    from .client import ChancelleryBot
-
-__all__ = ["COMMANDS", "ANYWHERE"]
+__all__ = ["COMMANDS", "ANYWHERE", "TOP_LEVEL"]
 
 log = logging.getLogger(__name__)
 
@@ -33,23 +33,9 @@ ANYWHERE = frozenset({"mine", "notify", "card", "help"})
 RECORD_LIMIT = 8 * 1024 * 1024  # bytes; a record is a few hundred KB even for a long game
 
 
-def _bot(interaction: discord.Interaction) -> ChancelleryBot:
-    return interaction.client  # type: ignore[return-value]
-
-
-def _is_admin(interaction: discord.Interaction) -> bool:
-    return bool(interaction.guild_id) and interaction.permissions.manage_guild
-
-
-async def _table(interaction: discord.Interaction) -> int:
-    from .table_commands import table_channel_id  # that module imports this one
-
-    return await table_channel_id(interaction)
-
-
 async def _seat_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """The table's seats as "France: alice" -> the engine seat id."""
-    info = await _bot(interaction).service.table_info(await _table(interaction))
+    info = await host(interaction).service.table_info(await table_channel_id(interaction))
     if info is None:
         return []
     typed = current.casefold()
@@ -86,10 +72,10 @@ async def _zone_choices(interaction: discord.Interaction, current: str) -> list[
 
 @app_commands.command(name="pause", description="Pause the game (host, Manage Server, or a majority vote)")
 async def pause(interaction: discord.Interaction) -> None:
-    channel_id = await _table(interaction)
-    service = _bot(interaction).service
+    channel_id = await table_channel_id(interaction)
+    service = host(interaction).service
     await answer_outbox(
-        interaction, service.pause(channel_id, interaction.user.id, admin=_is_admin(interaction))
+        interaction, service.pause(channel_id, interaction.user.id, admin=is_admin(interaction))
     )
 
 
@@ -97,10 +83,10 @@ async def pause(interaction: discord.Interaction) -> None:
     name="resume", description="Resume a paused game (host, Manage Server, or a majority vote)"
 )
 async def resume(interaction: discord.Interaction) -> None:
-    channel_id = await _table(interaction)
-    service = _bot(interaction).service
+    channel_id = await table_channel_id(interaction)
+    service = host(interaction).service
     await answer_outbox(
-        interaction, service.resume(channel_id, interaction.user.id, admin=_is_admin(interaction))
+        interaction, service.resume(channel_id, interaction.user.id, admin=is_admin(interaction))
     )
 
 
@@ -124,9 +110,9 @@ async def deadline(
 ) -> None:
     # Discord allows 25 commands in a group and /game has them, so the three host tools
     # share one command of its own, /deadline (docs/rulings.md, Platform 35).
-    channel_id = await _table(interaction)
-    service = _bot(interaction).service
-    who, admin = interaction.user.id, _is_admin(interaction)
+    channel_id = await table_channel_id(interaction)
+    service = host(interaction).service
+    who, admin = interaction.user.id, is_admin(interaction)
     if sum((hours is not None, end_now, nudge)) != 1:
         await say(interaction, "Give exactly one of hours:, end_now:True or nudge:True.")
         return
@@ -151,8 +137,8 @@ async def deadline(
 async def substitute(
     interaction: discord.Interaction, member: discord.Member | None = None, seat: str | None = None
 ) -> None:
-    channel_id = await _table(interaction)
-    service = _bot(interaction).service
+    channel_id = await table_channel_id(interaction)
+    service = host(interaction).service
     if member is None:
         if seat is not None:
             await say(
@@ -169,7 +155,7 @@ async def substitute(
         await say(interaction, "Choose the seat to hand over.")
         return
     work = service.substitute(
-        channel_id, interaction.user.id, seat, member.id, member.display_name, admin=_is_admin(interaction)
+        channel_id, interaction.user.id, seat, member.id, member.display_name, admin=is_admin(interaction)
     )
     await answer_outbox(interaction, work)
 
@@ -183,19 +169,19 @@ async def substitute(
 )
 @app_commands.autocomplete(seat=_seat_choices)
 async def bot_seat(interaction: discord.Interaction, on: bool = True, seat: str | None = None) -> None:
-    channel_id = await _table(interaction)
-    work = _bot(interaction).service.set_automatic(
-        channel_id, interaction.user.id, seat, on, admin=_is_admin(interaction)
+    channel_id = await table_channel_id(interaction)
+    work = host(interaction).service.set_automatic(
+        channel_id, interaction.user.id, seat, on, admin=is_admin(interaction)
     )
     await answer_outbox(interaction, work)
 
 
 @app_commands.command(name="undo", description="Take back the last action if it revealed nothing (host)")
 async def undo(interaction: discord.Interaction) -> None:
-    channel_id = await _table(interaction)
-    service = _bot(interaction).service
+    channel_id = await table_channel_id(interaction)
+    service = host(interaction).service
     await answer_outbox(
-        interaction, service.undo(channel_id, interaction.user.id, admin=_is_admin(interaction))
+        interaction, service.undo(channel_id, interaction.user.id, admin=is_admin(interaction))
     )
 
 
@@ -207,8 +193,8 @@ async def undo(interaction: discord.Interaction) -> None:
     description="The game's record as JSON: the full record after the end, the public one before",
 )
 async def export(interaction: discord.Interaction) -> None:
-    channel_id = await _table(interaction)
-    service = _bot(interaction).service
+    channel_id = await table_channel_id(interaction)
+    service = host(interaction).service
     info = await service.table_info(channel_id)
     if info is None:
         await say(interaction, "There is no table in this channel.")
@@ -251,7 +237,7 @@ async def import_(interaction: discord.Interaction, record: discord.Attachment) 
     if not isinstance(parsed, dict):
         await say(interaction, "That file is not a JSON game record from `/game export`.")
         return
-    work = _bot(interaction).service.import_record(
+    work = host(interaction).service.import_record(
         interaction.channel_id,
         interaction.guild_id,
         interaction.user.id,
@@ -266,10 +252,10 @@ async def import_(interaction: discord.Interaction, record: discord.Attachment) 
     description="Post the full history, hands and secret orders included (host, after the end)",
 )
 async def publish(interaction: discord.Interaction) -> None:
-    channel_id = await _table(interaction)
-    service = _bot(interaction).service
+    channel_id = await table_channel_id(interaction)
+    service = host(interaction).service
     await answer_outbox(
-        interaction, service.publish(channel_id, interaction.user.id, admin=_is_admin(interaction))
+        interaction, service.publish(channel_id, interaction.user.id, admin=is_admin(interaction))
     )
 
 
@@ -291,7 +277,7 @@ async def notify(
     timezone: str | None = None,
     quiet_hours: str | None = None,
 ) -> None:
-    bot = _bot(interaction)
+    bot = host(interaction)
 
     async def work() -> str:
         said = await bot.service.set_notify(
@@ -314,8 +300,8 @@ async def notify(
 async def standing(
     interaction: discord.Interaction, order: str | None = None, withdraw: bool = False
 ) -> None:
-    channel_id = await _table(interaction)
-    work = _bot(interaction).service.standing(channel_id, interaction.user.id, order, withdraw)
+    channel_id = await table_channel_id(interaction)
+    work = host(interaction).service.standing(channel_id, interaction.user.id, order, withdraw)
     await answer_outbox(interaction, work)
 
 
@@ -337,8 +323,8 @@ async def session(
     timezone: str = "UTC",
     remove: bool = False,
 ) -> None:
-    channel_id = await _table(interaction)
-    work = _bot(interaction).service.session(
+    channel_id = await table_channel_id(interaction)
+    work = host(interaction).service.session(
         channel_id,
         interaction.user.id,
         day,
@@ -346,7 +332,7 @@ async def session(
         hours,
         timezone,
         remove=remove,
-        admin=_is_admin(interaction),
+        admin=is_admin(interaction),
     )
     ok, result = await run_refusable(interaction, work)
     if not ok:
@@ -387,7 +373,7 @@ async def schedule_events(guild: Any, channel: Any, upcoming: list[tuple[str, fl
 
 @app_commands.command(name="mine", description="Every table you sit at: what you owe and when it is due")
 async def mine(interaction: discord.Interaction) -> None:
-    await answer_private(interaction, _bot(interaction).service.mine(interaction.user.id))
+    await answer_private(interaction, host(interaction).service.mine(interaction.user.id))
 
 
 # ---------------------------------------------------------------------- talks
@@ -402,8 +388,8 @@ async def talk(
     player3: discord.Member | None = None,
     player4: discord.Member | None = None,
 ) -> None:
-    channel_id = await _table(interaction)
-    bot = _bot(interaction)
+    channel_id = await table_channel_id(interaction)
+    bot = host(interaction)
     named = [m for m in (player1, player2, player3, player4) if m is not None]
     if any(m.id == interaction.user.id for m in named):
         await say(interaction, "Name the other players; you are in the talk anyway.")

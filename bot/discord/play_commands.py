@@ -18,8 +18,9 @@ from discord import app_commands
 
 from engine.core import Command, Game, Option
 
+from .context import table_channel_id
+from .host import host
 from .interact import answer_outbox
-from .table_commands import table_channel_id
 
 __all__ = ["build_game_group", "command_name", "MAX_OPTIONS", "MAX_SUBCOMMANDS"]
 
@@ -59,8 +60,7 @@ def _autocomplete(command: Command, option: Option) -> Any:
         }
         typed = {k: v for k, v in typed.items() if v is not None}
         channel_id = await table_channel_id(interaction)
-        service = interaction.client.service  # type: ignore[attr-defined]
-        found = await service.suggest(
+        found = await host(interaction).service.suggest(
             channel_id, interaction.user.id, command.name, option.name, typed, current
         )
         choices: list[app_commands.Choice[Any]] = []
@@ -87,7 +87,7 @@ def _build_command(command: Command) -> app_commands.Command[Any, ..., None]:
     async def callback(interaction: discord.Interaction, **values: Any) -> None:
         given = {py_names[k].name: v for k, v in values.items() if v is not None}
         channel_id = await table_channel_id(interaction)
-        service = interaction.client.service  # type: ignore[attr-defined]
+        service = host(interaction).service
         await answer_outbox(
             interaction, service.command(channel_id, interaction.user.id, command.name, given)
         )

@@ -6,27 +6,24 @@ service's outbox to delivery. Refusals come back as the service worded them, pri
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import shlex
-from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 
-from bot import reference
 from bot.render.text import MESSAGE_LIMIT
-from bot.tablebase import Settings
+from bot.service import reference
+from bot.service.tablebase import Settings
 from engine import games
 
-from .interact import answer_outbox, answer_private, refusal_types, say
+from .context import is_admin, table_channel_id
+from .host import host
+from .interact import REFUSALS, answer_outbox, answer_private, say
 from .long_commands import ANYWHERE, COMMANDS
 from .views import log_view
 
-if TYPE_CHECKING:
-    from .client import ChancelleryBot
-
-__all__ = ["GameGroup", "parse_options", "table_channel_id", "SETTING_KEYS"]
+__all__ = ["GameGroup", "parse_options", "SETTING_KEYS"]
 
 log = logging.getLogger(__name__)
 
@@ -43,26 +40,6 @@ def parse_options(text: str | None) -> dict[str, str]:
             raise ValueError(f"Options are written key=value; {word!r} is not.")
         out[key.strip()] = value.strip()
     return out
-
-
-async def table_channel_id(interaction: discord.Interaction) -> int:
-    """The table's channel: a command typed in a table's phase thread acts on the table."""
-    channel = interaction.channel
-    channel_id = interaction.channel_id or 0
-    parent = getattr(channel, "parent_id", None)
-    if isinstance(channel, discord.Thread) and parent is not None:
-        service = interaction.client.service  # type: ignore[attr-defined]
-        if await service.table_info(channel_id) is None:
-            return parent
-    return channel_id
-
-
-def _is_admin(interaction: discord.Interaction) -> bool:
-    return bool(interaction.guild_id) and interaction.permissions.manage_guild
-
-
-def _bot(interaction: discord.Interaction) -> ChancelleryBot:
-    return interaction.client  # type: ignore[return-value]
 
 
 async def _game_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -102,7 +79,7 @@ class GameGroup(app_commands.Group):
         except ValueError as exc:
             await say(interaction, str(exc))
             return
-        work = _bot(interaction).service.create(
+        work = host(interaction).service.create(
             interaction.channel_id,
             interaction.guild_id,
             game,
@@ -123,7 +100,7 @@ class GameGroup(app_commands.Group):
     @app_commands.describe(preference="The nation or role you would like (if the game lets you choose)")
     async def join(self, interaction: discord.Interaction, preference: str | None = None) -> None:
         channel_id = await table_channel_id(interaction)
-        work = _bot(interaction).service.join(
+        work = host(interaction).service.join(
             channel_id, interaction.user.id, interaction.user.display_name, preference
         )
         await answer_outbox(interaction, work)
@@ -133,7 +110,7 @@ class GameGroup(app_commands.Group):
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         channel_id = await table_channel_id(interaction)
-        found = await _bot(interaction).service.suggest(
+        found = await host(interaction).service.suggest(
             channel_id, interaction.user.id, "join", "preference", {}, current
         )
         return [app_commands.Choice(name=c.label[:100], value=c.value[:100]) for c in found][:25]
@@ -141,22 +118,22 @@ class GameGroup(app_commands.Group):
     @app_commands.command(name="leave", description="Give up your seat before the game starts")
     async def leave(self, interaction: discord.Interaction) -> None:
         channel_id = await table_channel_id(interaction)
-        await answer_outbox(interaction, _bot(interaction).service.leave(channel_id, interaction.user.id))
+        await answer_outbox(interaction, host(interaction).service.leave(channel_id, interaction.user.id))
 
     @app_commands.command(name="start", description="Start the game with the players seated")
     async def start(self, interaction: discord.Interaction) -> None:
         channel_id = await table_channel_id(interaction)
-        await answer_outbox(interaction, _bot(interaction).service.start(channel_id, interaction.user.id))
+        await answer_outbox(interaction, host(interaction).service.start(channel_id, interaction.user.id))
 
     @app_commands.command(name="status", description="The table's public status")
     async def status(self, interaction: discord.Interaction) -> None:
         channel_id = await table_channel_id(interaction)
-        await answer_private(interaction, _bot(interaction).service.status(channel_id))
+        await answer_private(interaction, host(interaction).service.status(channel_id))
 
     @app_commands.command(name="me", description="Your hand, your orders and what you owe (only you see it)")
     async def me(self, interaction: discord.Interaction) -> None:
         channel_id = await table_channel_id(interaction)
-        service = _bot(interaction).service
+        service = host(interaction).service
         await answer_private(interaction, service.me(channel_id, interaction.user.id), own_view_of=channel_id)
 
     @app_commands.command(name="log", description="What has happened at this table, page by page")
@@ -164,8 +141,8 @@ class GameGroup(app_commands.Group):
     async def log(self, interaction: discord.Interaction, page: app_commands.Range[int, 1] = 1) -> None:
         channel_id = await table_channel_id(interaction)
         try:
-            text = await _bot(interaction).service.log(channel_id, page)
-        except refusal_types() as exc:
+            text = await host(interaction).service.log(channel_id, page)
+        except REFUSALS as exc:
             await say(interaction, str(exc))
             return
         await interaction.response.send_message(
@@ -179,7 +156,7 @@ class GameGroup(app_commands.Group):
     @app_commands.autocomplete(game=_game_choices)
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         async def text() -> str:
-            return _bot(interaction).service.rules(game)
+            return host(interaction).service.rules(game)
 
         await answer_private(interaction, text())
 
@@ -194,9 +171,9 @@ class GameGroup(app_commands.Group):
     async def help(
         self, interaction: discord.Interaction, game: str | None = None, aid: bool = False
     ) -> None:
-        # /game has room for 25 verbs only; the player aid is a part of help (issue 12 item 3)
+        # /game has room for 25 verbs only, so the player aid is a part of help
         async def text() -> str:
-            service = _bot(interaction).service
+            service = host(interaction).service
             if interaction.guild_id is None:  # a DM: no table, the game's own aid or help
                 return (
                     await service.aid(0, interaction.user.id, game or "")
@@ -247,8 +224,8 @@ class GameGroup(app_commands.Group):
             return
         channel_id = await table_channel_id(interaction)
         changes = {key: value} if key is not None and value is not None else {}
-        work = _bot(interaction).service.settings(
-            channel_id, interaction.user.id, changes, admin=_is_admin(interaction)
+        work = host(interaction).service.settings(
+            channel_id, interaction.user.id, changes, admin=is_admin(interaction)
         )
         await answer_outbox(interaction, work)
 
@@ -256,18 +233,14 @@ class GameGroup(app_commands.Group):
     async def _setting_keys(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return [app_commands.Choice(name=k, value=k) for k in _setting_names() if current.casefold() in k][
-            :25
-        ]
+        return [app_commands.Choice(name=k, value=k) for k in SETTING_KEYS if current.casefold() in k][:25]
 
     @app_commands.command(
         name="abandon", description="End this table without a result (host or Manage Server)"
     )
     async def abandon(self, interaction: discord.Interaction) -> None:
         channel_id = await table_channel_id(interaction)
-        work = _bot(interaction).service.abandon(
-            channel_id, interaction.user.id, admin=_is_admin(interaction)
-        )
+        work = host(interaction).service.abandon(channel_id, interaction.user.id, admin=is_admin(interaction))
         await answer_outbox(interaction, work)
 
 
@@ -275,17 +248,5 @@ async def _table_game(interaction: discord.Interaction) -> str | None:
     """The game of the table in this channel, if there is one (outside a server: none)."""
     if interaction.guild_id is None:
         return None
-    info = await _bot(interaction).service.table_info(await table_channel_id(interaction))
+    info = await host(interaction).service.table_info(await table_channel_id(interaction))
     return info.game if info is not None else None
-
-
-def _setting_names() -> tuple[str, ...]:
-    """The settings the service knows (its KEYS; `extra` holds game lengths, not a key)."""
-    try:
-        from bot.tables import Settings
-    except ImportError:
-        return SETTING_KEYS
-    names = getattr(Settings, "KEYS", None) or [
-        f.name for f in dataclasses.fields(Settings) if f.name != "extra"
-    ]
-    return tuple(dict.fromkeys([*names, *SETTING_KEYS]))

@@ -5,7 +5,11 @@ Each is a `DynamicItem` keyed by the channel (the table): it keeps answering aft
 restart because `setup_hook` registers the class, and every click re-reads the database.
 The seat is the clicking user's own, never carried in the button, so one button on the
 shared status message serves every player. "Full status" shows anyone, privately, the
-whole public status the card leaves out for room (issue 18 item 11).
+whole public status the card leaves out for room.
+
+The buttons answer through interact.py, which gets the caller's turn buttons back from
+the bot's delivery (`own_choices` here, called by delivery.py): so this module imports
+interact and not the other way round.
 """
 
 from __future__ import annotations
@@ -16,8 +20,10 @@ from typing import Any
 import discord
 
 from bot.render.text import MESSAGE_LIMIT
+from bot.service.tables import ChoiceExpired, TableService
 
-from .interact import answer_private
+from .host import host
+from .interact import answer_outbox, answer_private
 
 __all__ = [
     "ShowMine",
@@ -57,7 +63,7 @@ class ShowMine(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"chan:m
         return cls(int(match["channel_id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        service = interaction.client.service  # type: ignore[attr-defined]
+        service = host(interaction).service
         await answer_private(
             interaction, service.me(self.channel_id, interaction.user.id), own_view_of=self.channel_id
         )
@@ -87,8 +93,7 @@ class FullStatus(
         return cls(int(match["channel_id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        service = interaction.client.service  # type: ignore[attr-defined]
-        await answer_private(interaction, service.status(self.channel_id))
+        await answer_private(interaction, host(interaction).service.status(self.channel_id))
 
 
 def status_view(channel_id: int) -> discord.ui.View:
@@ -130,8 +135,7 @@ class LogPage(
         return cls(int(match["channel_id"]), int(match["page"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        service = interaction.client.service  # type: ignore[attr-defined]
-        text = await service.log(self.channel_id, self.page)
+        text = await host(interaction).service.log(self.channel_id, self.page)
         await interaction.response.edit_message(
             content=text[:MESSAGE_LIMIT], view=log_view(self.channel_id, text)
         )
@@ -165,28 +169,22 @@ async def _act(
 ) -> None:
     """Play the chosen legal action. A choice that is no longer legal for the caller is
     refused with their current options; the service checks seat and turn under its lock.
-    Other members' moves do not expire it (issue 18, item 13): the key names the choice."""
-    from bot.tables import ChoiceExpired
-
-    from .interact import answer_outbox
+    Other members' moves do not expire it: the key names the choice."""
+    service = host(interaction).service
 
     async def fresh(exc: BaseException) -> discord.ui.View | None:
         if not isinstance(exc, ChoiceExpired):
             return None
-        return await own_choices(interaction.client, channel_id, interaction.user.id)
+        return await own_choices(service, channel_id, interaction.user.id)
 
     await answer_outbox(
-        interaction,
-        interaction.client.service.act_choice(  # type: ignore[attr-defined]
-            channel_id, interaction.user.id, step, index, key
-        ),
-        on_refusal=fresh,
+        interaction, service.act_choice(channel_id, interaction.user.id, step, index, key), on_refusal=fresh
     )
 
 
 class ActChoice(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    # buttons sent before issue 18 carry no key: they still work at their own step
+    # older buttons carry no key: they still work at their own step
     template=r"chan:act:(?P<channel_id>[0-9]+):(?P<step>[0-9]+):(?P<index>[0-9]+)(?::(?P<key>[0-9a-f]+))?",
 ):
     """One legal action of the player who owes, by its index in `legal_actions` at `step`
@@ -223,7 +221,7 @@ class ActPick(
     template=r"chan:pick:(?P<channel_id>[0-9]+):(?P<step>[0-9]+):(?P<part>[0-9]+)",
 ):
     """A select menu of up to 25 legal actions, for turns with too many for buttons. An
-    option's value is "index:key" (or the index alone, from before issue 18)."""
+    option's value is "index:key" (or the index alone, on an older menu)."""
 
     def __init__(
         self,
@@ -289,13 +287,13 @@ def choices_view(
     return view
 
 
-async def own_choices(bot: Any, channel_id: int, user_id: int) -> discord.ui.View | None:
-    """The caller's current turn buttons, or None (no seat, nothing owed, or no list)."""
+async def own_choices(service: TableService, channel_id: int, user_id: int) -> discord.ui.View | None:
+    """The member's current turn buttons, or None (no seat, nothing owed, or no list)."""
     try:
-        step, choices = await bot.service.choices(channel_id, user_id)
+        step, choices = await service.choices(channel_id, user_id)
         # buttons have no room for more; menus show each option's card text or odds
         details = (
-            await bot.service.choice_details(channel_id, user_id, step) if len(choices) > MAX_BUTTONS else {}
+            await service.choice_details(channel_id, user_id, step) if len(choices) > MAX_BUTTONS else {}
         )
     except Exception:  # a refusal (not seated) or a gone table: no buttons, never an error
         return None

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..shards import EVERY_SHARD, Shards
+from ..process.shards import EVERY_SHARD, Shards
 
 __all__ = [
     "DEADLINE_COLUMNS",

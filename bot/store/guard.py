@@ -23,7 +23,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from ..runtime import CannotStart
+from ..process.runtime import CannotStart
 from .base import StoreError
 
 __all__ = [

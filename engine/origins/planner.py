@@ -1,5 +1,5 @@
 """Two automatic players of Origins built on the basic player (bots.py): "endgame" and
-"reserve", the one a table's strong seat gets (bot/automatic.py, BEST_FOR).
+"reserve", the one a table's strong seat gets (bot/service/automatic.py, BEST_FOR).
 
 Only the board at the end of the last turn scores (§9), and on the last turn each country
 may make 3 attacks (Phase 5): the country that attacks last answers every attack made

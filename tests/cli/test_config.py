@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.config import Config, ConfigError, load_config
+from bot.process.config import Config, ConfigError, load_config
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -150,7 +150,7 @@ def test_the_database_url_is_printed_without_its_password():
 
 def test_shard_settings_name_this_processs_part_of_the_servers(clean_env, monkeypatch):
     from bot.discord.client import ShardedChancelleryBot, create_bot
-    from bot.shards import Shards
+    from bot.process.shards import Shards
 
     assert load_config().shards() == Shards()  # no shard settings: every server
     monkeypatch.setenv("CHANCELLERY_SHARD_COUNT", "4")

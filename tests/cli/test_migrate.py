@@ -7,8 +7,8 @@ import io
 import random
 
 from bot.__main__ import main
+from bot.service.tables import TableService
 from bot.store import ActionRow, EventRow, open_store
-from bot.tables import TableService
 from engine import games
 
 CRISIS, ORIGINS, LOBBY = 10, 11, 12

@@ -8,8 +8,8 @@ import re
 import pytest
 
 from bot.__main__ import main
-from bot.pacing import VisitModel, pace, play_timed
-from bot.tablebase import Settings
+from bot.service.tablebase import Settings
+from bot.tools.pacing import VisitModel, pace, play_timed
 from tests.service.test_pacing_service import _standing_yield
 
 NOBODY = VisitModel(visits_per_day=0, notice_probability=0.0)  # nobody ever comes

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from bot.__main__ import _parser
-from bot.config import Config
+from bot.process.config import Config
 from engine import games
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.replay import (
+from bot.service.records import (
     FORMAT,
     Record,
     ReplayError,
@@ -21,8 +21,8 @@ from bot.replay import (
     replay,
     state_hash,
 )
+from bot.service.tables import TableService
 from bot.store import open_store
-from bot.tables import TableService
 from engine import games
 from engine.core.playout import play_out
 
@@ -135,7 +135,7 @@ def test_a_record_of_other_rules_is_refused_by_its_rules_version(clean_env):
     older version (no field: 1) is refused by name, not reported as a divergence."""
     game = games.get("crisis1914")
     record = record_from_playout(game, play_out(game, 2, seed=3), seed=3)
-    assert record.rules_version == game.rules_version == 2
+    assert record.rules_version == game.rules_version == 3
     data = record.model_dump(mode="json")
     del data["rules_version"]
     result = replay(game, Record.model_validate(data))

@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 from bot.__main__ import main
-from bot.runtime import GC_YOUNG_THRESHOLD
+from bot.process.runtime import GC_YOUNG_THRESHOLD
 from bot.store import open_store
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]

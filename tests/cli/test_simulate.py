@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from bot.__main__ import main
-from bot.simulate import simulate
+from bot.tools.simulate import simulate
 from tests.tinygame import Envoys
 
 

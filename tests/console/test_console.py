@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.console import run_console, user_id_for
+from bot.console.console import run_console, user_id_for
+from bot.service.tables import TableService
 from bot.store import open_store
-from bot.tables import TableService
 from tests.service.conftest import Clock
 
 SCRIPT = Path(__file__).with_name("envoys.script")
@@ -107,7 +107,7 @@ async def test_a_second_console_session_continues_the_saved_table(store):
 def test_console_user_ids_are_stable_per_name_across_processes():
     # Python's hash() differs per process; a saved console table must keep its players.
     assert user_id_for("Alice") == user_id_for("alice") != user_id_for("bob")
-    code = "from bot.console import user_id_for; print(user_id_for('alice'))"
+    code = "from bot.console.console import user_id_for; print(user_id_for('alice'))"
     root = Path(__file__).resolve().parents[2]
     for seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": seed}

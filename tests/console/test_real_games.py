@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.console import CHANNEL, run_console
+from bot.console.console import CHANNEL, run_console
+from bot.service.tables import TableService
 from bot.store import open_store
-from bot.tables import TableService
 from engine import games
 from tests.service.conftest import Clock
 

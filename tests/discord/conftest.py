@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from bot.discord import create_bot
+from bot.service.tables import TableService
 from bot.store import open_store
-from bot.tables import TableService
 from engine import games
 from tests import tinygame
 

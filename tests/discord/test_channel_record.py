@@ -23,7 +23,7 @@ from bot.discord.delivery import NOTICE_GRACE
 from bot.discord.views import CUSTOM_ID, FULL_LABEL
 from bot.render.status import LIMIT, MORE
 from bot.render.text import MESSAGE_LIMIT
-from bot.tables import TableService
+from bot.service.tables import TableService
 from engine import games
 
 from .conftest import BotConfig

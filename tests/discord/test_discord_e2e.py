@@ -391,7 +391,7 @@ async def test_no_public_message_is_cut_what_does_not_fit_goes_on_in_another(env
     """Issue 18 item 11: an action whose public events fill more than a message (a
     Congress's results at a full table) is never cut at 2,000 characters: its round
     summary goes on in further messages, each event whole."""
-    from bot.outbox import Outbox, Post
+    from bot.service.outbox import Outbox, Post
     from bot.store import EventRow
 
     table = await _started(env, service, "alice", "bob")

@@ -7,8 +7,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot import tables
 from bot.discord import create_bot
+from bot.service import tables
 from engine.crisis1914 import GAME as CRISIS
 from engine.origins import GAME as ORIGINS
 

@@ -32,7 +32,7 @@ async def test_discords_request_bodies_stay_out_of_the_log(env, service, caplog)
     import io
     import logging
 
-    from bot.logsafe import protect
+    from bot.process.logsafe import protect
 
     stream = io.StringIO()
     handler = protect(logging.StreamHandler(stream))

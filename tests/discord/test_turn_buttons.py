@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from bot import tables
 from bot.discord import create_bot
 from bot.discord.delivery import NOTICE_GRACE
 from bot.discord.views import choices_view
+from bot.service import tables
 from engine.crisis1914 import GAME
 from engine.crisis1914.state import CrisisState
 from engine.origins import GAME as ORIGINS

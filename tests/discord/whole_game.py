@@ -16,7 +16,7 @@ from bot.discord import create_bot
 from bot.discord.delivery import NOTICE_GRACE
 from bot.discord.play_commands import command_name
 from bot.discord.views import CUSTOM_ID, FULL_LABEL
-from bot.tables import TableService
+from bot.service.tables import TableService
 from engine.core.game import Game
 
 from ..render.lint import problems

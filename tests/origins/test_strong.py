@@ -146,7 +146,7 @@ def test_a_tables_strong_seat_plays_the_best_measured_origins_player(strong_auto
     """Until the search beats the basic player in the ladder (docs/balance/origins.md,
     Issue 16), a table's "strong" and "quick" Origins seats play the best measured player,
     one the players know by name; "basic" stays basic."""
-    from bot.automatic import BEST_FOR, name_for
+    from bot.service.automatic import BEST_FOR, name_for
 
     best = BEST_FOR["origins"]
     assert name_for(GAME, "strong") == name_for(GAME, "quick") == best
@@ -178,8 +178,8 @@ def test_the_endgame_player_bids_only_on_the_last_turn_and_only_for_the_bottom()
 @pytest.mark.parametrize("exploit", ["defaults", "attacker"])
 def test_the_simple_exploits_stay_beaten_by_the_tables_player(exploit):
     """Deadline defaults win at most a quarter of their fair share, attacks at any odds at
-    most 1.2x, against the player a table's strong seat gets (bot/automatic.py)."""
-    from bot.automatic import BEST_FOR
+    most 1.2x, against the player a table's strong seat gets (bot/service/automatic.py)."""
+    from bot.service.automatic import BEST_FOR
 
     named = named_players(GAME)
     share = _share(named[exploit], named[BEST_FOR["origins"]], players=3, games=12, base=160)

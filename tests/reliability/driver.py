@@ -41,8 +41,8 @@ def _say(line: str) -> None:
 
 
 async def drive(db: Path, seed: int, *, finish: bool = False) -> None:
+    from bot.service.tables import TableError, TableService
     from bot.store import open_store
-    from bot.tables import TableError, TableService
 
     rng = random.Random(seed)
     store = await open_store(db)
@@ -154,9 +154,9 @@ def verify(db: Path, acks: Acks, *, replay_all: bool = False) -> Verified:
 
 
 async def _load_all(db: Path, channels: list[int], problems: list[str], replay_all: bool) -> tuple[int, int]:
-    from bot.replay import Record, replay
+    from bot.service.records import Record, replay
+    from bot.service.tables import TableError, TableService
     from bot.store import open_store
-    from bot.tables import TableError, TableService
 
     store = await open_store(db)
     finished = replayed = 0

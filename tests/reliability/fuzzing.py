@@ -19,10 +19,10 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from bot.console import Console, user_id_for
-from bot.replay import Record, replay
+from bot.console.console import Console, user_id_for
+from bot.service.records import Record, replay
+from bot.service.tables import TableError, TableService
 from bot.store import open_store
-from bot.tables import TableError, TableService
 from engine import games
 
 GAMES = ("crisis1914", "origins", "schonbrunn")

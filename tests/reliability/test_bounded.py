@@ -9,9 +9,9 @@ import sqlite3
 import pytest
 
 import bot.store.sqlite
-from bot.bounded import LRU, KeyedLocks
+from bot.service.bounded import LRU, KeyedLocks
+from bot.service.tables import PREFS_CACHE_SIZE, TableError, TableService
 from bot.store import NotifyPrefs, open_store
-from bot.tables import PREFS_CACHE_SIZE, TableError, TableService
 
 
 def test_lru_forgets_the_least_recently_used():

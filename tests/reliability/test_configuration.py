@@ -10,7 +10,7 @@ import discord
 import pytest
 
 from bot.__main__ import main
-from bot.config import ConfigError, load_config
+from bot.process.config import ConfigError, load_config
 
 
 def test_an_unknown_chancellery_variable_is_an_error(clean_env, monkeypatch, capsys):

@@ -17,7 +17,7 @@ CHILD = '''
 import asyncio, os, sqlite3, sys
 from pathlib import Path
 from bot.store import open_store
-from bot.tables import TableError, TableService
+from bot.service.tables import TableError, TableService
 
 async def main(folder):
     store = await open_store(folder / "db.sqlite3")

@@ -10,9 +10,9 @@ import sqlite3
 
 import pytest
 
+from bot.service.tables import TableError, TableService
 from bot.store import DatabaseUnusable, open_store
 from bot.store.guard import LOST_MESSAGE, _read_marker, marker_path
-from bot.tables import TableError, TableService
 
 CHANNEL, ALICE, BOB = 100, 1, 2
 

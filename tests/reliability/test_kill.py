@@ -32,8 +32,8 @@ def test_the_checks_find_a_lost_action_and_a_damaged_file(tmp_path):
     import asyncio
     import sqlite3
 
+    from bot.service.tables import TableService
     from bot.store import open_store
-    from bot.tables import TableService
 
     from .driver import Acks, verify
 

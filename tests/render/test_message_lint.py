@@ -11,9 +11,9 @@ import re
 
 import pytest
 
-from bot.console import CHANNEL, Console, user_id_for
+from bot.console.console import CHANNEL, Console, user_id_for
+from bot.service.tables import TableError, TableService
 from bot.store import open_store
-from bot.tables import TableError, TableService
 from engine import games
 from tests.service.conftest import Clock
 

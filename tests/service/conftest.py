@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 import tests.tinygame
+from bot.service.tables import TableService
 from bot.store import open_store
-from bot.tables import TableService
 from engine import games
 
 

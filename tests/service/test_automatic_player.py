@@ -1,4 +1,4 @@
-"""The table's automatic player (bot/automatic.py): the game's search by default, its basic
+"""The table's automatic player (bot/service/automatic.py): the game's search by default, its basic
 player when the table says so, and the basic one where the game has no search (issue 16)."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from bot.automatic import name_for
-from bot.tables import TableError
+from bot.service.automatic import name_for
+from bot.service.tables import TableError
 from tests.test_search import SearchingEnvoys
 from tests.tinygame import Yield
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 
 from bot.render import button_labels
-from bot.tables import TableService
+from bot.service.tables import TableService
 from engine.crisis1914 import GAME
 from engine.crisis1914.content import load_content
 from tests.crisis1914.helpers import cid

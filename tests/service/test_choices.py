@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.tables import ChoiceExpired, TableError, TableService
+from bot.service.tables import ChoiceExpired, TableError, TableService
 from engine.crisis1914 import GAME
 from engine.crisis1914.content import load_content
 

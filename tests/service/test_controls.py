@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.tables import TableError, TableService
+from bot.service.tables import TableError, TableService
 from tests.tinygame import Envoys
 
 from .conftest import ALICE, BOB, CAROL, CHANNEL, seated

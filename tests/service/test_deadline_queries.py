@@ -12,7 +12,7 @@ import sqlite3
 
 import pytest
 
-from bot.shards import EVERY_SHARD, Shards
+from bot.process.shards import EVERY_SHARD, Shards
 from bot.store.base import due_tables_sql, next_due_sql
 from bot.store.sqlite import migrations
 

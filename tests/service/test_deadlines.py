@@ -8,9 +8,9 @@ import time
 import pytest
 from pydantic import ValidationError
 
-from bot.scheduler import Scheduler
+from bot.service.scheduler import Scheduler
+from bot.service.tables import Settings, TableError, TableService
 from bot.store import open_store
-from bot.tables import Settings, TableError, TableService
 
 from .conftest import ALICE, BOB, CAROL, CHANNEL, Clock, seated
 

@@ -1,4 +1,4 @@
-"""The service plays each action on its cached state itself, not on a copy (bot/tables.py,
+"""The service plays each action on its cached state itself, not on a copy (bot/service/tables.py,
 `_step`): a refusal, an exception halfway through a step or a failed save leaves the
 cached and the stored table as they were; whoever reads the table while a save is awaited
 reads the stored state; an action shares nothing with the state it changes; and each
@@ -12,8 +12,8 @@ import random
 
 import pytest
 
+from bot.service.tables import TableError, _confirmation_after, _confirmation_before
 from bot.store import StorageFull
-from bot.tables import TableError, _confirmation_after, _confirmation_before
 from engine import games
 from engine.core import IllegalAction
 from engine.crisis1914 import actions as crisis_actions

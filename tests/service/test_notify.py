@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from bot.service.tables import TableError, TableService
 from bot.store import open_store
-from bot.tables import TableError, TableService
 from engine import games
 from tests.tinygame import Envoys
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.outbox import Outbox
-from bot.tables import TableService
+from bot.service.outbox import Outbox
+from bot.service.tables import TableService
 
 from .conftest import ALICE, BOB, CAROL, CHANNEL, seated
 
@@ -80,7 +80,7 @@ async def test_the_status_names_who_owes_what_and_when(service):
 
 
 async def test_the_log_pages_from_the_newest(service, monkeypatch):
-    monkeypatch.setattr("bot.history.LOG_PAGE", 5)
+    monkeypatch.setattr("bot.service.history.LOG_PAGE", 5)
     await seated(service, "alice", "bob")
     for round_ in range(3):  # 4 public events a round, and the game's end: 13 in all
         await service.command(CHANNEL, ALICE, "commit", {"value": "1"})

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import tests.tinygame
-from bot.tables import TableError, TableService
+from bot.service.tables import TableError, TableService
 from engine.core import Forced, StandingOrder
 from tests.tinygame import Yield
 

@@ -12,8 +12,8 @@ import asyncio
 
 import pytest
 
+from bot.service.tables import TableError, TableService
 from bot.store import Shards, open_store
-from bot.tables import TableError, TableService
 from engine.crisis1914 import GAME
 
 from .conftest import ALICE, BOB, CHANNEL, Clock, seated

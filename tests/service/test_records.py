@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from bot.replay import Record, replay, state_hash
-from bot.tables import TableError, TableService
+from bot.service.records import Record, replay, state_hash
+from bot.service.tables import TableError, TableService
 from engine import games
 from engine.core import seed_commitment
 

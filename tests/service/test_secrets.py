@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.console import run_console
-from bot.replay import PUBLIC_FORMAT, Record, replay
-from bot.tables import TableError, TableService
+from bot.console.console import run_console
+from bot.service.records import PUBLIC_FORMAT, Record, replay
+from bot.service.tables import TableError, TableService
 from engine import games
 from tests import tinygame
 
@@ -168,7 +168,7 @@ class Leaky(tinygame.Envoys):
 
 
 async def test_an_engine_failure_is_announced_without_its_text(service, registry, clock, caplog):
-    from bot.logsafe import WITHHELD
+    from bot.process.logsafe import WITHHELD
 
     registry.register(Leaky())
     await service.create(CHANNEL, 9, "leaky", ALICE, "alice")
@@ -258,7 +258,7 @@ def test_whole_games_at_debug_log_no_seed_and_no_private_line(tmp_path):
 
 
 def test_an_exception_from_the_games_code_is_logged_without_its_message(caplog):
-    from bot.logsafe import WITHHELD, protect
+    from bot.process.logsafe import WITHHELD, protect
 
     stream = io.StringIO()
     handler = protect(logging.StreamHandler(stream))

@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.sessions import occurrences, parse_session, session_end
-from bot.tablebase import Settings, TableError, phase_seconds
+from bot.service.sessions import occurrences, parse_session, session_end
+from bot.service.tablebase import Settings, TableError, phase_seconds
 from engine.core import Prompt
 
 

@@ -9,6 +9,7 @@ import sqlite3
 import asyncpg
 import pytest
 
+from bot.service.tables import TableError, TableService
 from bot.store import (
     ActionRow,
     DeadlineRow,
@@ -22,7 +23,6 @@ from bot.store import (
 )
 from bot.store.postgres import PostgresStore
 from bot.store.sqlite import _statements, migrations
-from bot.tables import TableError, TableService
 
 from .conftest import CHANNEL, Clock, seated
 

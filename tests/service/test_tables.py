@@ -10,8 +10,8 @@ from typing import Annotated, Any, Literal
 import pytest
 from pydantic import Field, TypeAdapter
 
+from bot.service.tables import TableError, TableService, _honour_preferences
 from bot.store import SeatRow, open_store
-from bot.tables import TableError, TableService, _honour_preferences
 from engine import games
 from engine.core import Event, Game, GameState, Model, Outcome, Prompt
 from tests.tinygame import EnvoyOptions, Envoys
@@ -358,7 +358,7 @@ async def test_what_setup_already_did_is_posted_and_logged_at_start(service):
 def test_the_lasting_allies_option_is_listed_with_its_rulebook_section():
     """Issue 14: an option a table may set is listed with what it does and the rulebook
     section it comes from."""
-    from bot.reference import table_options
+    from bot.service.reference import table_options
 
     option = next(o for o in table_options(games.get("schonbrunn")) if o.name == "lasting_allies")
     assert option.default == "no" and "Ally markers last for the rest of the game" in option.description

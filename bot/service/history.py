@@ -1,6 +1,6 @@
 """History: the public log, JSON export and import of a game, publishing a finished game.
 
-A mixin of `TableService`. A record is bot/replay.py's chancellery-record/1; an export
+A mixin of `TableService`. A record is bot/service/records.py's chancellery-record/1; an export
 adds who played each seat when (`seats_over_time`).
 """
 
@@ -15,10 +15,10 @@ from pydantic import ValidationError
 from engine import games
 from engine.core import PUBLIC, GameError, GameState, seed_commitment
 
+from ..render.text import split_message
+from ..store import ActionRow, EventRow, TableExists, TableRow
 from .outbox import Outbox, Post
-from .render.text import split_message
-from .replay import PUBLIC_FORMAT, Record, ReplayError, check_format, record_from_store, replay
-from .store import ActionRow, EventRow, TableExists, TableRow
+from .records import PUBLIC_FORMAT, Record, ReplayError, check_format, record_from_store, replay
 from .tablebase import LOG_PAGE, OVER, TableError, _first_error, _Table, note_saved
 
 POST_CHARS = 1900  # a Discord message holds 2000

@@ -12,12 +12,12 @@ from dataclasses import dataclass, replace
 
 from engine.core import Event, Layout, Prompt
 
+from ..render import seat_list, standings, timestamp
+from ..render.status import StatusCard, Waiting, card_of, waiting_line
+from ..render.summary import Line, Part, parts, round_name
+from ..store import DeadlineRow
 from .outbox import Outbox, Post
-from .render import seat_list, standings, timestamp
-from .render.status import StatusCard, Waiting, card_of, waiting_line
-from .render.summary import Line, Part, parts, round_name
 from .sessions import in_session, sessions_of
-from .store import DeadlineRow
 from .tablebase import OVER, _Table, single_step
 
 SUMMARY = "summary"  # the table's meta key: where the summary the status message holds starts

@@ -18,9 +18,9 @@ from pathlib import Path
 
 from engine import games
 
-from .replay import ReplayError, record_from_store, replay
-from .store import SqliteStore, StoreError
-from .store.postgres import PostgresStore
+from ..service.records import ReplayError, record_from_store, replay
+from ..store import SqliteStore, StoreError
+from ..store.postgres import PostgresStore
 
 __all__ = ["migrate", "MigrationError", "MigrationRefused", "Migration", "COPIED"]
 

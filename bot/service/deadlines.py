@@ -12,12 +12,12 @@ from functools import partial
 
 from engine.core import Prompt
 
-from .logsafe import log_game_failure
+from ..process.logsafe import log_game_failure
+from ..render.text import relative, timestamp
+from ..store import DatabaseLost, DeadlineRow, SeatHistoryRow, StoreError
 from .notify import quiet_until
 from .outbox import Outbox, Post
-from .render.text import relative, timestamp
 from .sessions import next_session_start, session_end, sessions_of
-from .store import DatabaseLost, DeadlineRow, SeatHistoryRow, StoreError
 from .tablebase import (
     DEFAULT_LOOP_CAP,
     ENGINE_FAILED,

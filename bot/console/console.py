@@ -18,11 +18,11 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from . import reference
-from .outbox import Outbox
-from .render import plain_timestamps
-from .render.pictures import Picture
-from .tables import TableError, TableService
+from ..render import plain_timestamps
+from ..render.pictures import Picture
+from ..service import reference
+from ..service.outbox import Outbox
+from ..service.tables import TableError, TableService
 
 __all__ = ["run_console", "Console", "CHANNEL", "user_id_for"]
 

@@ -1,6 +1,6 @@
 """Controls for long games: pause and resume, substitutes, automatic seats, undo, talks.
 
-A mixin of `TableService` (bot/tables.py); every public method runs under the table's
+A mixin of `TableService` (bot/service/tables.py); every public method runs under the table's
 lock through `_with_table` and saves in one transaction.
 """
 
@@ -16,11 +16,11 @@ from pydantic import ValidationError
 
 from engine.core import Game, GameError, Prompt, rng_for
 
-from .logsafe import log_game_failure
+from ..process.logsafe import log_game_failure
+from ..render import seat_list
+from ..store import SeatHistoryRow, SeatRow, StoreError
 from .outbox import Outbox, Post
-from .render import seat_list
 from .sessions import MAX_SESSIONS, occurrences, parse_session, sessions_of
-from .store import SeatHistoryRow, SeatRow, StoreError
 from .tablebase import (
     AUTO_CAP,
     ENGINE_FAILED,
@@ -360,7 +360,7 @@ class ControlsMixin:
 
     async def _autoplay(self, t: _Table, out: Outbox) -> _Table:
         """Decisions nobody need wait for, taken at once until a member owes a real one or
-        the game ends: automatic seats play the table's automatic player (bot/automatic.py,
+        the game ends: automatic seats play the table's automatic player (bot/service/automatic.py,
         seeded from the table seed and the step), and a decision with no real choice (`Game.forced_action`) is
         taken and said in one public line (issue 18)."""
         automatic = any(s.automatic for s in t.seats)

@@ -41,19 +41,10 @@ from engine.core import (
     seed_commitment,
 )
 
-from .automatic import AutomaticPlayers
-from .bounded import LRU, KeyedLocks
-from .controls import ControlsMixin
-from .deadlines import DeadlinesMixin
-from .history import SEED_MAX, SEED_MIN, HistoryMixin
-from .notify import NotifyMixin
-from .outbox import Outbox, Post
-from .posts import SUMMARY, PostsMixin
-from .reference import check_options, options_text
-from .render import button_labels, seat_list, standings
-from .render.pictures import Picture
-from .render.pictures.cache import PictureCache
-from .store import (
+from ..render import button_labels, seat_list, standings
+from ..render.pictures import Picture
+from ..render.pictures.cache import PictureCache
+from ..store import (
     EVERY_SHARD,
     UPDATABLE_COLUMNS,
     ActionRow,
@@ -70,7 +61,16 @@ from .store import (
     TableExists,
     TableRow,
 )
-from .store.guard import FULL_MESSAGE, LOST_MESSAGE
+from ..store.guard import FULL_MESSAGE, LOST_MESSAGE
+from .automatic import AutomaticPlayers
+from .bounded import LRU, KeyedLocks
+from .controls import ControlsMixin
+from .deadlines import DeadlinesMixin
+from .history import SEED_MAX, SEED_MIN, HistoryMixin
+from .notify import NotifyMixin
+from .outbox import Outbox, Post
+from .posts import SUMMARY, PostsMixin
+from .reference import check_options, options_text
 from .tablebase import (
     CACHE_SIZE,
     NO_TABLE,
@@ -682,7 +682,7 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
 
     async def auto(self, channel_id: int, player: str = "basic") -> Outbox | None:
         """One automatic move: the first seat that owes a decision plays the automatic
-        player named `player` (bot/automatic.py; seeded from the table seed and step). None
+        player named `player` (bot/service/automatic.py; seeded from the table seed and step). None
         when nobody owes one. The console's `auto` drives games forward with the basic one
         (`auto all` plays a whole game in seconds); automatic seats follow the table's setting."""
 
@@ -896,7 +896,7 @@ class TableService(DeadlinesMixin, ControlsMixin, HistoryMixin, NotifyMixin, Pos
     async def final_pictures(self, channel_id: int) -> list[Picture]:
         """A finished game's final board and the chart of the scores over the game (every
         state replayed from the stored log); [] for a game not finished or without pictures."""
-        from .replay import record_from_store
+        from .records import record_from_store
 
         t = await self._load(channel_id)
         if t.row.status != "finished" or t.state is None or not self.draw_pictures:

@@ -10,9 +10,9 @@ import re
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from ..render import timestamp
+from ..store import NotifyPrefs
 from .outbox import Outbox, Post
-from .render import timestamp
-from .store import NotifyPrefs
 from .tablebase import TableError, _Table
 
 _HOURS = re.compile(r"^\s*(\d{1,2})(?::(\d{2}))?\s*-\s*(\d{1,2})(?::(\d{2}))?\s*$")

@@ -1,8 +1,8 @@
 """What the table service and its parts share: refusals, settings, a loaded table.
 
-`TableService` (bot/tables.py) is assembled from mixins along its seams: deadlines
-(bot/deadlines.py), controls for long games (bot/controls.py), history and records
-(bot/history.py) and notifications (bot/notify.py). They all work on a `_Table`.
+`TableService` (bot/service/tables.py) is assembled from mixins along its seams: deadlines
+(bot/service/deadlines.py), controls for long games (bot/service/controls.py), history and records
+(bot/service/history.py) and notifications (bot/service/notify.py). They all work on a `_Table`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine.core import Game, GameState, Prompt
 
-from .store import DeadlineRow, SeatRow, TableRow
+from ..store import DeadlineRow, SeatRow, TableRow
 
 NO_TABLE = "There is no table in this channel."
 NOT_SEATED = "You are not seated at this table."
@@ -38,7 +38,7 @@ CACHE_SIZE = 2048
 MAX_HOURS = 24 * 365  # the longest phase or reminder lead a setting takes: a year
 DEFAULT_LOOP_CAP = 200  # default orders applied for one expired phase before we suspect a bug
 # Said publicly when the game's own code fails: its message may name hidden facts (a card
-# in a Hand), so it goes only to the log, where bot/logsafe.py withholds it too.
+# in a Hand), so it goes only to the log, where bot/process/logsafe.py withholds it too.
 ENGINE_FAILED = "an error in the game's program; the details are in the bot's log"
 
 
@@ -88,7 +88,7 @@ class Settings(BaseModel):
     # shorter single-player deadlines give many more default orders.
     single_hours: float | None = Field(default=None, gt=0, le=MAX_HOURS)
     simultaneous_hours: float | None = Field(default=None, gt=0, le=MAX_HOURS)
-    # during a live session (bot/sessions.py) a single-player step is due this soon
+    # during a live session (bot/service/sessions.py) a single-player step is due this soon
     session_minutes: float = Field(default=15.0, gt=0, le=MAX_HOURS * 60)
     # between live sessions a single-player step goes on with its usual deadline ("continue")
     # or waits for the next session ("wait"): it is due session_minutes into it (issue 18)
@@ -97,7 +97,7 @@ class Settings(BaseModel):
     on_outage: Literal["extend", "ignore"] = "extend"
     # open a public diplomacy thread each Week / round (Game.round_label)
     round_threads: bool = False
-    # who plays the automatic seats (bot/automatic.py): the game's search or its basic player
+    # who plays the automatic seats (bot/service/automatic.py): the game's search or its basic player
     automatic_player: Literal["strong", "quick", "basic"] = "strong"
     # the game's own phase lengths (Game.deadline_settings), e.g. {"crisis_minutes": 30}
     extra: dict[str, Annotated[float, Field(gt=0)]] = Field(default_factory=dict)

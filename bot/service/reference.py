@@ -9,12 +9,12 @@ seat and reveals nothing about a table.
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 
 from engine import games
 from engine.core import Choice, Entry, Game, GameError
 from engine.core import content as core_content
+from engine.core.names import fold as fold_name
 
 from .tablebase import TableError
 
@@ -46,9 +46,9 @@ def entries(game: Game) -> list[Entry]:
 
 
 def _fold(text: str) -> str:
-    """Case and accents ignored: `szapary` finds Szapáry, `schonbrunn` Schönbrunn."""
-    plain = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in plain if not unicodedata.combining(ch)).casefold().strip()
+    """Case, accents, quotes and hyphens ignored, as in the game commands (engine/core/names.py):
+    `szapary` finds Szapáry, `schonbrunn` Schönbrunn, `Kaiser’s` The Kaiser's Blank Cheque."""
+    return fold_name(text)
 
 
 def _games(game: str | None) -> list[Game]:
