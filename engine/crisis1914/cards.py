@@ -53,14 +53,26 @@ def blocked_by_momentum(state: CrisisState, p: Player) -> str | None:
 
 # -- piles ---------------------------------------------------------------------------------------
 def reform_draw_pile(p: Player, rng: random.Random, log: Log) -> bool:
-    """The Recycled Discards become the Draw Pile, only when a card is needed and none is left."""
+    """The Recycled Discards become the Draw Pile, only when a card is needed and none is left.
+    Cards waiting on the player board for a Draw Pile to join (`enter_draw_pile`) are
+    shuffled in with them: they are no longer alone."""
     if p.draw or not p.recycled:
         return bool(p.draw)
     p.draw = list(p.recycled)
     p.recycled = []
+    joining = list(p.waiting)
+    for card_id in joining:
+        p.set_aside.remove(card_id)
+        p.draw.append(card_id)
+    p.waiting = []
     rng.shuffle(p.draw)
     p.known = 0
     log.public("reform", f"{statesman(p.nation)}'s Recycled Discards are shuffled into a new Draw Pile.")
+    for card_id in joining:
+        log.public(
+            "enters",
+            f"{name(card_id)} leaves {statesman(p.nation)}'s player board and is shuffled in with them.",
+        )
     return True
 
 
@@ -100,9 +112,17 @@ def discard_from_hand(p: Player, card_id: str, log: Log, why: str) -> None:
 
 
 def enter_draw_pile(p: Player, card_id: str, rng: random.Random, log: Log) -> bool:
-    """A card from the player board joins the Draw Pile; it never forms a Draw Pile alone."""
+    """A card from the player board joins the Draw Pile during a Week. It never forms a Draw
+    Pile on its own: into an empty Draw Pile the Recycled Discards are formed at once to take
+    it, and with no Recycled Discards either it waits on the player board (`waiting`) until
+    the next Draw Pile is formed, and is shuffled into it (docs/rulings.md, Crisis 20)."""
     reform_draw_pile(p, rng, log)
+    if card_id not in p.set_aside:  # it was waiting, and the new Draw Pile took it in
+        return True
     if not p.draw:
+        if card_id not in p.waiting:
+            p.waiting.append(card_id)
+            log.public("waits", waiting_text(p, card_id))
         return False
     p.set_aside.remove(card_id)
     p.draw.append(card_id)
@@ -113,6 +133,13 @@ def enter_draw_pile(p: Player, card_id: str, rng: random.Random, log: Log) -> bo
         f"{name(card_id)} leaves {statesman(p.nation)}'s player board and is shuffled into the Draw Pile.",
     )
     return True
+
+
+def waiting_text(p: Player, card_id: str) -> str:
+    return (
+        f"{name(card_id)} is added to {statesman(p.nation)}'s Draw Pile, but there is no other card "
+        "for it to join: it waits on the player board for the next Draw Pile."
+    )
 
 
 # -- score and losing ----------------------------------------------------------------------------

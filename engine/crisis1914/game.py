@@ -22,7 +22,7 @@ from engine.core import (
 )
 
 from . import actions as a
-from . import bots, rules, standing, texts, weeks
+from . import bots, rules, standing, strong, texts, weeks
 from .cards import (
     MAX_BELLIGERENCE,
     alternative_open,
@@ -36,6 +36,7 @@ from .cards import (
 )
 from .commands import COMMANDS
 from .content import load_content
+from .hidden import deal_unseen
 from .log import Log, statesman
 from .state import CrisisState, Player
 from .texts import PHASE_NAMES
@@ -105,7 +106,7 @@ class Crisis1914(Game[CrisisState]):
         "is honoured; two players asking for the same nation get the deal, unless the host sets "
         "choose_nations (first come first served)."
     )
-    rules_version = 2  # issue 14: the rules corrections (docs/rulings.md, Crisis: 1914)
+    rules_version = 3  # raised by each rules correction that changes play (docs/rulings.md, Crisis: 1914)
     rules_summary = (
         "Statesmen of the July Crisis play cards for Diplomatic Pressure each Week: the most DP wins "
         "Prestige, but DP and Belligerence raise Tension, and 6 Tension in your City Box means war and defeat."
@@ -519,14 +520,10 @@ class Crisis1914(Game[CrisisState]):
         return bots.bot_action(state, seat, rng)
 
     def knowledge(self) -> Any:
-        from .strong import CrisisKnowledge  # the search's needs, only when a strong player is named
-
-        return CrisisKnowledge(self)
+        return strong.CrisisKnowledge(self)
 
     def test_players(self) -> dict[str, Any]:
-        from .strong import test_players
-
-        return test_players()
+        return strong.test_players()
 
     def legal_actions(self, state: CrisisState, seat: str) -> list[Any]:
         p = state.player_of(seat)
@@ -607,7 +604,7 @@ class Crisis1914(Game[CrisisState]):
                 return f"You played {card(c).name}{how}{dp}."
             case a.Resolve(card=None):
                 # the card its play event names: the service then need not keep the state before
-                # (bot/tables.py, "the confirmation of an action"); else the one that was pending
+                # (bot/service/tables.py, "the confirmation of an action"); else the one that was pending
                 if played is not None and "card" in played.data:
                     shown = card(played.data["card"]).name
                 else:
@@ -724,7 +721,13 @@ class Crisis1914(Game[CrisisState]):
     # -- checks ----------------------------------------------------------------------------------
     def invariants(self, state: CrisisState) -> list[str]:
         broken: list[str] = []
-        deck_ids = load_content().deck_ids
+        content = load_content()
+        deck_ids = content.deck_ids
+        # Tension is a true total (docs/rulings.md, Crisis 25): a die may pass 6 from the
+        # Score Step until the game ends, by at most the Score Track's largest "+"; in every
+        # other step all dice are below 6, or the Game End Check would have ended the game
+        week_running = state.phase in ("first_draw", "play", "refresh")
+        most = weeks.WAR_TENSION - 1 if week_running else weeks.WAR_TENSION - 1 + max(content.tension_at)
         held: dict[str, list[str]] = {n: [] for n in state.players}
         for x in state.pending:
             if x.kind in ("resolve", "choose"):
@@ -747,7 +750,7 @@ class Crisis1914(Game[CrisisState]):
             if not 0 <= p.belligerence <= MAX_BELLIGERENCE:
                 broken.append(f"{nid}'s Belligerence is {p.belligerence}")
             for box, t in state.tension[nid].items():
-                if t < p.belligerence or not 0 <= t <= weeks.WAR_TENSION:
+                if t < p.belligerence or not 0 <= t <= most:
                     broken.append(f"Tension {t} in {nid}'s {box} box (Belligerence {p.belligerence})")
             if p.lost is not None and p.prestige != 0:
                 broken.append(f"{nid} lost but has {p.prestige} Prestige")
@@ -757,6 +760,8 @@ class Crisis1914(Game[CrisisState]):
                 broken.append(f"{nid}'s second Score marker is not above the first")
             if state.phase in ("first_draw", "play") and sum(t.dp for t in p.tableau) != p.score:
                 broken.append(f"{nid}'s Score marker {p.score} is not the sum of its Tableau")
+            if not set(p.waiting) <= set(p.set_aside) or (p.waiting and p.draw):
+                broken.append(f"{nid}'s cards waiting for a Draw Pile {p.waiting} are misplaced")
             if not 0 <= p.known <= len(p.draw):
                 broken.append(f"{nid} knows {p.known} cards of a Draw Pile of {len(p.draw)}")
         markers = [n for n in state.current if n] + state.will_top + state.will_bottom
@@ -787,34 +792,3 @@ class Crisis1914(Game[CrisisState]):
         for s in content.board.score_track:
             out.append({"entry": f"Score Track space {s.space} (+{s.tension})", **s.provenance.model_dump()})
         return out
-
-
-def deal_unseen(state: CrisisState, observer: str | None, rng: random.Random) -> None:
-    """Deal afresh, in place, every card whose place `observer` cannot know: the other
-    statesmen's Hands and Draw Piles (and the cards they are looking at), and the unseen
-    part of the observer's own Draw Pile; the top cards it knows, or is looking at to
-    Reorganize, stay. Each hidden pool is sorted before it is shuffled and the nations are
-    dealt in a fixed order, so the result depends on the observer's view and `rng` only
-    (the hidden-information check's `vary_hidden` and the search's determinizations)."""
-    for nid in sorted(state.players):
-        p = state.players[nid]
-        if p.seat == observer:
-            seen = max(
-                [p.known] + [len(x.cards) for x in state.pending if x.nation == nid and x.kind == "reorder"]
-            )
-            unseen = sorted(p.draw[seen:])
-            rng.shuffle(unseen)
-            p.draw[seen:] = unseen
-            continue
-        looking = [x for x in state.pending if x.nation == nid and x.kind == "choose"]
-        pool = sorted(p.hand + p.draw + [c for x in looking for c in x.cards])
-        rng.shuffle(pool)
-        p.hand, rest = pool[: len(p.hand)], pool[len(p.hand) :]
-        for x in looking:
-            x.cards, rest = rest[: len(x.cards)], rest[len(x.cards) :]
-        p.draw = rest
-        for x in state.pending:
-            if x.nation == nid and x.kind == "reorder":
-                x.cards = p.draw[: len(x.cards)]
-        if nid in state.refresh_discards:
-            state.refresh_discards[nid] = p.hand[: len(state.refresh_discards[nid])]

@@ -46,6 +46,9 @@ class Player(Model):
     returned: list[str] = Field(default_factory=list)  # the Return Discards pile
     permanent: list[str] = Field(default_factory=list)
     set_aside: list[str] = Field(default_factory=list)  # on the player board
+    # set-aside cards already added to the Draw Pile that found no other card to join: they
+    # wait on the player board for the next Draw Pile formed (docs/rulings.md, Crisis 20)
+    waiting: list[str] = Field(default_factory=list)
     counters: dict[str, int] = Field(default_factory=dict)
     score: int = 0  # the lower (or only) Score marker
     second: int | None = None  # the Diplomatic Back-Channel marker, always above `score`

@@ -32,7 +32,7 @@ from engine.core.search import Knowledge
 from . import actions as a
 from . import content as ct
 from .cards import MAX_BELLIGERENCE, TRACK_END, assertions, card, card_dp, limit
-from .game import deal_unseen
+from .hidden import deal_unseen
 from .state import CrisisState, Player
 from .weeks import HAND_MAX, LAST_WEEK, PRESTIGE_THRESHOLD, WAR_TENSION
 

@@ -17,6 +17,7 @@ from .cards import (
     reduce_tension,
     reducible_boxes,
     reform_draw_pile,
+    waiting_text,
 )
 from .log import Log, name, statesman
 from .state import CrisisState, Pending, Player
@@ -89,7 +90,9 @@ def finish_score(state: CrisisState, log: Log) -> None:
         if added:
             target = ct.load_content().nations[p.nation].boxes[0]
             box = state.tension[p.nation]
-            box[target] = min(WAR_TENSION, box[target] + added)
+            # the true total, never cut to the die's top face: "at or in excess of 6" is war,
+            # and a Congress lowers the total by 1 (docs/rulings.md, Crisis 25)
+            box[target] += added
             where = ct.load_content().nations[p.nation]
             log.public(
                 "tension",
@@ -282,18 +285,32 @@ def start_refresh(state: CrisisState, rng: random.Random, log: Log) -> None:
                     reveals=True,
                 )
             )
+        # the cards the player board adds: those whose conditions now hold, and those added
+        # earlier that are still waiting for a Draw Pile to join (owed, conditions or not)
         board = ct.load_content().nations[p.nation]
-        for aside in board.set_aside:
-            if aside.card in p.set_aside and conditions_hold(state, p, aside.enters_when):
-                p.set_aside.remove(aside.card)
-                back.append(aside.card)
-                log.public(
-                    "enters",
-                    f"{name(aside.card)} leaves {statesman(p.nation)}'s player board for the Draw Pile.",
-                )
+        added = [
+            aside.card
+            for aside in board.set_aside
+            if aside.card in p.waiting
+            or (aside.card in p.set_aside and conditions_hold(state, p, aside.enters_when))
+        ]
+        p.waiting = []
+        if added and not (p.draw or p.recycled or back):
+            # "A newly added card cannot form a Draw Pile on its own": with no card at all to
+            # join, the added cards wait on the player board (docs/rulings.md, Crisis 20)
+            p.waiting = added
+            for cid in added:
+                log.public("waits", waiting_text(p, cid))
+            added = []
+        for cid in added:
+            p.set_aside.remove(cid)
+            log.public(
+                "enters", f"{name(cid)} leaves {statesman(p.nation)}'s player board for the Draw Pile."
+            )
+        back += added
         if back:
-            # "A newly added card cannot form a Draw Pile on its own": into an empty Draw Pile
-            # the cards go with the Recycled Discards (Draw Pile Exhausted, Note)
+            # into an empty Draw Pile the Recycled Discards are formed first (Draw Pile
+            # Exhausted, Note); with none, the Return cards form it and the added cards join them
             reform_draw_pile(p, rng, log)
             p.draw.extend(back)
             rng.shuffle(p.draw)

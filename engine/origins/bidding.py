@@ -45,11 +45,15 @@ def bid(state: OriginsState, seat: str, payer: str, card: str, position: int, am
             f"{names[payer]} can bid at most {have} PFs (this turn's unplaced income and its own embassy)."
         )
     if state.one_auction:
-        # one auction (table option): an offer to move one card, paid only if it wins
+        # one auction (house reading): every bid is paid at once and lost whatever the final
+        # order (Phase 3), but it only stands as the offer to beat; when every other player
+        # has passed in a row, the highest offer alone moves its card
+        _pay(state, payer, amount)
         state.offer = Offer(seat=seat, payer=payer, card=card, position=position, amount=amount)
-        state.high_bid = amount
-        state.passes = 0
-        text = f"{names[payer]} offers {amount} PF to move {names[card]} to position {position}."
+        text = (
+            f"{names[payer]} bids {amount} PF (paid, and lost whatever the outcome) to move "
+            f"{names[card]} to position {position}; the highest bid moves its card when the bidding ends."
+        )
         return [
             Event(
                 kind="bid",
@@ -57,28 +61,37 @@ def bid(state: OriginsState, seat: str, payer: str, card: str, position: int, am
                 data={"payer": payer, "card": card, "position": position, "amount": amount},
             )
         ] + _next(state)
-    return _pay_and_move(state, payer, card, position, amount) + _next(state)
+    _pay(state, payer, amount)
+    return [_move(state, payer, card, position, amount)] + _next(state)
 
 
-def _pay_and_move(state: OriginsState, payer: str, card: str, position: int, amount: int) -> list[Event]:
-    names = content.names()
+def _pay(state: OriginsState, payer: str, amount: int) -> None:
+    """A bid is paid from unplaced income first, then from the own embassy, and is lost
+    whatever the final order (Phase 3); it is the highest bid so far."""
     from_income = min(amount, state.unplaced[payer])
     state.unplaced[payer] -= from_income
     if amount > from_income:
         state.add(payer, payer, -(amount - from_income))
-    state.book(payer, bids=amount)  # lost whatever the final order (Phase 3)
-    state.order.remove(card)
-    state.order.insert(position - 1, card)
+    state.book(payer, bids=amount)
     state.high_bid = amount
     state.passes = 0
+
+
+def _move(state: OriginsState, payer: str, card: str, position: int, amount: int, won: bool = False) -> Event:
+    """Move the card a bid paid for; `won`: the one auction's highest bid, paid when it was made."""
+    names = content.names()
+    state.order.remove(card)
+    state.order.insert(position - 1, card)
     order = ", ".join(names[c] for c in state.order)
-    return [
-        Event(
-            kind="bid",
-            text=f"{names[payer]} bids {amount} PF to move {names[card]} to position {position}. Order: {order}.",
-            data={"payer": payer, "card": card, "position": position, "amount": amount},
-        )
-    ]
+    if won:
+        what = f"The auction is won: {names[payer]}'s bid of {amount} PF moves {names[card]}"
+    else:
+        what = f"{names[payer]} bids {amount} PF to move {names[card]}"
+    return Event(
+        kind="bid",
+        text=f"{what} to position {position}. Order: {order}.",
+        data={"payer": payer, "card": card, "position": position, "amount": amount},
+    )
 
 
 def pass_(state: OriginsState, seat: str) -> list[Event]:
@@ -106,10 +119,9 @@ def _next(state: OriginsState) -> list[Event]:
         state.passes += 1
     state.bidder = None
     events: list[Event] = []
-    if state.offer is not None:
+    if state.offer is not None:  # one auction: the highest bid, already paid, moves its card
         won, state.offer = state.offer, None
-        events = _pay_and_move(state, won.payer, won.card, won.position, won.amount)
-        events[0].text = "The auction is won: " + events[0].text
+        events = [_move(state, won.payer, won.card, won.position, won.amount, won=True)]
     state.phase = "placement"
     state.drafts = {}
     state.submitted = []

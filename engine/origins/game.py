@@ -49,11 +49,10 @@ class OriginsOptions(Model):
     )
     one_auction: bool = Field(
         False,
-        description="Phase 3 is one auction: the highest offer wins and only its bidder pays and "
-        "moves one card; by default every bid is paid and moves its card at once",
-        json_schema_extra={
-            "section": "§6 Phase 3 (another reading of 'to rearrange the position of a single card')"
-        },
+        description="House reading, not in the rulebook: Phase 3 is one auction; every bid is still "
+        "paid and lost, but only the highest bid moves its card, once every other player has passed "
+        "(by default each bid moves its card at once)",
+        json_schema_extra={"section": "§6 Phase 3 (a house reading; the default is the rulebook's)"},
     )
     # The diplomacy length is the table setting `diplomacy_minutes` the prompts name
     # (the platform's: 10 minutes in the console as in the rulebook, 24 hours in Discord).
@@ -77,7 +76,7 @@ class Origins(Game[OriginsState]):
         "Countries are assigned at random (§1): /game join preferences count only if the host "
         "sets choose_nations."
     )
-    rules_version = 2  # issue 14: the attack table's recounted cells (docs/rulings.md, Origins 26a)
+    rules_version = 3  # raised by each rules correction that changes play: the attack table (26a), one_auction (11a)
     Options = OriginsOptions
 
     def check_content(self) -> None:

@@ -42,7 +42,8 @@ class Ledger(Model):
 
 
 class Offer(Model):
-    """The standing offer of the one-auction reading of Phase 3 (nothing is paid until it wins)."""
+    """The highest bid in the one-auction reading of Phase 3: already paid (every bid is
+    lost, Phase 3), it moves its card only if no one outbids it."""
 
     seat: str
     payer: str
@@ -68,8 +69,8 @@ class OriginsState(GameState):
     treaties: dict[str, list[str]] = Field(default_factory=dict)  # embassy -> holders of treaty rights
     order: list[str] = Field(default_factory=list)  # the country cards, top attacks first
     # Phase 3 bidding
-    one_auction: bool = False  # the table option: one auction, its winner moves one card
-    offer: Offer | None = None  # one_auction: the highest offer so far, paid only if it wins
+    one_auction: bool = False  # the house option: one auction, every bid paid, the winner's card moves
+    offer: Offer | None = None  # one_auction: the highest bid so far (paid), whose card moves if it wins
     high_bid: int = 0
     bidder: str | None = None  # the seat whose turn it is to bid or pass
     passes: int = 0  # passes in a row

@@ -36,7 +36,11 @@ class Card(Sourced):
     text: str
     prestige: int = 0  # on collection (Indemnity) or activation (Treaty)
     receptions: int = 0
-    end: Literal["", "per_indemnity", "per_two_receptions", "per_ally_card", "portugal"] = ""
+    # the end-of-game effect: Annexation counts the Ally cards under the Nation card, Poland
+    # every Ally card collected (two counts, each read from its own card's text)
+    end: Literal[
+        "", "per_indemnity", "per_two_receptions", "per_ally_under", "per_ally_collected", "portugal"
+    ] = ""
     end_value: int = 0
     # Allies
     marker: int = 0

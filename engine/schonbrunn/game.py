@@ -136,7 +136,10 @@ class Schonbrunn(Game[SchonbrunnState]):
         "The Roles are dealt at random unless all players agree (Setup): /game join preferences "
         "count only if every player names a different nation, or the host sets choose_nations."
     )
-    rules_version = 2  # issue 14: single-use Ally markers, Principle of Balance, Annexation
+    # 2: single-use Ally markers, the Principle of Balance, Annexation of Territories;
+    # 3: Poland counts every Ally card collected, the Principle of Balance never rewards a
+    # delegation below zero (docs/rulings.md, Schönbrunn 18 and 34)
+    rules_version = 3
     Options = SchonbrunnOptions
 
     def check_content(self) -> None:

@@ -277,25 +277,28 @@ class Sketch:
                 v += c.end_value * (1 + sum(1 for x in held if card(x).type == "indemnity") + 0.4 * later)
             elif c.end == "per_two_receptions":
                 v += c.end_value * (self.R[i] // 2 if not later else 1.5)
-            elif c.end == "per_ally_card":
+            elif c.end == "per_ally_under":
                 v += c.end_value * (self.allies_under[i] + 0.4 * later)
             # each Indemnity already held that counts Indemnities gains one
             return v + sum(card(x).end_value for x in held if card(x).end == "per_indemnity")
         if c.type == "ally":
+            # an Ally counts for Poland wherever it lies, under the Nation card only for Annexation
+            poland = sum(card(x).end_value for x in held if card(x).end == "per_ally_collected")
+            if c.end == "per_ally_collected":  # Poland counts itself and every Ally collected
+                collected = self.allies_under[i] + sum(1 for x in held if card(x).type == "ally")
+                return c.end_value * (collected + 1 + 0.4 * later)
             if c.end == "portugal":
                 naval = sum(1 for x in held if card(x).symbol == "naval")
-                return c.end_value + 2 * (naval + 0.3 * later)
-            if c.end == "per_ally_card":
-                return c.end_value * (self.allies_under[i] + 0.4 * later)
+                return poland + c.end_value + 2 * (naval + 0.3 * later)
             if not later:
-                return 0.0  # no Recovery after the last round: no marker
+                return float(poland)  # no Recovery after the last round: no marker
             v = c.marker
             if c.bonus:
                 symbols = {card(x).symbol for x in held if card(x).type == "aid"}
                 if symbols and (c.bonus_symbol == "any" or c.bonus_symbol in symbols):
                     v += c.bonus
             # its marker serves the 0 next round; under the Nation card it counts for Annexation
-            return 0.9 * v + sum(card(x).end_value for x in held if card(x).end == "per_ally_card")
+            return 0.9 * v + poland + sum(card(x).end_value for x in held if card(x).end == "per_ally_under")
         if c.type == "aid":
             counts, wild = self._aid_counts(i)
             before = _aid_worth(counts, wild, later)
@@ -669,12 +672,20 @@ class Sketch:
             if self.head[w] == j and not self.simplified:
                 self.P[w] += 1
                 self.R[w] += 1
-        left = {}
+        # the Principle of Balance as phases/congress.py gives it: the highest total above
+        # zero; else the first in reverse Hierarchy standing at zero; never one below zero
+        standing = [0] * self.n
         for i in range(self.n):
             here = [self.tot[i][j] for j in range(self.k) if self.count[i][j]]
-            if here and max(here) > 0:
-                left[i] = max(here)
-        self.collect(self._best(left) if left else self.hier[-1], self.pob)
+            if here:
+                standing[i] = max(here)
+        left = {i: t for i, t in enumerate(standing) if t > 0}
+        if left:
+            self.collect(self._best(left), self.pob)
+        else:
+            level = [i for i in reversed(self.hier) if standing[i] == 0]
+            if level:
+                self.collect(level[0], self.pob)
         if self.simplified:
             return
         for j in range(self.k):
@@ -702,6 +713,7 @@ class Sketch:
             v += _aid_worth(counts, wild, later)
             allies = self.allies_under[i] + sum(1 for x in self.allies_round[i] if not card(x).end)
             held = self.held[i]
+            collected = self.allies_under[i] + sum(1 for x in held if card(x).type == "ally")
             indemnities = sum(1 for x in held if card(x).type == "indemnity")
             for x in held:
                 c = card(x)
@@ -709,8 +721,10 @@ class Sketch:
                     v += c.end_value * (indemnities + 0.4 * later)
                 elif c.end == "per_two_receptions":
                     v += c.end_value * 1.5
-                elif c.end == "per_ally_card":
+                elif c.end == "per_ally_under":
                     v += c.end_value * (allies + 0.4 * later)
+                elif c.end == "per_ally_collected":
+                    v += c.end_value * (collected + 0.4 * later)
                 elif c.end == "portugal":
                     v += c.end_value + 2 * (counts[SYMBOL["naval"]] + 0.3 * later)
                 elif c.type == "treaty" and not c.wild_aid and x not in self.signed[i]:
@@ -758,14 +772,17 @@ def final_points(held: list[str], allies_under: int, receptions: int) -> int:
     counts, wild = [0, 0, 0], 0
     indemnities = sum(1 for x in held if card(x).type == "indemnity")
     naval = sum(1 for x in held if card(x).symbol == "naval")
+    collected = allies_under + sum(1 for x in held if card(x).type == "ally")
     for x in held:
         c = card(x)
         if c.end == "per_indemnity":
             total += c.end_value * indemnities
         elif c.end == "per_two_receptions":
             total += c.end_value * (receptions // 2)
-        elif c.end == "per_ally_card":
+        elif c.end == "per_ally_under":
             total += c.end_value * allies_under
+        elif c.end == "per_ally_collected":
+            total += c.end_value * collected
         elif c.end == "portugal":
             total += c.end_value + 2 * naval
         if c.type == "aid":

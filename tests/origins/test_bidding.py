@@ -140,28 +140,62 @@ def test_pfs_of_two_countries_are_never_combined_for_a_bid():
         _bid(state, seat, first, state.order[-1], 1, most + 1)
 
 
-def test_phase_3_read_as_one_auction_its_winner_alone_pays_and_moves_one_card():
-    """Table option one_auction (§6 Phase 3, the other reading): bids are offers; the highest
-    stands, its bidder is not asked to outbid itself, and when every other player has passed
-    in a row only the winner pays and moves its one card. The default reading (each bid
-    pays and moves its card at once) is the other tests'."""
+def test_one_auction_every_bidder_pays_what_it_bid_and_only_the_highest_bid_moves_its_card():
+    """Table option one_auction, a house reading of §6 Phase 3: a bid stands as the offer to
+    beat and does not move its card at once; the highest bidder is not asked to outbid
+    itself; when every other player has passed in a row the highest bid alone moves its
+    card. 'All the bidding PFs are lost regardless of the final order established': every
+    bid is paid when it is made, the outbid ones too. The default reading (each bid pays and
+    moves its card at once) is the other tests'."""
     state = new_game(3, 2, one_auction=True)
     start = list(state.order)
     first = state.bidder
     payer = state.countries_of(first)[0]
     card = start[-1]
-    funds_before = {c: state.unplaced[c] for c in state.unplaced}
+    funds_before = dict(state.unplaced)
     state, events = _bid(state, first, payer, card, 1, 1)
-    assert state.order == start and state.unplaced == funds_before  # an offer moves and costs nothing
+    assert state.order == start  # the bid does not move its card yet
+    assert state.unplaced[payer] == funds_before[payer] - 1 and state.ledger[payer].bids == 1  # but is paid
+    assert "paid" in events[0].text
     second = state.bidder
     assert second != first
     payer2 = state.countries_of(second)[0]
     card2 = start[0]
-    state, _ = _bid(state, second, payer2, card2, len(start), 2)  # outbids: the first offer is void
+    state, _ = _bid(state, second, payer2, card2, len(start), 2)  # outbids: the first bid's card stays
     assert state.order == start
+    assert state.ledger[payer].bids == 1 and state.ledger[payer2].bids == 2
+    assert GAME.invariants(state) == []
     while state.phase == "bidding":
         assert state.bidder != second  # the high bidder is never asked to outbid itself
         state, events = GAME.apply(state, state.bidder, {"kind": "pass"})
-    assert state.order == [*start[1:], card2]  # only the winning offer moved a card
+    assert state.order == [*start[1:], card2]  # only the highest bid moved a card
+    assert any(e.text.startswith("The auction is won") for e in events)
+    # each bidder lost exactly what it bid, the outbid first bidder too; the winner paid once
+    assert state.unplaced[payer] == funds_before[payer] - 1 and state.ledger[payer].bids == 1
     assert state.unplaced[payer2] == funds_before[payer2] - 2 and state.ledger[payer2].bids == 2
-    assert state.ledger[payer].bids == 0 or payer == payer2
+    assert GAME.invariants(state) == []
+
+
+def test_one_auction_a_player_who_bids_twice_pays_both_bids():
+    """Every bid is lost (§6 Phase 3): raising one's own bid after being outbid costs the
+    new bid on top of the old."""
+    state = new_game(2, 4, one_auction=True)
+    first = state.bidder
+    second = next(s for s in state.seats if s != first)
+    payer = state.countries_of(first)[0]
+    other = state.countries_of(second)[0]
+    before = state.unplaced[payer]
+    state, _ = _bid(state, first, payer, state.order[-1], 1, 1)
+    state, _ = _bid(state, second, other, state.order[0], 2, 2)
+    state, _ = _bid(state, first, payer, state.order[-1], 1, 3)
+    assert state.ledger[payer].bids == 1 + 3 and state.unplaced[payer] == before - 4
+    assert GAME.invariants(state) == []
+    start = list(state.order)
+    state, _ = GAME.apply(state, second, {"kind": "pass"})
+    assert state.phase == "placement" and state.order == [start[-1], *start[:-1]]
+
+
+def test_one_auction_is_labelled_a_house_reading():
+    field = GAME.Options.model_fields["one_auction"]
+    assert field.description.startswith("House reading, not in the rulebook")
+    assert "paid" in field.description

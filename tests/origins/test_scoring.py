@@ -89,6 +89,17 @@ def test_four_players_the_single_country_players_are_doubled():
     assert scores[state.holders["RUS"]] == 7  # a player's countries are added, not doubled
 
 
+def test_four_players_italy_doubles_the_united_kingdom_and_italy():
+    """§9 with the table option four_players_italy: the single countries are the United
+    Kingdom and Italy, and they are the ones doubled (Turkey is only an embassy)."""
+    state = new_game(4, 1, four_players_italy=True)
+    assert "TUR" not in state.holders
+    assert scoring.doubled_seats(state) == {state.holders["UK"], state.holders["ITA"]}
+    vps = dict.fromkeys(state.holders, 0) | {"ITA": 5, "GER": 4, "AH": 3}
+    scores = scoring.seat_scores(state, vps)
+    assert scores[state.holders["ITA"]] == 10 and scores[state.holders["GER"]] == 7
+
+
 def test_no_doubling_when_everyone_holds_the_same_number():
     for players in (2, 3, 5, 6, 7):
         assert scoring.doubled_seats(new_game(players, 1)) == set()

@@ -16,6 +16,8 @@ from ..pieces import (
 from ..state import SchonbrunnState
 from .treaties import queue_next_treaty
 
+Board = dict[str, tuple[dict[str, int], set[str]]]  # `board`: each Objective's totals and delegations
+
 
 def open_congress(state: SchonbrunnState, events: list[Event]) -> None:
     objectives = state.objectives
@@ -77,16 +79,7 @@ def resolve_congress(state: SchonbrunnState, events: list[Event]) -> None:
         lines.append(line)
     # The Principle of Balance: highest total left in a single Objective.
     after = board(state)
-    left = {}
-    for s in state.seats:
-        here = [totals[s] for totals, present in after.values() if s in present]
-        if here:
-            left[s] = max(here)
-    # nobody above zero (no Delegate left, or only a total of 0 or below): as when every total
-    # in an Objective is zero, the first in reverse Hierarchy (docs/rulings.md, Schönbrunn 18)
-    positive = {s: t for s, t in left.items() if t > 0}
-    pob_winner = best(state, positive) if positive else in_reverse_order_first(state)
-    lines.append(collect(state, pob_winner, _draw(state, "PoB")) + " by the Principle of Balance")
+    lines.append(principle_of_balance(state, after))
     if not state.simplified:
         lines += favour_rewards(state, after)  # the Balance's card moved no piece
     state.tops_revealed = False
@@ -101,8 +94,41 @@ def _draw(state: SchonbrunnState, pile: str) -> str:
     return cards[0]
 
 
-def in_reverse_order_first(state: SchonbrunnState) -> str:
-    return state.hierarchy[-1]
+def balance_standing(state: SchonbrunnState, after: Board) -> dict[str, int]:
+    """Each seat's highest total in a single Objective where it still has a Delegate, once
+    the Objectives are resolved; a seat with no Delegate left stands at 0, as a player with
+    no pieces in an Objective counts 0 (docs/rulings.md, Schönbrunn 17)."""
+    standing = {}
+    for s in state.seats:
+        here = [totals[s] for totals, present in after.values() if s in present]
+        standing[s] = max(here) if here else 0
+    return standing
+
+
+def balance_winner(state: SchonbrunnState, standing: dict[str, int]) -> str | None:
+    """Who collects the Principle of Balance (docs/rulings.md, Schönbrunn 18): the highest
+    total above zero, ties in reverse Hierarchy. With nobody above zero, the first in reverse
+    Hierarchy among the seats at zero, as when every total in an Objective is zero; a seat
+    below zero is never rewarded, so with every seat below zero nobody collects it."""
+    positive = {s: t for s, t in standing.items() if t > 0}
+    if positive:
+        return best(state, positive)
+    return next((s for s in reversed(state.hierarchy) if standing.get(s, 0) == 0), None)
+
+
+def principle_of_balance(state: SchonbrunnState, after: Board) -> str:
+    """Award the top card of the Principle of Balance; its line for the Congress's awards."""
+    winner = balance_winner(state, balance_standing(state, after))
+    card_id = _draw(state, "PoB")
+    if winner is not None:
+        return collect(state, winner, card_id) + " by the Principle of Balance"
+    # the card leaves the game face up, as the cards removed at the Preparation: the piles
+    # still count the rounds (docs/rulings.md, Schönbrunn 2)
+    state.box = [*state.box, card_id]
+    return (
+        f"Nobody collects {card(card_id).name} by the Principle of Balance: every delegation is "
+        "below zero. It is removed from the game."
+    )
 
 
 def favour_rewards(state: SchonbrunnState, left: dict[str, tuple[dict[str, int], set[str]]]) -> list[str]:

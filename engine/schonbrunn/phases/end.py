@@ -36,7 +36,11 @@ def end_points(state: SchonbrunnState, seat: str) -> tuple[int, list[str]]:
     total, parts = 0, []
     # Annexation of Territories: "each Ally card under your Nation card", the ones exchanged
     # for markers, not Allies still behind the screen (docs/rulings.md, Schönbrunn 30)
-    ally_cards = sum(1 for c in p.under if card(c).type == "ally")
+    allies_under = sum(1 for c in p.under if card(c).type == "ally")
+    # Poland: "each Ally card you collected (Poland included)", wherever it lies: under the
+    # Nation card, or behind the screen (won in the last round, Portugal, Poland itself)
+    # (docs/rulings.md, Schönbrunn 23 and 34)
+    allies_collected = allies_under + sum(1 for c in held if card(c).type == "ally")
     for cid in held:
         c = card(cid)
         pts = 0
@@ -44,8 +48,10 @@ def end_points(state: SchonbrunnState, seat: str) -> tuple[int, list[str]]:
             pts = c.end_value * sum(1 for x in held if card(x).type == "indemnity")
         elif c.end == "per_two_receptions":
             pts = c.end_value * (p.receptions // 2)
-        elif c.end == "per_ally_card":
-            pts = c.end_value * ally_cards
+        elif c.end == "per_ally_under":
+            pts = c.end_value * allies_under
+        elif c.end == "per_ally_collected":
+            pts = c.end_value * allies_collected
         elif c.end == "portugal":
             pts = c.end_value + 2 * sum(1 for x in held if card(x).symbol == "naval")
         if pts:
