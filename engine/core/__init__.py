@@ -7,6 +7,7 @@ from .fast import WHOLE, built, clone, replaced
 from .game import Applied, Forced, Game, StandingOrder, TrackingRandom
 from .layout import Layout, Panel
 from .model import PUBLIC, Event, GameState, Model, Outcome, Prompt, Standing
+from .names import find_name, fold, match_name, matches_seat, seat_names
 from .reference import Entry
 from .rng import rng_for, roll, seed_commitment
 
@@ -42,6 +43,11 @@ __all__ = [
     "replaced",
     "clone",
     "match_choice",
+    "match_name",
+    "matches_seat",
+    "find_name",
+    "fold",
+    "seat_names",
     "parse_int",
     "rng_for",
     "roll",

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .errors import IllegalAction
+from .names import match_name
 
 __all__ = ["Choice", "Option", "Command", "parse_int", "match_choice"]
 
@@ -70,13 +71,11 @@ def parse_int(value: Any, what: str) -> int:
 
 
 def match_choice(value: Any, choices: list[Choice], what: str) -> str:
-    """Accept a choice by value or label, case-insensitively; name the legal ones if not."""
-    text = str(value).strip().casefold()
-    for choice in choices:
-        # a label may add words after " — " (a card's text): its name alone is accepted too
-        name = choice.label.split(" — ")[0]
-        if text in (choice.value.casefold(), choice.label.casefold(), name.casefold()):
-            return choice.value
+    """Accept a choice by value or label, as players type names (engine/core/names.py:
+    accents, quotes and case ignored, a unique prefix or word enough); name the legal ones
+    if none matches, the candidates if several do."""
+    # a label may add words after " — " (a card's text): its name alone is accepted too
+    candidates = [(c.value, c.label.split(" — ")[0], c.label) for c in choices]
     # named as the player reads them (a card's name, not its id), without the added text
-    legal = ", ".join(dict.fromkeys(c.label.split(" — ")[0] for c in choices)) or "none right now"
-    raise IllegalAction(f"{value!r} is not a legal {what}. Legal: {legal}.")
+    legal = ", ".join(dict.fromkeys(name for _, name, _ in candidates)) or "none right now"
+    return match_name(value, candidates, what, unknown=f"{value!r} is not a legal {what}. Legal: {legal}.")

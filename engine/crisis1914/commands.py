@@ -5,12 +5,35 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import Choice, Command, IllegalAction, Option, match_choice
+from engine.core import Choice, Command, IllegalAction, Option, match_choice, match_name
 
 from . import actions as a
 from .cards import card, reducible_boxes
 from .content import TYPE_NAMES, load_content
 from .state import CrisisState, Pending, Player
+
+# The names players commonly type for the nations besides the board's (a Tension box, a
+# /game join preference), by the board's name: England for Britain, Austria for
+# Austria-Hungary. The board's names and ids stay accepted as ever.
+NATION_NAMES: dict[str, tuple[str, ...]] = {
+    "Austria-Hungary": ("Austria", "Austro-Hungary", "Austro-Hungarian Empire", "Dual Monarchy"),
+    "Britain": ("Great Britain", "England", "United Kingdom", "UK", "British Empire"),
+    "Germany": ("German Empire", "Prussia"),
+    "Russia": ("Russian Empire",),
+    "France": ("French Republic",),
+}
+
+
+def nation_alternatives() -> dict[str, tuple[str, ...]]:
+    """NATION_NAMES: what a seat's label ("Grey (Britain)") may also be called."""
+    return dict(NATION_NAMES)
+
+
+def _box(state: CrisisState, p: Player, value: Any) -> str:
+    """A Tension box of the player's board, by its nation's id, name or common name."""
+    nations = load_content().nations
+    boxes = [(b, nations[b].name, *NATION_NAMES.get(nations[b].name, ())) for b in state.tension[p.nation]]
+    return match_name(value, boxes, "Tension box")
 
 
 def _me(state: CrisisState, seat: str) -> Player:
@@ -78,9 +101,7 @@ def _build_reduce(state: CrisisState, seat: str, opts: dict[str, Any]) -> a.Redu
         raise IllegalAction(
             "You have no Tension die to lower now (only at the Score Step, with 13 DP or fewer)."
         )
-    nations = load_content().nations
-    boxes = [Choice(nations[b].name, b) for b in state.tension[p.nation]]
-    return a.Reduce(box=match_choice(opts["box"], boxes, "Tension box"))
+    return a.Reduce(box=_box(state, p, opts["box"]))
 
 
 def _assertions(state: CrisisState, seat: str, typed: dict[str, Any]) -> list[Choice]:
@@ -96,13 +117,11 @@ def _congress_answers(state: CrisisState, seat: str, typed: dict[str, Any]) -> l
 
 # -- building actions ----------------------------------------------------------------------------
 def _pick(state: CrisisState, value: Any, ids: list[str], what: str) -> str:
-    """A card by id, printed name or autocomplete label, case-insensitively."""
-    text = str(value).strip().casefold()
-    for choice in _card_choices(ids):
-        if text in (choice.value.casefold(), choice.label.casefold(), card(choice.value).name.casefold()):
-            return choice.value
-    legal = ", ".join(card(c).name for c in dict.fromkeys(ids)) or "none right now"
-    raise IllegalAction(f"{value!r} is not a legal {what}. Legal: {legal}.")
+    """A card by id, printed name or autocomplete label, as players type names (accents,
+    quotes and case ignored, a unique prefix or word of the name enough: `Szogyeny`, `Witte`)."""
+    candidates = [(c.value, card(c.value).name, c.label) for c in _card_choices(ids)]
+    legal = ", ".join(name for _, name, _ in candidates) or "none right now"
+    return match_name(value, candidates, what, unknown=f"{value!r} is not a legal {what}. Legal: {legal}.")
 
 
 def _flag(value: Any) -> bool:
@@ -117,9 +136,7 @@ def _card_options(state: CrisisState, p: Player, opts: dict[str, Any]) -> dict[s
         "alternative": _flag(opts.get("alternative", False)),
     }
     if opts.get("box"):
-        nations = load_content().nations
-        boxes = [Choice(nations[b].name, b) for b in state.tension[p.nation]]
-        out["box"] = match_choice(opts["box"], boxes, "Tension box")
+        out["box"] = _box(state, p, opts["box"])
     if opts.get("reclaim"):
         out["reclaim"] = _pick(state, opts["reclaim"], [t.card for t in p.tableau], "Assertion card")
     return out

@@ -15,6 +15,13 @@ from .actions import Attack, Bid, Done, Pass, Place, Ready, Remove, Submit, Writ
 from .state import OriginsState, Sheet
 
 
+def nation_alternatives() -> dict[str, tuple[str, ...]]:
+    """The common names of the countries (placement.ALIASES: England, Austria, Ottoman
+    Empire) by the board's name, which a seat's label ("Germany & Austria-Hungary") shows."""
+    names = content.names()
+    return {names[code]: aliases for code, aliases in placement.ALIASES.items() if code in names}
+
+
 def _choices(codes: list[str]) -> list[Choice]:
     names = content.names()
     return [Choice(f"{c} ({names[c]})", c) for c in codes]

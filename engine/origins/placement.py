@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from engine.core import Event, IllegalAction
+from engine.core import Event, IllegalAction, match_name
 
 from . import content
 from .state import OriginsState, Sheet
@@ -39,17 +39,15 @@ ALIASES = {
 
 
 def embassy_code(text: str) -> str:
-    """An embassy from its code, name or a common name (ALIASES), any case, spaces and
-    hyphens as typed; the error lists the codes."""
-    key = " ".join(text.strip().casefold().split())
-    for code, name in content.names().items():
-        if key in (code.casefold(), name.casefold()):
-            return code
-    for code, aliases in ALIASES.items():
-        if key in aliases:
-            return code
-    codes = ", ".join(content.names())
-    raise IllegalAction(f"No embassy called {text.strip()!r}. Embassies: {codes}.")
+    """An embassy from its code, name or a common name (ALIASES), as players type names
+    (engine/core/names.py: accents, quotes, case, spaces and hyphens ignored; a unique prefix
+    or word enough); the error lists the codes, or the candidates of an ambiguous name."""
+    names = content.names()
+    if text in names:  # a code, as the rules and the automatic players give it
+        return text
+    candidates = [(code, name, *ALIASES.get(code, ())) for code, name in names.items()]
+    codes = ", ".join(names)
+    return match_name(text, candidates, unknown=f"No embassy called {text.strip()!r}. Embassies: {codes}.")
 
 
 _ITEM = re.compile(r"^(?P<minus>[-−])?\s*(?P<where>.*?)\s*:?\s*(?P<sign>[-−])?(?P<n>\d+)$")
@@ -112,8 +110,12 @@ def check_sheet(state: OriginsState, country: str, sheet: Sheet) -> None:
         if n < 0:
             raise IllegalAction(f"{name} cannot place a negative number of PFs in {known[embassy]}.")
         if n > limit:
+            # Refused when written rather than sent home at the reveal (docs/rulings.md,
+            # Origins 12): the same sheet written at the cap has the rulebook's effect.
             raise IllegalAction(
-                f"{name} may place at most {limit} PFs in each embassy this turn, not {n} in {known[embassy]}."
+                f"{name} may place at most {limit} PFs in each embassy this turn, not {n} in "
+                f"{known[embassy]}. Write {limit} or less there: PFs left unplaced go home (up to {limit} "
+                "this turn, the rest is eliminated), as the rulebook does with PFs written over the cap."
             )
     for embassy, n in sheet.remove.items():
         if embassy not in known:

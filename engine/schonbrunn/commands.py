@@ -5,7 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import Choice, Command, IllegalAction, Option, match_choice, parse_int
+from engine.core import (
+    Choice,
+    Command,
+    IllegalAction,
+    Option,
+    find_name,
+    fold,
+    match_choice,
+    match_name,
+    parse_int,
+)
 
 from . import actions as A
 from .content import card, nations
@@ -16,6 +26,7 @@ from .pieces import (
     head_targets,
     minister_objectives,
     move_destinations,
+    nation_candidates,
     plot_targets,
     spend_limit,
     supply_values,
@@ -25,6 +36,50 @@ from .state import SchonbrunnState
 from .texts import card_text
 
 NONE = "none"
+
+
+# Other ways to name an Objective than the board's numeral: its number written otherwise, and
+# its name ("Indemnities (I), Allies (II), Aids (III), Treaties (IIII) and Legitimacy (V)",
+# rules: Setup 1).
+OBJECTIVE_NAMES = {
+    "I": ("1", "Indemnities"),
+    "II": ("2", "Allies"),
+    "III": ("3", "Aids"),
+    "IIII": ("IV", "4", "Treaties"),
+    "V": ("5", "Legitimacy"),
+}
+
+
+def _objective_names(objectives: list[str]) -> list[tuple[str, ...]]:
+    """The Objectives for the name matcher: `ii`, `Objective II`, `Objective 2`, `IV`, `Allies`."""
+    out = []
+    for o in objectives:
+        alike = OBJECTIVE_NAMES.get(o, ())
+        out.append((o, f"Objective {o}", *alike, *(f"Objective {a}" for a in alike)))
+    return out
+
+
+def _objective(state: SchonbrunnState, value: Any) -> str:
+    """An Objective as typed (`ii`, `Objective II`, `IV`); text that names none goes to the
+    rules as typed, which refuse it in their words."""
+    text = str(value).strip()
+    found = find_name(text, _objective_names(state.objectives))
+    return found if found is not None else text.upper()
+
+
+def _nation(state: SchonbrunnState, value: Any, among: list[str] | None = None) -> str:
+    """A Nation's code from its code, name or common name as typed (`england`, `Prussia`,
+    `Espana`), among `among` (else every Nation in play); text that names none goes to the
+    rules as typed, which refuse it in their words."""
+    text = str(value).strip()
+    if among is None:
+        among = [p.nation for p in state.players.values() if p.nation]
+    found = find_name(text, nation_candidates(among))
+    return found if found is not None else text
+
+
+def _none(value: Any) -> bool:
+    return fold(value) == NONE
 
 
 def _with_text(name: str, text: str) -> str:
@@ -91,11 +146,12 @@ def _plot_nations(state: SchonbrunnState, seat: str, typed: dict[str, Any]) -> l
 
 
 def _plot_objectives(state: SchonbrunnState, seat: str, typed: dict[str, Any]) -> list[Choice]:
-    nation = str(typed.get("nation", "")).casefold()
+    try:
+        nation = _nation(state, typed["nation"]) if typed.get("nation") else ""
+    except IllegalAction:  # a name that could be several: offer them all
+        nation = ""
     objs = dict.fromkeys(
-        o
-        for s, o, _ in plot_targets(state, seat)
-        if not nation or state.players[s].nation.casefold() == nation
+        o for s, o, _ in plot_targets(state, seat) if not nation or state.players[s].nation == nation
     )
     return [Choice(f"Objective {o}", o) for o in objs]
 
@@ -154,7 +210,7 @@ def _bids(state: SchonbrunnState, seat: str, typed: dict[str, Any]) -> list[Choi
 
 def _list(value: Any) -> list[str]:
     text = str(value or "").strip()
-    if not text or text.casefold() == NONE:
+    if not text or _none(text):
         return []
     return [x.strip() for x in text.split(",") if x.strip()]
 
@@ -164,7 +220,7 @@ def _card_ids(values: list[str], pool: list[str], what: str) -> list[str]:
 
 
 def _build_tiebreak(state: SchonbrunnState, seat: str, o: dict[str, Any]) -> A.TieBreak:
-    return A.TieBreak(order=_list(o["order"]))
+    return A.TieBreak(order=[_nation(state, n) for n in _list(o["order"])])
 
 
 def _build_sign(state: SchonbrunnState, seat: str, o: dict[str, Any]) -> A.Sign:
@@ -173,26 +229,31 @@ def _build_sign(state: SchonbrunnState, seat: str, o: dict[str, Any]) -> A.Sign:
 
 
 def _build_head(state: SchonbrunnState, seat: str, o: dict[str, Any]) -> A.Head:
-    target = str(o.get("target") or NONE)
-    return A.Head(target=None if target.casefold() == NONE else target)
+    target = str(o.get("target") or NONE).strip()
+    if _none(target):
+        return A.Head(target=None)
+    in_play = [p.nation for p in state.players.values() if p.nation]
+    places = _objective_names(state.objectives) + nation_candidates(in_play)
+    found = find_name(target, places)
+    return A.Head(target=found if found is not None else target)
 
 
 def _build_assign(state: SchonbrunnState, seat: str, o: dict[str, Any]) -> A.Assign:
-    face = str(o.get("face") or "").casefold()
+    face = fold(o.get("face") or "").removeprefix("face ")
     if face and state.stage == "assign":
         due = "up" if state.assign_step == "up" else "down"
         if face != due:
             raise IllegalAction(
                 f"This Delegate goes face {due} now (the order is 2 down, head, 3 up, 1 down)."
             )
-    objective = match_choice(o["objective"], _objectives(state, seat, o), "Objective")
+    objective = match_name(o["objective"], _objective_names(state.objectives), "Objective")
     return A.Assign(delegate=parse_int(o["delegate"], "delegate"), objective=objective)
 
 
 def _build_plot(state: SchonbrunnState, seat: str, o: dict[str, Any]) -> A.Plot:
     return A.Plot(
-        nation=str(o["nation"]),
-        objective=str(o["objective"]).upper(),
+        nation=_nation(state, o["nation"]),
+        objective=_objective(state, o["objective"]),
         receptions=parse_int(o["receptions"], "receptions"),
         index=parse_int(o.get("index") or 1, "index"),
     )
@@ -202,32 +263,32 @@ def _build_move(state: SchonbrunnState, seat: str, o: dict[str, Any]) -> A.Move:
     origin, _, value = str(o["delegate"]).partition(":")
     to = str(o.get("to") or NONE)
     return A.Move(
-        objective=origin.upper(),
+        objective=_objective(state, origin),
         delegate=parse_int(value, "delegate"),
-        to=None if to.casefold() == NONE else to.upper(),
+        to=None if _none(to) else _objective(state, to),
     )
 
 
 def _build_minister(state: SchonbrunnState, seat: str, o: dict[str, Any]) -> A.Minister:
     target = str(o.get("objective") or NONE)
-    return A.Minister(objective=None if target.casefold() == NONE else target.upper())
+    return A.Minister(objective=None if _none(target) else _objective(state, target))
 
 
 def _build_activate(state: SchonbrunnState, seat: str, o: dict[str, Any]) -> A.Activate:
     p = state.players[seat]
     treaty = match_choice(o["treaty"], _cards(p.signed), "signed Treaty")
     pay = str(o["pay"])
-    if pay.casefold() not in ("minister", "the foreign minister"):
+    if fold(pay) not in ("minister", "foreign minister", "the foreign minister"):
         pay = match_choice(pay, _cards(aids_held(state, seat)), "Aid")
     else:
         pay = "minister"
     targets = []
     for t in _list(o.get("targets")):
         nation, _, objective = t.partition(":")
-        targets.append(A.Target(nation=nation.strip(), objective=objective.strip().upper()))
+        targets.append(A.Target(nation=_nation(state, nation), objective=_objective(state, objective)))
     objective = o.get("objective")
     return A.Activate(
-        treaty=treaty, pay=pay, objective=str(objective).upper() if objective else None, targets=targets
+        treaty=treaty, pay=pay, objective=_objective(state, objective) if objective else None, targets=targets
     )
 
 
@@ -250,7 +311,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "choose",
         "Auction: choose your Nation",
-        lambda s, seat, o: A.Choose(nation=str(o["nation"])),
+        lambda s, seat, o: A.Choose(nation=_nation(s, o["nation"], s.nations_left)),
         (Option("nation", "a Nation still free", suggest=_nations_left),),
     ),
     Command(
@@ -286,7 +347,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "favour",
         "Assignments: reveal a Political Favour (Master of Ceremonies)",
-        lambda s, seat, o: A.Favour(objective=str(o["objective"]).upper()),
+        lambda s, seat, o: A.Favour(objective=_objective(s, o["objective"])),
         (Option("objective", "a face-down Favour", suggest=_hidden_favours),),
     ),
     Command(

@@ -5,6 +5,8 @@ Shared by the rules, the bots and the commands' autocomplete, so the three agree
 
 from __future__ import annotations
 
+from engine.core import find_name, match_name
+
 from .content import card, nations, tables
 from .state import Delegate, SchonbrunnState
 
@@ -13,13 +15,46 @@ def nation_of(state: SchonbrunnState, seat: str) -> str:
     return state.players[seat].nation
 
 
+# The names players commonly type for the Nations besides the rulebook's, by its name:
+# England for Great Britain, Germany for Prussia (for a /game join preference, a Nation
+# chosen in the Auction, a Plot, a tie broken).
+NATION_NAMES: dict[str, tuple[str, ...]] = {
+    "Great Britain": ("Britain", "England", "United Kingdom", "UK"),
+    "Austria": ("Austrian Empire", "Austria-Hungary", "Habsburg Monarchy"),
+    "Prussia": ("Germany", "Kingdom of Prussia"),
+    "Russia": ("Russian Empire",),
+    "France": ("Kingdom of France",),
+    "Spain": ("España", "Kingdom of Spain"),
+}
+
+
+def nation_alternatives() -> dict[str, tuple[str, ...]]:
+    """NATION_NAMES: what a seat's label (its Nation's name) may also be called."""
+    return dict(NATION_NAMES)
+
+
+def nation_candidates(codes: list[str]) -> list[tuple[str, ...]]:
+    """The Nations `codes` for the name matcher (engine/core/names.py): each by its code,
+    its name and its common names."""
+    return [(n, nations()[n].name, *NATION_NAMES.get(nations()[n].name, ())) for n in codes]
+
+
+def free_nation(state: SchonbrunnState, typed: str) -> str:
+    """The Nation still free in the Auction that `typed` names (code, name or common name,
+    as players type names); refused naming the free ones, or the candidates of an
+    ambiguous name."""
+    free = ", ".join(nations()[n].name for n in state.nations_left)
+    return match_name(typed, nation_candidates(state.nations_left), unknown=f"Choose one of: {free}.")
+
+
 def seat_of(state: SchonbrunnState, nation: str) -> str | None:
-    key = nation.strip().casefold()
-    for seat, player in state.players.items():
-        nat = player.nation
-        if nat and key in (nat.casefold(), nations()[nat].name.casefold()):
-            return seat
-    return None
+    """The seat holding the Nation named (code, name or common name, as players type names);
+    None if no seat does. A name that could be several: IllegalAction naming them."""
+    held = {player.nation: seat for seat, player in state.players.items() if player.nation}
+    if nation in held:  # a code, as the automatic players and the buttons give it
+        return held[nation]
+    code = find_name(nation, nation_candidates(list(held)))
+    return held[code] if code is not None else None
 
 
 def name(state: SchonbrunnState, seat: str) -> str:

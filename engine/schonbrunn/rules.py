@@ -26,6 +26,7 @@ from .pieces import (
     aids_held,
     any_plot_target,
     face_up_of,
+    free_nation,
     head_target_seat,
     minister_objectives,
     name,
@@ -295,16 +296,7 @@ def play(state: SchonbrunnState, seat: str, action: object, rng: random.Random) 
         events.append(Event(kind="bid", text=f"{name(state, seat)} has bid."))
         events.append(Event(kind="bid", text=f"You bid {action.receptions}.", audience=seat))
     elif kind is A.Choose:
-        nat = next(
-            (
-                n
-                for n in state.nations_left
-                if action.nation.casefold() in (n.casefold(), nations()[n].name.casefold())
-            ),
-            None,
-        )
-        if nat is None:
-            raise IllegalAction(f"Choose one of: {', '.join(state.nations_left)}.")
+        nat = free_nation(state, action.nation)
         p, k = state.players[seat], state.choose_order.index(seat)
         pay = state.players[state.choose_order[k + 1]].bid or 0 if k + 1 < len(state.choose_order) else 0
         before = name(state, seat)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.core import StandingOrder
+from engine.core import IllegalAction, StandingOrder, find_name, fold
 from engine.core.chance import certain
 
 from . import actions as A
@@ -74,17 +74,21 @@ def action(state: SchonbrunnState, seat: str, order: str) -> Any | None:
 
 
 def _treaties(state: SchonbrunnState, seat: str, text: str) -> list[str] | None:
-    """The Treaties behind the seat's screen named in `text` ("none": []); None if a name is
-    not one of them."""
-    if text.strip().casefold() == "none":
+    """The Treaties behind the seat's screen named in `text` ("none": []), as players type
+    names (engine/core/names.py: `Krakow` for Free City of Kraków); None if a name is not
+    one of them, or could be several."""
+    if fold(text) == "none":
         return []
-    held = {card(c).name.casefold(): c for c in state.players[seat].screen if card(c).type == "treaty"}
+    held = [(c, card(c).name) for c in state.players[seat].screen if card(c).type == "treaty"]
     out = []
     for part in text.split(","):
-        key = " ".join(part.split()).casefold()
-        if key not in held:
+        try:
+            found = find_name(part, held)
+        except IllegalAction:
             return None
-        out.append(held[key])
+        if found is None:
+            return None
+        out.append(found)
     return list(dict.fromkeys(out))
 
 

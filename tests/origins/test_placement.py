@@ -100,7 +100,7 @@ def test_sheets_are_secret_until_all_are_in_then_revealed_together():
     ger = state.holders["GER"]
     state, events = _set(state, ger, "place", "GER", "SER", 5)
     assert all(e.audience == ger for e in events)
-    assert "sheet: Serbia 5" in GAME.describe(GAME.view(state, ger))  # in full (issue 12 item 7)
+    assert "sheet: Serbia 5" in GAME.describe(GAME.view(state, ger))  # in full
     public = GAME.view(state, None)
     assert "you" not in public and "SER" not in public["board"]
     other = next(s for s in state.seats if s != ger)
@@ -129,7 +129,7 @@ def test_a_sheet_cannot_be_changed_after_it_is_handed_in():
 
 
 def test_a_missed_deadline_hands_in_the_sheet_as_written():
-    """Issue 18 item 8: the default order hands in the draft as it stands (it used to
+    """The default order hands in the draft as it stands (it used to
     throw it away and hand in an empty sheet); a seat that wrote nothing hands in an empty one."""
     state = _placing()
     seat = state.holders["UK"]
@@ -176,3 +176,67 @@ def test_one_line_sheet_replaces_the_draft_and_is_checked():
     assert "RUS 5, UK 5" in events[0].text
     with pytest.raises(IllegalAction, match="at most 5"):
         GAME.apply(state, seat, {"kind": "sheet", "country": "FRA", "text": "RUS 6"})
+
+
+def test_an_entry_over_the_cap_is_refused_when_written_and_the_draft_is_kept():
+    """Phase 4 caps new PFs at 5 (10 in the last turn) per embassy. The digital sheet refuses
+    an entry over the cap when it is written, however it is written (one entry, a sheet
+    line, sheets handed in at once), says what to write instead and keeps the draft as it
+    was (docs/rulings.md, Origins 12)."""
+    state = _placing()
+    seat = state.holders["GER"]
+    state, _ = _set(state, seat, "place", "GER", "SER", 3)
+    tries = [
+        {"kind": "place", "country": "GER", "embassy": "SER", "amount": 8},
+        {"kind": "sheet", "country": "GER", "text": "SER 8, ROM 2"},
+        {"kind": "submit", "sheets": {"GER": {"place": {"SER": 8}}}},
+    ]
+    for action in tries:
+        with pytest.raises(IllegalAction) as refused:
+            GAME.apply(state, seat, action)
+        message = str(refused.value)
+        assert "at most 5 PFs in each embassy this turn, not 8 in Serbia" in message
+        assert "Write 5 or less there" in message and "go home (up to 5" in message
+        assert state.drafts["GER"] == Sheet(place={"SER": 3}) and seat not in state.submitted
+
+
+def _by_the_text(income: int, written: dict[str, int], cap: int) -> tuple[dict[str, int], int, int]:
+    """Phase 4 as printed, for a sheet paid from this turn's income: each embassy receives at
+    most the cap; PFs not assigned and PFs assigned in excess go home up to the cap; the rest
+    is eliminated. Returns (placed, home, eliminated)."""
+    placed = {e: min(n, cap) for e, n in written.items()}
+    excess = sum(n - placed[e] for e, n in written.items())
+    going_home = income - sum(written.values()) + excess
+    return placed, min(going_home, cap), going_home - min(going_home, cap)
+
+
+@pytest.mark.parametrize(
+    ("last", "written"),
+    [
+        (False, {"SER": 8}),
+        (False, {"SER": 7, "ROM": 6}),
+        (False, {"SER": 16}),
+        (False, {"SER": 6, "ROM": 5, "BUL": 5}),
+        (True, {"SER": 14}),
+        (True, {"SER": 12, "FE": 4}),
+    ],
+)
+def test_writing_an_over_cap_entry_at_the_cap_has_the_rulebooks_effect(last, written):
+    """What a refused player does, writing the cap and leaving the rest unplaced, places and
+    sends home (or eliminates) exactly what Phase 4 does with the entry written over the cap:
+    refusing at entry costs nothing the rulebook would have given."""
+    state = _placing(last=last)
+    if last:
+        state.turn = 9  # a last turn is July 1914 at the earliest
+    cap = 10 if last else 5
+    income = state.unplaced["GER"]
+    assert sum(written.values()) <= income  # the sheets are paid from this turn's income
+    placed, home, eliminated = _by_the_text(income, written, cap)
+    seat = state.holders["GER"]
+    line = ", ".join(f"{e} {n}" for e, n in placed.items())
+    state, events = GAME.apply(state, seat, {"kind": "sheet", "country": "GER", "text": line})
+    assert f"{home} go home, {eliminated} eliminated" in events[0].text  # the echo says where the rest goes
+    state, _ = submit_all(state, {"GER": state.drafts["GER"].model_dump()})
+    assert {e: state.at(e, "GER") for e in placed} == placed
+    assert state.at("GER", "GER") == home and state.ledger["GER"].eliminated == eliminated
+    assert GAME.invariants(state) == []
