@@ -38,11 +38,11 @@ def _load() -> None:
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
-            if exc.name == name:  # that game is not written yet
+            if exc.name == name:  # a game module missing from this install is skipped
                 continue
             raise
         game = getattr(module, "GAME", None)
-        if game is None:  # a package that does not expose its game yet
+        if game is None:  # a module without a GAME offers no game
             continue
         register(game)
 

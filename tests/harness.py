@@ -1,4 +1,4 @@
-"""Harnesses every game plugs into (issue 2, item 2).
+"""Harnesses every game plugs into.
 
 `check_random_play` plays whole games through `bot_action` and checks at every step that
 the step left the state it was given unchanged, that the state round-trips through JSON,

@@ -141,7 +141,7 @@ def test_registry_names_the_known_games_on_a_bad_name():
 
 
 def test_a_refused_choice_names_the_legal_ones_as_players_read_them():
-    """Issue 12 item 7: no internal ids. A Treaty is named by its printed name, without the
+    """No internal ids: a Treaty is named by its printed name, without the
     text its autocomplete label adds, and each name once."""
     from engine.core.commands import Choice, match_choice
 

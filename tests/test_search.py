@@ -1,6 +1,6 @@
 """The strong automatic player's search (engine/core/search.py) on the tiny test game:
 it finds the better choice, it beats the basic player, and it decides from its own view
-only (issue 16 item 1)."""
+only."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Whether an automatic player's choice rests on chance (issue 18, the pacing model's
+"""Whether an automatic player's choice rests on chance (the pacing model's
 players: docs/pacing.md). A player answers a decision ahead only with a choice no draw of
 its own dice could change, so that answering ahead never changes what it chooses."""
 

@@ -1,6 +1,6 @@
 """Copying and building plain-data models without pydantic's validation, for the engine's
 hot paths: the state copy in every `Game.step` and the legal actions listed at every
-prompt (issue 15; docs/architecture.md, "The engine"). Both rely on what `Model`
+prompt (docs/architecture.md, "The engine"). Both rely on what `Model`
 promises: plain data (str, int, float, bool, None, lists and dicts of them, and nested
 models) where every container holds one kind of thing, so its first item tells what
 all of them are. A nested model may also be a frozen stdlib dataclass (Schönbrunn's

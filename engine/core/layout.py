@@ -1,4 +1,4 @@
-"""The public status laid out for a phone (issue 18 item 11; docs/architecture.md §2).
+"""The public status laid out for a phone (docs/architecture.md §2).
 
 `Game.layout(view)` gives the same facts as `Game.describe(view)`, arranged for a status
 card: a title, the shared facts most important first, and one panel per nation with its

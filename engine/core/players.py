@@ -1,6 +1,6 @@
 """The automatic players of a game, by name: what `simulate`, the strength ladder and a
-table's automatic seats choose from (issue 16; docs/architecture.md §2, "Automatic
-players").
+table's automatic seats choose from (docs/architecture.md §2,
+"Automatic players").
 
 Every game has "basic" (its `bot_action`, the player the first balance reports used),
 "defaults" (what a deadline plays: `default_action`), "random" (uniform among the legal

@@ -1,5 +1,5 @@
 """Information-set Monte Carlo tree search: the strong automatic player of every game
-(issue 16; docs/architecture.md §2, "Automatic players").
+(docs/architecture.md §2, "Automatic players").
 
 A seat decides from its own view only. Each iteration draws a *determinization*: a whole
 state consistent with what the seat may know, with every hidden fact (the other players'

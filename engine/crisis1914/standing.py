@@ -1,5 +1,5 @@
-"""Standing orders: answers a statesman gives before the decision reaches them (issue 18;
-docs/pacing.md). None is a new rule: each is what the player would answer when asked.
+"""Standing orders: answers a statesman gives before the decision reaches them
+(docs/pacing.md). None is a new rule: each is what the player would answer when asked.
 
 - `keep`: at this Week's Refresh Step keep my Hand (if it holds 6 cards or fewer).
 - `pass_next`: Pass at my next turn in this Week's Play Step (the card just played was my

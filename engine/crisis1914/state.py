@@ -26,7 +26,7 @@ class Played(Model):
 
 class ScoreItem(Model):
     """One change of a Prestige total and where it came from: `parts` add up to `points`
-    (issue 12: every score explained). Frozen: a step's copy of the state shares them."""
+    (every score explained). Frozen: a step's copy of the state shares them."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 

@@ -1,5 +1,5 @@
-"""The strong automatic statesman of Crisis: 1914: what its search (engine/core/search.py,
-issue 16; docs/architecture.md §2, "Automatic players") needs to know of the game.
+"""The strong automatic statesman of Crisis: 1914: what its search (engine/core/search.py;
+docs/architecture.md §2, "Automatic players") needs to know of the game.
 
 - `determinize` deals afresh what the seat cannot see: the other statesmen's Hands, Draw
   Piles and the cards they are looking at, and the unseen part of its own Draw Pile.
@@ -679,10 +679,10 @@ def _fast_turn(state: CrisisState, p: Player, rng: random.Random) -> Any:
     return a.Pass()
 
 
-# -- the simple strategies the strong player must keep beating (issue 16 item 3) ----------------
+# -- the simple strategies the strong player must keep beating ---------------------------------
 def _reckless(state: CrisisState, seat: str, rng: random.Random) -> Any:
-    """Pushes DP as far as the track goes: every card, Belligerence whenever it may (the
-    review's 'DP to 32 at 0 Tension')."""
+    """Pushes DP as far as the track goes: every card, Belligerence whenever it may ('DP to
+    32 at 0 Tension')."""
     p = state.player_of(seat)
     assert p is not None
     if state.pending and state.pending[0].nation == p.nation:

@@ -55,7 +55,7 @@ PRESTIGE_TABLE = (
     "-1 Tension: 13 DP or fewer, on one Tension die of your City Box (not below your Belligerence)",
     "Ties in DP go to the higher on the Initiative Track; with two Score markers the higher counts for Prestige, the lower for Tension.",
 )
-PRESTIGE_SOURCE = "rules/crisis-1914.txt: 3. Score Step, Scoring Prestige"
+PRESTIGE_SOURCE = "Crisis: 1914 rulebook, 3. Score Step, Scoring Prestige"
 
 
 def _counter(name: str) -> str:

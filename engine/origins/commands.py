@@ -132,7 +132,7 @@ def _attack_targets(state: OriginsState, seat: str, typed: dict[str, Any]) -> li
     embassy = _typed_code(typed, "embassy")
     if country is None or embassy not in content.names():
         return []
-    # with all one's PFs there against theirs: the odds and chances before committing (issue 12)
+    # with all one's PFs there against theirs: the odds and chances before committing
     mine, names = state.at(embassy, country), content.names()
     out = []
     for c in attacks.targets(state, country, embassy):

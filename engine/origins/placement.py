@@ -17,7 +17,7 @@ def cap(state: OriginsState) -> int:
     return 10 if state.last_turn else 5
 
 
-# Common names players type for the countries (issue 14 item 17), after the code and the
+# Common names players type for the countries, after the code and the
 # board's name: "Austria", "A-H", "Rumania", "Britain", "England", "Ottoman Empire".
 ALIASES = {
     "UK": ("gb", "britain", "great britain", "england", "british empire"),

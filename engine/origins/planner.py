@@ -16,7 +16,7 @@ on the own embassy, so on the last turn, whose 10-PF cap per embassy (Phase 2) l
 country gain treaty rights in one placement, it has a reserve to write where the board
 then stands. Its attacks value a PF at home (HOME_VALUE): the basic judge counts only
 objectives, and would throw the reserve into any attack in the own embassy. Measured in
-docs/balance/origins.md (Issue 16): about 2x its fair share among basic players at 3 and 5
+docs/balance/origins.md (the strength ladder): about 2x its fair share among basic players at 3 and 5
 players, basic 0.2-0.4x among it.
 """
 

@@ -1,5 +1,5 @@
-"""Standing orders: answers a player gives before the decision reaches them (issue 18;
-docs/pacing.md). None is a new rule: each is what the player would have answered when
+"""Standing orders: answers a player gives before the decision reaches them
+(docs/pacing.md). None is a new rule: each is what the player would have answered when
 asked, given ahead, and it lapses when what it was given on changes.
 
 - `pass`: pass in this turn's bidding (and again whenever it comes round).

@@ -86,7 +86,7 @@ class OriginsState(GameState):
     ready: list[str] = Field(default_factory=list)
     provisional: dict[str, int] = Field(default_factory=dict)  # country -> VPs last posted
     final: dict[str, int] | None = None
-    # where each country's VPs came from (issue 12), and when the provisional ones were
+    # where each country's VPs came from, and when the provisional ones were
     # posted; each scoring puts a new breakdown in place, so a step's copy shares them
     provisional_parts: Annotated[dict[str, list[tuple[str, int]]], WHOLE] = Field(default_factory=dict)
     provisional_when: str = ""

@@ -1,5 +1,5 @@
 """The strong automatic player of Origins of World War I: what its search
-(engine/core/search.py, issue 16; docs/architecture.md §2, "Automatic players") needs to
+(engine/core/search.py; docs/architecture.md §2, "Automatic players") needs to
 know of the game.
 
 - `determinize` deals afresh what the seat cannot see: the other players' drafts and
@@ -193,7 +193,7 @@ def values(lead: dict[str, float], base: dict[str, float]) -> dict[str, float]:
     return {s: min(1.0, max(0.0, 0.5 + PER_VP * (v - base.get(s, 0.0)))) for s, v in lead.items()}
 
 
-# -- the simple exploits, kept as named test players (issue 16 item 3) ------------------------
+# -- the simple exploits, kept as named test players ----------------------------------------
 
 
 def _attacker(state: OriginsState, seat: str, rng: random.Random) -> Any:

@@ -58,7 +58,7 @@ def view(state: OriginsState, seat: str | None) -> dict[str, Any]:
         }
         attacker = state.order[state.attacker] if state.phase == "attacks" else None
         if attacker in mine:
-            # each attack open to you with the odds and chances, before you commit (issue 12)
+            # each attack open to you with the odds and chances, before you commit
             out["you"]["attacks"] = [
                 {
                     "embassy": e,

@@ -1,6 +1,6 @@
 """Automatic players: the deadline defaults, the basic bot (fuzzing, the first balance
-runs, and the strength ladder's yardstick: issue 16 compares the strong player of
-`strong.py` against it, so it stays as it is) and the review's exploits, an all-in on one
+runs, and the strength ladder's yardstick: the ladder compares the strong player of
+`strong.py` against it, so it stays as it is) and the all-in exploits, an all-in on one
 Objective, kept as test players the strong player must keep beating.
 
 The bot sees only what its seat may see (face-down opposing pieces are estimated).
@@ -261,7 +261,7 @@ def _activate(state: SchonbrunnState, seat: str, treaty: str) -> Any:
 
 
 def all_in(objective: str):
-    """The exploit of the balance review (issue 16): commit the weakest Delegate, then every
+    """The all-in exploit: commit the weakest Delegate, then every
     Delegate, the Delegation Head and the Foreign Minister into one Objective; the basic
     player's choices for everything else. With 3-4 players there is no Objective V: there
     it plays as the basic player."""

@@ -84,7 +84,7 @@ def _none(value: Any) -> bool:
 
 def _with_text(name: str, text: str) -> str:
     """`name — text` within an autocomplete line's 100 characters: the card is read where
-    it is chosen (issue 12)."""
+    it is chosen."""
     label = f"{name} — {text}"
     return label if len(label) <= 100 else label[:99].rsplit(" ", 1)[0] + "…"
 

@@ -1,5 +1,5 @@
-"""Standing orders: answers a player gives before the decision reaches them (issue 18;
-docs/pacing.md). None is a new rule: each is what the player would answer when asked in
+"""Standing orders: answers a player gives before the decision reaches them (docs/pacing.md explains why;
+None is a new rule: each is what the player would answer when asked in
 Hierarchy order, given ahead.
 
 - `spend 2`: in this round's Hierarchy spend up to 2 Receptions for Prestige (never more

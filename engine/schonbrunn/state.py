@@ -89,7 +89,7 @@ class Player:
     committed: int | None = None  # Influence of the Hierarchy Delegate, once revealed
     bid: int | None = None  # auction variant, secret until all are in
     end_detail: str = ""
-    # every Prestige gain and where it came from (issue 12); they add up to `prestige`
+    # every Prestige gain and where it came from; they add up to `prestige`
     prestige_items: tuple[tuple[str, int], ...] = ()
 
 

@@ -1,5 +1,5 @@
 """The strong automatic player of Schönbrunn: what the search (engine/core/search.py,
-docs/architecture.md §2, "Automatic players") needs to know of this game (issue 16).
+docs/architecture.md §2, "Automatic players") needs to know of this game.
 
 - `determinize` deals afresh what a seat cannot see: the values of face-down Delegates,
   of committed Delegates not yet revealed and of the pieces behind other screens (each

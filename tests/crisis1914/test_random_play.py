@@ -11,7 +11,7 @@ from engine.crisis1914 import GAME
 from tests.harness import check_hidden_information, check_random_play
 
 PLAYER_COUNTS = [1, 2, 3, 4, 5]
-WHOLE_GAMES = 500  # per player count, as issue 4 asks
+WHOLE_GAMES = 500  # per player count
 
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)

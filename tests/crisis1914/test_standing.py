@@ -1,4 +1,4 @@
-"""Issue 18: answers a statesman gives before the decision comes, and the Congress asked of
+"""Standing orders: answers a statesman gives before the decision comes, and the Congress asked of
 every delegate at once (docs/rulings.md, Crisis 35). None is a new rule."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""The strong automatic statesman (engine/crisis1914/strong.py, issue 16): it decides from
+"""The strong automatic statesman (engine/crisis1914/strong.py): it decides from
 its own seat's view only, its playout statesman knows Tension, Belligerence and General
-Mobilization, and it beats today's basic player and the simple exploits."""
+Mobilization, and it beats the basic player and the simple exploits."""
 
 from __future__ import annotations
 
@@ -89,7 +89,7 @@ def test_the_playout_statesman_keeps_general_mobilization_in_hand():
 
 
 def test_maskirovka_is_not_played_when_its_forced_belligerence_lets_general_mobilization_in():
-    # the review: the bot played Maskirovka into General Mobilization. Sazonov at
+    # an automatic player that played Maskirovka here let General Mobilization in. Sazonov at
     # Belligerence 2 with a die at 3: Maskirovka would lift Belligerence to 3.
     state, _ = week_start(2, {"RU": ["Maskirovka", "Hartwig"]}, {})
     state.players["RU"].set_aside.remove(cid("Maskirovka"))

@@ -52,7 +52,7 @@ def test_place_remove_sheet_submit_commands():
     state, events = GAME.apply(state, seat, place)
     income = state.unplaced["GER"]
     note = f"{income - 3} PFs not placed: 5 go home, {income - 3 - 5} eliminated."  # the home cap is 5
-    assert events[0].text == f"Your sheet for Germany: SER 3\n{note}"  # warned before submit (issue 12)
+    assert events[0].text == f"Your sheet for Germany: SER 3\n{note}"  # warned before submit
     remove = COMMANDS["remove"].build(state, seat, {"embassy": "ser", "amount": "2"})
     assert remove == Remove(country="GER", embassy="SER", amount=2)
     state, events = GAME.apply(state, seat, remove)
@@ -87,7 +87,7 @@ def test_attack_command_suggests_only_legal_embassies_and_targets():
     assert _suggest("attack", "target", state, seat, {"embassy": "SER"}) == [
         c for c in state.order if c in ("RUS", "AH")
     ]
-    # issue 12: the odds column and the chance of each result, before the attack is made
+    # the odds column and the chance of each result, before the attack is made
     opt = next(o for o in COMMANDS["attack"].options if o.name == "target")
     labels = {c.value: c.label for c in opt.suggest(state, seat, {"embassy": "SER"})}
     assert labels["RUS"] == "RUS (Russia) 6 vs 3, 2:1: AE 17%, EX 67%, DE 17%"
@@ -190,7 +190,7 @@ def test_a_whole_five_player_game_through_the_commands_alone():
     ],
 )
 def test_countries_are_accepted_by_their_common_names(typed, code):
-    """Issue 14 item 17: wherever a country or embassy is typed (embassy, country, payer,
+    """Wherever a country or embassy is typed (embassy, country, payer,
     target, card, a sheet line), the common names and aliases are accepted."""
     from engine.origins.placement import embassy_code, parse_sheet
 
@@ -199,7 +199,7 @@ def test_countries_are_accepted_by_their_common_names(typed, code):
 
 
 def test_an_empty_sheet_is_handed_in_only_when_the_player_confirms_it():
-    """Issue 12 item 5: an empty sheet loses the unplaced PFs over the home cap, so
+    """An empty sheet loses the unplaced PFs over the home cap, so
     `/origins submit` asks first; `empty:yes` hands it in, and the reveal says what was lost."""
     state = finish_bidding(new_game(5, 3))
     seat = state.holders["GER"]

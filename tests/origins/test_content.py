@@ -110,7 +110,7 @@ def test_four_players_s1_gives_uk_and_turkey_s9_option_gives_uk_and_italy():
 
 
 def test_an_objective_whose_value_is_printed_but_location_inferred_is_not_counted_as_rulebook():
-    """Issue 14 item 15: the §9 table's cut rows give values, not where they belong; such an
+    """The §9 table's cut rows give values, not where they belong; such an
     entry says exactly that (value printed, location reconstructed), so /game rules does not
     count it as the rulebook's."""
     placed = [
@@ -125,7 +125,7 @@ def test_an_objective_whose_value_is_printed_but_location_inferred_is_not_counte
 
 
 def test_attack_table_bands_follow_the_1969_table_as_recounted():
-    """The derivation note (attack_table.toml) recounted from reference/origins-tables.md §2b:
+    """The derivation note (attack_table.toml) recounted from the 1969 1d6 table:
     1969 "<1:1" AE 3 rows of 6 (18/36), "2:1" AE 6/36 EX 24/36 DE 6/36, "3:1" EX 24/36 DE 12/36,
     "4:1+" EX 18/36 DE 18/36. Each 2d6 column (in 36ths) is the band nearest its 1969 column."""
     ways = {r: 6 - abs(7 - r) for r in range(2, 13)}

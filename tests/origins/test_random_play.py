@@ -42,7 +42,7 @@ def _sweep(players: int, games: int, policy) -> None:
 
 @pytest.mark.parametrize("players", PLAYERS)
 def test_two_hundred_whole_games_keep_the_invariants(players):
-    """Issue 3's 1,200-game sweep, by the quick player (the strong one would take minutes)."""
+    """A 1,200-game sweep, by the quick player (the strong one would take minutes)."""
     _sweep(players, 200, quick_player.choose)
 
 

@@ -8,8 +8,8 @@ from .helpers import new_game, position
 
 
 def _objective(power, location, exclusive=False):
-    """A reconstructed value, read from the content so these tests follow a rebalance
-    (issue 16); the rulebook's printed values stay written out below."""
+    """A reconstructed value, read from the content so these tests follow a
+    rebalance; the rulebook's printed values stay written out below."""
     for o in content.objectives().objectives:
         if (o.power, o.location) == (power, location):
             return o.exclusive if exclusive and o.exclusive is not None else o.points

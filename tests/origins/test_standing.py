@@ -1,4 +1,4 @@
-"""Issue 18: Origins' standing orders, answered before the decision comes (never a new rule)."""
+"""Origins' standing orders, answered before the decision comes (never a new rule)."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def test_a_sheet_written_before_phase_4_is_the_draft_when_it_begins():
     assert "SER 5, ROM 3" in events[0].text and events[0].audience == seat
 
 
-# -- conditional orders and answers given ahead (issue 18) -----------------------------------
+# -- conditional orders and answers given ahead ----------------------------------------------
 
 
 def _bid_for(state, seat, card, position):

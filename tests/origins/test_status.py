@@ -16,12 +16,12 @@ def test_public_status_shows_the_board_the_treaties_the_order_and_the_vps():
     text = GAME.describe(GAME.view(state, None))
     names = content.names()
     assert "October 1913" in text
-    # every country and embassy in full (issue 12 item 7)
+    # every country and embassy in full
     assert "Attack order: " + " > ".join(names[c] for c in state.order) in text
     assert "Far East: United Kingdom 12★, Russia 3" in text
     assert "Serbia: Austria-Hungary 9" in text and "Austria-Hungary 9★" not in text
     assert "Provisional VPs: United Kingdom 10, France 5" in text
-    # issue 12: provisional VPs are dated and broken down
+    # provisional VPs are dated and broken down
     state.provisional_when = "March 1914"
     state.provisional_parts = {"UK": [("treaty rights in Far East", 10)], "FRA": []}
     text = GAME.describe(GAME.view(state, None))

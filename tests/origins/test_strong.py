@@ -1,4 +1,4 @@
-"""The strong automatic player of Origins (engine/origins/strong.py, issue 16): it decides
+"""The strong automatic player of Origins (engine/origins/strong.py): it decides
 from its own seat's view only, every decision is legal, and it beats the basic player and
 the simple exploits."""
 
@@ -144,7 +144,7 @@ def _share(policy, others, players: int, games: int, base: int) -> float:
 
 def test_a_tables_strong_seat_plays_the_best_measured_origins_player(strong_automatic_seats):
     """Until the search beats the basic player in the ladder (docs/balance/origins.md,
-    Issue 16), a table's "strong" and "quick" Origins seats play the best measured player,
+    the strength ladder), a table's "strong" and "quick" Origins seats play the best measured player,
     one the players know by name; "basic" stays basic."""
     from bot.service.automatic import BEST_FOR, name_for
 
@@ -246,7 +246,7 @@ def test_the_reserve_player_keeps_its_reserve_at_home_until_the_last_turn():
 
 
 def test_the_reserve_player_beats_the_basic_player():
-    """Measured at 2.3x its fair share at 3 players (docs/balance/origins.md, Issue 16);
+    """Measured at 2.3x its fair share at 3 players (docs/balance/origins.md, the strength ladder);
     in 12 games it wins at least its fair share."""
     named = named_players(GAME)
     assert _share(named["reserve"], named["basic"], players=3, games=12, base=170) >= 1 / 3

@@ -156,7 +156,7 @@ def test_a_whole_game_played_only_from_autocomplete(players, options):
 
 
 def test_the_screen_shows_each_cards_text_the_signed_treaties_the_nation_and_the_board():
-    """Issue 12: a player's own cards, nation and Delegation Head read in full in their view;
+    """A player's own cards, nation and Delegation Head read in full in their view;
     the Reparations on the board too. Nobody else's view names what is behind a screen."""
     from engine.schonbrunn.content import card, cards, nations
     from engine.schonbrunn.texts import card_text
@@ -178,7 +178,7 @@ def test_the_screen_shows_each_cards_text_the_signed_treaties_the_nation_and_the
 
 
 def test_cards_are_offered_with_their_text_where_they_are_chosen():
-    """Issue 12: signing, activating and keeping name each card with its text."""
+    """Signing, activating and keeping name each card with its text."""
     from engine.schonbrunn.content import cards
     from engine.schonbrunn.texts import card_text
 

@@ -61,7 +61,7 @@ def test_hierarchy_example():
     s, public = act(s, "ESP", Commit(delegate=1))
     assert "Great Britain 0, Austria 1, Russia 2, Prussia 0, France 3, Spain 1" in public[1]
     assert (s.stage, s.queue) == ("tiebreak", ["AUT"])  # the first tie: GB and Prussia at 0
-    # the tie-break prompt names the tied nations (issue 14 item 11)
+    # the tie-break prompt names the tied nations
     prompt = GAME.prompts(s)[0].text
     assert "Great Britain and Prussia are tied with Influence 0" in prompt
     with pytest.raises(IllegalAction, match="tied nations"):

@@ -1,4 +1,4 @@
-"""Issue 18: a Delegation Head with nowhere to go is kept at once (no real choice)."""
+"""A Delegation Head with nowhere to go is kept at once (no real choice)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Schönbrunn lists its legal actions at every prompt (issue 15, item 1).
+"""Schönbrunn lists its legal actions at every prompt.
 
 Three checks over whole games of every player count and variant: every listed action is
 accepted by the rules; the choices the automatic and default players make (which the rules

@@ -1,4 +1,4 @@
-"""Issue 12 item 5: nothing happens silently. Every signed Treaty leaves a public line when
+"""Nothing happens silently. Every signed Treaty leaves a public line when
 its fate is settled: in Congress it is activated or 'does not activate' (also when its
 owner is skipped for lack of a choice), and at Recovery it is kept or discarded."""
 

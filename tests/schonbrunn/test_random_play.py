@@ -1,5 +1,5 @@
 """Random legal play: whole games by the bots, for every player count and variant, with the
-invariants checked after every action (issue 5: at least 500 games per count and variant).
+invariants checked after every action (at least 500 games per count and variant).
 
 The 500-game sweeps drive `play` on one state in place, skipping the core's per-action copy
 and seeding (two thirds of the time of a game); the harness tests below go through `apply`,

@@ -1,4 +1,4 @@
-"""Issue 18: Schönbrunn answers given before the decision comes in Hierarchy order: the
+"""Standing orders: Schönbrunn answers given before the decision comes in Hierarchy order: the
 Receptions spent, the Treaties signed, no Plot (never a new rule)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Schönbrunn's strong automatic player (engine/schonbrunn/strong.py, issue 16): it decides
+"""Schönbrunn's strong automatic player (engine/schonbrunn/strong.py): it decides
 from its own seat's view only, its candidates are legal choices, its sketch of the rest of a
 round scores the Congress and the end of the game as the rules do, and it beats the basic
 player."""
