@@ -8,7 +8,7 @@ import random
 from engine.schonbrunn import GAME
 from engine.schonbrunn.actions import Minister
 from engine.schonbrunn.state import Marker
-from engine.schonbrunn.strong import Sketch
+from engine.schonbrunn.sketch import Sketch
 
 from .helpers import act, give, place, table, top
 

@@ -17,7 +17,8 @@ from engine.schonbrunn import GAME, bots
 from engine.schonbrunn import actions as A
 from engine.schonbrunn.content import card
 from engine.schonbrunn.phases.end import end_points
-from engine.schonbrunn.strong import Sketch, final_points
+from engine.schonbrunn.sketch import Sketch
+from engine.schonbrunn.worth import final_points
 
 KNOWLEDGE = GAME.knowledge()
 
