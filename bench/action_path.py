@@ -96,7 +96,7 @@ def _game(name: str) -> Game:
 
 
 def _forced(game: Game, state: Any) -> list[tuple[str, str]]:
-    """Play the decisions the service takes at once (`TableService._autoplay`: the first
+    """Play the decisions the service takes at once (`Play.autoplay`: the first
     prompt whose decision carries no real choice, again until none does); what each saves."""
     saved = []
     while game.outcome(state) is None:

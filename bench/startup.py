@@ -67,7 +67,7 @@ async def play_templates(path: Path) -> None:
                 await service.start(channel, users[0], seed=channel)
                 pick = random.Random(channel)
                 for _ in range(n % 12):  # various steps
-                    t = service._cache.get(channel) or await service._load(channel)
+                    t = service.access.cache.get(channel) or await service.load(channel)
                     prompts = t.prompts
                     if not prompts:
                         break
@@ -137,12 +137,12 @@ async def one_start(path: Path) -> tuple[float, float, int]:
     store = await open_store(path)
     try:
         service = TableService(store, clock=clock)
-        if hasattr(service, "outage"):
-            outage = await service.outage()
+        if hasattr(service.deadlines, "outage"):
+            outage = await service.deadlines.outage()
             ready = time.perf_counter() - t0
-            outs = await service.recover(outage)
+            outs = await service.deadlines.recover(outage)
         else:  # before issue 15: all of it before connecting
-            outs = await service.recover()
+            outs = await service.deadlines.recover()
             ready = time.perf_counter() - t0
         after = time.perf_counter() - t0 - ready
         return ready, after, len(outs)

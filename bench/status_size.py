@@ -47,7 +47,7 @@ async def largest(game_id: str, seed: int) -> tuple[int, int]:
             rng = random.Random(seed)
             card = text = 0
             while True:
-                card = max(card, (await service.status_card(CHANNEL)).size())
+                card = max(card, (await service.posts.status_card(CHANNEL)).size())
                 text = max(text, len(await service.status(CHANNEL)))
                 row = await store.get_table(CHANNEL)
                 if row.status != "running":

@@ -301,7 +301,7 @@ def _cmd_export(args: argparse.Namespace, config: Config, stdout: TextIO) -> int
     async def run() -> dict:
         store = await open_store(args.db if args.db is not None else config.database)
         try:
-            return await TableService(store).operator_export(args.channel)
+            return await TableService(store).history.operator_export(args.channel)
         finally:
             await store.close()
 

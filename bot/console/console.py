@@ -56,8 +56,8 @@ GAME_VERBS = (
     "session",
     "mine",
 )
-# The options each /game verb reads: any other is refused, as Discord refuses it (issue 12,
-# item 10). `new` and `settings` take the game's options and the table's settings, which the
+# The options each /game verb reads: any other is refused, as Discord refuses it.
+# `new` and `settings` take the game's options and the table's settings, which the
 # service checks by name.
 VERB_OPTIONS: dict[str, frozenset[str] | None] = {
     "new": None,
@@ -114,7 +114,7 @@ class Console:
         self.offset = 0.0  # seconds `wait` has moved the clock
         self._last_status: str | None = None
         base = service.clock
-        service.clock = lambda: base() + self.offset
+        service.set_clock(lambda: base() + self.offset)
 
     # -- output ----------------------------------------------------------------------------
     def say(self, text: str, label: str | None = None) -> None:
@@ -255,7 +255,7 @@ class Console:
         return True
 
     async def tick(self) -> None:
-        for out in await self.service.tick():
+        for out in await self.service.deadlines.tick():
             await self.show(out)
 
     async def _command(self, user: str, words: list[str]) -> None:
@@ -311,7 +311,7 @@ class Console:
             page = options.get("page", "1")
             if not (page.isascii() and page.isdigit() and len(page) <= 9):
                 raise ConsoleError("page must be a whole number")
-            self.say(await s.log(CHANNEL, int(page)))
+            self.say(await s.history.log(CHANNEL, int(page)))
         elif verb == "rules":
             info = await s.table_info(CHANNEL)
             game = options.get("game") or (info.game if info else None)
@@ -329,35 +329,35 @@ class Console:
         elif verb == "abandon":
             await self.show(await s.abandon(CHANNEL, uid), user)
         elif verb == "pause":
-            await self.show(await s.pause(CHANNEL, uid), user)
+            await self.show(await s.controls.pause(CHANNEL, uid), user)
         elif verb == "resume":
-            await self.show(await s.resume(CHANNEL, uid), user)
+            await self.show(await s.controls.resume(CHANNEL, uid), user)
         elif verb == "deadline":
             if options.get("end_now", "").lower() in ("yes", "true"):
-                await self.show(await s.end_phase(CHANNEL, uid), user)
+                await self.show(await s.deadlines.end_phase(CHANNEL, uid), user)
             elif options.get("nudge", "").lower() in ("yes", "true"):
-                await self.show(await s.nudge(CHANNEL, uid), user)
+                await self.show(await s.deadlines.nudge(CHANNEL, uid), user)
             else:
                 try:
                     hours = float(options.get("hours", ""))
                 except ValueError:
                     raise ConsoleError("/game deadline needs hours:<h>, end_now:yes or nudge:yes") from None
-                await self.show(await s.set_deadline(CHANNEL, uid, hours), user)
+                await self.show(await s.deadlines.set_deadline(CHANNEL, uid, hours), user)
         elif verb == "substitute":
             if "seat" not in options or "member" not in options:
                 raise ConsoleError("/game substitute needs seat:<nation or player> member:<name>")
             member = options["member"]
             await self.show(
-                await s.substitute(CHANNEL, uid, options["seat"], user_id_for(member), member), user
+                await s.controls.substitute(CHANNEL, uid, options["seat"], user_id_for(member), member), user
             )
         elif verb == "bot":
             # Discord's `on:no`, or the console's older `off:yes`
             on = options.get("on", "yes").lower() in YES and options.get("off", "no").lower() not in YES
-            await self.show(await s.set_automatic(CHANNEL, uid, options.get("seat"), on), user)
+            await self.show(await s.controls.set_automatic(CHANNEL, uid, options.get("seat"), on), user)
         elif verb == "undo":
-            await self.show(await s.undo(CHANNEL, uid), user)
+            await self.show(await s.controls.undo(CHANNEL, uid), user)
         elif verb == "export":
-            record = json.dumps(await s.export(CHANNEL), indent=1)
+            record = json.dumps(await s.history.export(CHANNEL), indent=1)
             if options.get("file"):
                 try:
                     Path(options["file"]).write_text(record, encoding="utf-8")
@@ -367,20 +367,20 @@ class Console:
             else:
                 self.private(user, record)  # the service gives the public record before the end
         elif verb == "publish":
-            await self.show(await s.publish(CHANNEL, uid), user)
+            await self.show(await s.history.publish(CHANNEL, uid), user)
         elif verb == "notify":
             prefs = {k: options[k] for k in ("mode", "timezone", "quiet_hours") if k in options}
-            self.private(user, await s.set_notify(uid, **prefs))
+            self.private(user, await s.notifications.set_notify(uid, **prefs))
         elif verb == "standing":
             withdraw = str(options.get("withdraw", "")).lower() in ("yes", "true", "on", "1")
-            await self.show(await s.standing(CHANNEL, uid, options.get("order"), withdraw), user)
+            await self.show(await s.controls.standing(CHANNEL, uid, options.get("order"), withdraw), user)
         elif verb == "session":
             remove = str(options.get("remove", "")).lower() in ("yes", "true", "on", "1")
             try:
                 hours = float(options.get("hours", 2))
             except ValueError:
                 raise ConsoleError(f"hours must be a number, not {options['hours']!r}") from None
-            reply, _ = await s.session(
+            reply, _ = await s.controls.session(
                 CHANNEL,
                 uid,
                 options.get("day"),
@@ -391,7 +391,7 @@ class Console:
             )
             self.private(user, reply)
         elif verb == "mine":
-            self.private(user, await s.mine(uid))
+            self.private(user, await s.notifications.mine(uid))
         elif verb == "help":
             if options.get("aid", "no").lower() in YES:
                 self.private(user, await s.aid(CHANNEL, uid, options.get("game")))

@@ -148,7 +148,7 @@ class ChancelleryBot(commands.Bot):
         self._ticker_task = asyncio.create_task(self._recover_then_tick(outage), name="chancellery-deadlines")
 
     async def outage(self) -> Any:
-        find = getattr(self.service, "outage", None)
+        find = getattr(getattr(self.service, "deadlines", None), "outage", None)
         if find is None:
             return None
         try:
@@ -164,7 +164,7 @@ class ChancelleryBot(commands.Bot):
 
     async def recover(self, outage: Any = None) -> None:
         """Tell every running table how long the bot was down."""
-        recover = getattr(self.service, "recover", None)
+        recover = getattr(getattr(self.service, "deadlines", None), "recover", None)
         if recover is None:
             return
         try:
@@ -180,7 +180,7 @@ class ChancelleryBot(commands.Bot):
 
     async def heartbeat(self) -> None:
         """Record that the bot is up, every minute: a restart measures its downtime from it."""
-        beat = getattr(self.service, "heartbeat", None)
+        beat = getattr(getattr(self.service, "deadlines", None), "heartbeat", None)
         if beat is None:
             return
         while True:

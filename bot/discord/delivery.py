@@ -149,8 +149,8 @@ class Delivery:
             # Two quick actions' deliveries can finish out of order; what is shown must be
             # the table's latest status and log, so both are read again under the lock.
             try:
-                card = await self.service.status_card(channel.id)
-                summary = await self.service.round_summary(channel.id)
+                card = await self.service.posts.status_card(channel.id)
+                summary = await self.service.posts.round_summary(channel.id)
             except Exception:
                 # the table is gone: show what the outbox carried, as it was
                 log.warning("could not read the status of table %s", channel.id, exc_info=True)
@@ -182,7 +182,7 @@ class Delivery:
         if held and not finished:
             posted = await self._edit_status(channel, status_id, live.text(), embed, picture, remember=False)
             if posted is not None:  # the message was deleted: the new one holds the summary
-                await self.service.summary_moved(channel.id, posted, live)
+                await self.service.posts.summary_moved(channel.id, posted, live)
             return
         texts = [text for part in finished for text in part.messages()]
         if held and texts:
@@ -192,7 +192,7 @@ class Delivery:
         for text in texts:
             await channel.send(text, allowed_mentions=NO_MENTIONS)
         posted = await self._edit_status(channel, None, live.text(), embed, picture, remember=False)
-        await self.service.summary_moved(channel.id, posted, live)
+        await self.service.posts.summary_moved(channel.id, posted, live)
 
     async def _edit_status(
         self,
@@ -371,7 +371,7 @@ class Delivery:
                 by_user[post.user_id].append(post)
         for user_id, posts in by_user.items():
             briefing = any(p.kind == "briefing" for p in posts)
-            closed_before = briefing and (user_id in self._closed or await self.service.dm_closed(user_id))
+            closed_before = briefing and (user_id in self._closed or await self.service.notifications.dm_closed(user_id))
             fallback = "\n".join(p.public for p in posts if p.public) or None
             sent = await self.dm(channel, user_id, "\n".join(p.text for p in posts), fallback=fallback)
             just_closed = not closed_before and user_id in self._closed  # dm() told them just now
@@ -432,7 +432,7 @@ class Delivery:
     ) -> bool:
         """DM `text`; True if it went. When it cannot go, `fallback` (a mention naming no
         secret) is posted in the table's channel instead, so a turn is never missed."""
-        if user_id in self._closed or await self.service.dm_closed(user_id):
+        if user_id in self._closed or await self.service.notifications.dm_closed(user_id):
             self._closed.add(user_id)
             if fallback:
                 await self._mention(channel, user_id, fallback)
@@ -458,7 +458,7 @@ class Delivery:
                 await self._mention(channel, user_id, fallback)
             return False
         self._closed.add(user_id)
-        await self.service.mark_dm_closed(user_id)
+        await self.service.notifications.mark_dm_closed(user_id)
         # Told once, in the same message as the notice that failed (one call, one ping).
         told = (
             f"<@{user_id}>, I cannot send you direct messages, so your turn notices and "

@@ -75,7 +75,7 @@ async def pause(interaction: discord.Interaction) -> None:
     channel_id = await table_channel_id(interaction)
     service = host(interaction).service
     await answer_outbox(
-        interaction, service.pause(channel_id, interaction.user.id, admin=is_admin(interaction))
+        interaction, service.controls.pause(channel_id, interaction.user.id, admin=is_admin(interaction))
     )
 
 
@@ -86,7 +86,7 @@ async def resume(interaction: discord.Interaction) -> None:
     channel_id = await table_channel_id(interaction)
     service = host(interaction).service
     await answer_outbox(
-        interaction, service.resume(channel_id, interaction.user.id, admin=is_admin(interaction))
+        interaction, service.controls.resume(channel_id, interaction.user.id, admin=is_admin(interaction))
     )
 
 
@@ -117,11 +117,11 @@ async def deadline(
         await say(interaction, "Give exactly one of hours:, end_now:True or nudge:True.")
         return
     if end_now:
-        work = service.end_phase(channel_id, who, admin=admin)
+        work = service.deadlines.end_phase(channel_id, who, admin=admin)
     elif nudge:
-        work = service.nudge(channel_id, who, admin=admin)
+        work = service.deadlines.nudge(channel_id, who, admin=admin)
     else:
-        work = service.set_deadline(channel_id, who, hours, admin=admin)
+        work = service.deadlines.set_deadline(channel_id, who, hours, admin=admin)
     await answer_outbox(interaction, work)
 
 
@@ -146,7 +146,7 @@ async def substitute(
                 "Name the member who takes the seat over, or give no options to ask for a substitute yourself.",
             )
             return
-        await answer_outbox(interaction, service.request_substitute(channel_id, interaction.user.id))
+        await answer_outbox(interaction, service.controls.request_substitute(channel_id, interaction.user.id))
         return
     if member.bot:
         await say(interaction, "A bot cannot take a seat; use `/game bot` for an automatic seat.")
@@ -154,7 +154,7 @@ async def substitute(
     if seat is None:
         await say(interaction, "Choose the seat to hand over.")
         return
-    work = service.substitute(
+    work = service.controls.substitute(
         channel_id, interaction.user.id, seat, member.id, member.display_name, admin=is_admin(interaction)
     )
     await answer_outbox(interaction, work)
@@ -170,7 +170,7 @@ async def substitute(
 @app_commands.autocomplete(seat=_seat_choices)
 async def bot_seat(interaction: discord.Interaction, on: bool = True, seat: str | None = None) -> None:
     channel_id = await table_channel_id(interaction)
-    work = host(interaction).service.set_automatic(
+    work = host(interaction).service.controls.set_automatic(
         channel_id, interaction.user.id, seat, on, admin=is_admin(interaction)
     )
     await answer_outbox(interaction, work)
@@ -181,7 +181,7 @@ async def undo(interaction: discord.Interaction) -> None:
     channel_id = await table_channel_id(interaction)
     service = host(interaction).service
     await answer_outbox(
-        interaction, service.undo(channel_id, interaction.user.id, admin=is_admin(interaction))
+        interaction, service.controls.undo(channel_id, interaction.user.id, admin=is_admin(interaction))
     )
 
 
@@ -201,7 +201,7 @@ async def export(interaction: discord.Interaction) -> None:
         return
     # The service gives the seed and the secret orders only once the game is finished;
     # before that (and for an abandoned game) anyone may have the public record.
-    ok, record = await run_refusable(interaction, service.export(channel_id))
+    ok, record = await run_refusable(interaction, service.history.export(channel_id))
     if not ok:
         return
     data = json.dumps(record, indent=1, sort_keys=True).encode()
@@ -237,7 +237,7 @@ async def import_(interaction: discord.Interaction, record: discord.Attachment) 
     if not isinstance(parsed, dict):
         await say(interaction, "That file is not a JSON game record from `/game export`.")
         return
-    work = host(interaction).service.import_record(
+    work = host(interaction).service.history.import_record(
         interaction.channel_id,
         interaction.guild_id,
         interaction.user.id,
@@ -255,7 +255,7 @@ async def publish(interaction: discord.Interaction) -> None:
     channel_id = await table_channel_id(interaction)
     service = host(interaction).service
     await answer_outbox(
-        interaction, service.publish(channel_id, interaction.user.id, admin=is_admin(interaction))
+        interaction, service.history.publish(channel_id, interaction.user.id, admin=is_admin(interaction))
     )
 
 
@@ -280,7 +280,7 @@ async def notify(
     bot = host(interaction)
 
     async def work() -> str:
-        said = await bot.service.set_notify(
+        said = await bot.service.notifications.set_notify(
             interaction.user.id, mode=mode, timezone=timezone, quiet_hours=quiet_hours
         )
         if mode == "dm":
@@ -301,7 +301,7 @@ async def standing(
     interaction: discord.Interaction, order: str | None = None, withdraw: bool = False
 ) -> None:
     channel_id = await table_channel_id(interaction)
-    work = host(interaction).service.standing(channel_id, interaction.user.id, order, withdraw)
+    work = host(interaction).service.controls.standing(channel_id, interaction.user.id, order, withdraw)
     await answer_outbox(interaction, work)
 
 
@@ -324,7 +324,7 @@ async def session(
     remove: bool = False,
 ) -> None:
     channel_id = await table_channel_id(interaction)
-    work = host(interaction).service.session(
+    work = host(interaction).service.controls.session(
         channel_id,
         interaction.user.id,
         day,
@@ -373,7 +373,7 @@ async def schedule_events(guild: Any, channel: Any, upcoming: list[tuple[str, fl
 
 @app_commands.command(name="mine", description="Every table you sit at: what you owe and when it is due")
 async def mine(interaction: discord.Interaction) -> None:
-    await answer_private(interaction, host(interaction).service.mine(interaction.user.id))
+    await answer_private(interaction, host(interaction).service.notifications.mine(interaction.user.id))
 
 
 # ---------------------------------------------------------------------- talks
@@ -395,7 +395,7 @@ async def talk(
         await say(interaction, "Name the other players; you are in the talk anyway.")
         return
     ok, user_ids = await run_refusable(
-        interaction, bot.service.talk(channel_id, interaction.user.id, [m.mention for m in named])
+        interaction, bot.service.controls.talk(channel_id, interaction.user.id, [m.mention for m in named])
     )
     if not ok:
         return

@@ -141,7 +141,7 @@ class GameGroup(app_commands.Group):
     async def log(self, interaction: discord.Interaction, page: app_commands.Range[int, 1] = 1) -> None:
         channel_id = await table_channel_id(interaction)
         try:
-            text = await host(interaction).service.log(channel_id, page)
+            text = await host(interaction).service.history.log(channel_id, page)
         except REFUSALS as exc:
             await say(interaction, str(exc))
             return

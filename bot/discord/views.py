@@ -135,7 +135,7 @@ class LogPage(
         return cls(int(match["channel_id"]), int(match["page"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        text = await host(interaction).service.log(self.channel_id, self.page)
+        text = await host(interaction).service.history.log(self.channel_id, self.page)
         await interaction.response.edit_message(
             content=text[:MESSAGE_LIMIT], view=log_view(self.channel_id, text)
         )

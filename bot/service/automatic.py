@@ -1,5 +1,5 @@
-"""Which automatic player takes a table's automatic seats, and where it thinks (issue 16;
-docs/architecture.md §3).
+"""Which automatic player takes a table's automatic seats, and where it thinks
+(docs/architecture.md §3).
 
 A table's `automatic_player` setting names it: "strong" (the default: the game's search
 at its default strength, `engine/core/search.py`), "quick" (the same search with fewer

@@ -1,7 +1,11 @@
-"""Controls for long games: pause and resume, substitutes, automatic seats, undo, talks.
+"""Controls for long games: pause and resume, substitutes, automatic seats, live
+sessions, standing orders, undo, talks.
 
-A mixin of `TableService` (bot/service/tables.py); every public method runs under the table's
-lock through `_with_table` and saves in one transaction.
+`Controls` owns who may change how a running table is played and the table `meta` those
+changes keep (votes, substitute requests, sessions, standing orders). Every public method
+runs under the table's lock through `TableAccess.with_table` and saves in one
+transaction. It plays actions only through `Play` (the automatic moves a change calls
+for) and never expires a deadline (`Deadlines`).
 """
 
 from __future__ import annotations
@@ -9,29 +13,27 @@ from __future__ import annotations
 import json
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from engine.core import Game, GameError, Prompt, rng_for
+from engine.core import Game, GameError
 
 from ..process.logsafe import log_game_failure
 from ..render import seat_list
-from ..store import SeatHistoryRow, SeatRow, StoreError
+from ..store import SeatHistoryRow, SeatRow
+from .history import setup_again
 from .outbox import Outbox, Post
+from .play import automatic_row, order_text
 from .sessions import MAX_SESSIONS, occurrences, parse_session, sessions_of
-from .tablebase import (
-    AUTO_CAP,
-    ENGINE_FAILED,
-    NOT_SEATED,
-    OVER,
-    TableError,
-    _reminders,
-    _Table,
-    phase_seconds,
-    standing_in_order,
-)
+from .tablebase import NOT_SEATED, OVER, TableError, deadlines_after, phase_seconds, reminder_times
+
+if TYPE_CHECKING:
+    from .loaded import LoadedTable, TableAccess
+    from .play import Play
+    from .posts import Posts
 
 log = logging.getLogger(__name__)
 
@@ -46,13 +48,22 @@ def _shown(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
-class ControlsMixin:
+class Controls:
+    """Pause, resume, substitutes, automatic seats, sessions, standing orders, undo, talks."""
+
+    def __init__(self, access: TableAccess, play: Play, posts: Posts, clock: Callable[[], float]) -> None:
+        self.access = access
+        self.store = access.store
+        self.play = play
+        self.posts = posts
+        self.clock = clock
+
     # -- pause and resume ------------------------------------------------------------------
     async def pause(self, channel_id: int, user_id: int, *, admin: bool = False) -> Outbox:
         """The host or a manager pauses at once; a seated player's call is a vote, and a
         majority of the seated members pauses. Running deadlines freeze their time left."""
 
-        async def run(t: _Table) -> Outbox:
+        async def run(t: LoadedTable) -> Outbox:
             if t.row.status != "running":
                 raise TableError(
                     "Only a running game can be paused."
@@ -64,18 +75,18 @@ class ControlsMixin:
                 return await self._vote_counted(t, user_id, "pause", voter)
             meta = {k: v for k, v in t.row.meta.items() if k not in ("pause_votes", "resume_votes")}
             meta["paused_at"] = self.clock()
-            t = await self._save(t, row=replace(t.row, status="paused", meta=meta))
+            t = await self.access.save(t, row=replace(t.row, status="paused", meta=meta))
             text = f"{self._caller_name(t, user_id)} paused the game; the deadlines are frozen. /game resume continues it."
             return self._tell_everyone(t, text, reply="The game is paused.")
 
-        return await self._with_table(channel_id, run)
+        return await self.access.with_table(channel_id, run)
 
     async def resume(self, channel_id: int, user_id: int, *, admin: bool = False) -> Outbox:
         """Un-pause (host, manager, or a majority of seated members). A game paused with
         /game pause gets back exactly the time its deadlines had left; one paused because
         time ran out gets fresh full deadlines."""
 
-        async def run(t: _Table) -> Outbox:
+        async def run(t: LoadedTable) -> Outbox:
             if t.row.status != "paused":
                 raise TableError("The game is not paused.")
             empty = t.free_seats()
@@ -104,7 +115,7 @@ class ControlsMixin:
                     replace(
                         d,
                         due_at=now + length,
-                        reminders=_reminders(settings, now, now + length),
+                        reminders=reminder_times(settings, now, now + length),
                         reminders_sent=[],
                         extended=False,
                     )
@@ -115,19 +126,19 @@ class ControlsMixin:
                 if k not in ("paused_at", "pause_votes", "resume_votes", "deferred")
             }
             # phases with no deadline yet (an imported game) get one now
-            deadlines, opened, _ = self._deadlines(replace(t, deadlines=deadlines), prompts, now)
-            t = await self._save(t, row=replace(t.row, status="running", meta=meta), deadlines=deadlines)
-            out = self._tell_everyone(t, "The game resumes." + self._due_text(t), reply="The game resumes.")
-            self._thread_changes(out, opened, [])
-            t = await self._autoplay(t, out)
-            out.status = self._status(t)
+            deadlines, opened, _ = deadlines_after(t.replaced(deadlines=deadlines), prompts, now)
+            t = await self.access.save(t, row=replace(t.row, status="running", meta=meta), deadlines=deadlines)
+            out = self._tell_everyone(t, "The game resumes." + self.posts.due_text(t), reply="The game resumes.")
+            self.posts.thread_changes(out, opened, [])
+            t = await self.play.autoplay(t, out)
+            out.status = self.posts.status(t)
             return out
 
-        return await self._with_table(channel_id, run)
+        return await self.access.with_table(channel_id, run)
 
-    async def _vote_counted(self, t: _Table, user_id: int, verb: str, voter: list[int]) -> Outbox:
+    async def _vote_counted(self, t: LoadedTable, user_id: int, verb: str, voter: list[int]) -> Outbox:
         """Record a member's vote to pause or resume that is not yet a majority, and say so."""
-        t = await self._save(t, row=replace(t.row, meta={**t.row.meta, f"{verb}_votes": voter}))
+        t = await self.access.save(t, row=replace(t.row, meta={**t.row.meta, f"{verb}_votes": voter}))
         need = _majority(t) - len(voter)
         out = Outbox(
             channel_id=t.row.channel_id, reply=f"Your vote to {verb} is counted; {need} more needed."
@@ -142,19 +153,19 @@ class ControlsMixin:
         )
         return out
 
-    def _vote(self, t: _Table, user_id: int, admin: bool, key: str) -> tuple[bool, list[int]]:
+    def _vote(self, t: LoadedTable, user_id: int, admin: bool, key: str) -> tuple[bool, list[int]]:
         """(act now?, the votes so far). The host and managers act at once."""
         if user_id == t.row.host_id or admin:
             return True, []
         me = t.seat_of(user_id)
         if me is None or me.automatic:
             raise TableError(
-                f"Only the host ({self._host_name(t)}), a server manager or a seated player can do that."
+                f"Only the host ({self.posts.host_name(t)}), a server manager or a seated player can do that."
             )
         votes = sorted({*t.row.meta.get(key, []), user_id})
         return len(votes) >= _majority(t), votes
 
-    def _tell_everyone(self, t: _Table, text: str, *, reply: str) -> Outbox:
+    def _tell_everyone(self, t: LoadedTable, text: str, *, reply: str) -> Outbox:
         """A notice in the channel and to each seated member privately."""
         out = Outbox(channel_id=t.row.channel_id, reply=reply)
         out.posts.append(Post(to="channel", kind="notice", text=text))
@@ -171,10 +182,10 @@ class ControlsMixin:
                     text=f"**{t.game.title}**: {text}",
                 )
             )
-        out.status = self._status(t)
+        out.status = self.posts.status(t)
         return out
 
-    def _caller_name(self, t: _Table, user_id: int) -> str:
+    def _caller_name(self, t: LoadedTable, user_id: int) -> str:
         me = t.seat_of(user_id)
         return me.name if me else "A server manager"
 
@@ -189,7 +200,7 @@ class ControlsMixin:
         *,
         admin: bool = False,
     ) -> Outbox:
-        async def run(t: _Table) -> Outbox:
+        async def run(t: LoadedTable) -> Outbox:
             self._host_only(t, user_id, admin, "hand a seat to someone else")
             self._started(t)
             target = self._resolve_seat(t, seat)
@@ -215,8 +226,8 @@ class ControlsMixin:
                     channel_id, target, new_user_id, new_name, t.state.step, now, False, "substitute"
                 )
             ]
-            t = await self._save(t, row=replace(t.row, meta=meta), seats=seats, history=history)
-            await self._load_prefs(t)
+            t = await self.access.save(t, row=replace(t.row, meta=meta), seats=seats, history=history)
+            await self.access.preferences.load(t.seats)
             label = t.label(target)
             before = (
                 f" from {old.name}" if old and not old.automatic else (" from automatic play" if old else "")
@@ -230,7 +241,7 @@ class ControlsMixin:
                 )
             )
             recent = await self.store.get_events(channel_id, limit=BRIEFING_EVENTS)
-            lines = [f"**{t.game.title}**: you now play **{label}**{before}.", self._private_text(t, target)]
+            lines = [f"**{t.game.title}**: you now play **{label}**{before}.", self.posts.private_text(t, target)]
             if recent:
                 lines.append("Latest public events:\n" + "\n".join(e.text for e in reversed(recent)))
             out.posts.append(
@@ -243,20 +254,20 @@ class ControlsMixin:
                     text="\n".join(lines),
                 )
             )
-            out.status = self._status(t)
+            out.status = self.posts.status(t)
             return out
 
-        return await self._with_table(channel_id, run)
+        return await self.access.with_table(channel_id, run)
 
     async def request_substitute(self, channel_id: int, user_id: int) -> Outbox:
-        async def run(t: _Table) -> Outbox:
+        async def run(t: LoadedTable) -> Outbox:
             self._started(t)
             me = t.seat_of(user_id)
             if me is None or me.seat is None:
                 raise TableError(NOT_SEATED)
             meta = dict(t.row.meta)
             meta["substitute_requests"] = sorted({*meta.get("substitute_requests", []), user_id})
-            t = await self._save(t, row=replace(t.row, meta=meta))
+            t = await self.access.save(t, row=replace(t.row, meta=meta))
             out = Outbox(channel_id=channel_id, reply="The host is asked to find someone to take your seat.")
             text = (
                 f"{me.name} asks to be replaced as {t.label(me.seat)}. The host can "
@@ -270,13 +281,13 @@ class ControlsMixin:
                 )
             return out
 
-        return await self._with_table(channel_id, run)
+        return await self.access.with_table(channel_id, run)
 
     # -- automatic seats ---------------------------------------------------------------------
     async def set_automatic(
         self, channel_id: int, user_id: int, seat: str | None, on: bool, *, admin: bool = False
     ) -> Outbox:
-        async def run(t: _Table) -> Outbox:
+        async def run(t: LoadedTable) -> Outbox:
             self._host_only(t, user_id, admin, "set automatic seats")
             if t.row.status in ("finished", "abandoned"):
                 raise TableError(OVER)
@@ -292,7 +303,7 @@ class ControlsMixin:
             if on:
                 if holder is not None and holder.automatic:
                     raise TableError(f"{label} is already played automatically.")
-                row = replace(holder, automatic=True) if holder else self._automatic_row(t, t.seats, target)
+                row = replace(holder, automatic=True) if holder else automatic_row(t, t.seats, target, self.clock())
                 seats = [s for s in t.seats if s.seat != target] + [row]
                 text = (
                     f"{label} is now played automatically until a member takes it over with /game substitute."
@@ -311,16 +322,16 @@ class ControlsMixin:
                     channel_id, target, row.user_id, row.name, step, now, on, "automatic" if on else "back"
                 )
             ]
-            t = await self._save(t, seats=seats, history=history)
+            t = await self.access.save(t, seats=seats, history=history)
             out.posts.append(Post(to="channel", kind="notice", text=text))
             out.reply = text
-            t = await self._autoplay(t, out)
-            out.status = self._status(t)
+            t = await self.play.autoplay(t, out)
+            out.status = self.posts.status(t)
             return out
 
-        return await self._with_table(channel_id, run)
+        return await self.access.with_table(channel_id, run)
 
-    async def _lobby_automatic(self, t: _Table, seat: str | None, on: bool, out: Outbox) -> Outbox:
+    async def _lobby_automatic(self, t: LoadedTable, seat: str | None, on: bool, out: Outbox) -> Outbox:
         if on:
             if seat is not None:
                 raise TableError(
@@ -328,8 +339,8 @@ class ControlsMixin:
                 )
             if len(t.seats) >= t.game.max_players:
                 raise TableError(f"The table is full ({t.game.max_players} players).")
-            row = self._automatic_row(t, t.seats, None)
-            t = await self._save(t, seats=[*t.seats, row])
+            row = automatic_row(t, t.seats, None, self.clock())
+            t = await self.access.save(t, seats=[*t.seats, row])
             text = f"{row.name} (automatic) takes a seat. ({len(t.seats)} seated)"
         else:
             wanted = (seat or "").strip().casefold()
@@ -338,117 +349,14 @@ class ControlsMixin:
             )
             if row is None:
                 raise TableError("There is no such automatic player in the lobby.")
-            t = await self._save(t, seats=[s for s in t.seats if s.user_id != row.user_id])
+            t = await self.access.save(t, seats=[s for s in t.seats if s.user_id != row.user_id])
             text = f"{row.name} (automatic) leaves the table."
         out.posts.append(Post(to="channel", kind="notice", text=text))
         out.reply = text
-        out.status = self._status(t)
+        out.status = self.posts.status(t)
         return out
 
-    def _automatic_row(self, t: _Table, seats: list[SeatRow], seat: str | None) -> SeatRow:
-        """A seat row no member holds: a negative user id, so it can never be a member's."""
-        uid = min([0, *(s.user_id for s in seats)]) - 1
-        return SeatRow(
-            t.row.channel_id,
-            uid,
-            f"Automatic {-uid}",
-            position=max((s.position for s in seats), default=0) + 1,
-            seat=seat,
-            joined_at=self.clock(),
-            automatic=True,
-        )
-
-    async def _autoplay(self, t: _Table, out: Outbox) -> _Table:
-        """Decisions nobody need wait for, taken at once until a member owes a real one or
-        the game ends: automatic seats play the table's automatic player (bot/service/automatic.py,
-        seeded from the table seed and the step), and a decision with no real choice (`Game.forced_action`) is
-        taken and said in one public line (issue 18)."""
-        automatic = any(s.automatic for s in t.seats)
-        taken: list[Prompt] = []  # decisions taken for their seat: no turn notice for them
-        for _ in range(AUTO_CAP):
-            if t.row.status != "running" or t.state is None:
-                break
-            prompt, action, said, private, order = self._next_automatic(t, automatic)
-            if prompt is None:
-                break
-            seat = prompt.seat
-            if order is not None:
-                try:
-                    t, step = await self._step(
-                        t, seat, t.holder(seat).user_id if t.holder(seat) else None, action
-                    )
-                except TableError as exc:  # no longer legal (a sheet the bidding made too dear)
-                    t = await self._drop_order(t, seat, order)
-                    self._seat_post(
-                        t,
-                        out,
-                        seat,
-                        f"Your standing order could not be applied ({exc}); it is withdrawn.",
-                        kind="notice",
-                        dm=False,
-                    )
-                    continue
-                if any(p.seat == seat and p.phase == prompt.phase for p in t.prompts):
-                    t = await self._drop_order(t, seat, order)  # used; the decision is still owed (a draft)
-                self._seat_post(t, out, seat, private, kind="notice", dm=False)
-                taken.append(prompt)
-                out.merge(step)
-                continue
-            try:
-                if action is None:
-                    action = await self.automatic.choose(
-                        t.game, t.state, seat, rng_for(t.state.seed, t.state.step, "auto"),
-                        t.settings.automatic_player,
-                    )
-                holder = t.holder(seat)
-                by = holder.user_id if holder is not None and not said else None  # a forced one: nobody's
-                t, step = await self._step(t, seat, by, action, said)  # `said` is logged with it
-            except StoreError:
-                raise
-            except Exception:  # an engine whose automatic player fails must not lose the human's move
-                log_game_failure(log, "automatic move failed in channel %s", t.row.channel_id)
-                return await self._pause_for(
-                    t, out, f"The automatic move for {t.who_as(seat)} failed ({ENGINE_FAILED})"
-                )
-            if private:
-                self._seat_post(t, out, seat, private, kind="notice", dm=False)
-            if said or private:
-                taken.append(prompt)
-            out.merge(step)
-        if taken:
-            _drop_stale_notices(t, out, taken)
-        return t
-
-    def _next_automatic(self, t: _Table, automatic: bool) -> tuple[Prompt | None, Any, str, str, str | None]:
-        """The next decision taken without waiting: (its prompt, the action or None for the
-        automatic player's choice, the public line, the private line, the standing order
-        used), or (None, None, "", "", None). A standing order is applied the moment its
-        decision comes."""
-        g, state = t.game, t.state
-        standing = t.row.meta.get("standing") or {}
-        for p in t.prompts:
-            if automatic and (holder := t.holder(p.seat)) is not None and holder.automatic:
-                return p, None, "", "", None
-            forced = g.forced_action(state, p.seat)
-            if forced is not None:
-                return p, forced.action, forced.said, "", None
-            orders = standing.get(p.seat)
-            if not orders:  # most seats give none
-                continue
-            for name, scope in standing_in_order(g, orders):
-                if g.standing_scope(state, p.seat, name) != scope:
-                    continue  # lapsed: it was for an earlier turn or Week
-                action = g.standing_action(state, p.seat, name)
-                if action is not None:
-                    return p, action, "", f"Your standing order was applied: {_order_text(g, name)}.", name
-        return None, None, "", "", None
-
-    async def _drop_order(self, t: _Table, seat: str, name: str) -> _Table:
-        everyone = dict(t.row.meta.get("standing") or {})
-        everyone[seat] = {n: scope for n, scope in (everyone.get(seat) or {}).items() if n != name}
-        return await self._save(t, row=replace(t.row, meta={**t.row.meta, "standing": everyone}))
-
-    # -- live sessions (issue 18 item 5) ----------------------------------------------------
+    # -- live sessions ------------------------------------------------------------------------
     async def session(
         self,
         channel_id: int,
@@ -465,7 +373,7 @@ class ControlsMixin:
         Returns the reply and, for a session added, its next occurrences (name, start, end)
         for the front end to announce as Discord scheduled events."""
 
-        async def run(t: _Table) -> tuple[str, list[tuple[str, float, float]]]:
+        async def run(t: LoadedTable) -> tuple[str, list[tuple[str, float, float]]]:
             current = sessions_of(t.row.meta)
             if day is None:
                 if not current:
@@ -482,14 +390,14 @@ class ControlsMixin:
                 kept = [s for s in current if (s.day, s.start) != (new.day, new.start)]
                 if len(kept) == len(current):
                     raise TableError(f"There is no session on {new.describe().split(' for ')[0]}.")
-                await self._save(
+                await self.access.save(
                     t, row=replace(t.row, meta={**t.row.meta, "sessions": [s.to_json() for s in kept]})
                 )
                 return f"Removed the session on {new.describe().split(' for ')[0]}.", []
             if len(current) >= MAX_SESSIONS:
                 raise TableError(f"A table has at most {MAX_SESSIONS} weekly sessions.")
             kept = [s for s in current if (s.day, s.start) != (new.day, new.start)] + [new]
-            await self._save(
+            await self.access.save(
                 t, row=replace(t.row, meta={**t.row.meta, "sessions": [s.to_json() for s in kept]})
             )
             name = f"{t.game.title} session"
@@ -498,15 +406,15 @@ class ControlsMixin:
             ]
             return f"Live session added: {new.describe()}.\n" + _session_rules(t), upcoming
 
-        return await self._with_table(channel_id, run)
+        return await self.access.with_table(channel_id, run)
 
-    # -- standing orders (issue 18 item 4) ----------------------------------------------------
+    # -- standing orders ----------------------------------------------------------------------
     async def standing(
         self, channel_id: int, user_id: int, order: str | None = None, withdraw: bool = False
     ) -> Outbox:
         """List, give or withdraw the caller's standing orders; every reply is private."""
 
-        async def run(t: _Table) -> Outbox:
+        async def run(t: LoadedTable) -> Outbox:
             me = t.seat_of(user_id)
             if me is None or me.seat is None or t.state is None:
                 raise TableError(NOT_SEATED if me is None else "The game has not started yet.")
@@ -537,36 +445,36 @@ class ControlsMixin:
             if withdraw:
                 name = next((n for n in mine if n.split(" ")[0] == name.split(" ")[0]), name)
                 if name not in mine:
-                    raise TableError(f"You have no standing order to {_order_text(g, name)}.")
+                    raise TableError(f"You have no standing order to {order_text(g, name)}.")
                 del mine[name]
-                reply = f"Withdrawn: {_order_text(g, name)}."
+                reply = f"Withdrawn: {order_text(g, name)}."
             else:
                 scope = g.standing_scope(t.state, seat, name)
                 if scope is None:
-                    raise TableError(f"A standing order to {_order_text(g, name)} cannot be given now.")
+                    raise TableError(f"A standing order to {order_text(g, name)} cannot be given now.")
                 mine = {n: v for n, v in mine.items() if n.split(" ")[0] != name.split(" ")[0] or n == name}
                 mine[name] = scope
                 reply = (
-                    f"Standing order noted (only you see it): {_order_text(g, name)}. It is applied the moment "
+                    f"Standing order noted (only you see it): {order_text(g, name)}. It is applied the moment "
                     f"the decision comes to you; withdraw it with /game standing order:{name.split(' ')[0]} "
                     "withdraw:True."
                 )
             everyone[seat] = mine
-            t = await self._save(t, row=replace(t.row, meta={**t.row.meta, "standing": everyone}))
+            t = await self.access.save(t, row=replace(t.row, meta={**t.row.meta, "standing": everyone}))
             if t.row.status == "running":
-                t = await self._autoplay(t, out)
+                t = await self.play.autoplay(t, out)
             out.reply = reply
-            out.status = self._status(t)
+            out.status = self.posts.status(t)
             return out
 
-        return await self._with_table(channel_id, run)
+        return await self.access.with_table(channel_id, run)
 
     # -- undo ------------------------------------------------------------------------------
     async def undo(self, channel_id: int, user_id: int, *, admin: bool = False) -> Outbox:
         """Take back the last action (with the automatic moves that followed it) if none
         of them used randomness or revealed anything. Rebuilt by replaying the log."""
 
-        async def run(t: _Table) -> Outbox:
+        async def run(t: LoadedTable) -> Outbox:
             self._host_only(t, user_id, admin, "undo")
             if t.row.status in ("finished", "abandoned"):
                 raise TableError("The game is over (and its seed revealed); nothing can be taken back.")
@@ -592,8 +500,8 @@ class ControlsMixin:
                 raise TableError("Cannot undo: the action log does not rebuild the current state.")
             now = self.clock()
             prompts = g.prompts(before)
-            deadlines, opened, closed = self._deadlines(replace(t, state=before), prompts, now)
-            t2 = await self._save(
+            deadlines, opened, closed = deadlines_after(t.replaced(state=before), prompts, now)
+            t2 = await self.access.save(
                 t,
                 state=before,
                 deadlines=deadlines,
@@ -605,18 +513,18 @@ class ControlsMixin:
             text = f"{self._caller_name(t2, user_id)} took back {t2.who_as(last.seat)}'s last action ({kind}){extra}."
             out = Outbox(channel_id=channel_id, reply="Undone.")
             out.posts.append(Post(to="channel", kind="notice", text=text))
-            self._prompt_posts(t2, out, [], [p for p in prompts if p.seat == last.seat])
-            self._thread_changes(out, opened, closed)
-            out.status = self._status(t2)
+            self.posts.prompt_posts(t2, out, [], [p for p in prompts if p.seat == last.seat])
+            self.posts.thread_changes(out, opened, closed)
+            out.status = self.posts.status(t2)
             return out
 
-        return await self._with_table(channel_id, run)
+        return await self.access.with_table(channel_id, run)
 
-    def _replay_for_undo(self, t: _Table, actions: list, k: int) -> tuple[Any, Any]:
+    def _replay_for_undo(self, t: LoadedTable, actions: list, k: int) -> tuple[Any, Any]:
         """(the state before action k, the state after the last), from setup; TableError
         if any action from k on used chance or revealed something."""
         g = t.game
-        state = self._setup_again(t)
+        state = setup_again(t)
         for a in actions[:k]:
             state = g.step(state, a.seat, g.parse_action(_json(a.action))).state
         before = state
@@ -636,7 +544,7 @@ class ControlsMixin:
     async def talk(self, channel_id: int, user_id: int, names: list[str]) -> list[int]:
         """The members to add to a private negotiation thread: the caller and the seated
         players named (by name, mention or nation)."""
-        t = await self._load(channel_id)
+        t = await self.access.load(channel_id)
         if t.row.status in ("finished", "abandoned"):
             raise TableError(OVER)
         me = t.seat_of(user_id)
@@ -657,7 +565,7 @@ class ControlsMixin:
         return chosen
 
     # -- finding seats and checking who may ------------------------------------------------
-    def _resolve_member(self, t: _Table, text: str) -> SeatRow:
+    def _resolve_member(self, t: LoadedTable, text: str) -> SeatRow:
         m = _MENTION.match(text)
         digits = m.group(1) if m else text
         if digits.isascii() and digits.isdigit():
@@ -679,7 +587,7 @@ class ControlsMixin:
             )
         return row
 
-    def _resolve_seat(self, t: _Table, text: str) -> str:
+    def _resolve_seat(self, t: LoadedTable, text: str) -> str:
         """An engine seat from its id, its label (nation) or its holder's name or mention."""
         text = text.strip()
         seats = list(t.state.seats)
@@ -705,21 +613,21 @@ class ControlsMixin:
         listing = seat_list([(t.who(s) if t.holder(s) else "(empty)", t.label(s)) for s in seats])
         raise TableError(f"Which seat is {_shown(text)!r}? Seats:\n{listing}")
 
-    def _host_only(self, t: _Table, user_id: int, admin: bool, what: str) -> None:
+    def _host_only(self, t: LoadedTable, user_id: int, admin: bool, what: str) -> None:
         if user_id != t.row.host_id and not admin:
             raise TableError(
-                f"Only the host ({self._host_name(t)}) or a member with Manage Server can {what}."
+                f"Only the host ({self.posts.host_name(t)}) or a member with Manage Server can {what}."
             )
 
     @staticmethod
-    def _started(t: _Table) -> None:
+    def _started(t: LoadedTable) -> None:
         if t.state is None:
             raise TableError("The game has not started yet.")
         if t.row.status in ("finished", "abandoned"):
             raise TableError(OVER)
 
 
-def _majority(t: _Table) -> int:
+def _majority(t: LoadedTable) -> int:
     members = sum(1 for s in t.seats if not s.automatic and s.user_id > 0)
     return members // 2 + 1
 
@@ -728,34 +636,8 @@ def _json(text: str) -> dict[str, Any]:
     return json.loads(text)
 
 
-def _drop_stale_notices(t: _Table, out: Outbox, taken: list[Prompt]) -> None:
-    """Turn notices, in the same outbox, of decisions already taken for their seat."""
-
-    def stale(post: Post) -> bool:
-        if post.kind != "prompt":
-            return False
-        for p in taken:
-            holder = t.holder(p.seat)
-            mine = post.seat == p.seat or (
-                holder is not None and post.seat is None and post.user_id == holder.user_id
-            )
-            if mine and (
-                p.text in post.text or post.text.endswith(f": {p.kind}") or f": {p.kind} " in post.text
-            ):
-                return True
-        return False
-
-    out.posts[:] = [post for post in out.posts if not stale(post)]
-
-
-def _order_text(game: Game, name: str) -> str:
-    word, _, arg = name.partition(" ")
-    text = next((o.text for o in game.standing_orders if o.name == word), word)
-    return f"{text}: {arg}" if arg else text
-
-
 def _standing_text(game: Game, mine: dict[str, str]) -> str:
-    given = "; ".join(_order_text(game, n) for n in mine) or "none"
+    given = "; ".join(order_text(game, n) for n in mine) or "none"
     offered = "\n".join(
         f"- `/game standing order:{o.name}`: {o.text}" + (f" (e.g. `{o.example}`)" if o.example else "")
         for o in game.standing_orders
@@ -763,7 +645,7 @@ def _standing_text(game: Game, mine: dict[str, str]) -> str:
     return f"Your standing orders: {given}.\nYou can give:\n{offered}"
 
 
-def _session_rules(t: _Table) -> str:
+def _session_rules(t: LoadedTable) -> str:
     between = (
         "between sessions such a step waits for the next session (setting between_sessions: wait), while "
         "orders given together and diplomacy go on with the usual deadlines."

@@ -1,32 +1,32 @@
 """Deadlines: reminders, expiry (default orders, extend, pause, autopilot), outages.
 
-A mixin of `TableService`; it works on a loaded `_Table` through the service's `_save`.
+A mixin of `TableService`; it works on a loaded `LoadedTable` through the service's `_save`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
+from typing import TYPE_CHECKING
 
 from engine.core import Prompt
 
 from ..process.logsafe import log_game_failure
 from ..render.text import relative, timestamp
-from ..store import DatabaseLost, DeadlineRow, SeatHistoryRow, StoreError
+from ..store import DatabaseLost, DeadlineRow, SeatHistoryRow, Shards, StoreError
 from .notify import quiet_until
 from .outbox import Outbox, Post
-from .sessions import next_session_start, session_end, sessions_of
-from .tablebase import (
-    DEFAULT_LOOP_CAP,
-    ENGINE_FAILED,
-    TableError,
-    _reminders,
-    _Table,
-    phase_seconds,
-    single_step,
-)
+from .play import automatic_row
+from .tablebase import DEFAULT_LOOP_CAP, ENGINE_FAILED, TableError, phase_seconds, reminder_times
+
+if TYPE_CHECKING:
+    from .loaded import LoadedTable, TableAccess
+    from .notify import Notifications
+    from .play import Play
+    from .posts import Posts
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +36,26 @@ OUTAGE_MIN = 150.0  # seconds since the last heartbeat (one a minute) that count
 RECOVER_BATCH = 100  # tables recovered concurrently after an outage
 
 
-class DeadlinesMixin:
+class Deadlines:
+    """Reminders, expiry and outages of the tables this process serves (its shards)."""
+
+    def __init__(
+        self,
+        access: TableAccess,
+        play: Play,
+        posts: Posts,
+        notifications: Notifications,
+        shards: Shards,
+        clock: Callable[[], float],
+    ) -> None:
+        self.access = access
+        self.store = access.store
+        self.play = play
+        self.posts = posts
+        self.notifications = notifications
+        self.shards = shards
+        self.clock = clock
+
     async def tick(self) -> list[Outbox]:
         if self.store.lost:  # nothing can be saved: a deadline played now would be forgotten
             return []
@@ -44,7 +63,7 @@ class DeadlinesMixin:
         outs = []
         for channel_id in await self.store.due_tables(now, self.shards):
             try:
-                out = await self._with_table(channel_id, lambda t: self._tick_table(t, now))
+                out = await self.access.with_table(channel_id, lambda t: self._tick_table(t, now))
             except Exception:  # one broken table must not stop every other table's deadlines
                 log.exception("deadline processing failed for channel %s", channel_id)
                 continue
@@ -55,7 +74,7 @@ class DeadlinesMixin:
     async def next_wakeup(self) -> float | None:
         return await self.store.next_due(self.shards)
 
-    async def _tick_table(self, t: _Table, now: float) -> Outbox | None:
+    async def _tick_table(self, t: LoadedTable, now: float) -> Outbox | None:
         if t.row.status != "running" or t.state is None:
             return None
         out = Outbox(channel_id=t.row.channel_id)
@@ -80,13 +99,13 @@ class DeadlinesMixin:
                 if t.row.status != "running":
                     break
             prompts = t.prompts
-        out.status = self._status(t)
+        out.status = self.posts.status(t)
         return out
 
-    # -- host tools for a running game (issue 18 item 9) ------------------------------------
-    def _running_for_host(self, t: _Table, user_id: int, admin: bool, what: str) -> None:
+    # -- host tools for a running game ------------------------------------------------------
+    def _running_for_host(self, t: LoadedTable, user_id: int, admin: bool, what: str) -> None:
         if user_id != t.row.host_id and not admin:
-            raise TableError(f"Only the host ({self._host_name(t)}) or a member with Manage Server can {what}.")
+            raise TableError(f"Only the host ({self.posts.host_name(t)}) or a member with Manage Server can {what}.")
         if t.row.status == "paused":
             raise TableError("The game is paused; /game resume it first.")
         if t.row.status != "running" or t.state is None:
@@ -99,7 +118,7 @@ class DeadlinesMixin:
     ) -> Outbox:
         """The host moves the current deadline to `hours` from now (reminders follow it)."""
 
-        async def run(t: _Table) -> Outbox:
+        async def run(t: LoadedTable) -> Outbox:
             self._running_for_host(t, user_id, admin, "change the deadline")
             if not MIN_DEADLINE_HOURS <= hours <= MAX_DEADLINE_HOURS:
                 raise TableError(
@@ -108,28 +127,28 @@ class DeadlinesMixin:
                 )
             now = self.clock()
             due = now + hours * 3600
-            deadlines = [replace(d, due_at=due, reminders=_reminders(t.settings, now, due)) for d in t.deadlines]
-            t = await self._save(t, deadlines=deadlines)
+            deadlines = [replace(d, due_at=due, reminders=reminder_times(t.settings, now, due)) for d in t.deadlines]
+            t = await self.access.save(t, deadlines=deadlines)
             out = Outbox(channel_id=channel_id, reply=f"The deadline is now {timestamp(due)}.")
             out.posts.append(
                 Post(to="channel", kind="notice", text=f"The host moved the deadline to {timestamp(due, 'F')}.")
             )
-            out.status = self._status(t)
+            out.status = self.posts.status(t)
             return out
 
-        return await self._with_table(channel_id, run)
+        return await self.access.with_table(channel_id, run)
 
     async def end_phase(self, channel_id: int, user_id: int, *, admin: bool = False) -> Outbox:
         """The host ends the current phase now: the table's expiry policy applies as if its
         deadline had passed (default orders, a pause, or the automatic player). "Extend once"
         does not extend here: the host asked for the end."""
 
-        async def run(t: _Table) -> Outbox:
+        async def run(t: LoadedTable) -> Outbox:
             self._running_for_host(t, user_id, admin, "end the phase")
             now = self.clock()
             first = min(t.deadlines, key=lambda d: d.due_at)
             ended = replace(first, due_at=now, reminders=[], extended=True)
-            t = await self._save(t, deadlines=[ended if d.phase == first.phase else d for d in t.deadlines])
+            t = await self.access.save(t, deadlines=[ended if d.phase == first.phase else d for d in t.deadlines])
             out = Outbox(channel_id=channel_id)
             out.posts.append(Post(to="channel", kind="notice", text="The host ended the phase now."))
             ticked = await self._tick_table(t, now)
@@ -138,13 +157,13 @@ class DeadlinesMixin:
             out.reply = "The phase is ended; the table's expiry setting applied."
             return out
 
-        return await self._with_table(channel_id, run)
+        return await self.access.with_table(channel_id, run)
 
     async def nudge(self, channel_id: int, user_id: int, *, admin: bool = False) -> Outbox:
         """The host pings every member who still owes a decision: one mention each, naming
         only the kind of decision and its deadline, never a secret."""
 
-        async def run(t: _Table) -> Outbox:
+        async def run(t: LoadedTable) -> Outbox:
             self._running_for_host(t, user_id, admin, "nudge the players")
             due = {d.phase: d.due_at for d in t.deadlines}
             out = Outbox(channel_id=channel_id)
@@ -170,11 +189,11 @@ class DeadlinesMixin:
             )
             return out
 
-        return await self._with_table(channel_id, run)
+        return await self.access.with_table(channel_id, run)
 
     async def _remind(
-        self, t: _Table, d: DeadlineRow, prompts: list[Prompt], now: float, out: Outbox
-    ) -> _Table:
+        self, t: LoadedTable, d: DeadlineRow, prompts: list[Prompt], now: float, out: Outbox
+    ) -> LoadedTable:
         """Send the reminders due now. A member inside their quiet hours is reminded when
         they end instead (or a minute before the deadline, if that comes first)."""
         meta = dict(t.row.meta)
@@ -193,13 +212,13 @@ class DeadlinesMixin:
             if p.seat not in ripe:
                 if p.seat in deferred:  # already waiting for the end of their quiet hours
                     continue
-                ends = quiet_until(self._prefs_of(human.user_id), now)
+                ends = quiet_until(self.notifications.prefs_of(human.user_id), now)
                 if ends is not None and min(ends, d.due_at - 60) > now:
                     deferred[p.seat] = min(ends, d.due_at - 60)
                     later.append(deferred[p.seat])
                     continue
             deferred.pop(p.seat, None)
-            self._notice(
+            self.notifications.notice(
                 t,
                 out,
                 p.seat,
@@ -216,15 +235,15 @@ class DeadlinesMixin:
         else:
             deferred_all.pop(d.phase, None)
         meta["deferred"] = deferred_all
-        return await self._save(
+        return await self.access.save(
             t,
             row=replace(t.row, meta=meta),
             deadlines=[new if x.phase == d.phase else x for x in t.deadlines],
         )
 
-    async def _pause_expired(self, t: _Table, d: DeadlineRow, prompts: list[Prompt], out: Outbox) -> _Table:
+    async def _pause_expired(self, t: LoadedTable, d: DeadlineRow, prompts: list[Prompt], out: Outbox) -> LoadedTable:
         owing = _and([t.who(p.seat) for p in prompts if p.phase == d.phase])
-        t = await self._save(t, row=replace(t.row, status="paused"))
+        t = await self.access.save(t, row=replace(t.row, status="paused"))
         out.posts.append(
             Post(
                 to="channel",
@@ -236,12 +255,12 @@ class DeadlinesMixin:
         return t
 
     async def _extend(
-        self, t: _Table, d: DeadlineRow, prompts: list[Prompt], now: float, out: Outbox
-    ) -> _Table:
+        self, t: LoadedTable, d: DeadlineRow, prompts: list[Prompt], now: float, out: Outbox
+    ) -> LoadedTable:
         length = phase_seconds(t.settings, prompts, d.phase)
         due = max(d.due_at, now) + length
-        new = replace(d, due_at=due, extended=True, reminders=_reminders(t.settings, now, due))
-        t = await self._save(t, deadlines=[new if x.phase == d.phase else x for x in t.deadlines])
+        new = replace(d, due_at=due, extended=True, reminders=reminder_times(t.settings, now, due))
+        t = await self.access.save(t, deadlines=[new if x.phase == d.phase else x for x in t.deadlines])
         owing = ", ".join(t.who(p.seat) for p in prompts if p.phase == d.phase)
         out.posts.append(
             Post(
@@ -252,7 +271,7 @@ class DeadlinesMixin:
         )
         return t
 
-    async def _default_orders(self, t: _Table, phase: str, out: Outbox) -> _Table:
+    async def _default_orders(self, t: LoadedTable, phase: str, out: Outbox) -> LoadedTable:
         """Give the default order for every seat still owing in `phase`, one transaction each."""
         defaulted: list[str] = []
         for _ in range(DEFAULT_LOOP_CAP):
@@ -262,20 +281,20 @@ class DeadlinesMixin:
             seat = owing[0].seat
             words = t.game.default_words(t.state, seat)  # public: names no secret
             try:
-                t, step = await self._step(t, seat, None, t.game.default_action(t.state, seat))
+                t, step = await self.play.step(t, seat, None, t.game.default_action(t.state, seat))
             except StoreError:
                 raise
             except Exception:  # an engine that refuses or fails its own default must not spin the loop
                 log_game_failure(log, "default order failed in channel %s", t.row.channel_id)
-                return await self._pause_for(
+                return await self.play.pause_for(
                     t, out, f"The default order for {t.who(seat)} failed ({ENGINE_FAILED})"
                 )
             defaulted.append(f"{t.who(seat)} ({words})")
             out.merge(step)
-            t = await self._autoplay(t, out)
+            t = await self.play.autoplay(t, out)
         else:
             if any(p.phase == phase for p in t.prompts):
-                return await self._pause_for(
+                return await self.play.pause_for(
                     t, out, f"{DEFAULT_LOOP_CAP} default orders did not end the phase"
                 )
         if defaulted:
@@ -290,7 +309,7 @@ class DeadlinesMixin:
             )
         return t
 
-    async def _autopilot(self, t: _Table, phase: str, out: Outbox) -> _Table:
+    async def _autopilot(self, t: LoadedTable, phase: str, out: Outbox) -> LoadedTable:
         """on_expiry = autopilot: every seat still owing in the phase becomes automatic
         (until a human substitutes) and plays at once."""
         owing = list(dict.fromkeys(p.seat for p in t.prompts if p.phase == phase))
@@ -306,14 +325,14 @@ class DeadlinesMixin:
             seats.append(s)
         for seat in owing:  # a seat nobody holds (an imported game) is played automatically too
             if t.holder(seat) is None:
-                auto = self._automatic_row(t, seats, seat)
+                auto = automatic_row(t, seats, seat, self.clock())
                 seats.append(auto)
                 history.append(
                     SeatHistoryRow(
                         t.row.channel_id, seat, auto.user_id, auto.name, step, now, True, "deadline"
                     )
                 )
-        t = await self._save(t, seats=seats, history=history)
+        t = await self.access.save(t, seats=seats, history=history)
         names = ", ".join(t.who_as(seat) for seat in owing)
         out.posts.append(
             Post(
@@ -323,54 +342,7 @@ class DeadlinesMixin:
                 "hands the seat back with /game substitute.",
             )
         )
-        return await self._autoplay(t, out)
-
-    async def _pause_for(self, t: _Table, out: Outbox, why: str) -> _Table:
-        out.posts.append(
-            Post(
-                to="channel", kind="notice", text=f"{why}; the game is paused. The host can /game resume it."
-            )
-        )
-        return await self._save(t, row=replace(t.row, status="paused"))
-
-    def _deadlines(
-        self, t: _Table, prompts: list[Prompt], now: float
-    ) -> tuple[list[DeadlineRow], list[DeadlineRow], list[DeadlineRow]]:
-        """The table's deadlines after a change: a phase key seen for the first time gets
-        one; a phase that is gone loses its own. Returns (all, opened, closed)."""
-        phases = list({p.phase: None for p in prompts})  # in order, each once
-        settings = t.settings
-        live = False
-        next_in = None  # seconds to the next session, for a table whose single steps wait for it
-        if "sessions" in t.row.meta:  # a table with live sessions (few): is one running?
-            sessions = sessions_of(t.row.meta)
-            end = session_end(sessions, now)
-            live = end is not None and now + settings.session_minutes * 60 <= end
-            if settings.between_sessions == "wait" and not live:
-                start = next_session_start(sessions, now)
-                next_in = None if start is None else start - now
-        if phases == [d.phase for d in t.deadlines] and not live:
-            return t.deadlines, [], []  # the same phases as before (most actions): nothing to do
-        existing = {d.phase: d for d in t.deadlines}
-        rows, opened = [], []
-        for phase in phases:
-            if phase in existing:
-                row = existing[phase]
-                soon = now + settings.session_minutes * 60
-                if live and row.due_at < soon and single_step(prompts, phase):
-                    # in a session the short deadline runs from the player's latest decision
-                    row = replace(row, due_at=soon)
-                rows.append(row)
-                continue
-            due = now + phase_seconds(settings, prompts, phase, live, next_in)
-            thread = next((p.thread for p in prompts if p.phase == phase and p.thread), None)
-            row = DeadlineRow(
-                t.row.channel_id, phase, now, due, _reminders(settings, now, due), thread=thread
-            )
-            rows.append(row)
-            opened.append(row)
-        closed = [d for d in t.deadlines if d.phase not in phases]
-        return rows, opened, closed
+        return await self.play.autoplay(t, out)
 
     # -- outages ---------------------------------------------------------------------------
     async def heartbeat(self) -> None:
@@ -416,25 +388,25 @@ class DeadlinesMixin:
             f"({relative(down).removeprefix('in ')})."
         )
 
-        async def run(t: _Table) -> Outbox | None:
+        async def run(t: LoadedTable) -> Outbox | None:
             if not self.shards.owns(t.row.guild_id) or t.row.meta.get("outage_noted", 0) > last:
                 return None
             row = replace(t.row, meta={**t.row.meta, "outage_noted": now})
             said = text
             if t.settings.on_outage == "extend" and t.deadlines:
                 shifted = [_shift(d, down) if d.started_at <= last else d for d in t.deadlines]
-                t = await self._save(t, row=row, deadlines=shifted)
-                said += " Every running deadline is extended by that time" + self._due_text(t) + "."
+                t = await self.access.save(t, row=row, deadlines=shifted)
+                said += " Every running deadline is extended by that time" + self.posts.due_text(t) + "."
             else:
-                t = await self._save(t, row=row)
+                t = await self.access.save(t, row=row)
             out = Outbox(channel_id=t.row.channel_id)
             out.posts.append(Post(to="channel", kind="notice", text=said))
-            out.status = partial(self._status, t)  # written only if a front end reads it
+            out.status = partial(self.posts.status, t)  # written only if a front end reads it
             return out
 
         async def one(channel_id: int) -> Outbox | None:
             try:
-                return await self._with_table(channel_id, run)
+                return await self.access.with_table(channel_id, run)
             except (TableError, StoreError):
                 log.exception("outage notice failed for channel %s", channel_id)
                 return None

@@ -1,14 +1,18 @@
 """History: the public log, JSON export and import of a game, publishing a finished game.
 
-A mixin of `TableService`. A record is bot/service/records.py's chancellery-record/1; an export
-adds who played each seat when (`seats_over_time`).
+`History` owns the log pages, exports (public, full, the operator's), importing a record
+into a new table, and publishing a finished game's history. It reads tables through
+`TableAccess` and saves only the "published" mark; it plays no action. A record is
+bot/service/records.py's chancellery-record/1; an export adds who played each seat when
+(`seats_over_time`).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
@@ -19,15 +23,44 @@ from ..render.text import split_message
 from ..store import ActionRow, EventRow, TableExists, TableRow
 from .outbox import Outbox, Post
 from .records import PUBLIC_FORMAT, Record, ReplayError, check_format, record_from_store, replay
-from .tablebase import LOG_PAGE, OVER, TableError, _first_error, _Table, note_saved
+from .tablebase import LOG_PAGE, OVER, Settings, TableError, first_error, note_saved
+
+if TYPE_CHECKING:
+    from .loaded import LoadedTable, TableAccess
+    from .posts import Posts
 
 POST_CHARS = 1900  # a Discord message holds 2000
 SEED_MIN, SEED_MAX = -(2**63), 2**63 - 1  # what the store's 64-bit INTEGER column holds
 
 
-class HistoryMixin:
+def setup_options(t: LoadedTable) -> dict[str, Any]:
+    """The options `start` gave setup (plus seat preferences, for a game that takes them)."""
+    options = dict(t.row.options)
+    if "preferences" in t.game.Options.model_fields and "preferences" not in options:
+        options["preferences"] = {s.seat: s.preference for s in t.seats if s.seat and s.preference}
+    return options
+
+
+def setup_again(t: LoadedTable) -> GameState:
+    """The table's game set up again from its seed, as `start` set it up."""
+    g = t.game
+    return g.setup(list(t.state.seats), g.Options.model_validate(setup_options(t)), t.row.seed)
+
+
+class History:
+    """The log, exports, imports and publishing of a table's history."""
+
+    def __init__(
+        self, access: TableAccess, posts: Posts, clock: Callable[[], float], default_settings: Settings
+    ) -> None:
+        self.access = access
+        self.store = access.store
+        self.posts = posts
+        self.clock = clock
+        self.default_settings = default_settings
+
     async def log(self, channel_id: int, page: int = 1) -> str:
-        t = await self._load(channel_id)
+        t = await self.access.load(channel_id)
         total = await self.store.count_events(channel_id)
         pages = max(1, -(-total // LOG_PAGE))
         page = min(max(1, page), pages)
@@ -37,24 +70,13 @@ class HistoryMixin:
         body = "\n".join(r.text for r in reversed(rows))
         return f"**{t.game.title}** log, page {page} of {pages} (page 1 is the newest):\n{body}"
 
-    def _setup_options(self, t: _Table) -> dict[str, Any]:
-        """The options `start` gave setup (plus seat preferences, for a game that takes them)."""
-        options = dict(t.row.options)
-        if "preferences" in t.game.Options.model_fields and "preferences" not in options:
-            options["preferences"] = {s.seat: s.preference for s in t.seats if s.seat and s.preference}
-        return options
-
-    def _setup_again(self, t: _Table) -> GameState:
-        g = t.game
-        return g.setup(list(t.state.seats), g.Options.model_validate(self._setup_options(t)), t.row.seed)
-
     # -- export and import -----------------------------------------------------------------
     async def export(self, channel_id: int) -> dict:
         """The game's record for whoever asks. After the end, the full record (seed, every
         action, every secret order), which `replay` checks. Before the end, and for ever
         for an abandoned game, the public record only: nobody, host included, gets the seed
         or a hidden action from a game still in play (docs/rulings.md, Platform 23)."""
-        t = await self._load(channel_id)
+        t = await self.access.load(channel_id)
         if t.state is None:
             raise TableError("The game has not started; there is nothing to export yet.")
         if t.row.status != "finished":
@@ -65,12 +87,12 @@ class HistoryMixin:
         """The full record at any moment, secrets included, for the operator's command line
         (`chancellery export`): whoever runs the bot holds the database anyway. No front
         end calls this."""
-        t = await self._load(channel_id)
+        t = await self.access.load(channel_id)
         if t.state is None:
             raise TableError("The game has not started; there is nothing to export yet.")
         return await self._full_record(t)
 
-    async def _full_record(self, t: _Table) -> dict:
+    async def _full_record(self, t: LoadedTable) -> dict:
         channel_id = t.row.channel_id
         try:
             record = await record_from_store(self.store, channel_id)
@@ -83,7 +105,7 @@ class HistoryMixin:
         data["status"] = t.row.status
         return data
 
-    async def _public_record(self, t: _Table) -> dict:
+    async def _public_record(self, t: LoadedTable) -> dict:
         """What anyone watching the channel saw: the public log, the public view of the
         table now, who sat where, and the seed's commitment. No seed, no actions (a secret
         order is an action), no private line: it cannot be replayed or continued."""
@@ -149,7 +171,7 @@ class HistoryMixin:
         try:
             rec = Record.model_validate(record)
         except ValidationError as exc:
-            raise TableError(f"That file is not a game record: {_first_error(exc)}") from None
+            raise TableError(f"That file is not a game record: {first_error(exc)}") from None
         if not SEED_MIN <= rec.seed <= SEED_MAX:
             raise TableError(
                 "That record's seed is out of range: a table's seed is a whole number "
@@ -191,18 +213,18 @@ class HistoryMixin:
             updated_at=now,
             meta={"imported": True},
         )
-        async with self._lock(channel_id):
+        async with self.access.lock(channel_id):
             try:
                 # one transaction; who played before the export stays in the record
                 await self.store.create_table(row, [], actions=action_rows, events=event_rows)
             except TableExists:
                 raise TableError("This channel already has a table. Import into another channel.") from None
             note_saved(channel_id)
-            t = await self._load(channel_id, fresh=True)
+            t = await self.access.load(channel_id, fresh=True)
         labels = ", ".join(
             f"{t.label(s)}" + (f" (was {names[s]})" if s in names else "") for s in t.state.seats
         )
-        out = Outbox(channel_id=channel_id, status=self._status(t))
+        out = Outbox(channel_id=channel_id, status=self.posts.status(t))
         out.posts.append(
             Post(
                 to="channel",
@@ -220,10 +242,10 @@ class HistoryMixin:
         """After the end, the whole history including every private event (hands, secret
         orders) goes to the channel. Refused before the end."""
 
-        async def run(t: _Table) -> Outbox:
+        async def run(t: LoadedTable) -> Outbox:
             if user_id != t.row.host_id and not admin:
                 raise TableError(
-                    f"Only the host ({self._host_name(t)}) or a member with Manage Server can publish the history."
+                    f"Only the host ({self.posts.host_name(t)}) or a member with Manage Server can publish the history."
                 )
             if t.row.status != "finished":
                 raise TableError(
@@ -239,8 +261,8 @@ class HistoryMixin:
             out = Outbox(channel_id=channel_id, reply="Published.")
             for chunk in split_message("\n".join(lines), POST_CHARS):
                 out.posts.append(Post(to="channel", kind="history", text=chunk))
-            await self._save(t, row=replace(t.row, meta={**t.row.meta, "published": True}))
+            await self.access.save(t, row=replace(t.row, meta={**t.row.meta, "published": True}))
             return out
 
-        return await self._with_table(channel_id, run)
+        return await self.access.with_table(channel_id, run)
 

@@ -1,19 +1,27 @@
 """Notification preferences: DM or mention, timezone, quiet hours; `/game mine`.
 
-A mixin of `TableService`. Preferences belong to the member, not the table, so one
-`/game notify` applies at every table they sit at.
+`Preferences` owns the members' preferences kept in memory; `Notifications` owns changing
+them, whether a member's DMs are closed, `/game mine`, and how a turn notice or reminder
+reaches a member (`notice`). Preferences belong to the member, not the table, so one
+`/game notify` applies at every table they sit at. Neither saves a table.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..render import timestamp
-from ..store import NotifyPrefs
-from .outbox import Outbox, Post
-from .tablebase import TableError, _Table
+from ..store import NotifyPrefs, SeatRow, Store
+from .bounded import LRU
+from .outbox import Outbox, Post, seat_post
+from .tablebase import TableError
+
+if TYPE_CHECKING:
+    from .loaded import LoadedTable, TableAccess
 
 _HOURS = re.compile(r"^\s*(\d{1,2})(?::(\d{2}))?\s*-\s*(\d{1,2})(?::(\d{2}))?\s*$")
 
@@ -52,7 +60,37 @@ def describe_prefs(p: NotifyPrefs) -> str:
     return f"Turn notices and reminders come as {how}; timezone {p.timezone}; {quiet}."
 
 
-class NotifyMixin:
+class Preferences:
+    """Members' notification preferences kept in memory: read from the store when a table
+    of theirs is first used (`TableAccess.with_table`), updated by `/game notify`."""
+
+    def __init__(self, store: Store, size: int) -> None:
+        self.store = store
+        self.cache: LRU[int, NotifyPrefs] = LRU(size)
+
+    def missing(self, seats: list[SeatRow]) -> list[int]:
+        """The members in `seats` whose preferences are not in memory (after the first
+        action of a table, usually none: the check costs no await)."""
+        return [s.user_id for s in seats if s.user_id > 0 and s.user_id not in self.cache]
+
+    async def load(self, seats: list[SeatRow]) -> None:
+        for user_id in self.missing(seats):
+            self.cache[user_id] = await self.store.get_notify(user_id)
+
+    def of(self, user_id: int) -> NotifyPrefs:
+        return self.cache.get(user_id) or NotifyPrefs(user_id)
+
+
+class Notifications:
+    """Changing preferences, DM bookkeeping, `/game mine` and turn notices. Reads tables
+    through `access`, never saves one."""
+
+    def __init__(self, access: TableAccess, preferences: Preferences, clock: Callable[[], float]) -> None:
+        self.access = access
+        self.store = access.store
+        self.preferences = preferences
+        self.clock = clock
+
     async def set_notify(
         self,
         user_id: int,
@@ -86,7 +124,7 @@ class NotifyMixin:
                 parse_quiet_hours(text)
                 prefs.quiet_hours = text.replace(" ", "")
         await self.store.set_notify(prefs, self.clock())
-        self._prefs[user_id] = prefs
+        self.preferences.cache[user_id] = prefs
         again = " I will try direct messages again." if reopened else ""
         return describe_prefs(prefs) + again
 
@@ -94,7 +132,7 @@ class NotifyMixin:
         lines = []
         for channel_id in await self.store.tables_of_user(user_id):
             try:
-                t = await self._load(channel_id)
+                t = await self.access.load(channel_id)
             except TableError:
                 continue
             me = t.seat_of(user_id)
@@ -128,19 +166,10 @@ class NotifyMixin:
     async def dm_closed(self, user_id: int) -> bool:
         return await self.store.is_dm_closed(user_id)
 
-    def _prefs_missing(self, t: _Table) -> list[int]:
-        """The members seated at `t` whose preferences are not in memory (after the first
-        action of a table, usually none: the check costs no await)."""
-        return [s.user_id for s in t.seats if s.user_id > 0 and s.user_id not in self._prefs]
+    def prefs_of(self, user_id: int) -> NotifyPrefs:
+        return self.preferences.of(user_id)
 
-    async def _load_prefs(self, t: _Table) -> None:
-        for user_id in self._prefs_missing(t):
-            self._prefs[user_id] = await self.store.get_notify(user_id)
-
-    def _prefs_of(self, user_id: int) -> NotifyPrefs:
-        return self._prefs.get(user_id) or NotifyPrefs(user_id)
-
-    def _notice(self, t: _Table, out: Outbox, seat: str, text: str, public: str, *, kind: str) -> None:
+    def notice(self, t: LoadedTable, out: Outbox, seat: str, text: str, public: str, *, kind: str) -> None:
         """A turn notice or reminder for the member at `seat`, the way they asked for it:
         a DM with `text`, or a mention in the channel with `public` (which names no secret)
         plus `text` privately on request. A DM carries the mention too: the front end
@@ -149,8 +178,8 @@ class NotifyMixin:
         if human is None:
             return
         mention = f"<@{human.user_id}> {public}"
-        if self._prefs_of(human.user_id).mode == "mention":
+        if self.preferences.of(human.user_id).mode == "mention":
             out.posts.append(Post(to="channel", kind=kind, user_id=human.user_id, text=mention))
-            self._seat_post(t, out, seat, text, kind=kind, dm=False)
+            seat_post(t, out, seat, text, kind=kind, dm=False)
         else:
-            self._seat_post(t, out, seat, text, kind=kind, dm=True, public=mention)
+            seat_post(t, out, seat, text, kind=kind, dm=True, public=mention)

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
-__all__ = ["Post", "Outbox"]
+__all__ = ["Post", "Outbox", "seat_post"]
 
 
 @dataclass(slots=True, kw_only=True)
@@ -80,8 +80,8 @@ class Outbox:
         self.posts.extend(later.posts)
         self.close_thread = self.close_thread or later.close_thread
         if later.close_thread and not later.open_thread:
-            # a thread this call opened has already ended again: never open it (issue 18,
-            # item 14: automatic seats ending a Congress and the game in one command)
+            # a thread this call opened has already ended again: never open it (automatic
+            # seats ending a Congress and the game in one command)
             self.open_thread, self.open_thread_due = None, None
         if later.open_thread:
             self.open_thread, self.open_thread_due = later.open_thread, later.open_thread_due
@@ -93,3 +93,31 @@ class Outbox:
 
     def for_seat(self, seat: str) -> list[Post]:
         return [p for p in self.posts if p.to == "seat" and p.seat == seat]
+
+
+def seat_post(
+    t: Any,
+    out: Outbox,
+    seat: str,
+    text: str,
+    *,
+    kind: str = "event",
+    dm: bool = False,
+    public: str | None = None,
+) -> None:
+    """A private line for the holder of `seat` at the loaded table `t`; an automatic
+    seat's private lines go nowhere (they stay in the stored log)."""
+    holder = t.holder(seat)
+    if holder is not None and holder.automatic:
+        return
+    out.posts.append(
+        Post(
+            to="seat",
+            seat=seat,
+            user_id=holder.user_id if holder else None,
+            text=text,
+            kind=kind,
+            dm=dm,
+            public=public,
+        )
+    )

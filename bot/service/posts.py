@@ -2,13 +2,16 @@
 phone), the round summary, a player's private text, and the posts an action produces
 (events, turn notices, thread changes).
 
-A mixin of `TableService`; it reads a loaded `_Table` and appends to an `Outbox`, and
-keeps where the channel's round summary starts (docs/rulings.md, Discord adapter 27).
+`Posts` owns these texts and where the channel's round summary starts (the table's
+`meta`, docs/rulings.md, Discord adapter 27). It reads a `LoadedTable` and appends to an
+`Outbox`; the only thing it saves is where the summary starts. It plays no action.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from engine.core import Event, Layout, Prompt
 
@@ -16,9 +19,13 @@ from ..render import seat_list, standings, timestamp
 from ..render.status import StatusCard, Waiting, card_of, waiting_line
 from ..render.summary import Line, Part, parts, round_name
 from ..store import DeadlineRow
-from .outbox import Outbox, Post
+from .outbox import Outbox, Post, seat_post
 from .sessions import in_session, sessions_of
-from .tablebase import OVER, _Table, single_step
+from .tablebase import OVER, single_step
+
+if TYPE_CHECKING:
+    from .loaded import LoadedTable, TableAccess
+    from .notify import Notifications
 
 SUMMARY = "summary"  # the table's meta key: where the summary the status message holds starts
 
@@ -33,9 +40,17 @@ class Summary:
     held_by: int | None
 
 
-class PostsMixin:
+class Posts:
+    """The public and private texts of a table and the posts an action produces."""
+
+    def __init__(self, access: TableAccess, notifications: Notifications, clock: Callable[[], float]) -> None:
+        self.access = access
+        self.store = access.store
+        self.notifications = notifications
+        self.clock = clock
+
     # -- text ------------------------------------------------------------------------------
-    def _status(self, t: _Table, result: bool = False) -> str:
+    def status(self, t: LoadedTable, result: bool = False) -> str:
         """The public status; with `result`, after the end, the standings and how each
         score was reached (`/game status`; the status message keeps its one-message size)."""
         g = t.game
@@ -46,7 +61,7 @@ class PostsMixin:
             lines.append(seat_list([(s.name, s.preference and f"wants {s.preference}") for s in t.seats]))
             if t.row.status == "lobby":
                 lines.append(
-                    f"/game join to sit down; the host ({self._host_name(t)}) starts with /game start."
+                    f"/game join to sit down; the host ({self.host_name(t)}) starts with /game start."
                 )
             return "\n".join(lines)
         lines = [g.describe(g.view(t.state, None))]
@@ -64,7 +79,7 @@ class PostsMixin:
             lines.append("Seats to fill: " + ", ".join(t.label(s) for s in empty))
         if t.row.status == "running":
             if t.prompts:
-                lines.append(self._waiting_line(t))
+                lines.append(self.waiting_line(t))
         elif t.row.status == "paused":
             lines.append("The game is paused.")
         elif t.row.status == "finished":
@@ -77,12 +92,12 @@ class PostsMixin:
             lines.append("The game was abandoned.")
         return "\n".join(lines)
 
-    def _due_text(self, t: _Table) -> str:
+    def due_text(self, t: LoadedTable) -> str:
         if not t.deadlines:
             return ""
         return f" — due {timestamp(min(d.due_at for d in t.deadlines))}"
 
-    def _waiting_line(self, t: _Table, *, bold: bool = False) -> str:
+    def waiting_line(self, t: LoadedTable, *, bold: bool = False) -> str:
         """Who owes what, with each full slash command, and when it is due; players who owe
         the same are named together (`render.status.waiting_line`)."""
         owing = [Waiting(t.who(p.seat), t.game.owed(p)) for p in t.prompts]
@@ -90,7 +105,7 @@ class PostsMixin:
         line = waiting_line(owing, everyone=len([s for s in t.seats if s.seat]), due=due)
         return line if bold else line.replace("**Waiting for**", "Waiting for", 1)
 
-    def _card(self, t: _Table) -> StatusCard:
+    def card(self, t: LoadedTable) -> StatusCard:
         """The public status laid out for a phone (`render.status`): the waiting line first,
         the game's layout with each nation's player named, within 1,000 characters."""
         g = t.game
@@ -98,14 +113,14 @@ class PostsMixin:
             seated = seat_list([(s.name, s.preference and f"wants {s.preference}") for s in t.seats])
             lines = [f"{len(t.seats)} seated ({g.min_players}-{g.max_players} players)", seated]
             if t.row.status == "lobby":
-                lines.append(f"/game join to sit down; the host ({self._host_name(t)}) starts with /game start.")
+                lines.append(f"/game join to sit down; the host ({self.host_name(t)}) starts with /game start.")
             else:
                 lines.append("The table was closed before the game began.")
             return StatusCard(title=f"{g.title} · {t.row.status}", description="\n".join(lines))
         top: list[str] = []
         bottom: list[str] = []
         if t.row.status == "running" and t.prompts:
-            top.append(self._waiting_line(t, bold=True))
+            top.append(self.waiting_line(t, bold=True))
         elif t.row.status == "paused":
             top.append("**The game is paused.** The host, or a majority vote, can /game resume it.")
         elif t.row.status == "finished":
@@ -126,21 +141,21 @@ class PostsMixin:
         return card_of(layout, top, players, bottom)
 
     async def status_card(self, channel_id: int) -> StatusCard:
-        return self._card(await self._load(channel_id))
+        return self.card(await self.access.load(channel_id))
 
-    # -- the round summary (issue 18 item 10) ----------------------------------------------
+    # -- the round summary -----------------------------------------------------------------
     async def round_summary(self, channel_id: int) -> Summary | None:
         """The public events since the status message's summary began, cut into messages
         (`render.summary`); None before the game starts. A table that has none yet (one
         started before summaries, or imported) starts it now, from the next event on."""
-        t = await self._load(channel_id)
+        t = await self.access.load(channel_id)
         if t.state is None:
             return None
         stored = t.row.meta.get(SUMMARY)
         total = await self.store.count_events(channel_id)
         if stored is None:
             stored = {**Part(since=total).start(), "message": t.row.status_message_id}
-            await self._with_table(channel_id, lambda t: self._keep_summary(t, stored))
+            await self.access.with_table(channel_id, lambda t: self.keep_summary(t, stored))
         start = Part.resume(stored)
         since = min(start.since, total)  # an undo may have taken events back
         rows = await self.store.get_events(channel_id, limit=total - since) if total > since else []
@@ -151,19 +166,19 @@ class PostsMixin:
         """The status message is now `message_id`, holding `part`: kept with the table, so a
         restart edits that message and continues that part."""
 
-        async def run(t: _Table) -> None:
-            await self._keep_summary(t, {**part.start(), "message": message_id}, message_id)
+        async def run(t: LoadedTable) -> None:
+            await self.keep_summary(t, {**part.start(), "message": message_id}, message_id)
 
-        await self._with_table(channel_id, run)
+        await self.access.with_table(channel_id, run)
 
-    async def _keep_summary(self, t: _Table, stored: dict, message_id: int | None = None) -> None:
+    async def keep_summary(self, t: LoadedTable, stored: dict, message_id: int | None = None) -> None:
         row = replace(t.row, meta={**t.row.meta, SUMMARY: stored})
         if message_id is not None:
             row = replace(row, status_message_id=message_id)
-        await self._save(t, row=row)
+        await self.access.save(t, row=row)
 
     @staticmethod
-    def _opening_summary(begins: str, first_round: str) -> dict:
+    def opening_summary(begins: str, first_round: str) -> dict:
         """The summary of a game that begins now: from its first event, headed by the line
         that says it began and the first round's name; no message holds it yet (the lobby's
         status message gives way)."""
@@ -171,7 +186,7 @@ class PostsMixin:
         part = Part(since=0, heading=heading, name=first_round or round_name(begins))
         return {**part.start(), "message": None}
 
-    def _private_text(self, t: _Table, seat: str) -> str:
+    def private_text(self, t: LoadedTable, seat: str) -> str:
         g = t.game
         lines = [g.describe(g.view(t.state, seat))]
         due = {d.phase: d.due_at for d in t.deadlines}
@@ -183,51 +198,25 @@ class PostsMixin:
             lines.append("You owe nothing right now.")
         return "\n".join(lines)
 
-    def _host_name(self, t: _Table) -> str:
+    def host_name(self, t: LoadedTable) -> str:
         return next((s.name for s in t.seats if s.user_id == t.row.host_id), "the host")
 
-    def _closed_text(self, t: _Table, verb: str) -> str:
+    def closed_text(self, t: LoadedTable, verb: str) -> str:
         if t.row.status in ("finished", "abandoned"):
             return OVER
         return f"The game has already started; you cannot {verb} now."
 
     # -- outbox ----------------------------------------------------------------------------
-    def _seat_post(
-        self,
-        t: _Table,
-        out: Outbox,
-        seat: str,
-        text: str,
-        *,
-        kind: str = "event",
-        dm: bool = False,
-        public: str | None = None,
-    ) -> None:
-        holder = t.holder(seat)
-        if holder is not None and holder.automatic:
-            return  # an automatic seat's private lines go nowhere (they stay in the stored log)
-        out.posts.append(
-            Post(
-                to="seat",
-                seat=seat,
-                user_id=holder.user_id if holder else None,
-                text=text,
-                kind=kind,
-                dm=dm,
-                public=public,
-            )
-        )
-
-    def _event_posts(self, t: _Table, out: Outbox, events: list[Event]) -> None:
+    def event_posts(self, t: LoadedTable, out: Outbox, events: list[Event]) -> None:
         for e in events:
             if e.audience is None:
                 # An event the game marks for the phase thread goes there.
                 to = "thread" if e.thread else "channel"
                 out.posts.append(Post(to=to, text=e.text))
             else:
-                self._seat_post(t, out, e.audience, e.text)
+                seat_post(t, out, e.audience, e.text)
 
-    def _prompt_posts(self, t: _Table, out: Outbox, before: list[Prompt], after: list[Prompt]) -> None:
+    def prompt_posts(self, t: LoadedTable, out: Outbox, before: list[Prompt], after: list[Prompt]) -> None:
         """Tell each player of a decision they newly owe, with its deadline (always by DM)."""
         old = {(p.seat, p.phase, p.kind) for p in before}
         new = [p for p in after if (p.seat, p.phase, p.kind) not in old]
@@ -249,7 +238,7 @@ class PostsMixin:
                 )
             when = f" Due {timestamp(due[p.phase])}." if p.phase in due else ""
             secret = " (secret: only you see this)" if p.simultaneous else ""
-            self._notice(
+            self.notifications.notice(
                 t,
                 out,
                 p.seat,
@@ -259,7 +248,7 @@ class PostsMixin:
             )
 
     @staticmethod
-    def _thread_changes(out: Outbox, opened: list[DeadlineRow], closed: list[DeadlineRow]) -> None:
+    def thread_changes(out: Outbox, opened: list[DeadlineRow], closed: list[DeadlineRow]) -> None:
         if not opened and not closed:  # most actions: the same phases as before
             return
         if any(d.thread for d in closed):

@@ -47,12 +47,12 @@ class Scheduler:
 
     async def run_once(self, deliver: Callable[[Outbox], Awaitable[None]]) -> float:
         """One tick and its deliveries; returns how long to sleep before the next."""
-        for out in await self.service.tick():
+        for out in await self.service.deadlines.tick():
             try:
                 await deliver(out)
             except Exception:  # a failed delivery must not stop other tables' deadlines
                 log.exception("delivering deadline output for channel %s failed", out.channel_id)
-        nxt = await self.service.next_wakeup()
+        nxt = await self.service.deadlines.next_wakeup()
         if nxt is None:
             return self.max_sleep
         wait = nxt - self.service.clock()

@@ -1,5 +1,5 @@
-"""Live sessions: weekly times a table's players meet to play together (issue 18 item 5;
-docs/architecture.md §3, Deadlines).
+"""Live sessions: weekly times a table's players meet to play together
+(docs/architecture.md §3, Deadlines).
 
 A table keeps its sessions in its row's `meta["sessions"]`, each a weekday, a local start
 time, a length and a time zone. While one runs, a step only one player can take gets the

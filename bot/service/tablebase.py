@@ -1,8 +1,8 @@
-"""What the table service and its parts share: refusals, settings, a loaded table.
+"""What the table service and its parts share: refusals, settings, how long a phase runs
+and which deadlines a table has after a change.
 
-`TableService` (bot/service/tables.py) is assembled from mixins along its seams: deadlines
-(bot/service/deadlines.py), controls for long games (bot/service/controls.py), history and records
-(bot/service/history.py) and notifications (bot/service/notify.py). They all work on a `_Table`.
+Plain values and functions only: no part of the service keeps state here. A loaded table
+and the access to it are bot/service/loaded.py's.
 """
 
 from __future__ import annotations
@@ -12,15 +12,14 @@ import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, replace
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from engine.core import Game, GameState, Prompt
+from engine.core import Game, Prompt
 
-from ..store import DeadlineRow, SeatRow, TableRow
+from ..store import DeadlineRow
 
 NO_TABLE = "There is no table in this channel."
 NOT_SEATED = "You are not seated at this table."
@@ -47,8 +46,8 @@ class TableError(Exception):
 
 
 # The tables saved during one front-end call, so that an apology for a failure can say
-# truthfully whether the table changed (issue 11 item 11), and during one of the
-# service's own calls (`TableService._with_table`). Blocks nest: each collects its own.
+# truthfully whether the table changed, and during one of the service's own calls
+# (`TableAccess.with_table`). Blocks nest: each collects its own.
 _SAVED: ContextVar[tuple[set[int], ...]] = ContextVar("chancellery_saved", default=())
 
 
@@ -83,7 +82,7 @@ class Settings(BaseModel):
     reminders_hours: list[Annotated[float, Field(gt=0)]] = Field(default_factory=lambda: [12.0, 1.0])
     on_expiry: Literal["default", "extend", "pause", "autopilot"] = "default"
     diplomacy_minutes: float = Field(default=1440.0, gt=0, le=MAX_HOURS * 60)
-    # each kind of step has its own length (issue 18 item 7); None: phase_hours. The
+    # each kind of step has its own length; None: phase_hours. The
     # defaults are phase_hours' 24 h, chosen from `python -m bot pacing` (docs/pacing.md):
     # shorter single-player deadlines give many more default orders.
     single_hours: float | None = Field(default=None, gt=0, le=MAX_HOURS)
@@ -91,7 +90,7 @@ class Settings(BaseModel):
     # during a live session (bot/service/sessions.py) a single-player step is due this soon
     session_minutes: float = Field(default=15.0, gt=0, le=MAX_HOURS * 60)
     # between live sessions a single-player step goes on with its usual deadline ("continue")
-    # or waits for the next session ("wait"): it is due session_minutes into it (issue 18)
+    # or waits for the next session ("wait"): it is due session_minutes into it
     between_sessions: Literal["continue", "wait"] = "continue"
     # after an outage, give running deadlines the downtime back ("extend") or not ("ignore")
     on_outage: Literal["extend", "ignore"] = "extend"
@@ -204,7 +203,7 @@ class Settings(BaseModel):
         try:
             return Settings.model_validate(data)
         except ValidationError as exc:  # every case above is checked; this is the last word
-            raise TableError(f"That setting is not allowed: {_first_error(exc)}.") from None
+            raise TableError(f"That setting is not allowed: {first_error(exc)}.") from None
 
     def describe(self) -> str:
         reminders = ", ".join(f"{h:g} h" for h in self.reminders_hours) or "none"
@@ -326,79 +325,6 @@ class TableInfo:
     status_message_id: int | None = None
 
 
-@dataclass
-class _Table:
-    """A loaded table: the stored rows and the parsed game state.
-
-    An action is played on the cached table's state itself (`TableService._step`), so
-    that object passes from each version's `_Table` to the next one's. The table it
-    leaves, or one whose step failed halfway, forgets it (`forget_state`) and reads its
-    own state again from its row's JSON if anyone still asks: every `_Table` still shows
-    its own version, and one whose step failed shows the stored state."""
-
-    row: TableRow
-    seats: list[SeatRow]
-    deadlines: list[DeadlineRow]
-    game: Game
-    state: GameState | None
-
-    def forget_state(self) -> None:
-        """The state object is no longer this version's (a later step plays on it, or a
-        failed one changed it): read it again from the row's JSON when next asked."""
-        self.__dict__.pop("state", None)
-
-    def __getattr__(self, name: str) -> Any:
-        # only called for an attribute not set: the state after forget_state
-        if name != "state" or "row" not in self.__dict__:
-            raise AttributeError(name)
-        json = self.row.state
-        state = self.__dict__["state"] = self.game.load_state(json) if json else None
-        return state
-
-    def seat_of(self, user_id: int) -> SeatRow | None:
-        return next((s for s in self.seats if s.user_id == user_id), None)
-
-    def holder(self, seat: str) -> SeatRow | None:
-        return self._holders.get(seat)
-
-    def label(self, seat: str) -> str:
-        return self.game.seat_label(self.state, seat) if self.state is not None else seat
-
-    def human(self, seat: str) -> SeatRow | None:
-        """The member who receives this seat's private lines: none for an automatic seat."""
-        holder = self.holder(seat)
-        return holder if holder is not None and not holder.automatic else None
-
-    def free_seats(self) -> list[str]:
-        """Engine seats no row holds (an imported game waiting for players)."""
-        held = {s.seat for s in self.seats}
-        return [seat for seat in self.state.seats if seat not in held] if self.state is not None else []
-
-    def who(self, seat: str) -> str:
-        """The player's name (the seat list shows which nation each plays)."""
-        holder = self.holder(seat)
-        return holder.name if holder else self.label(seat)
-
-    def who_as(self, seat: str) -> str:
-        """The player's name with their seat in the game's words: "alice (France)"."""
-        label = self.label(seat)
-        return self.who(seat) if label == seat else f"{self.who(seat)} ({label})"
-
-    # A _Table is replaced, never changed, on every save, so these are computed once per version.
-    @cached_property
-    def settings(self) -> Settings:
-        return Settings.from_json(self.row.settings)
-
-    @cached_property
-    def _holders(self) -> dict[str | None, SeatRow]:
-        # seats are looked up several times per action; the list is replaced, never changed
-        return {s.seat: s for s in reversed(self.seats)}  # reversed: the first row wins
-
-    @cached_property
-    def prompts(self) -> list[Prompt]:
-        return self.game.prompts(self.state) if self.state is not None else []
-
-
 # -- small helpers ---------------------------------------------------------------------------
 
 
@@ -406,16 +332,57 @@ def _setting_of(prompts: list[Prompt], phase: str) -> str | None:
     return next((p.deadline_setting for p in prompts if p.phase == phase and p.deadline_setting), None)
 
 
-def _reminders(settings: Settings, now: float, due: float) -> list[float]:
+def reminder_times(settings: Settings, now: float, due: float) -> list[float]:
     """Reminder times before `due`; a lead time longer than the phase sends none."""
     return sorted({due - h * 3600 for h in settings.reminders_hours if due - h * 3600 > now})
 
 
-def _first_error(exc: ValidationError) -> str:
+def first_error(exc: ValidationError) -> str:
     err = exc.errors()[0]
     where = ".".join(str(x) for x in err["loc"])
     return f"{where}: {err['msg']}" if where else err["msg"]
 
 
-def _message(exc: Exception) -> str:
-    return _first_error(exc) if isinstance(exc, ValidationError) else str(exc)
+def error_message(exc: Exception) -> str:
+    return first_error(exc) if isinstance(exc, ValidationError) else str(exc)
+
+
+def deadlines_after(
+    t: Any, prompts: list[Prompt], now: float
+) -> tuple[list[DeadlineRow], list[DeadlineRow], list[DeadlineRow]]:
+    """The deadlines of the loaded table `t` after a change that leaves `prompts` owed: a
+    phase key seen for the first time gets one; a phase that is gone loses its own.
+    Returns (all, opened, closed)."""
+    from .sessions import next_session_start, session_end, sessions_of
+
+    phases = list({p.phase: None for p in prompts})  # in order, each once
+    settings = t.settings
+    live = False
+    next_in = None  # seconds to the next session, for a table whose single steps wait for it
+    if "sessions" in t.row.meta:  # a table with live sessions (few): is one running?
+        sessions = sessions_of(t.row.meta)
+        end = session_end(sessions, now)
+        live = end is not None and now + settings.session_minutes * 60 <= end
+        if settings.between_sessions == "wait" and not live:
+            start = next_session_start(sessions, now)
+            next_in = None if start is None else start - now
+    if phases == [d.phase for d in t.deadlines] and not live:
+        return t.deadlines, [], []  # the same phases as before (most actions): nothing to do
+    existing = {d.phase: d for d in t.deadlines}
+    rows, opened = [], []
+    for phase in phases:
+        if phase in existing:
+            row = existing[phase]
+            soon = now + settings.session_minutes * 60
+            if live and row.due_at < soon and single_step(prompts, phase):
+                # in a session the short deadline runs from the player's latest decision
+                row = replace(row, due_at=soon)
+            rows.append(row)
+            continue
+        due = now + phase_seconds(settings, prompts, phase, live, next_in)
+        thread = next((p.thread for p in prompts if p.phase == phase and p.thread), None)
+        row = DeadlineRow(t.row.channel_id, phase, now, due, reminder_times(settings, now, due), thread=thread)
+        rows.append(row)
+        opened.append(row)
+    closed = [d for d in t.deadlines if d.phase not in phases]
+    return rows, opened, closed

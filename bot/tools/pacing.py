@@ -407,7 +407,7 @@ def pace(
 def _take_at_once(
     game: Game, state: Any, prompts: list[Prompt], orders: dict[str, dict[str, str]]
 ) -> Any | None:
-    """The state after a decision the service takes at once, as `TableService._autoplay`
+    """The state after a decision the service takes at once, as `Play.autoplay`
     does: one with no real choice (`Game.forced_action`) or one a standing order answers
     (an order whose decision is still owed after it, a draft, is used up)."""
     for p in prompts:

@@ -139,6 +139,13 @@ class Game(ABC, Generic[S]):
     # Raised when a rules change makes an old record play out differently; a record names the
     # version it was played under, and replay refuses another one by name (docs/rulings.md).
     rules_version: ClassVar[int] = 1
+    # What `confirm` reads, so that a caller that plays the action on the state itself (in
+    # place, without a copy) keeps exactly that: "state" means the state before the action
+    # and never the events (it may be called before the step, with no events); "events"
+    # means the events, and of the state before only the top-level fields named in
+    # `confirm_fields` (a caller keeps a copy of those from before the step).
+    confirm_reads: ClassVar[str] = "state"
+    confirm_fields: ClassVar[tuple[str, ...]] = ()
     # Who gets which nation at the start, as the rulebook says (issue 14): "random" ignores
     # /game join preferences; "agreed" honours them only if every player named a different
     # nation; "choose" honours each that no other player shares; "first_come" honours them
@@ -218,7 +225,8 @@ class Game(ABC, Generic[S]):
     def confirm(self, state: S, seat: str, action: Any, events: list[Event]) -> str:
         """What the player who acted is told they did ("You played Conrad with Belligerence
         (8 DP)."): `state` is the state before the action, `events` what it caused. Only
-        the actor reads it. Games say it in the past tense; this default names the action."""
+        the actor reads it. Games say it in the past tense; this default names the action.
+        A game declares what it reads in `confirm_reads` and `confirm_fields`."""
         return f"Done: {self.action_label(state, seat, action)}."
 
     def action_detail(self, state: S, seat: str, action: Any) -> str:

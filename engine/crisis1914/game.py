@@ -573,6 +573,9 @@ class Crisis1914(Game[CrisisState]):
         out.append(a.Pass())
         return out
 
+    confirm_reads = "events"  # and of the state before only these:
+    confirm_fields = ("phase", "pending")
+
     def confirm(self, state: CrisisState, seat: str, action: Any, events: list[Event]) -> str:
         """ "You played Conrad with Belligerence (8 DP)." The DP are the ones the card added
         (doubled by Belligerence), from the play event; `state` is before the action."""
@@ -603,8 +606,7 @@ class Crisis1914(Game[CrisisState]):
             case a.Play(card=c):
                 return f"You played {card(c).name}{how}{dp}."
             case a.Resolve(card=None):
-                # the card its play event names: the service then need not keep the state before
-                # (bot/service/tables.py, "the confirmation of an action"); else the one that was pending
+                # the card its play event names; else the one that was pending
                 if played is not None and "card" in played.data:
                     shown = card(played.data["card"]).name
                 else:

@@ -30,9 +30,9 @@ async def _community(path) -> None:
                 prompt = g.prompts(state)[0]
                 user = next(s.user_id for s in await store.get_seats(channel) if s.seat == prompt.seat)
                 await service.act(channel, user, g.bot_action(state, prompt.seat, random.Random(i)))
-        await service.substitute(CRISIS, 1, "s2", 77, "zoe")
+        await service.controls.substitute(CRISIS, 1, "s2", 77, "zoe")
         await service.create(LOBBY, 9, "origins", 5, "eve")
-        await service.set_notify(2, mode="mention", timezone="Europe/Vienna", quiet_hours="22-07")
+        await service.notifications.set_notify(2, mode="mention", timezone="Europe/Vienna", quiet_hours="22-07")
         await store.set_dm_closed(3, True, 1_800_000_000.0)
         await store.set_heartbeat(1_800_000_000.0)
     finally:

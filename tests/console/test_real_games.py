@@ -107,7 +107,7 @@ async def test_a_standing_order_given_in_the_console_answers_the_bidding(tmp_pat
         script = tmp_path / "start.script"
         script.write_text("\n".join(lines), encoding="utf-8")
         assert await run_console(service, script=script, stdout=io.StringIO()) == 0
-        t = await service._load(CHANNEL)
+        t = await service.load(CHANNEL)
         first = t.state.bidder
         names = dict(zip(t.state.seats, players, strict=True))
         waiting = [s for s in t.state.seats if s != first]
@@ -121,6 +121,6 @@ async def test_a_standing_order_given_in_the_console_answers_the_bidding(tmp_pat
         assert text.count("Your standing order was applied: pass in this turn's bidding unless") == len(
             waiting
         )
-        assert (await service._load(CHANNEL)).state.phase == "placement"  # everyone passed
+        assert (await service.load(CHANNEL)).state.phase == "placement"  # everyone passed
     finally:
         await store.close()

@@ -119,7 +119,7 @@ async def test_a_member_with_closed_dms_gets_every_later_notice_by_mention(env, 
     await table["alice"].slash(table.channel, "game start")
     await env.advance_time(NOTICE_GRACE)
 
-    assert await service.dm_closed(bob.id)
+    assert await service.notifications.dm_closed(bob.id)
     told = pings()
     assert len(told) == 1, told
     assert "/game notify mode:dm" in told[0] and "/game me" in told[0]
@@ -141,7 +141,7 @@ async def test_a_member_with_closed_dms_gets_every_later_notice_by_mention(env, 
     # Asking for DMs again makes the bot try once more.
     asked = await bob.slash(table.channel, "game notify", mode="dm")
     assert "try direct messages again" in asked.response.content
-    assert not await service.dm_closed(bob.id)
+    assert not await service.notifications.dm_closed(bob.id)
     await bob.slash(table.channel, "envoys ready")
     await table["alice"].slash(table.channel, "envoys ready")  # round 2: a commit notice for bob
     await env.advance_time(NOTICE_GRACE)
@@ -327,7 +327,7 @@ async def test_a_failure_after_the_save_does_not_claim_the_table_is_unchanged(en
     def broken(*args, **kwargs):
         raise RuntimeError("the announcement failed")
 
-    monkeypatch.setattr(service, "_event_posts", broken)  # runs after the action's save
+    monkeypatch.setattr(service.posts, "event_posts", broken)  # runs after the action's save
     answered = await table["alice"].slash(table.channel, "envoys commit", value=2)
     assert answered.ephemeral and answered.response.content == APOLOGY_SAVED != APOLOGY
     assert [a.seat for a in await service.store.get_actions(table.channel.id)] == ["s1"]  # it stands

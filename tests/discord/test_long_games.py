@@ -36,7 +36,7 @@ async def _play_to_the_end(env, service, table: Table) -> None:
         info = await service.table_info(table.channel.id)
         if info.status != "running":
             return
-        t = await service._load(table.channel.id)
+        t = await service.load(table.channel.id)
         prompts = t.prompts
         assert prompts, "a running game owes something"
         p = prompts[0]
@@ -120,7 +120,7 @@ async def test_a_substitute_gets_a_private_briefing_and_the_history_records_the_
     me = await dave.slash(table.channel, "game me")
     assert "Your commit: 2" in me.response.content
 
-    record = await service.export(table.channel.id)
+    record = await service.history.export(table.channel.id)
     players = [(h["seat"], h["name"]) for h in record["seats_over_time"] if h["seat"] == "s2"]
     assert players == [("s2", "bob"), ("s2", "dave")]
 
@@ -144,7 +144,7 @@ async def test_a_newcomer_without_dms_is_told_in_the_channel_to_use_game_me(env,
         message="Cannot send messages to this user",
         times=None,
     )
-    await service.mark_dm_closed(erin.id)  # known from an earlier table: not even tried
+    await service.notifications.mark_dm_closed(erin.id)  # known from an earlier table: not even tried
 
     for member, seat in ((dave, "s2"), (erin, "s3")):
         await table["alice"].slash(table.channel, "game substitute", member=member, seat=seat)
@@ -196,7 +196,7 @@ async def test_an_expired_deadline_hands_the_seat_to_autopilot(env, service):
     await table["alice"].slash(table.channel, "envoys commit", value=3)
     await env.advance_time(25 * HOUR)  # bob never answers
     info = await service.table_info(table.channel.id)
-    t = await service._load(table.channel.id)
+    t = await service.load(table.channel.id)
     assert t.holder("s2").automatic, info
     assert "round 1, press" in shown(table.status()) or "round 1, diplomacy" in shown(table.status())
 
@@ -279,7 +279,7 @@ async def test_the_operators_record_moves_a_table_to_another_channel(env, servic
     await table["alice"].slash(table.channel, "envoys commit", value=3)
     await table["bob"].slash(table.channel, "envoys commit", value=1)
     # `chancellery export --channel` on the machine that runs the bot
-    data = json.dumps(await service.operator_export(table.channel.id)).encode()
+    data = json.dumps(await service.history.operator_export(table.channel.id)).encode()
     record = json.loads(data)
     assert record["game"] == "envoys" and len(record["actions"]) == 2
 
@@ -425,7 +425,7 @@ async def test_a_deadline_the_outage_passed_is_shifted_before_the_deadline_loop_
     calls = []
 
     def spied(name):
-        real = getattr(service, name)
+        real = getattr(service.deadlines, name)
 
         async def call(*args):
             calls.append(f"{name} starts")
@@ -436,7 +436,7 @@ async def test_a_deadline_the_outage_passed_is_shifted_before_the_deadline_loop_
         return call
 
     for name in ("recover", "tick"):
-        monkeypatch.setattr(service, name, spied(name))
+        monkeypatch.setattr(service.deadlines, name, spied(name))
     await env.restart_bot(make_bot())
     await env.advance_time(60)  # the outage work and the deadline loop both had their turn
     assert calls[:3] == ["recover starts", "recover ends", "tick starts"], calls
@@ -556,7 +556,7 @@ async def test_a_human_substitute_takes_a_seat_back_from_the_automatic_player(en
 
     dave = table.players["dave"] = table.guild.add_member(env.create_user("dave"))
     await table["alice"].slash(table.channel, "game substitute", member=dave, seat="s2")
-    assert not (await service._load(table.channel.id)).holder("s2").automatic
+    assert not (await service.load(table.channel.id)).holder("s2").automatic
     await table["alice"].slash(table.channel, "envoys yield")
     await table["alice"].slash(table.channel, "envoys ready")
     assert "round 1, diplomacy" in shown(table.status())  # s2 no longer answers by itself

@@ -47,5 +47,5 @@ async def test_the_host_chooses_that_single_player_steps_wait_for_the_next_sessi
     assert "between_sessions: wait" not in refused.response.content  # only the host changes it
     info = await service.table_info(table.channel.id)
     assert info is not None
-    t = await service._load(table.channel.id)
+    t = await service.load(table.channel.id)
     assert t.settings.between_sessions == "wait"

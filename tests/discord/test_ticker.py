@@ -28,6 +28,7 @@ class _Service:
         self.ticks = 0
         self.reads = 0
         self.on_read = lambda: None
+        self.deadlines = self  # the fake is its own deadlines part (tick, next_wakeup)
 
     def clock(self) -> float:
         return 0.0

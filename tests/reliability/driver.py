@@ -164,7 +164,7 @@ async def _load_all(db: Path, channels: list[int], problems: list[str], replay_a
         service = TableService(store)
         for ch in channels:
             try:
-                t = await service._load(ch, fresh=True)
+                t = await service.load(ch, fresh=True)
                 await service.status(ch)
             except Exception as exc:  # noqa: BLE001 - any failure to load is the finding
                 problems.append(f"channel {ch}: does not load: {exc!r}")
@@ -177,7 +177,7 @@ async def _load_all(db: Path, channels: list[int], problems: list[str], replay_a
             if not replay_all or t.state is None:
                 continue
             try:
-                data = await (service.export(ch) if t.row.status == "finished" else service.operator_export(ch))
+                data = await (service.history.export(ch) if t.row.status == "finished" else service.history.operator_export(ch))
             except TableError as exc:
                 problems.append(f"channel {ch}: export refused: {exc}")
                 continue

@@ -145,47 +145,47 @@ async def call(service: TableService, kind: str, args: tuple[Any, ...]) -> None:
         await s.abandon(channel, user, admin=admin)
     elif kind == "pause":
         channel, user, admin = args
-        await s.pause(channel, user, admin=admin)
+        await s.controls.pause(channel, user, admin=admin)
     elif kind == "resume":
         channel, user, admin = args
-        await s.resume(channel, user, admin=admin)
+        await s.controls.resume(channel, user, admin=admin)
     elif kind == "undo":
         channel, user, admin = args
-        await s.undo(channel, user, admin=admin)
+        await s.controls.undo(channel, user, admin=admin)
     elif kind == "settings":
         channel, user, changes, admin = args
         await s.settings(channel, user, changes, admin=admin)
     elif kind == "substitute":
         channel, user, seat, new_user, name, admin = args
-        await s.substitute(channel, user, seat, new_user, name, admin=admin)
+        await s.controls.substitute(channel, user, seat, new_user, name, admin=admin)
     elif kind == "request_substitute":
-        await s.request_substitute(*args[:2])
+        await s.controls.request_substitute(*args[:2])
     elif kind == "automatic":
         channel, user, seat, on, admin = args
-        await s.set_automatic(channel, user, seat, on, admin=admin)
+        await s.controls.set_automatic(channel, user, seat, on, admin=admin)
     elif kind == "talk":
-        await s.talk(*args)
+        await s.controls.talk(*args)
     elif kind == "export":
-        await s.export(args[0])
+        await s.history.export(args[0])
     elif kind == "publish":
         channel, user, admin = args
-        await s.publish(channel, user, admin=admin)
+        await s.history.publish(channel, user, admin=admin)
     elif kind == "log":
-        await s.log(*args)
+        await s.history.log(*args)
     elif kind == "status":
         await s.status(args[0])
     elif kind == "me":
         await s.me(*args[:2])
     elif kind == "mine":
-        await s.mine(*args)
+        await s.notifications.mine(*args)
     elif kind == "notify":
         user, mode, zone, quiet = args
-        await s.set_notify(user, mode=mode, timezone=zone, quiet_hours=quiet)
+        await s.notifications.set_notify(user, mode=mode, timezone=zone, quiet_hours=quiet)
     elif kind == "suggest":
         await s.suggest(*args)
     elif kind == "import":
         channel, user, record = args
-        await s.import_record(channel, 1, user, f"p{user}", record if isinstance(record, dict) else {"x": record})
+        await s.history.import_record(channel, 1, user, f"p{user}", record if isinstance(record, dict) else {"x": record})
     elif kind == "rules":
         s.rules(*args)
     elif kind == "auto":
@@ -237,12 +237,12 @@ async def check_tables(store) -> None:
     record replays (the operator's export holds every action, finished or not)."""
     fresh = TableService(store)
     for channel in await store.tables_with_status("lobby", "running", "paused", "finished", "abandoned"):
-        t = await fresh._load(channel, fresh=True)
+        t = await fresh.load(channel, fresh=True)
         await fresh.status(channel)
         if t.state is None:
             continue
         assert t.game.invariants(t.state) == [], (channel, t.game.invariants(t.state))
-        result = replay(t.game, Record.model_validate(await fresh.operator_export(channel)))
+        result = replay(t.game, Record.model_validate(await fresh.history.operator_export(channel)))
         assert result.ok, (channel, str(result))
 
 

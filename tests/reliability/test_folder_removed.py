@@ -42,7 +42,7 @@ async def test_an_action_after_the_folder_is_removed_is_refused_and_told(setup, 
     # and every later change is refused at once, without touching the store
     with pytest.raises(TableError, match="removed while it was running"):
         await service.command(CHANNEL, ALICE, "press", {})
-    assert await service.tick() == []
+    assert await service.deadlines.tick() == []
     # the copy beside the recreated marker holds everything acknowledged
     rescued = _read_marker(marker_path(db))["rescued"]
     conn = sqlite3.connect(rescued)
@@ -60,14 +60,14 @@ async def test_an_idle_bot_notices_at_its_heartbeat(setup, caplog):
     db, store, service = setup
     db.unlink()
     with caplog.at_level(logging.ERROR):
-        await service.heartbeat()
+        await service.deadlines.heartbeat()
     assert store.lost
     assert any(str(db) in r.getMessage() and "removed" in r.getMessage() for r in caplog.records)
     with pytest.raises(TableError, match="removed while it was running"):
         await service.join(CHANNEL, 3, "carol")
     with pytest.raises(TableError, match="removed while it was running"):
         await service.create(CHANNEL + 1, 9, "envoys", 3, "carol")
-    await service.heartbeat()  # quiet after the first notice
+    await service.deadlines.heartbeat()  # quiet after the first notice
     assert sum("while the bot was running" in r.getMessage() for r in caplog.records) == 1
 
 

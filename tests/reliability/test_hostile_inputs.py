@@ -48,15 +48,15 @@ async def test_a_seed_out_of_range_is_refused(service):
 async def test_talk_with_a_huge_number_or_a_wall_of_text(service):
     await _running(service)
     with pytest.raises(TableError, match="No seated player has the id 9999") as refused:
-        await service.talk(CHANNEL, ALICE, [HUGE])
+        await service.controls.talk(CHANNEL, ALICE, [HUGE])
     assert len(str(refused.value)) < 200
     with pytest.raises(TableError, match="No seated player is called") as refused:
-        await service.talk(CHANNEL, ALICE, ["x" * 3000])
+        await service.controls.talk(CHANNEL, ALICE, ["x" * 3000])
     assert len(str(refused.value)) < 200
     with pytest.raises(TableError):
-        await service.talk(CHANNEL, ALICE, ["²³"])  # digits to isdigit(), not to int()
+        await service.controls.talk(CHANNEL, ALICE, ["²³"])  # digits to isdigit(), not to int()
     with pytest.raises(TableError, match="Which seat is"):
-        await service.substitute(CHANNEL, ALICE, "y" * 3000, 5, "eve")
+        await service.controls.substitute(CHANNEL, ALICE, "y" * 3000, 5, "eve")
 
 
 async def test_a_huge_number_in_a_game_command_is_refused(service):
@@ -125,7 +125,7 @@ async def test_import_of_nested_json_is_refused_before_anything_is_created(servi
         parse_json(b"\xff\xfe{}")
     record = json.loads(_nested(MAX_DEPTH + 5))
     with pytest.raises(TableError, match="nested more than"):
-        await service.import_record(CHANNEL, 9, ALICE, "alice", record)
+        await service.history.import_record(CHANNEL, 9, ALICE, "alice", record)
     assert await service.table_info(CHANNEL) is None
 
 

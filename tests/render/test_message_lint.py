@@ -71,7 +71,7 @@ async def _transcript(tmp_path, game_id: str, players: int, options: str) -> str
             await console.line(f"as {name} /game me")
         page, pages = 1, 1
         while page <= pages:
-            text = await service.log(CHANNEL, page)
+            text = await service.history.log(CHANNEL, page)
             console.say(text)
             pages = int(re.search(r"page \d+ of (\d+)", text)[1])
             page += 1

@@ -27,14 +27,14 @@ class Judged(SearchingEnvoys):
 
 async def _pressed_by_the_automatic_seat(service, setting: str | None) -> list[str]:
     await service.create(CHANNEL, 9, "judged", ALICE, "alice")
-    await service.set_automatic(CHANNEL, ALICE, None, True)
+    await service.controls.set_automatic(CHANNEL, ALICE, None, True)
     if setting is not None:
         await service.settings(CHANNEL, ALICE, {"automatic_player": setting})
     await service.start(CHANNEL, ALICE, seed=5)
     auto = next(s for s in (await service.table_info(CHANNEL)).seats if s.automatic).seat
     game = Judged()
     for _ in range(40):
-        t = await service._load(CHANNEL)
+        t = await service.load(CHANNEL)
         if t.row.status != "running":
             break
         owing = [p for p in t.prompts if p.seat != auto]

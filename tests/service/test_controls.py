@@ -23,41 +23,41 @@ async def _due(service: TableService) -> float:
 async def test_pause_freezes_the_deadline_and_resume_gives_back_exactly_the_time_left(service, clock):
     await seated(service, "alice", "bob")
     clock.advance(10 * HOUR)
-    out = await service.pause(CHANNEL, ALICE)
+    out = await service.controls.pause(CHANNEL, ALICE)
     assert (await service.table_info(CHANNEL)).status == "paused"
     told = {(p.user_id, p.dm) for p in out.posts if p.to == "seat" and p.kind == "notice"}
     assert told == {(ALICE, True), (BOB, True)}  # everyone seated, privately
     assert any(p.to == "channel" and "paused" in p.text for p in out.posts)
-    assert await service.next_wakeup() is None  # a paused table's deadlines do not run
+    assert await service.deadlines.next_wakeup() is None  # a paused table's deadlines do not run
     clock.advance(30 * HOUR)  # long past the old deadline
-    assert await service.tick() == []
-    out = await service.resume(CHANNEL, ALICE)
+    assert await service.deadlines.tick() == []
+    out = await service.controls.resume(CHANNEL, ALICE)
     assert {p.user_id for p in out.posts if p.to == "seat"} == {ALICE, BOB}
     assert await _due(service) == pytest.approx(clock.now + 14 * HOUR)
-    assert await service.next_wakeup() == pytest.approx(clock.now + 2 * HOUR)  # the 12 h reminder
+    assert await service.deadlines.next_wakeup() == pytest.approx(clock.now + 2 * HOUR)  # the 12 h reminder
 
 
 async def test_a_majority_of_seated_players_pauses_and_resumes(service):
     await seated(service, "alice", "bob", "carol")
-    out = await service.pause(CHANNEL, BOB)
+    out = await service.controls.pause(CHANNEL, BOB)
     assert "1 more needed" in out.reply and (await service.table_info(CHANNEL)).status == "running"
-    again = await service.pause(CHANNEL, BOB)  # voting twice counts once
+    again = await service.controls.pause(CHANNEL, BOB)  # voting twice counts once
     assert "1 more needed" in again.reply
-    await service.pause(CHANNEL, CAROL)
+    await service.controls.pause(CHANNEL, CAROL)
     assert (await service.table_info(CHANNEL)).status == "paused"
     with pytest.raises(TableError, match="already paused"):
-        await service.pause(CHANNEL, ALICE)
-    await service.resume(CHANNEL, CAROL)
+        await service.controls.pause(CHANNEL, ALICE)
+    await service.controls.resume(CHANNEL, CAROL)
     assert (await service.table_info(CHANNEL)).status == "paused"
-    await service.resume(CHANNEL, BOB)
+    await service.controls.resume(CHANNEL, BOB)
     assert (await service.table_info(CHANNEL)).status == "running"
 
 
 async def test_a_stranger_cannot_pause_but_a_manager_can(service):
     await seated(service, "alice", "bob")
     with pytest.raises(TableError, match="Only the host"):
-        await service.pause(CHANNEL, 99)
-    await service.pause(CHANNEL, 99, admin=True)
+        await service.controls.pause(CHANNEL, 99)
+    await service.controls.pause(CHANNEL, 99, admin=True)
     assert (await service.table_info(CHANNEL)).status == "paused"
 
 
@@ -68,8 +68,8 @@ async def test_a_substitute_is_briefed_privately_and_the_history_records_who_pla
     await seated(service, "alice", "bob")
     await service.command(CHANNEL, BOB, "commit", {"value": "3"})
     with pytest.raises(TableError, match="Only the host"):
-        await service.substitute(CHANNEL, BOB, "bob", DAVE, "dave")
-    out = await service.substitute(CHANNEL, ALICE, "bob", DAVE, "dave")  # by the holder's name
+        await service.controls.substitute(CHANNEL, BOB, "bob", DAVE, "dave")
+    out = await service.controls.substitute(CHANNEL, ALICE, "bob", DAVE, "dave")  # by the holder's name
     (briefing,) = [p for p in out.posts if p.kind == "briefing"]
     assert briefing.to == "seat" and briefing.user_id == DAVE and briefing.dm
     assert "Your commit: 3" in briefing.text  # bob's secret commit, to his successor only
@@ -86,19 +86,19 @@ async def test_a_substitute_is_briefed_privately_and_the_history_records_who_pla
     with pytest.raises(TableError, match="not seated"):
         await service.command(CHANNEL, BOB, "commit", {"value": "1"})
     with pytest.raises(TableError, match="already holds a seat"):
-        await service.substitute(CHANNEL, ALICE, "s1", DAVE, "dave")
+        await service.controls.substitute(CHANNEL, ALICE, "s1", DAVE, "dave")
     with pytest.raises(TableError, match="Which seat"):
-        await service.substitute(CHANNEL, ALICE, "nobody", 5, "eve")
+        await service.controls.substitute(CHANNEL, ALICE, "nobody", 5, "eve")
 
 
 async def test_a_player_asks_for_a_substitute_and_the_host_is_told(service):
     await seated(service, "alice", "bob")
-    out = await service.request_substitute(CHANNEL, BOB)
+    out = await service.controls.request_substitute(CHANNEL, BOB)
     assert any(
         p.to == "seat" and p.user_id == ALICE and "bob asks to be replaced" in p.text for p in out.posts
     )
     with pytest.raises(TableError, match="not seated"):
-        await service.request_substitute(CHANNEL, 99)
+        await service.controls.request_substitute(CHANNEL, 99)
 
 
 # -- automatic seats -------------------------------------------------------------------------
@@ -106,10 +106,10 @@ async def test_a_player_asks_for_a_substitute_and_the_host_is_told(service):
 
 async def test_automatic_seats_fill_the_table_and_play_without_posting_private_lines(service):
     await service.create(CHANNEL, 9, "envoys", ALICE, "alice")
-    out = await service.set_automatic(CHANNEL, ALICE, None, True)
+    out = await service.controls.set_automatic(CHANNEL, ALICE, None, True)
     assert "Automatic 1" in out.reply
     with pytest.raises(TableError, match="Only the host"):
-        await service.set_automatic(CHANNEL, BOB, None, True)
+        await service.controls.set_automatic(CHANNEL, BOB, None, True)
     out = await service.start(CHANNEL, ALICE, seed=5)
     info = await service.table_info(CHANNEL)
     auto = next(s for s in info.seats if s.automatic)
@@ -120,10 +120,10 @@ async def test_automatic_seats_fill_the_table_and_play_without_posting_private_l
     for _ in range(40):
         if (await service.table_info(CHANNEL)).status != "running":
             break
-        owing = [p for p in (await service._load(CHANNEL)).prompts if p.seat != auto.seat]
+        owing = [p for p in (await service.load(CHANNEL)).prompts if p.seat != auto.seat]
         if owing:
             out = await service.act(
-                CHANNEL, ALICE, Envoys().default_action((await service._load(CHANNEL)).state, owing[0].seat)
+                CHANNEL, ALICE, Envoys().default_action((await service.load(CHANNEL)).state, owing[0].seat)
             )
             assert not any(p.to == "seat" and p.seat == auto.seat for p in out.posts)
     assert (await service.table_info(CHANNEL)).status == "finished"
@@ -131,18 +131,18 @@ async def test_automatic_seats_fill_the_table_and_play_without_posting_private_l
 
 async def test_the_host_hands_a_seat_to_automatic_play_and_a_substitute_takes_it_back(service):
     await seated(service, "alice", "bob")
-    out = await service.set_automatic(CHANNEL, ALICE, "bob", True)
+    out = await service.controls.set_automatic(CHANNEL, ALICE, "bob", True)
     # bob's seat owed a commit: it is played at once
     actions = await service.store.get_actions(CHANNEL)
     assert [a.seat for a in actions] == ["s2"]
     assert not any(p.to == "seat" and p.seat == "s2" for p in out.posts)
     assert "bob (automatic)" in await service.status(CHANNEL)
     with pytest.raises(TableError, match="already played automatically"):
-        await service.set_automatic(CHANNEL, ALICE, "s2", True)
-    out = await service.set_automatic(CHANNEL, ALICE, "s2", False)
+        await service.controls.set_automatic(CHANNEL, ALICE, "s2", True)
+    out = await service.controls.set_automatic(CHANNEL, ALICE, "s2", False)
     assert "bob plays" in out.reply
-    await service.set_automatic(CHANNEL, ALICE, "s2", True)
-    await service.substitute(CHANNEL, ALICE, "s2", DAVE, "dave")
+    await service.controls.set_automatic(CHANNEL, ALICE, "s2", True)
+    await service.controls.substitute(CHANNEL, ALICE, "s2", DAVE, "dave")
     info = await service.table_info(CHANNEL)
     assert [(s.name, s.automatic) for s in info.seats] == [("alice", False), ("dave", False)]
 
@@ -152,7 +152,7 @@ async def test_on_expiry_autopilot_hands_the_late_seat_to_automatic_play(service
     await service.settings(CHANNEL, ALICE, {"on_expiry": "autopilot"})
     await service.command(CHANNEL, ALICE, "commit", {"value": "2"})
     clock.advance(25 * HOUR)
-    (out,) = await service.tick()
+    (out,) = await service.deadlines.tick()
     assert any("automatic play takes over" in p.text for p in out.posts)
     info = await service.table_info(CHANNEL)
     assert [(s.name, s.automatic) for s in info.seats] == [("alice", False), ("bob", True)]
@@ -166,15 +166,15 @@ async def test_undo_takes_back_an_action_that_revealed_nothing(service):
     await seated(service, "alice", "bob")
     await service.command(CHANNEL, ALICE, "commit", {"value": "2"})
     with pytest.raises(TableError, match="Only the host"):
-        await service.undo(CHANNEL, BOB)
-    out = await service.undo(CHANNEL, ALICE)
+        await service.controls.undo(CHANNEL, BOB)
+    out = await service.controls.undo(CHANNEL, ALICE)
     assert any("took back alice" in p.text for p in out.public())
     assert await service.store.get_actions(CHANNEL) == []
     assert await service.store.count_events(CHANNEL, public_only=False) == 0
     await service.command(CHANNEL, ALICE, "commit", {"value": "1"})  # alice owes her commit again
-    await service.undo(CHANNEL, ALICE)
+    await service.controls.undo(CHANNEL, ALICE)
     with pytest.raises(TableError, match="nothing to undo"):
-        await service.undo(CHANNEL, ALICE)
+        await service.controls.undo(CHANNEL, ALICE)
 
 
 async def test_undo_is_refused_after_the_die_roll(service):
@@ -182,7 +182,7 @@ async def test_undo_is_refused_after_the_die_roll(service):
     await service.command(CHANNEL, ALICE, "commit", {"value": "2"})
     await service.command(CHANNEL, BOB, "commit", {"value": "3"})  # reveals the commits, rolls the die
     with pytest.raises(TableError, match="used chance"):
-        await service.undo(CHANNEL, ALICE)
+        await service.controls.undo(CHANNEL, ALICE)
     assert len(await service.store.get_actions(CHANNEL)) == 2
 
 
@@ -191,41 +191,41 @@ async def test_undo_is_refused_after_the_die_roll(service):
 
 async def test_talk_names_seated_players_by_name_mention_or_nation(service):
     await seated(service, "alice", "bob", "carol")
-    assert await service.talk(CHANNEL, ALICE, ["bob", f"<@{CAROL}>"]) == [ALICE, BOB, CAROL]
-    assert await service.talk(CHANNEL, BOB, ["s1"]) == [BOB, ALICE]  # the tiny game's labels are its seat ids
+    assert await service.controls.talk(CHANNEL, ALICE, ["bob", f"<@{CAROL}>"]) == [ALICE, BOB, CAROL]
+    assert await service.controls.talk(CHANNEL, BOB, ["s1"]) == [BOB, ALICE]  # the tiny game's labels are its seat ids
     with pytest.raises(TableError, match="not seated"):
-        await service.talk(CHANNEL, 99, ["bob"])
+        await service.controls.talk(CHANNEL, 99, ["bob"])
     with pytest.raises(TableError, match="No seated player"):
-        await service.talk(CHANNEL, ALICE, ["zed"])
+        await service.controls.talk(CHANNEL, ALICE, ["zed"])
     with pytest.raises(TableError, match="at least one other"):
-        await service.talk(CHANNEL, ALICE, ["alice"])
+        await service.controls.talk(CHANNEL, ALICE, ["alice"])
 
 
 async def test_a_seat_made_automatic_while_paused_plays_when_the_game_resumes(service):
     await seated(service, "alice", "bob")
-    await service.pause(CHANNEL, ALICE)
-    await service.set_automatic(CHANNEL, ALICE, "bob", True)
+    await service.controls.pause(CHANNEL, ALICE)
+    await service.controls.set_automatic(CHANNEL, ALICE, "bob", True)
     assert await service.store.get_actions(CHANNEL) == []  # nothing moves while paused
-    await service.resume(CHANNEL, ALICE)
+    await service.controls.resume(CHANNEL, ALICE)
     assert [a.seat for a in await service.store.get_actions(CHANNEL)] == ["s2"]
 
 
 async def test_undo_takes_back_the_automatic_moves_that_answered_the_last_action(service):
     await seated(service, "alice", "bob")
-    await service.set_automatic(CHANNEL, ALICE, "bob", True)  # bob commits at once
+    await service.controls.set_automatic(CHANNEL, ALICE, "bob", True)  # bob commits at once
     await service.command(CHANNEL, ALICE, "commit", {"value": "1"})  # the last commit rolls the die
     with pytest.raises(TableError, match="used chance"):
-        await service.undo(CHANNEL, ALICE)
-    t = await service._load(CHANNEL)
+        await service.controls.undo(CHANNEL, ALICE)
+    t = await service.load(CHANNEL)
     first = t.prompts[0]
     assert (first.kind, first.seat) == ("press", "s1")  # round 1's first seat, alice, presses or yields
     before = t.state.model_copy(deep=True)  # the service plays on its cached state itself
     await service.command(CHANNEL, ALICE, "press", {})  # bob's automatic ready follows at once
     seats = [a.seat for a in await service.store.get_actions(CHANNEL)]
     assert seats[-2:] == ["s1", "s2"]
-    out = await service.undo(CHANNEL, ALICE)
+    out = await service.controls.undo(CHANNEL, ALICE)
     assert "and 1 automatic move(s) after it" in out.posts[0].text
-    assert (await service._load(CHANNEL)).state == before
+    assert (await service.load(CHANNEL)).state == before
 
 
 class Broken(Envoys):
@@ -244,7 +244,7 @@ async def test_a_failing_automatic_player_pauses_the_table_and_keeps_the_members
     await service.join(CHANNEL, BOB, "bob")
     await service.start(CHANNEL, ALICE, seed=7)
     await service.command(CHANNEL, BOB, "commit", {"value": "2"})
-    out = await service.set_automatic(CHANNEL, ALICE, "alice", True)
+    out = await service.controls.set_automatic(CHANNEL, ALICE, "alice", True)
     assert any("failed (an error in the game's program; the details are in the bot's log); the game is paused" in p.text for p in out.posts)
     assert not any("no idea" in p.text for p in out.posts)  # the exception's text may be secret
     assert (await service.table_info(CHANNEL)).status == "paused"

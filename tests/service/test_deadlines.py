@@ -21,21 +21,21 @@ async def test_reminders_go_only_to_seats_still_owing_with_the_deadline(service,
     await seated(service, "alice", "bob", "carol")
     start = clock.now
     await service.command(CHANNEL, ALICE, "commit", {"value": "1"})
-    assert await service.next_wakeup() == start + 12 * HOUR
+    assert await service.deadlines.next_wakeup() == start + 12 * HOUR
     clock.advance(12 * HOUR)
-    (out,) = await service.tick()
+    (out,) = await service.deadlines.tick()
     reminders = [p for p in out.posts if p.kind == "reminder"]
     assert sorted((p.seat, p.user_id, p.dm) for p in reminders) == [("s2", BOB, True), ("s3", CAROL, True)]
     assert all(f"<t:{int(start + 24 * HOUR)}:R>" in p.text for p in reminders)
     assert out.public() == []  # a reminder is nobody else's business
-    assert await service.tick() == []  # sent once
-    assert await service.next_wakeup() == start + 23 * HOUR
+    assert await service.deadlines.tick() == []  # sent once
+    assert await service.deadlines.next_wakeup() == start + 23 * HOUR
 
 
 async def test_overdue_reminders_collapse_into_one(service, clock):
     await seated(service, "alice", "bob")
     clock.advance(23.5 * HOUR)
-    (out,) = await service.tick()
+    (out,) = await service.deadlines.tick()
     assert len([p for p in out.posts if p.kind == "reminder"]) == 2  # one each for alice and bob
 
 
@@ -43,7 +43,7 @@ async def test_on_expiry_default_gives_each_owing_seat_its_default_order(service
     await seated(service, "alice", "bob", "carol")
     await service.command(CHANNEL, ALICE, "commit", {"value": "3"})
     clock.advance(24 * HOUR)
-    (out,) = await service.tick()
+    (out,) = await service.deadlines.tick()
     assert out.posts[0].text.startswith(
         "Time is up. Played for those who still owed: bob (the default order), carol (the default order)."
     )
@@ -51,7 +51,7 @@ async def test_on_expiry_default_gives_each_owing_seat_its_default_order(service
     actions = await service.store.get_actions(CHANNEL)
     assert [(a.seat, a.user_id) for a in actions] == [("s1", ALICE), ("s2", None), ("s3", None)]
     assert "press" in out.status  # the next phase has begun, with its own deadline
-    assert await service.next_wakeup() == clock.now + 12 * HOUR
+    assert await service.deadlines.next_wakeup() == clock.now + 12 * HOUR
 
 
 async def test_a_phase_with_its_own_setting_uses_it(service, clock):
@@ -63,7 +63,7 @@ async def test_a_phase_with_its_own_setting_uses_it(service, clock):
     (diplomacy,) = [d for d in await service.store.get_deadlines(CHANNEL) if d.phase == "r1/diplomacy"]
     assert diplomacy.due_at == clock.now + 600 and diplomacy.thread == "Round 1 diplomacy"
     clock.advance(600)
-    (out,) = await service.tick()
+    (out,) = await service.deadlines.tick()
     assert out.close_thread and "round 2, commit" in out.status
 
 
@@ -71,12 +71,12 @@ async def test_on_expiry_extend_pushes_once_then_defaults(service, clock):
     await seated(service, "alice", "bob")
     await service.settings(CHANNEL, ALICE, {"on_expiry": "extend"})
     clock.advance(24 * HOUR)
-    (out,) = await service.tick()
+    (out,) = await service.deadlines.tick()
     due = int(clock.now + 24 * HOUR)
     assert f"extended once, to <t:{due}:R>" in out.posts[0].text and out.posts[0].to == "channel"
     assert await service.store.get_actions(CHANNEL) == []
     clock.advance(24 * HOUR)
-    (out,) = await service.tick()
+    (out,) = await service.deadlines.tick()
     assert out.posts[0].text.startswith(
         "Time is up. Played for those who still owed: alice (the default order), bob (the default order)."
     )
@@ -86,18 +86,18 @@ async def test_on_expiry_pause_pauses_until_the_host_resumes(service, clock):
     await seated(service, "alice", "bob")
     await service.settings(CHANNEL, ALICE, {"on_expiry": "pause"})
     clock.advance(25 * HOUR)
-    (out,) = await service.tick()
+    (out,) = await service.deadlines.tick()
     assert "the game is paused" in out.posts[0].text
     assert (await service.table_info(CHANNEL)).status == "paused"
     with pytest.raises(TableError, match="The game is paused."):
         await service.command(CHANNEL, BOB, "commit", {"value": "1"})
-    assert await service.next_wakeup() is None  # a paused table's deadlines do not run
-    vote = await service.resume(CHANNEL, BOB)  # one of two seated: a vote, not yet a majority
+    assert await service.deadlines.next_wakeup() is None  # a paused table's deadlines do not run
+    vote = await service.controls.resume(CHANNEL, BOB)  # one of two seated: a vote, not yet a majority
     assert "1 more needed" in vote.reply
     assert (await service.table_info(CHANNEL)).status == "paused"
-    await service.resume(CHANNEL, ALICE)
+    await service.controls.resume(CHANNEL, ALICE)
     # paused because time ran out: a fresh full phase (24 h), its 12 h reminder first
-    assert await service.next_wakeup() == clock.now + 12 * HOUR
+    assert await service.deadlines.next_wakeup() == clock.now + 12 * HOUR
     await service.command(CHANNEL, BOB, "commit", {"value": "1"})
 
 
@@ -111,8 +111,8 @@ async def test_deadlines_that_passed_while_the_bot_was_down_are_processed_at_sta
     store = await open_store(path)
     try:
         service = TableService(store, clock=clock)
-        assert await service.next_wakeup() < clock.now
-        outs = await service.tick()
+        assert await service.deadlines.next_wakeup() < clock.now
+        outs = await service.deadlines.tick()
         assert [o.channel_id for o in outs] == [CHANNEL]
         assert any(p.text.startswith("Time is up. Played for those who still owed") for p in outs[0].posts)
         assert len(await store.get_actions(CHANNEL)) == 2
@@ -150,7 +150,7 @@ def test_settings_convert_game_specific_lengths():
 async def test_the_service_takes_default_settings_from_the_config(store, clock):
     service = TableService(store, clock=clock, default_settings={"phase_hours": 2, "reminders_hours": [1]})
     await seated(service, "alice", "bob")
-    assert await service.next_wakeup() == clock.now + HOUR
+    assert await service.deadlines.next_wakeup() == clock.now + HOUR
 
 
 async def test_the_scheduler_loop_delivers_due_deadlines_and_sleeps_until_the_next(service, clock):
@@ -176,17 +176,17 @@ async def test_the_scheduler_loop_delivers_due_deadlines_and_sleeps_until_the_ne
 
 async def test_a_default_order_the_engine_cannot_carry_out_pauses_the_table(service, clock, monkeypatch):
     await seated(service, "alice", "bob")
-    game = service._cache[CHANNEL].game
+    game = service.access.cache[CHANNEL].game
     monkeypatch.setattr(game, "default_action", lambda state, seat: {"kind": "commit", "value": 9})
     clock.advance(24 * HOUR)
-    (out,) = await service.tick()
+    (out,) = await service.deadlines.tick()
     assert (
         "The default order for alice failed (an error in the game's program; the details are in the "
         "bot's log); the game is paused."
         in out.posts[-1].text
     )
     assert (await service.table_info(CHANNEL)).status == "paused"
-    assert await service.tick() == [] and await service.next_wakeup() is None
+    assert await service.deadlines.tick() == [] and await service.deadlines.next_wakeup() is None
 
 
 async def test_the_scheduler_backs_off_from_a_table_that_keeps_failing(service, clock, monkeypatch):
@@ -196,7 +196,7 @@ async def test_the_scheduler_backs_off_from_a_table_that_keeps_failing(service, 
     async def broken(t, now):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(service, "_tick_table", broken)
+    monkeypatch.setattr(service.deadlines, "_tick_table", broken)
     scheduler = Scheduler(service, max_sleep=60, stuck_sleep=30)
     assert await scheduler.run_once(lambda out: None) == 30  # not a busy loop at min_sleep
 
@@ -204,14 +204,14 @@ async def test_the_scheduler_backs_off_from_a_table_that_keeps_failing(service, 
 async def test_a_closed_dm_is_remembered_across_restarts(tmp_path, clock):
     store = await open_store(tmp_path / "bot.sqlite3")
     service = TableService(store, clock=clock)
-    assert not await service.dm_closed(ALICE)
-    await service.mark_dm_closed(ALICE)
-    await service.mark_dm_closed(ALICE)  # idempotent
+    assert not await service.notifications.dm_closed(ALICE)
+    await service.notifications.mark_dm_closed(ALICE)
+    await service.notifications.mark_dm_closed(ALICE)  # idempotent
     await store.close()
     store = await open_store(tmp_path / "bot.sqlite3")
     try:
         again = TableService(store, clock=clock)
-        assert await again.dm_closed(ALICE) and not await again.dm_closed(BOB)
+        assert await again.notifications.dm_closed(ALICE) and not await again.notifications.dm_closed(BOB)
     finally:
         await store.close()
 

@@ -5,7 +5,6 @@ state with every hidden fact varied (the game's `vary_hidden`) are byte-identica
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 import pytest
 
@@ -31,7 +30,7 @@ async def test_the_public_status_does_not_depend_on_hidden_facts(service, game_i
     for uid in range(2, players + 1):
         await service.join(CHANNEL, uid, f"p{uid}")
     await service.start(CHANNEL, 1, seed=3)
-    table = await service._load(CHANNEL)
+    table = await service.load(CHANNEL)
     rng = random.Random(3)
     state = table.state
     for step in range(120):
@@ -40,7 +39,7 @@ async def test_the_public_status_does_not_depend_on_hidden_facts(service, game_i
             break
         if step % 2 == 0:
             varied = game.vary_hidden(state, None, random.Random(step))
-            plain = service._status(replace(table, state=state))
-            assert service._status(replace(table, state=varied)) == plain, f"{game_id}, step {step}"
+            plain = service.posts.status(table.replaced(state=state))
+            assert service.posts.status(table.replaced(state=varied)) == plain, f"{game_id}, step {step}"
         seat = rng.choice(prompts).seat
         state, _ = game.apply(state, seat, game.bot_action(state, seat, rng))

@@ -12,7 +12,8 @@ import random
 
 import pytest
 
-from bot.service.tables import TableError, _confirmation_after, _confirmation_before
+from bot.service.play import confirm_after, confirm_before, kept_for_confirm
+from bot.service.tables import TableError
 from bot.store import StorageFull
 from engine import games
 from engine.core import IllegalAction
@@ -28,7 +29,7 @@ async def _stored(service) -> tuple[str, int, int]:
 
 
 async def _cached(service) -> str:
-    return (await service._load(CHANNEL)).state.model_dump_json()
+    return (await service.load(CHANNEL)).state.model_dump_json()
 
 
 def _changes_then(error: BaseException):
@@ -92,21 +93,21 @@ async def test_while_a_save_is_awaited_the_table_reads_as_stored(service, monkey
     monkeypatch.setattr(service.store, "save", slow_save)
     acting = asyncio.create_task(service.act(CHANNEL, ALICE, {"kind": "commit", "value": 2}))
     await saving.wait()
-    assert service._cache[CHANNEL].state.model_dump_json() == stored[0]  # not the unsaved commit
-    assert "s1" not in service._cache[CHANNEL].state.commits
+    assert service.access.cache[CHANNEL].state.model_dump_json() == stored[0]  # not the unsaved commit
+    assert "s1" not in service.access.cache[CHANNEL].state.commits
     go_on.set()
     await acting
-    assert service._cache[CHANNEL].state.commits["s1"] == 2
+    assert service.access.cache[CHANNEL].state.commits["s1"] == 2
     assert await _cached(service) == (await _stored(service))[0]
 
 
 async def test_an_earlier_version_of_the_table_still_reads_as_its_own(service):
     await seated(service, "alice", "bob")
-    old = await service._load(CHANNEL)
+    old = await service.load(CHANNEL)
     old_json = old.row.state
     await service.act(CHANNEL, ALICE, {"kind": "commit", "value": 2})
     assert old.state.model_dump_json() == old_json  # read again from its own row, not changed
-    assert (await service._load(CHANNEL)).state.commits == {"s1": 2}
+    assert (await service.load(CHANNEL)).state.commits == {"s1": 2}
 
 
 async def test_an_action_built_from_the_state_shares_none_of_its_lists(service, monkeypatch):
@@ -114,7 +115,7 @@ async def test_an_action_built_from_the_state_shares_none_of_its_lists(service, 
     await service.create(CHANNEL, 9, "crisis1914", ALICE, "alice")
     await service.join(CHANNEL, BOB, "bob")
     await service.start(CHANNEL, ALICE, seed=3)
-    t = await service._load(CHANNEL)
+    t = await service.load(CHANNEL)
     seat = t.prompts[0].seat
     user = t.holder(seat).user_id
     hand = next(p.hand for p in t.state.players.values() if p.seat == seat)
@@ -149,11 +150,11 @@ def test_every_confirmation_reads_as_one_written_from_a_copy_of_the_state_before
             action = pick.choice(g.legal_actions(state, seat))
             before = state.model_dump_json()
             copy = g.load_state(before)
-            reply = _confirmation_before(g, state, seat, action)
-            values = dict(state.__dict__)
+            reply = confirm_before(g, state, seat, action)
+            kept = kept_for_confirm(g, state) if reply is None else None
             applied = g.step(state, seat, action, in_place=True)
             if reply is None:
-                reply = _confirmation_after(g, values, before, seat, action, applied.events)
+                reply = confirm_after(g, kept, before, seat, action, applied.events)
             assert reply == g.confirm(copy, seat, action, applied.events), (players, action)
             state = applied.state
         assert g.outcome(state) is not None, f"{game_id} at {players} did not end"
@@ -180,5 +181,5 @@ async def test_a_picture_is_drawn_from_a_state_of_its_own(service, monkeypatch):
 
     monkeypatch.setattr(service.pictures, "board", board)
     await service.picture(CHANNEL)
-    cached = service._cache[CHANNEL].state
+    cached = service.access.cache[CHANNEL].state
     assert given[0] is not cached and given[0] == cached

@@ -17,19 +17,19 @@ HOUR = 3600.0
 
 
 async def test_notify_validates_and_describes_the_preferences(service):
-    text = await service.set_notify(BOB, mode="mention", timezone="Europe/Vienna", quiet_hours="22-07")
+    text = await service.notifications.set_notify(BOB, mode="mention", timezone="Europe/Vienna", quiet_hours="22-07")
     assert "mention" in text and "Europe/Vienna" in text and "22-07" in text
     with pytest.raises(TableError, match="dm or mention"):
-        await service.set_notify(BOB, mode="pigeon")
+        await service.notifications.set_notify(BOB, mode="pigeon")
     with pytest.raises(TableError, match="not a timezone"):
-        await service.set_notify(BOB, timezone="Mars/Olympus")
+        await service.notifications.set_notify(BOB, timezone="Mars/Olympus")
     with pytest.raises(TableError, match="Quiet hours look like"):
-        await service.set_notify(BOB, quiet_hours="late")
-    assert "no quiet hours" in await service.set_notify(BOB, quiet_hours="off")
+        await service.notifications.set_notify(BOB, quiet_hours="late")
+    assert "no quiet hours" in await service.notifications.set_notify(BOB, quiet_hours="off")
 
 
 async def test_a_member_who_chose_mentions_is_pinged_in_the_channel_without_the_secret(service):
-    await service.set_notify(BOB, mode="mention")
+    await service.notifications.set_notify(BOB, mode="mention")
     await seated(service, "alice", "bob", start=False)
     out = await service.start(CHANNEL, ALICE, seed=7)
     pings = [p for p in out.posts if p.to == "channel" and p.user_id == BOB]
@@ -40,37 +40,37 @@ async def test_a_member_who_chose_mentions_is_pinged_in_the_channel_without_the_
 
 async def test_a_reminder_inside_quiet_hours_waits_for_their_end(service, clock):
     # bob's quiet hours cover the 12-hour reminder (20:00 UTC); alice has none
-    await service.set_notify(BOB, timezone="UTC", quiet_hours="19-23")
+    await service.notifications.set_notify(BOB, timezone="UTC", quiet_hours="19-23")
     await seated(service, "alice", "bob")
     clock.advance(12 * HOUR)
-    (out,) = await service.tick()
+    (out,) = await service.deadlines.tick()
     assert {p.user_id for p in out.posts if p.kind == "reminder"} == {ALICE}
-    assert await service.next_wakeup() == pytest.approx(clock.now + 3 * HOUR)  # 23:00 UTC
+    assert await service.deadlines.next_wakeup() == pytest.approx(clock.now + 3 * HOUR)  # 23:00 UTC
     clock.advance(3 * HOUR)
-    (out,) = await service.tick()
+    (out,) = await service.deadlines.tick()
     assert {p.user_id for p in out.posts if p.kind == "reminder"} == {BOB}
 
 
 async def test_a_quiet_reminder_goes_a_minute_before_a_deadline_that_comes_first(service, clock):
-    await service.set_notify(BOB, timezone="UTC", quiet_hours="07-12")  # 08:00 now; deadline 10:00
+    await service.notifications.set_notify(BOB, timezone="UTC", quiet_hours="07-12")  # 08:00 now; deadline 10:00
     await seated(service, "alice", "bob", start=False)
     await service.settings(CHANNEL, ALICE, {"phase_hours": "2", "reminders_hours": "1"})
     await service.start(CHANNEL, ALICE, seed=7)
     clock.advance(HOUR)
-    (out,) = await service.tick()
+    (out,) = await service.deadlines.tick()
     assert {p.user_id for p in out.posts if p.kind == "reminder"} == {ALICE}
-    assert await service.next_wakeup() == pytest.approx(clock.now + HOUR - 60)
+    assert await service.deadlines.next_wakeup() == pytest.approx(clock.now + HOUR - 60)
 
 
 async def test_mine_lists_every_table_with_what_is_owed_and_when(service, clock):
     await seated(service, "alice", "bob")
     await service.create(CHANNEL + 1, 9, "envoys", BOB, "bob")
     await service.command(CHANNEL, BOB, "commit", {"value": "1"})
-    text = await service.mine(BOB)
+    text = await service.notifications.mine(BOB)
     assert f"<#{CHANNEL}> Envoys (test game) as s2: you owe nothing right now." in text
     assert f"<#{CHANNEL + 1}> Envoys (test game): in the lobby" in text
-    assert f"you owe commit, due <t:{int(clock.now + 24 * HOUR)}:R>" in await service.mine(ALICE)
-    assert await service.mine(99) == "You are not seated at any open table."
+    assert f"you owe commit, due <t:{int(clock.now + 24 * HOUR)}:R>" in await service.notifications.mine(ALICE)
+    assert await service.notifications.mine(99) == "You are not seated at any open table."
 
 
 async def test_after_an_outage_running_tables_are_told_and_their_deadlines_extended(tmp_path):
@@ -79,32 +79,32 @@ async def test_after_an_outage_running_tables_are_told_and_their_deadlines_exten
     service = TableService(store, clock=clock)
     await seated(service, "alice", "bob")
     await service.create(CHANNEL + 1, 9, "envoys", ALICE, "alice")  # a lobby: nothing to say
-    await service.heartbeat()
+    await service.deadlines.heartbeat()
     due = min(d.due_at for d in await store.get_deadlines(CHANNEL))
     await store.close()
 
     clock.advance(5 * HOUR)  # the bot is down
     store = await open_store(tmp_path / "bot.sqlite3")
     service = TableService(store, clock=clock)
-    (out,) = await service.recover()
+    (out,) = await service.deadlines.recover()
     assert out.channel_id == CHANNEL and "offline" in out.posts[0].text and "5 h" in out.posts[0].text
     assert min(d.due_at for d in await store.get_deadlines(CHANNEL)) == due + 5 * HOUR
-    assert await service.recover() == []  # the heartbeat was renewed: no second outage
+    assert await service.deadlines.recover() == []  # the heartbeat was renewed: no second outage
     await store.close()
 
 
 async def test_a_deadline_opened_after_the_restart_is_not_extended_for_the_outage(service, clock, store):
     await seated(service, "alice", "bob")
-    await service.heartbeat()
+    await service.deadlines.heartbeat()
     clock.advance(5 * HOUR)
-    outage = await service.outage()  # before the bot connects
+    outage = await service.deadlines.outage()  # before the bot connects
     assert outage is not None and outage.end - outage.start == 5 * HOUR
     # once connected, players act before the outage work reaches their table
     await service.command(CHANNEL, ALICE, "commit", {"value": "2"})
     await service.command(CHANNEL, BOB, "commit", {"value": "3"})
     (opened,) = await store.get_deadlines(CHANNEL)
     assert opened.started_at == clock.now  # the commit phase closed; a new phase opened now
-    (out,) = await service.recover(outage)
+    (out,) = await service.deadlines.recover(outage)
     assert "offline" in out.posts[0].text
     assert await store.get_deadlines(CHANNEL) == [opened]  # it lost nothing to the outage
 
@@ -112,10 +112,10 @@ async def test_a_deadline_opened_after_the_restart_is_not_extended_for_the_outag
 async def test_on_outage_ignore_tells_but_keeps_the_deadlines(service, clock, store):
     await seated(service, "alice", "bob")
     await service.settings(CHANNEL, ALICE, {"on_outage": "ignore"})
-    await service.heartbeat()
+    await service.deadlines.heartbeat()
     clock.advance(HOUR)
     due = min(d.due_at for d in await store.get_deadlines(CHANNEL))
-    (out,) = await service.recover()
+    (out,) = await service.deadlines.recover()
     assert "extended" not in out.posts[0].text
     assert min(d.due_at for d in await store.get_deadlines(CHANNEL)) == due
 
@@ -139,7 +139,7 @@ async def test_round_threads_open_each_week_and_archive_the_last(service):
     assert out.open_thread == "Week 1"
     changed = None
     for _ in range(20):
-        t = await service._load(CHANNEL)
+        t = await service.load(CHANNEL)
         seat = t.prompts[0].seat
         step = await service.act(CHANNEL, t.holder(seat).user_id, t.game.default_action(t.state, seat))
         if step.open_thread == "Week 2":
@@ -152,9 +152,9 @@ async def test_status_message_dm_flag_and_join_suggestions(service):
     await service.create(CHANNEL, 9, "origins", ALICE, "alice")
     await service.set_status_message(CHANNEL, 555)
     assert (await service.table_info(CHANNEL)).status_message_id == 555
-    await service.mark_dm_closed(BOB)
-    await service.mark_dm_open(BOB)
-    assert not await service.dm_closed(BOB)
+    await service.notifications.mark_dm_closed(BOB)
+    await service.notifications.mark_dm_open(BOB)
+    assert not await service.notifications.dm_closed(BOB)
     # two players in Origins: the Triple Alliance against the Triple Entente
     labels = [c.label for c in await service.suggest(CHANNEL, BOB, "join", "preference", {}, "")]
     g = games.get("origins")
@@ -164,10 +164,10 @@ async def test_status_message_dm_flag_and_join_suggestions(service):
 
 
 async def test_a_held_back_reminder_is_dropped_when_its_phase_ends(service, clock, store):
-    await service.set_notify(BOB, timezone="UTC", quiet_hours="19-23")
+    await service.notifications.set_notify(BOB, timezone="UTC", quiet_hours="19-23")
     await seated(service, "alice", "bob")
     clock.advance(12 * HOUR)
-    await service.tick()
+    await service.deadlines.tick()
     (held,) = (await store.get_table(CHANNEL)).meta["deferred"].values()
     assert list(held) == ["s2"]
     await service.command(CHANNEL, ALICE, "commit", {"value": "1"})
@@ -176,10 +176,10 @@ async def test_a_held_back_reminder_is_dropped_when_its_phase_ends(service, cloc
 
 
 async def test_a_reminder_for_a_member_who_chose_mentions_is_a_ping_in_the_channel(service, clock):
-    await service.set_notify(BOB, mode="mention")
+    await service.notifications.set_notify(BOB, mode="mention")
     await seated(service, "alice", "bob")
     clock.advance(12 * HOUR)
-    (out,) = await service.tick()
+    (out,) = await service.deadlines.tick()
     (ping,) = [p for p in out.posts if p.kind == "reminder" and p.to == "channel"]
     assert ping.user_id == BOB and ping.text.startswith(f"<@{BOB}> reminder: you owe commit")
     assert "Commit 1, 2 or 3" not in ping.text  # the prompt's own words stay private

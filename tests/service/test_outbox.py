@@ -34,7 +34,7 @@ async def test_public_posts_and_status_do_not_depend_on_secret_commits(tmp_path,
         out = await service.command(CHANNEL, BOB, "commit", {"value": value})
         out2 = await service.command(CHANNEL, ALICE, "commit", {"value": "2"})
         seen.append(
-            (public_text(out), public_text(out2), await service.status(CHANNEL), await service.log(CHANNEL))
+            (public_text(out), public_text(out2), await service.status(CHANNEL), await service.history.log(CHANNEL))
         )
         await store.close()
     assert seen[0] == seen[1]
@@ -43,7 +43,7 @@ async def test_public_posts_and_status_do_not_depend_on_secret_commits(tmp_path,
 async def test_the_log_shows_public_events_only(service):
     await seated(service, "alice", "bob")
     await service.command(CHANNEL, ALICE, "commit", {"value": "3"})
-    text = await service.log(CHANNEL)
+    text = await service.history.log(CHANNEL)
     assert "s1 has committed." in text and "You committed" not in text
 
 
@@ -89,7 +89,7 @@ async def test_the_log_pages_from_the_newest(service, monkeypatch):
         await service.command(CHANNEL, ALICE, "ready", {})
         await service.command(CHANNEL, BOB, "ready", {})
     assert await service.store.count_events(CHANNEL) == 13
-    pages = [(await service.log(CHANNEL, n)).splitlines() for n in (1, 2, 3, 9)]
+    pages = [(await service.history.log(CHANNEL, n)).splitlines() for n in (1, 2, 3, 9)]
     assert pages[0][0].endswith("page 1 of 3 (page 1 is the newest):")
     assert pages[0][-1] == "The game is over." and len(pages[0]) == 6
     assert pages[2][1:3] == ["s1 has committed.", "s2 has committed."] and len(pages[2]) == 4

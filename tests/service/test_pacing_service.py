@@ -67,11 +67,11 @@ async def test_a_standing_order_is_private_survives_a_restart_and_is_applied_whe
 ):
     _standing_yield(monkeypatch)
     await seated(service, "alice", "bob")
-    out = await service.standing(CHANNEL, ALICE, "yield")
+    out = await service.controls.standing(CHANNEL, ALICE, "yield")
     assert "only you see it" in out.reply and not [p for p in out.posts if p.to == "channel"]
-    listed = (await service.standing(CHANNEL, ALICE)).reply
+    listed = (await service.controls.standing(CHANNEL, ALICE)).reply
     assert "Your standing orders: yield in this round's press." in listed
-    assert "Your standing orders: none." in (await service.standing(CHANNEL, BOB)).reply
+    assert "Your standing orders: none." in (await service.controls.standing(CHANNEL, BOB)).reply
     restarted = TableService(store, clock=clock)  # the order is stored with the table
     await restarted.act(CHANNEL, ALICE, {"kind": "commit", "value": 1})
     out = await restarted.act(CHANNEL, BOB, {"kind": "commit", "value": 2})
@@ -85,21 +85,21 @@ async def test_a_standing_order_is_private_survives_a_restart_and_is_applied_whe
 async def test_a_standing_order_can_be_withdrawn_and_lapses_with_its_round(service, monkeypatch):
     _standing_yield(monkeypatch)
     await seated(service, "alice", "bob")
-    await service.standing(CHANNEL, ALICE, "yield")
-    assert (await service.standing(CHANNEL, ALICE, "yield", withdraw=True)).reply.startswith("Withdrawn")
+    await service.controls.standing(CHANNEL, ALICE, "yield")
+    assert (await service.controls.standing(CHANNEL, ALICE, "yield", withdraw=True)).reply.startswith("Withdrawn")
     with pytest.raises(TableError, match="no standing order"):
-        await service.standing(CHANNEL, ALICE, "yield", withdraw=True)
+        await service.controls.standing(CHANNEL, ALICE, "yield", withdraw=True)
     with pytest.raises(TableError, match="no standing order 'surrender'"):
-        await service.standing(CHANNEL, ALICE, "surrender")
+        await service.controls.standing(CHANNEL, ALICE, "surrender")
     await service.act(CHANNEL, ALICE, {"kind": "commit", "value": 1})
     out = await service.act(CHANNEL, BOB, {"kind": "commit", "value": 2})
     assert [p for p in out.posts if p.kind == "prompt" and "Press" in p.text]  # asked: it was withdrawn
-    await service.standing(CHANNEL, ALICE, "yield")  # for round 1, whose press is now
+    await service.controls.standing(CHANNEL, ALICE, "yield")  # for round 1, whose press is now
     actions = await service.store.get_actions(CHANNEL)
     assert actions[-1].action == '{"kind":"yield"}'  # applied at once: the decision was already owed
     for uid in (ALICE, BOB):
         await service.act(CHANNEL, uid, {"kind": "ready"})
-    assert "Your standing orders: none." in (await service.standing(CHANNEL, ALICE)).reply  # lapsed
+    assert "Your standing orders: none." in (await service.controls.standing(CHANNEL, ALICE)).reply  # lapsed
 
 
 async def test_each_kind_of_step_has_its_own_deadline(service, clock):
@@ -126,8 +126,8 @@ async def test_during_a_live_session_a_single_player_step_is_short_and_pinged(se
     # the clock starts at 2027-01-15 08:00 UTC, a Friday: a session from 08:00 for 2 hours
     await seated(service, "alice", "bob")
     with pytest.raises(TableError, match="Only the host"):
-        await service.session(CHANNEL, BOB, "Friday", "08:00", 2, "UTC")
-    reply, upcoming = await service.session(CHANNEL, ALICE, "Friday", "08:00", 2, "UTC")
+        await service.controls.session(CHANNEL, BOB, "Friday", "08:00", 2, "UTC")
+    reply, upcoming = await service.controls.session(CHANNEL, ALICE, "Friday", "08:00", 2, "UTC")
     assert reply.startswith("Live session added: Fridays at 08:00 (UTC) for 2 h.")
     assert len(upcoming) == 4 and upcoming[0][1] <= clock.now < upcoming[0][2]
     assert [b - a for (_, a, _), (_, b, _) in zip(upcoming, upcoming[1:], strict=False)] == [7 * 86400] * 3
@@ -146,10 +146,10 @@ async def test_during_a_live_session_a_single_player_step_is_short_and_pinged(se
     out = await service.act(CHANNEL, BOB, {"kind": "commit", "value": 2})
     (press,) = await service.store.get_deadlines(CHANNEL)
     assert press.due_at - clock.now == 24 * 3600 and not [p for p in out.posts if p.kind == "ping"]
-    listed, _ = await service.session(CHANNEL, BOB)
+    listed, _ = await service.controls.session(CHANNEL, BOB)
     assert "Fridays at 08:00 (UTC) for 2 h" in listed
-    removed, _ = await service.session(CHANNEL, ALICE, "fri", "8:00", remove=True)
-    assert removed.startswith("Removed") and (await service.session(CHANNEL, BOB))[0].startswith("No live")
+    removed, _ = await service.controls.session(CHANNEL, ALICE, "fri", "8:00", remove=True)
+    assert removed.startswith("Removed") and (await service.controls.session(CHANNEL, BOB))[0].startswith("No live")
 
 
 async def test_an_origins_sheet_written_before_phase_4_becomes_the_draft_once(service):
@@ -157,15 +157,15 @@ async def test_an_origins_sheet_written_before_phase_4_becomes_the_draft_once(se
     for uid in range(2, 6):
         await service.join(CHANNEL, uid, f"p{uid}")
     await service.start(CHANNEL, 1, seed=5)
-    t = await service._load(CHANNEL)
+    t = await service.load(CHANNEL)
     me = t.seat_of(1).seat
     country = t.state.countries_of(me)[0]
-    out = await service.standing(CHANNEL, 1, "sheet SER 2")
+    out = await service.controls.standing(CHANNEL, 1, "sheet SER 2")
     assert "only you see it" in out.reply and "SER 2" in out.reply
-    await service.standing(CHANNEL, 2, "sheet SER 9")  # more than 5 a turn: refused when applied
+    await service.controls.standing(CHANNEL, 2, "sheet SER 9")  # more than 5 a turn: refused when applied
     told = []
     for _ in range(40):  # everyone passes: Phase 3 ends and Phase 4 begins
-        t = await service._load(CHANNEL)
+        t = await service.load(CHANNEL)
         if t.state.phase != "bidding":
             break
         seat = t.prompts[0].seat
@@ -173,11 +173,11 @@ async def test_an_origins_sheet_written_before_phase_4_becomes_the_draft_once(se
         told += [p.text for p in out.posts if p.user_id == 2 and "could not be applied" in p.text]
     assert len(told) == 1 and told[0].endswith("it is withdrawn.")
     assert (await service.table_info(CHANNEL)).status == "running"
-    t = await service._load(CHANNEL)
+    t = await service.load(CHANNEL)
     assert t.state.phase == "placement"
     assert t.state.drafts[country].place == {"SER": 2}  # the draft; still to hand in
     assert any(p.seat == me for p in t.prompts)
-    assert "Your standing orders: none." in (await service.standing(CHANNEL, 1)).reply  # used once
+    assert "Your standing orders: none." in (await service.controls.standing(CHANNEL, 1)).reply  # used once
 
 
 async def _origins_table(service, players: int = 5, seed: int = 5):
@@ -185,23 +185,23 @@ async def _origins_table(service, players: int = 5, seed: int = 5):
     for uid in range(2, players + 1):
         await service.join(CHANNEL, uid, f"p{uid}")
     await service.start(CHANNEL, 1, seed=seed)
-    return await service._load(CHANNEL)
+    return await service.load(CHANNEL)
 
 
 async def test_an_origins_sheet_left_with_hand_in_is_handed_in_the_moment_phase_4_begins(service):
     t = await _origins_table(service)
     me, other = t.seat_of(1).seat, t.seat_of(2).seat
     # hand_in given before the sheet: the sheet is still written first, then handed in
-    await service.standing(CHANNEL, 1, "hand_in")
-    await service.standing(CHANNEL, 1, "sheet SER 2")
-    out = await service.standing(CHANNEL, 2, "hand_in FE 3")
+    await service.controls.standing(CHANNEL, 1, "hand_in")
+    await service.controls.standing(CHANNEL, 1, "sheet SER 2")
+    out = await service.controls.standing(CHANNEL, 2, "hand_in FE 3")
     assert "hand in my sheets the moment Phase 4 begins" in out.reply and "FE 3" in out.reply
     for _ in range(40):  # everyone passes: Phase 3 ends and Phase 4 begins
-        t = await service._load(CHANNEL)
+        t = await service.load(CHANNEL)
         if t.state.phase != "bidding":
             break
         await service.act(CHANNEL, t.holder(t.prompts[0].seat).user_id, {"kind": "pass"})
-    t = await service._load(CHANNEL)
+    t = await service.load(CHANNEL)
     assert t.state.phase == "placement"
     assert {me, other} <= set(t.state.submitted)
     assert t.state.drafts[t.state.countries_of(me)[0]].place == {"SER": 2}
@@ -218,21 +218,21 @@ async def test_pass_unless_a_card_moves_is_applied_at_the_turn_and_lapses_when_t
     seats = t.state.seats
     third = seats[(seats.index(first) + 2) % len(seats)]
     uid = t.holder(third).user_id
-    out = await service.standing(CHANNEL, uid, f"pass_unless {order[-1]}")
+    out = await service.controls.standing(CHANNEL, uid, f"pass_unless {order[-1]}")
     assert "unless one of these cards changes its place" in out.reply
     # the first bidder moves the second card to the top: the bottom card stays where it is
     first_uid = t.holder(first).user_id
     country = t.state.countries_of(first)[0]
     bid = {"kind": "bid", "payer": country, "card": order[1], "position": 1, "amount": 1}
     await service.act(CHANNEL, first_uid, bid)
-    t = await service._load(CHANNEL)
+    t = await service.load(CHANNEL)
     out = await service.act(CHANNEL, t.holder(t.prompts[0].seat).user_id, {"kind": "pass"})
     applied = [p.text for p in out.posts if p.user_id == uid and "standing order was applied" in p.text]
     assert len(applied) == 1 and "unless one of these cards changes its place" in applied[0]
-    t = await service._load(CHANNEL)
+    t = await service.load(CHANNEL)
     assert t.state.bidder != third
     # next round of the same turn: a bid moves the watched card, so the order no longer holds
-    assert (await service.standing(CHANNEL, uid)).reply.startswith("Your standing orders: pass in")
+    assert (await service.controls.standing(CHANNEL, uid)).reply.startswith("Your standing orders: pass in")
     mover = t.prompts[0].seat
     pay = t.state.countries_of(mover)[0]
     await service.act(
@@ -240,13 +240,13 @@ async def test_pass_unless_a_card_moves_is_applied_at_the_turn_and_lapses_when_t
         t.holder(mover).user_id,
         {"kind": "bid", "payer": pay, "card": order[-1], "position": 1, "amount": t.state.high_bid + 1},
     )
-    assert "Your standing orders: none." in (await service.standing(CHANNEL, uid)).reply
+    assert "Your standing orders: none." in (await service.controls.standing(CHANNEL, uid)).reply
 
 
 async def test_between_sessions_a_single_player_step_can_wait_for_the_next_session(service, clock):
     # the clock starts at 2027-01-15 08:00 UTC, a Friday; the session is on Saturdays at 18:00
     await seated(service, "alice", "bob")
-    await service.session(CHANNEL, ALICE, "Saturday", "18:00", 2, "UTC")
+    await service.controls.session(CHANNEL, ALICE, "Saturday", "18:00", 2, "UTC")
     saturday = clock.now + 34 * 3600
     await service.act(CHANNEL, ALICE, {"kind": "commit", "value": 1})
     await service.act(CHANNEL, BOB, {"kind": "commit", "value": 2})

@@ -99,7 +99,7 @@ async def test_a_deadline_fires_once_when_two_processes_tick_together(two_proces
     (a, b), clock = two_processes
     await seated(a, "alice", "bob")
     clock.advance(24 * HOUR)
-    outs_a, outs_b = await asyncio.gather(a.tick(), b.tick())
+    outs_a, outs_b = await asyncio.gather(a.deadlines.tick(), b.deadlines.tick())
     fired = [p for o in outs_a + outs_b for p in o.posts if p.text.startswith("Time is up")]
     assert len(fired) == 1
     assert [(x.seat, x.user_id) for x in await a.store.get_actions(CHANNEL)] == [("s1", None), ("s2", None)]
@@ -108,10 +108,10 @@ async def test_a_deadline_fires_once_when_two_processes_tick_together(two_proces
 async def test_an_outage_is_noted_once_per_table_when_two_processes_recover_together(two_processes):
     (a, b), clock = two_processes
     await seated(a, "alice", "bob")
-    await a.heartbeat()
+    await a.deadlines.heartbeat()
     due = min(d.due_at for d in await a.store.get_deadlines(CHANNEL))
     clock.advance(2 * HOUR)
-    outs_a, outs_b = await asyncio.gather(a.recover(), b.recover())
+    outs_a, outs_b = await asyncio.gather(a.deadlines.recover(), b.deadlines.recover())
     assert len(outs_a + outs_b) == 1
     assert min(d.due_at for d in await a.store.get_deadlines(CHANNEL)) == due + 2 * HOUR
 
@@ -128,9 +128,9 @@ async def test_each_process_serves_the_deadlines_of_its_own_shards(postgres_serv
         await shard1.join(CHANNEL + 1, BOB, "bob")
         await shard1.start(CHANNEL + 1, ALICE, seed=3)
         clock.advance(24 * HOUR)
-        assert [o.channel_id for o in await shard0.tick()] == [CHANNEL]
-        assert [o.channel_id for o in await shard1.tick()] == [CHANNEL + 1]
-        assert await shard0.tick() == [] and await shard1.tick() == []
+        assert [o.channel_id for o in await shard0.deadlines.tick()] == [CHANNEL]
+        assert [o.channel_id for o in await shard1.deadlines.tick()] == [CHANNEL + 1]
+        assert await shard0.deadlines.tick() == [] and await shard1.deadlines.tick() == []
     finally:
         await first.close()
         await second.close()
@@ -158,5 +158,5 @@ async def test_a_full_cache_evicting_a_table_while_its_version_is_checked_loses_
     for _ in range(4):
         answers = await asyncio.gather(*(service.choices(c, 1) for c in channels))
         assert len(answers) == len(channels)
-    assert len(service._cache) <= 2
+    assert len(service.access.cache) <= 2
     await store.close()

@@ -29,10 +29,10 @@ async def _origins(service: TableService, seed: int = 1914) -> None:
 
 async def test_the_seed_is_committed_at_the_start_and_revealed_in_the_standings(service):
     await service.create(CHANNEL, 9, "envoys", ALICE, "alice")
-    await service.set_automatic(CHANNEL, ALICE, None, True)
+    await service.controls.set_automatic(CHANNEL, ALICE, None, True)
     out = await service.start(CHANNEL, ALICE, seed=11)
     assert any(f"Seed commitment: `{seed_commitment(11)}`" in p.text for p in out.public())
-    out = await service.set_automatic(
+    out = await service.controls.set_automatic(
         CHANNEL, ALICE, "alice", True
     )  # every seat automatic: played to the end
     (final,) = [p for p in out.posts if p.kind == "standings"]
@@ -49,9 +49,9 @@ async def test_the_seed_source_gives_the_seed_when_none_is_passed(store, clock):
 async def test_an_automatic_table_plays_a_real_game_to_its_end_without_posting_private_lines(service, game):
     await service.create(CHANNEL, 9, game, ALICE, "alice")
     for _ in range(2):
-        await service.set_automatic(CHANNEL, ALICE, None, True)
+        await service.controls.set_automatic(CHANNEL, ALICE, None, True)
     await service.start(CHANNEL, ALICE, seed=3)
-    out = await service.set_automatic(CHANNEL, ALICE, "alice", True)
+    out = await service.controls.set_automatic(CHANNEL, ALICE, "alice", True)
     assert (await service.table_info(CHANNEL)).status == "finished"
     assert not any(p.to == "seat" for p in out.posts)  # nobody to tell: every seat is automatic
     events = await service.store.get_all_events(CHANNEL)
@@ -67,7 +67,7 @@ async def test_undo_in_origins_takes_back_a_quiet_action_and_refuses_after_chanc
     g = games.get("origins")
     undone = refused = False
     for _ in range(400):
-        t = await service._load(CHANNEL)
+        t = await service.load(CHANNEL)
         if t.row.status != "running" or (undone and refused):
             break
         before = t.state.model_copy(deep=True)  # the service plays on its cached state itself
@@ -76,14 +76,14 @@ async def test_undo_in_origins_takes_back_a_quiet_action_and_refuses_after_chanc
         applied = g.step(before, last.seat, g.parse_action(json.loads(last.action)))
         if applied.used_randomness and not refused:
             with pytest.raises(TableError, match="used chance"):
-                await service.undo(CHANNEL, ALICE)
+                await service.controls.undo(CHANNEL, ALICE)
             refused = True
         elif applied.revealed and not refused:
             with pytest.raises(TableError, match="revealed hidden information"):
-                await service.undo(CHANNEL, ALICE)
+                await service.controls.undo(CHANNEL, ALICE)
         elif applied.undoable and not undone:
-            await service.undo(CHANNEL, ALICE)
-            assert (await service._load(CHANNEL)).state == before
+            await service.controls.undo(CHANNEL, ALICE)
+            assert (await service.load(CHANNEL)).state == before
             await service.auto(CHANNEL)  # the same seeded move again
             undone = True
     assert undone and refused
@@ -95,9 +95,9 @@ async def test_an_exported_origins_game_replays_and_continues_in_another_channel
         await service.auto(CHANNEL)
     await service.create(OTHER + 5, 9, "origins", ALICE, "alice")
     with pytest.raises(TableError, match="not started"):
-        await service.export(OTHER + 5)
-    await service.substitute(CHANNEL, ALICE, "carol", DAVE, "dave")
-    data = await service.operator_export(CHANNEL)  # only the operator moves a running game
+        await service.history.export(OTHER + 5)
+    await service.controls.substitute(CHANNEL, ALICE, "carol", DAVE, "dave")
+    data = await service.history.operator_export(CHANNEL)  # only the operator moves a running game
     data = json.loads(json.dumps(data))  # as the file carries it
     assert data["secret"] is True and data["seed_commitment"] == seed_commitment(77)
     assert [(h["seat"], h["name"], h["from_action"]) for h in data["seats_over_time"]][-1] == (
@@ -107,22 +107,22 @@ async def test_an_exported_origins_game_replays_and_continues_in_another_channel
     )
     assert replay(games.get("origins"), Record.model_validate(data)).ok
 
-    out = await service.import_record(OTHER, 9, BOB, "bob", data)
+    out = await service.history.import_record(OTHER, 9, BOB, "bob", data)
     assert "checked by replay" in out.posts[0].text
-    original, copy = await service._load(CHANNEL), await service._load(OTHER)
+    original, copy = await service.load(CHANNEL), await service.load(OTHER)
     assert state_hash(copy.state) == state_hash(original.state)
     assert copy.row.status == "paused" and copy.row.host_id == BOB
     with pytest.raises(TableError, match="Seats still empty"):
-        await service.resume(OTHER, BOB)
+        await service.controls.resume(OTHER, BOB)
     for uid, name in ((ALICE, "alice"), (BOB, "bob"), (CAROL, "carol")):
         joined = await service.join(OTHER, uid, name)
         assert any(p.kind == "briefing" and p.user_id == uid for p in joined.posts)
-    await service.resume(OTHER, BOB)
+    await service.controls.resume(OTHER, BOB)
     for _ in range(1000):
         if await service.auto(OTHER) is None:
             break
     assert (await service.table_info(OTHER)).status == "finished"
-    final = await service.export(OTHER)
+    final = await service.history.export(OTHER)
     assert final["secret"] is False and final["outcome"] is not None
     assert replay(games.get("origins"), Record.model_validate(final)).ok
 
@@ -130,12 +130,12 @@ async def test_an_exported_origins_game_replays_and_continues_in_another_channel
 async def test_import_refuses_a_record_that_does_not_replay(service):
     await seated(service, "alice", "bob")
     await service.command(CHANNEL, ALICE, "commit", {"value": "2"})
-    data = await service.operator_export(CHANNEL)
+    data = await service.history.operator_export(CHANNEL)
     data["actions"][0]["action"]["value"] = 3  # tampered: the recorded hash no longer matches
     with pytest.raises(TableError, match="does not replay"):
-        await service.import_record(OTHER, 9, BOB, "bob", data)
+        await service.history.import_record(OTHER, 9, BOB, "bob", data)
     with pytest.raises(TableError, match="not a game record"):
-        await service.import_record(OTHER, 9, BOB, "bob", {"game": "envoys"})
+        await service.history.import_record(OTHER, 9, BOB, "bob", {"game": "envoys"})
     assert await service.table_info(OTHER) is None
 
 
@@ -145,13 +145,13 @@ async def test_the_full_history_is_published_only_after_the_end(service):
     await service.start(CHANNEL, ALICE, seed=2)
     await service.command(CHANNEL, BOB, "commit", {"value": "3"})
     with pytest.raises(TableError, match="only after the game ends"):
-        await service.publish(CHANNEL, ALICE)
-    await service.set_automatic(CHANNEL, ALICE, "bob", True)
+        await service.history.publish(CHANNEL, ALICE)
+    await service.controls.set_automatic(CHANNEL, ALICE, "bob", True)
     with pytest.raises(TableError, match="Only the host"):
-        await service.publish(CHANNEL, BOB)
-    await service.set_automatic(CHANNEL, ALICE, "alice", True)
+        await service.history.publish(CHANNEL, BOB)
+    await service.controls.set_automatic(CHANNEL, ALICE, "alice", True)
     assert (await service.table_info(CHANNEL)).status == "finished"
-    out = await service.publish(CHANNEL, ALICE)
+    out = await service.history.publish(CHANNEL, ALICE)
     text = "\n".join(p.text for p in out.posts)
     assert all(p.to == "channel" and len(p.text) <= 2000 for p in out.posts)
     assert "[to s2] You committed 3." in text  # bob's secret commit, published after the end
@@ -160,7 +160,7 @@ async def test_the_full_history_is_published_only_after_the_end(service):
 async def test_replay_checks_the_seed_against_the_commitment_posted_at_the_start(service):
     await seated(service, "alice", "bob", seed=5)
     await service.command(CHANNEL, ALICE, "commit", {"value": "2"})
-    data = await service.operator_export(CHANNEL)
+    data = await service.history.operator_export(CHANNEL)
     assert replay(games.get("envoys"), Record.model_validate(data)).ok
     forged = {**data, "seed": 6}
     result = replay(games.get("envoys"), Record.model_validate(forged))
@@ -169,12 +169,12 @@ async def test_replay_checks_the_seed_against_the_commitment_posted_at_the_start
 
 async def test_python_m_bot_replay_checks_an_exported_crisis_game(service, tmp_path):
     await service.create(CHANNEL, 9, "crisis1914", ALICE, "alice")
-    await service.set_automatic(CHANNEL, ALICE, None, True)
-    await service.set_automatic(CHANNEL, ALICE, None, True)
+    await service.controls.set_automatic(CHANNEL, ALICE, None, True)
+    await service.controls.set_automatic(CHANNEL, ALICE, None, True)
     await service.start(CHANNEL, ALICE, seed=21)
-    await service.set_automatic(CHANNEL, ALICE, "alice", True)  # played to the end
+    await service.controls.set_automatic(CHANNEL, ALICE, "alice", True)  # played to the end
     path = tmp_path / "crisis.json"
-    path.write_text(json.dumps(await service.export(CHANNEL)), encoding="utf-8")
+    path.write_text(json.dumps(await service.history.export(CHANNEL)), encoding="utf-8")
     done = subprocess.run(
         [sys.executable, "-m", "bot", "replay", str(path)], capture_output=True, text=True, timeout=120
     )
@@ -189,11 +189,11 @@ async def test_a_substitute_in_crisis_is_briefed_with_the_hand_and_nobody_else_s
     await service.start(CHANNEL, ALICE, seed=8)
     for _ in range(6):
         await service.auto(CHANNEL)
-    t = await service._load(CHANNEL)
+    t = await service.load(CHANNEL)
     g = t.game
     private = g.describe(g.view(t.state, "s2"))
     assert private != g.describe(g.view(t.state, None))  # bob's seat knows something the public does not
-    out = await service.substitute(CHANNEL, ALICE, "s2", DAVE, "dave")
+    out = await service.controls.substitute(CHANNEL, ALICE, "s2", DAVE, "dave")
     (briefing,) = [p for p in out.posts if p.kind == "briefing"]
     assert private in briefing.text and briefing.user_id == DAVE
     assert not any(private in p.text for p in out.public())
@@ -214,7 +214,7 @@ async def test_a_game_seated_by_preference_out_of_join_order_exports_a_record_th
     await service.join(CHANNEL, BOB, "bob", preference="s1")  # bob takes s1 though alice joined first
     await service.start(CHANNEL, ALICE, seed=12)
     await _finish(service, CHANNEL)
-    data = await service.export(CHANNEL)
+    data = await service.history.export(CHANNEL)
     assert data["seats"] == ["s1", "s2"]  # the order setup was given, not join order
     assert replay(games.get("envoys"), Record.model_validate(data)).ok
 
@@ -222,14 +222,14 @@ async def test_a_game_seated_by_preference_out_of_join_order_exports_a_record_th
 async def test_an_imported_game_whose_seats_were_filled_out_of_order_exports_and_replays(service):
     await seated(service, "alice", "bob", "carol", seed=40)
     await service.command(CHANNEL, ALICE, "commit", {"value": "1"})
-    data = json.loads(json.dumps(await service.operator_export(CHANNEL)))
-    await service.import_record(OTHER, 9, BOB, "bob", data)
-    await service.substitute(OTHER, BOB, "s3", CAROL, "carol")  # the last seat filled first
-    await service.set_automatic(OTHER, BOB, "s2", True)
+    data = json.loads(json.dumps(await service.history.operator_export(CHANNEL)))
+    await service.history.import_record(OTHER, 9, BOB, "bob", data)
+    await service.controls.substitute(OTHER, BOB, "s3", CAROL, "carol")  # the last seat filled first
+    await service.controls.set_automatic(OTHER, BOB, "s2", True)
     await service.join(OTHER, ALICE, "alice")  # takes s1, the seat left
-    await service.resume(OTHER, BOB)
+    await service.controls.resume(OTHER, BOB)
     await _finish(service, OTHER)
-    final = await service.export(OTHER)
+    final = await service.history.export(OTHER)
     assert final["seats"] == ["s1", "s2", "s3"]
     assert replay(games.get("envoys"), Record.model_validate(final)).ok
 
@@ -247,7 +247,7 @@ async def test_an_imported_game_whose_seats_were_filled_out_of_order_exports_and
 async def test_import_refuses_what_it_cannot_continue_before_creating_the_table(service, change, refusal):
     await seated(service, "alice", "bob", seed=3)
     await service.command(CHANNEL, ALICE, "commit", {"value": "2"})
-    data = {**await service.operator_export(CHANNEL), **change}
+    data = {**await service.history.operator_export(CHANNEL), **change}
     with pytest.raises(TableError, match=refusal):
-        await service.import_record(OTHER, 9, BOB, "bob", data)
+        await service.history.import_record(OTHER, 9, BOB, "bob", data)
     assert await service.table_info(OTHER) is None  # nothing created: "unchanged" is true

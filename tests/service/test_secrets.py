@@ -45,7 +45,7 @@ def _leaks(data: dict, seed: int, private: set[str]) -> list[str]:
 async def test_a_seated_host_exporting_mid_game_gets_no_seed_and_no_hidden_action(service):
     await seated(service, "alice", "bob", seed=424242)
     await service.command(CHANNEL, ALICE, "commit", {"value": "3"})  # alice is the host
-    data = await service.export(CHANNEL)
+    data = await service.history.export(CHANNEL)
     assert data["format"] == PUBLIC_FORMAT and data["status"] == "running"
     assert _leaks(data, 424242, {"You committed 3."}) == []
     assert "my_commit" not in json.dumps(data["public_view"])
@@ -70,15 +70,15 @@ async def test_no_real_game_in_play_exports_a_secret(service, game):
             break
     assert (await service.table_info(CHANNEL)).status == "running"
     assert private, f"{game} has told nobody a secret yet; the check would be empty"
-    data = await service.export(CHANNEL)
+    data = await service.history.export(CHANNEL)
     assert _leaks(data, 987654321, private) == []
 
 
 async def test_the_full_record_comes_once_the_game_is_finished(service):
     await seated(service, "alice", "bob", seed=31)
-    await service.set_automatic(CHANNEL, ALICE, "bob", True)
-    await service.set_automatic(CHANNEL, ALICE, "alice", True)  # played to the end
-    data = await service.export(CHANNEL)
+    await service.controls.set_automatic(CHANNEL, ALICE, "bob", True)
+    await service.controls.set_automatic(CHANNEL, ALICE, "alice", True)  # played to the end
+    data = await service.history.export(CHANNEL)
     assert data["format"] == "chancellery-record/1" and data["seed"] == 31 and data["actions"]
     assert replay(games.get("envoys"), Record.model_validate(data)).ok
 
@@ -87,19 +87,19 @@ async def test_an_abandoned_games_secrets_stay_secret_and_it_cannot_be_continued
     await seated(service, "alice", "bob", seed=5150)
     await service.command(CHANNEL, BOB, "commit", {"value": "2"})
     # what an older version exported, to anyone, for an abandoned game
-    old_style = {**await service.operator_export(CHANNEL), "status": "abandoned"}
+    old_style = {**await service.history.operator_export(CHANNEL), "status": "abandoned"}
     await service.abandon(CHANNEL, ALICE)
 
-    data = await service.export(CHANNEL)
+    data = await service.history.export(CHANNEL)
     assert data["format"] == PUBLIC_FORMAT and data["status"] == "abandoned"
     assert "secrets stay secret" in data["note"]
     assert _leaks(data, 5150, {"You committed 2."}) == []
     with pytest.raises(TableError, match="secrets stay secret"):
-        await service.publish(CHANNEL, ALICE)
+        await service.history.publish(CHANNEL, ALICE)
     with pytest.raises(TableError, match="abandoned game cannot be continued"):
-        await service.import_record(OTHER, 9, BOB, "bob", old_style)
+        await service.history.import_record(OTHER, 9, BOB, "bob", old_style)
     with pytest.raises(TableError, match="cannot be replayed or continued"):
-        await service.import_record(OTHER, 9, BOB, "bob", data)
+        await service.history.import_record(OTHER, 9, BOB, "bob", data)
     assert await service.table_info(OTHER) is None
 
 
@@ -125,7 +125,7 @@ async def test_the_console_exports_only_the_public_record_before_the_end(store, 
 async def test_replay_of_a_public_record_says_why_it_cannot(service, tmp_path, capsys):
     await seated(service, "alice", "bob")
     path = tmp_path / "public.json"
-    path.write_text(json.dumps(await service.export(CHANNEL)), encoding="utf-8")
+    path.write_text(json.dumps(await service.history.export(CHANNEL)), encoding="utf-8")
     assert main(["replay", str(path)]) == 2
     err = capsys.readouterr().err
     assert "public record" in err and "cannot be replayed" in err and "once it has ended" in err
@@ -175,15 +175,15 @@ async def test_an_engine_failure_is_announced_without_its_text(service, registry
     await service.join(CHANNEL, BOB, "bob")
     await service.start(CHANNEL, ALICE, seed=7)
     await service.command(CHANNEL, BOB, "commit", {"value": "2"})
-    out = await service.set_automatic(CHANNEL, ALICE, "alice", True)  # alice's automatic move fails
+    out = await service.controls.set_automatic(CHANNEL, ALICE, "alice", True)  # alice's automatic move fails
     (notice,) = [p for p in out.public() if "failed" in p.text]
     assert "an error in the game's program; the details are in the bot's log" in notice.text
     assert "commits" not in notice.text and "s2" not in notice.text
 
-    await service.set_automatic(CHANNEL, ALICE, "alice", False)
-    await service.resume(CHANNEL, ALICE)
+    await service.controls.set_automatic(CHANNEL, ALICE, "alice", False)
+    await service.controls.resume(CHANNEL, ALICE)
     clock.advance(48 * 3600)  # alice's default order fails too
-    (out,) = await service.tick()
+    (out,) = await service.deadlines.tick()
     text = "\n".join(p.text for p in out.posts)
     assert "The default order for alice failed (an error in the game's program" in text
     assert "commits" not in text
@@ -207,7 +207,7 @@ async def test_a_join_preference_must_name_a_nation_of_the_game(service):
 
 async def test_an_imported_games_free_seat_must_be_named_right(service):
     await seated(service, "alice", "bob")
-    await service.import_record(OTHER, 9, BOB, "bob", await service.operator_export(CHANNEL))
+    await service.history.import_record(OTHER, 9, BOB, "bob", await service.history.operator_export(CHANNEL))
     with pytest.raises(TableError, match="No free seat is called “Narnia”. Free: s1, s2."):
         await service.join(OTHER, ALICE, "alice", preference="Narnia")
     out = await service.join(OTHER, ALICE, "alice", preference="s2")

@@ -351,7 +351,7 @@ async def test_what_setup_already_did_is_posted_and_logged_at_start(service):
         "First Draw: Berchtold drew Stürgkh (3 DP) to the Tableau.",
         "First Draw: Sazonov drew Kokovtsov (1 DP) to the Tableau.",
     ]
-    log = await service.log(CHANNEL)
+    log = await service.history.log(CHANNEL)
     assert all(line in log for line in first_draw)
 
 

@@ -1,0 +1,422 @@
+"""Playing actions: one step under the table's lock, and the decisions taken without
+waiting for anyone (automatic seats, decisions with no real choice, standing orders).
+
+`Play` owns the path of one action (parse, confirm, step in place, save, outbox) and the
+automatic-seat loop (`autoplay`). It reaches tables through `TableAccess` and writes
+texts through `Posts`; it does not decide when a phase expires (`Deadlines`) or who may
+pause, substitute or undo (`Controls`).
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import logging
+from collections.abc import Callable
+from dataclasses import replace
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from engine.core import Event, Game, GameState, IllegalAction, Prompt, rng_for, seed_commitment
+
+from ..process.logsafe import log_game_failure
+from ..render import standings
+from ..store import ActionRow, EventRow, SeatRow, StoreError
+from .automatic import AutomaticPlayers
+from .outbox import Outbox, Post, seat_post
+from .tablebase import (
+    AUTO_CAP,
+    ENGINE_FAILED,
+    NOT_SEATED,
+    NOT_THIS_PHASE,
+    OVER,
+    PAUSED,
+    TableError,
+    deadlines_after,
+    standing_in_order,
+)
+
+if TYPE_CHECKING:
+    from .loaded import LoadedTable, TableAccess
+    from .posts import Posts
+
+log = logging.getLogger(__name__)
+
+
+class Play:
+    """One action at a time, and the automatic moves that follow it."""
+
+    def __init__(
+        self,
+        access: TableAccess,
+        posts: Posts,
+        automatic: AutomaticPlayers,
+        clock: Callable[[], float],
+    ) -> None:
+        self.access = access
+        self.posts = posts
+        self.automatic = automatic
+        self.clock = clock
+
+    def acting_seat(self, t: LoadedTable, user_id: int) -> str:
+        """The caller's seat, if they may act now; else the refusal a player understands."""
+        me = t.seat_of(user_id)
+        if t.row.status == "lobby":
+            if me is None:
+                raise TableError(NOT_SEATED)
+            raise TableError("The game has not started yet; the host starts it with /game start.")
+        if t.row.status in ("finished", "abandoned"):
+            raise TableError(OVER)
+        if me is None or me.seat is None:
+            raise TableError(NOT_SEATED)
+        if t.row.status == "paused":
+            raise TableError(PAUSED + " The host can /game resume it.")
+        prompts = t.prompts
+        if not any(p.seat == me.seat for p in prompts):
+            owing = "; ".join(f"{t.who(p.seat)} owes {t.game.owed(p)}" for p in prompts)
+            raise TableError(f"It is not your turn: {owing}." if owing else OVER)
+        return me.seat
+
+    async def apply(self, t: LoadedTable, seat: str, user_id: int | None, action: Any) -> Outbox:
+        """A member's action, then whatever automatic seats owe because of it."""
+        t, out = await self.step(t, seat, user_id, action)
+        await self.autoplay(t, out)
+        return out
+
+    # -- one step --------------------------------------------------------------------------
+    async def step(
+        self, t: LoadedTable, seat: str, user_id: int | None, action: Any, said: str = ""
+    ) -> tuple[LoadedTable, Outbox]:
+        """Apply one action and save it with its events and deadlines in one transaction.
+        `said`: the public line a decision without a real choice is taken with, logged first.
+
+        The action is played on the cached state itself, not on a copy (the copy was most
+        of the service's work per action: bench/README.md). The table forgets that object
+        as soon as it changes (`LoadedTable.forget_state`): until the save succeeds the
+        stored JSON is the truth, read again by whoever asks, and if anything fails the
+        table is as stored. The saved table takes the changed state over."""
+        g = t.game
+        before, before_json = t.prompts, t.row.state
+        action, action_json = _parsed(g, action, before, seat)
+        # what the confirmation reads of the state before the step, taken while it is before it
+        reply = confirm_before(g, t.state, seat, action)
+        kept = kept_for_confirm(g, t.state) if reply is None else None
+        t, events, changes = await self._played_and_saved(t, seat, user_id, action, action_json, said)
+        out = self._step_outbox(t, before, events, changes)
+        if reply is None:
+            reply = confirm_after(g, kept, before_json, seat, action, changes["applied_events"])
+        out.reply = reply
+        return t, out
+
+    async def _played_and_saved(
+        self, t: LoadedTable, seat: str, user_id: int | None, action: Any, action_json: str, said: str
+    ) -> tuple[LoadedTable, list[Event], dict[str, Any]]:
+        """The step on the state in place, saved; the table as stored if anything fails."""
+        g = t.game
+        before, idx = t.prompts, t.state.step
+        try:
+            try:
+                applied = g.step(t.state, seat, action, prompts=before, in_place=True)
+            except IllegalAction as exc:
+                raise TableError(str(exc)) from None
+            state = applied.state
+            events = [Event(kind="forced", text=said), *applied.events] if said else applied.events
+            # Until the save succeeds, whoever else reads this table (a status, an export,
+            # while the save is awaited) reads the stored state, parsed again if need be.
+            t.forget_state()
+            now = self.clock()
+            after = g.prompts(state)
+            outcome = g.outcome(state)
+            deadlines, opened, closed = deadlines_after(t, after, now)
+            channel_id = t.row.channel_id
+            action_row = ActionRow(channel_id, idx, seat, user_id, action_json, now, applied.undoable)
+            event_rows = [EventRow(channel_id, idx, e.audience, e.kind, e.text, now) for e in events]
+            row, old_round, new_round = _row_after(t, state, outcome, deadlines)
+            t = await self.access.save(
+                t,
+                row=row,
+                state=state,
+                deadlines=deadlines,
+                actions=[action_row],
+                events=event_rows,
+                prompts=after,
+            )
+        except BaseException:
+            t.forget_state()  # the step may have changed it halfway: the stored JSON is the truth
+            raise
+        changes = {
+            "after": after,
+            "outcome": outcome,
+            "opened": opened,
+            "closed": closed,
+            "old_round": old_round,
+            "new_round": new_round,
+            "applied_events": applied.events,
+        }
+        return t, events, changes
+
+    def _step_outbox(
+        self, t: LoadedTable, before: list[Prompt], events: list[Event], changes: dict[str, Any]
+    ) -> Outbox:
+        """What a saved step says: its events, new turn notices, thread changes, the end."""
+        posts = self.posts
+        out = Outbox(channel_id=t.row.channel_id)
+        posts.event_posts(t, out, events)
+        posts.prompt_posts(t, out, before, changes["after"])
+        posts.thread_changes(out, changes["opened"], changes["closed"])
+        old_round, new_round = changes["old_round"], changes["new_round"]
+        if t.settings.round_threads and new_round != old_round:
+            # a new Week or round: archive the last one's diplomacy thread, open the next
+            out.close_thread = out.close_thread or old_round is not None
+            if new_round:
+                out.open_thread, out.open_thread_due = new_round, None  # a round has no one deadline
+        outcome = changes["outcome"]
+        if outcome is not None:
+            # the game is over: its last thread is archived and no new one opens
+            out.open_thread = out.open_thread_due = None
+            out.close_thread = out.close_thread or t.row.thread_id is not None
+            names = {s.seat: t.who_as(s.seat) for s in t.seats if s.seat}
+            text = standings(outcome, names)
+            text += (
+                f"\n\nSeed: `{t.row.seed}` (its SHA-256 commitment was `{seed_commitment(t.row.seed)}`; "
+                "/game export and `python -m bot replay` check every shuffle and roll)."
+            )
+            out.posts.append(Post(to="channel", kind="standings", text=text))
+        out.status = functools.partial(posts.status, t)  # written only if a front end reads it
+        return out
+
+    async def pause_for(self, t: LoadedTable, out: Outbox, why: str) -> LoadedTable:
+        """Pause the table because play cannot go on by itself, saying why."""
+        out.posts.append(
+            Post(
+                to="channel", kind="notice", text=f"{why}; the game is paused. The host can /game resume it."
+            )
+        )
+        return await self.access.save(t, row=replace(t.row, status="paused"))
+
+    # -- decisions taken without waiting ---------------------------------------------------
+    async def autoplay(self, t: LoadedTable, out: Outbox) -> LoadedTable:
+        """Decisions nobody need wait for, taken at once until a member owes a real one or
+        the game ends: automatic seats play the table's automatic player (bot/service/automatic.py,
+        seeded from the table seed and the step), and a decision with no real choice
+        (`Game.forced_action`) is taken and said in one public line."""
+        automatic = any(s.automatic for s in t.seats)
+        taken: list[Prompt] = []  # decisions taken for their seat: no turn notice for them
+        for _ in range(AUTO_CAP):
+            if t.row.status != "running" or t.state is None:
+                break
+            prompt, action, said, private, order = self._next_automatic(t, automatic)
+            if prompt is None:
+                break
+            seat = prompt.seat
+            if order is not None:
+                t = await self._standing_order(t, out, prompt, action, private, order, taken)
+                continue
+            try:
+                if action is None:
+                    action = await self.automatic.choose(
+                        t.game, t.state, seat, rng_for(t.state.seed, t.state.step, "auto"),
+                        t.settings.automatic_player,
+                    )
+                holder = t.holder(seat)
+                by = holder.user_id if holder is not None and not said else None  # a forced one: nobody's
+                t, step = await self.step(t, seat, by, action, said)  # `said` is logged with it
+            except StoreError:
+                raise
+            except Exception:  # an engine whose automatic player fails must not lose the human's move
+                log_game_failure(log, "automatic move failed in channel %s", t.row.channel_id)
+                return await self.pause_for(
+                    t, out, f"The automatic move for {t.who_as(seat)} failed ({ENGINE_FAILED})"
+                )
+            if private:
+                seat_post(t, out, seat, private, kind="notice", dm=False)
+            if said or private:
+                taken.append(prompt)
+            out.merge(step)
+        if taken:
+            _drop_stale_notices(t, out, taken)
+        return t
+
+    async def _standing_order(
+        self,
+        t: LoadedTable,
+        out: Outbox,
+        prompt: Prompt,
+        action: Any,
+        private: str,
+        order: str,
+        taken: list[Prompt],
+    ) -> LoadedTable:
+        """A standing order applied the moment its decision comes; withdrawn once used up
+        or if it is no longer legal."""
+        seat = prompt.seat
+        try:
+            t, step = await self.step(t, seat, t.holder(seat).user_id if t.holder(seat) else None, action)
+        except TableError as exc:  # no longer legal (a sheet the bidding made too dear)
+            t = await self._drop_order(t, seat, order)
+            seat_post(
+                t,
+                out,
+                seat,
+                f"Your standing order could not be applied ({exc}); it is withdrawn.",
+                kind="notice",
+                dm=False,
+            )
+            return t
+        if any(p.seat == seat and p.phase == prompt.phase for p in t.prompts):
+            t = await self._drop_order(t, seat, order)  # used; the decision is still owed (a draft)
+        seat_post(t, out, seat, private, kind="notice", dm=False)
+        taken.append(prompt)
+        out.merge(step)
+        return t
+
+    def _next_automatic(
+        self, t: LoadedTable, automatic: bool
+    ) -> tuple[Prompt | None, Any, str, str, str | None]:
+        """The next decision taken without waiting: (its prompt, the action or None for the
+        automatic player's choice, the public line, the private line, the standing order
+        used), or (None, None, "", "", None). A standing order is applied the moment its
+        decision comes."""
+        g, state = t.game, t.state
+        standing = t.row.meta.get("standing") or {}
+        for p in t.prompts:
+            if automatic and (holder := t.holder(p.seat)) is not None and holder.automatic:
+                return p, None, "", "", None
+            forced = g.forced_action(state, p.seat)
+            if forced is not None:
+                return p, forced.action, forced.said, "", None
+            orders = standing.get(p.seat)
+            if not orders:  # most seats give none
+                continue
+            for name, scope in standing_in_order(g, orders):
+                if g.standing_scope(state, p.seat, name) != scope:
+                    continue  # lapsed: it was for an earlier turn or Week
+                action = g.standing_action(state, p.seat, name)
+                if action is not None:
+                    return p, action, "", f"Your standing order was applied: {order_text(g, name)}.", name
+        return None, None, "", "", None
+
+    async def _drop_order(self, t: LoadedTable, seat: str, name: str) -> LoadedTable:
+        everyone = dict(t.row.meta.get("standing") or {})
+        everyone[seat] = {n: scope for n, scope in (everyone.get(seat) or {}).items() if n != name}
+        return await self.access.save(t, row=replace(t.row, meta={**t.row.meta, "standing": everyone}))
+
+
+def automatic_row(t: LoadedTable, seats: list[SeatRow], seat: str | None, now: float) -> SeatRow:
+    """A seat row no member holds: a negative user id, so it can never be a member's."""
+    uid = min([0, *(s.user_id for s in seats)]) - 1
+    return SeatRow(
+        t.row.channel_id,
+        uid,
+        f"Automatic {-uid}",
+        position=max((s.position for s in seats), default=0) + 1,
+        seat=seat,
+        joined_at=now,
+        automatic=True,
+    )
+
+
+def order_text(game: Game, name: str) -> str:
+    """A standing order in the game's words, with the player's own words if it carries any."""
+    word, _, arg = name.partition(" ")
+    text = next((o.text for o in game.standing_orders if o.name == word), word)
+    return f"{text}: {arg}" if arg else text
+
+
+def _parsed(g: Game, action: Any, before: list[Prompt], seat: str) -> tuple[Any, str]:
+    """The action as a fresh model that shares nothing with the state, and its JSON."""
+    try:
+        if isinstance(action, dict):
+            action = g.parse_action(action)  # a fresh model: it shares nothing with the state
+            return action, action.model_dump_json()  # a quarter of the union's dump_json
+        # built from the state (a turn button, a command, an automatic player): it may
+        # share the state's lists, which the step is about to change
+        action_json = action.model_dump_json()
+        return g.Action.validate_json(action_json), action_json
+    except ValidationError:
+        owed = "; ".join(p.text for p in before if p.seat == seat)
+        raise TableError(f"{NOT_THIS_PHASE} You owe: {owed}" if owed else NOT_THIS_PHASE) from None
+
+
+def _row_after(t: LoadedTable, state: GameState, outcome: Any, deadlines: list) -> tuple[Any, Any, Any]:
+    """The table row after a step: finished at the end, the round it is in (for round
+    threads), reminders held back for quiet hours dropped with their phase. Returns (row,
+    the round before, the round now)."""
+    g = t.game
+    row = replace(t.row, status="finished") if outcome is not None else t.row
+    old_round, new_round = t.row.meta.get("round"), None
+    if t.settings.round_threads:
+        new_round = g.round_label(state) if outcome is None else None
+        if new_round != old_round:
+            row = replace(row, meta={**row.meta, "round": new_round})
+    deferred = row.meta.get("deferred")
+    if deferred and any(phase not in {d.phase for d in deadlines} for phase in deferred):
+        # reminders held back for quiet hours die with their phase
+        kept = {phase: v for phase, v in deferred.items() if any(d.phase == phase for d in deadlines)}
+        row = replace(row, meta={**row.meta, "deferred": kept})
+    return row, old_round, new_round
+
+
+def _drop_stale_notices(t: LoadedTable, out: Outbox, taken: list[Prompt]) -> None:
+    """Turn notices, in the same outbox, of decisions already taken for their seat."""
+
+    def stale(post: Post) -> bool:
+        if post.kind != "prompt":
+            return False
+        for p in taken:
+            holder = t.holder(p.seat)
+            mine = post.seat == p.seat or (
+                holder is not None and post.seat is None and post.user_id == holder.user_id
+            )
+            if mine and (
+                p.text in post.text or post.text.endswith(f": {p.kind}") or f": {p.kind} " in post.text
+            ):
+                return True
+        return False
+
+    out.posts[:] = [post for post in out.posts if not stale(post)]
+
+
+# -- the confirmation of an action played in place ----------------------------------------
+# `Game.confirm` is given the state before the action and the events it caused, but the
+# step changes that state in place, and copying it whole for the confirmation alone would
+# cost what the copy did. A game declares what its confirm reads (`Game.confirm_reads`): a
+# confirmation that reads the state and never the events is written before the step; one
+# that reads the events gets, of the state before, only the top-level fields it names
+# (`Game.confirm_fields`), copied before the step (tests/service/test_in_place.py checks
+# every action of whole games of each title against a confirmation from a full copy).
+
+
+def confirm_before(g: Game, state: GameState, seat: str, action: Any) -> str | None:
+    """The confirmation, written before the step, of a game whose confirm reads the state
+    and not the events; None for one that reads the events."""
+    if g.confirm_reads != "state":
+        return None
+    try:
+        return g.confirm(state, seat, action, [])
+    except Exception:  # an action the step will refuse: its refusal is the answer
+        return None
+
+
+def kept_for_confirm(g: Game, state: GameState) -> SimpleNamespace:
+    """The top-level fields of the state before the step that the game's confirm reads
+    (`Game.confirm_fields`), copied so the step in place cannot change them."""
+    values = state.__dict__
+    return SimpleNamespace(**{name: copy.deepcopy(values[name]) for name in g.confirm_fields})
+
+
+def confirm_after(
+    g: Game, kept: SimpleNamespace, before_json: str, seat: str, action: Any, events: list[Event]
+) -> str:
+    """The confirmation from the events and the kept fields of the state before. A game
+    that reads more than it declares is logged, and answered from the state before parsed
+    again from its stored JSON; so is one whose confirm failed before the step."""
+    if g.confirm_reads == "state":
+        return g.confirm(g.load_state(before_json), seat, action, events)
+    try:
+        return g.confirm(kept, seat, action, events)  # type: ignore[arg-type]
+    except AttributeError:
+        log.warning("%s's confirm read a field of the state it does not declare", g.id)
+        return g.confirm(g.load_state(before_json), seat, action, events)
