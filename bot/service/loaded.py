@@ -33,7 +33,7 @@ from ..store import (
 )
 from ..store.guard import FULL_MESSAGE, LOST_MESSAGE
 from .bounded import KeyedLocks
-from .notify import Preferences
+from .preferences import Preferences
 from .tablebase import NO_TABLE, Settings, TableError, note_saved, track_saves
 
 log = logging.getLogger(__name__)

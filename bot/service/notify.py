@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..render import timestamp
-from ..store import NotifyPrefs, SeatRow, Store
-from .bounded import LRU
+from ..store import NotifyPrefs
 from .outbox import Outbox, Post, seat_post
+from .preferences import Preferences
 from .tablebase import TableError
 
 if TYPE_CHECKING:
@@ -58,27 +58,6 @@ def describe_prefs(p: NotifyPrefs) -> str:
     how = "a DM" if p.mode == "dm" else "a mention in the table's channel"
     quiet = f"quiet hours {p.quiet_hours} ({p.timezone})" if p.quiet_hours else "no quiet hours"
     return f"Turn notices and reminders come as {how}; timezone {p.timezone}; {quiet}."
-
-
-class Preferences:
-    """Members' notification preferences kept in memory: read from the store when a table
-    of theirs is first used (`TableAccess.with_table`), updated by `/game notify`."""
-
-    def __init__(self, store: Store, size: int) -> None:
-        self.store = store
-        self.cache: LRU[int, NotifyPrefs] = LRU(size)
-
-    def missing(self, seats: list[SeatRow]) -> list[int]:
-        """The members in `seats` whose preferences are not in memory (after the first
-        action of a table, usually none: the check costs no await)."""
-        return [s.user_id for s in seats if s.user_id > 0 and s.user_id not in self.cache]
-
-    async def load(self, seats: list[SeatRow]) -> None:
-        for user_id in self.missing(seats):
-            self.cache[user_id] = await self.store.get_notify(user_id)
-
-    def of(self, user_id: int) -> NotifyPrefs:
-        return self.cache.get(user_id) or NotifyPrefs(user_id)
 
 
 class Notifications:

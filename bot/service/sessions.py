@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from .tablebase import TableError
+from .errors import TableError
 
 __all__ = [
     "Session",

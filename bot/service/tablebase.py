@@ -20,6 +20,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from engine.core import Game, Prompt
 
 from ..store import DeadlineRow
+from .errors import TableError
+from .sessions import next_session_start, session_end, sessions_of
 
 NO_TABLE = "There is no table in this channel."
 NOT_SEATED = "You are not seated at this table."
@@ -39,10 +41,6 @@ DEFAULT_LOOP_CAP = 200  # default orders applied for one expired phase before we
 # Said publicly when the game's own code fails: its message may name hidden facts (a card
 # in a Hand), so it goes only to the log, where bot/process/logsafe.py withholds it too.
 ENGINE_FAILED = "an error in the game's program; the details are in the bot's log"
-
-
-class TableError(Exception):
-    """A refusal; str(exc) is shown to the caller privately."""
 
 
 # The tables saved during one front-end call, so that an apology for a failure can say
@@ -353,8 +351,6 @@ def deadlines_after(
     """The deadlines of the loaded table `t` after a change that leaves `prompts` owed: a
     phase key seen for the first time gets one; a phase that is gone loses its own.
     Returns (all, opened, closed)."""
-    from .sessions import next_session_start, session_end, sessions_of
-
     phases = list({p.phase: None for p in prompts})  # in order, each once
     settings = t.settings
     live = False

@@ -58,10 +58,11 @@ from .controls import Controls
 from .deadlines import Deadlines
 from .history import SEED_MAX, SEED_MIN, History
 from .loaded import LoadedTable, TableAccess
-from .notify import Notifications, Preferences
+from .notify import Notifications
 from .outbox import Outbox, Post
 from .play import Play
 from .posts import SUMMARY, Posts
+from .preferences import Preferences
 from .reference import check_options, options_text
 from .tablebase import (
     CACHE_SIZE,
