@@ -1,4 +1,5 @@
-"""The README's generated parts: the slash-command list and the content provenance table.
+"""The README's generated parts: the slash-command list, the content provenance table, the
+table options and the map of the code (from docs/architecture.md).
 
     .venv/bin/python scripts/readme.py          # exit 1 if README.md is out of date
     .venv/bin/python scripts/readme.py --write  # rewrite the generated parts of README.md
@@ -136,7 +137,21 @@ def options() -> str:
     return "\n".join(lines)
 
 
-BLOCKS: dict[str, Callable[[], str]] = {"commands": commands, "content": content, "options": options}
+def code_map() -> str:
+    """The map of the repository, copied from docs/architecture.md's "Where things are"."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    section = text[text.index("## 8. Where things are") :]
+    start = section.index("```\n")
+    stop = section.index("```\n", start + 4) + 3
+    return section[start:stop]
+
+
+BLOCKS: dict[str, Callable[[], str]] = {
+    "commands": commands,
+    "content": content,
+    "options": options,
+    "map": code_map,
+}
 
 
 def render(name: str) -> str:

@@ -71,7 +71,7 @@ def test_every_subcommand_is_in_the_readme():
 
 
 def test_where_things_are_names_every_file_under_bot():
-    """Issue 12 item 11: the README's map of the code lists every file under bot/."""
+    """The README's map of the code lists every file under bot/."""
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
