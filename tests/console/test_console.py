@@ -155,7 +155,7 @@ async def test_help_explains_a_games_turn_and_every_console_line(store):
 
 
 async def test_console_options_are_checked_like_discords(store):
-    """Issue 12 item 10: an option a command does not take, or a yes/no given anything
+    """An option a command does not take, or a yes/no given anything
     else, is refused and fails the script, never silently ignored."""
     for line, said in [
         ("as anna /game join natoin:Russia", "! /game join has no option natoin: (it takes nation:, preference:)"),

@@ -97,7 +97,7 @@ async def test_the_console_writes_each_board_picture_and_prints_its_path(tmp_pat
 
 
 async def test_a_standing_order_given_in_the_console_answers_the_bidding(tmp_path):
-    """Issue 18: `/game standing order:"pass_unless …"` in the console, applied at the turn."""
+    """`/game standing order:"pass_unless …"` in the console, applied at the turn."""
     store = await open_store(tmp_path / "console.sqlite3")
     service = TableService(store, clock=Clock())
     try:

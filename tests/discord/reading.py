@@ -1,6 +1,6 @@
 """What a member reads of a message the bot posted or edited: its text, then each embed's
 title, description, fields and footer, in the order Discord shows them (the status
-message holds the round summary as text and the status card as an embed, issue 18)."""
+message holds the round summary as text and the status card as an embed)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Discord API calls per player action over a whole game (issue 2, item 11).
+"""Discord API calls per player action over a whole game (docs/rulings.md, Discord adapter 1).
 
 Every REST call SimCord records is counted. The one answer each slash command must get
 (`/interactions/.../callback`, or a deferral and its follow-up) is the player's request

@@ -1,4 +1,4 @@
-"""The channel as the record a player reads once a day (issue 18 items 10 and 11), through
+"""The channel as the record a player reads once a day (the round summary and the status card), through
 SimCord, at the largest table of each game: Crisis: 1914 with 5, Origins with 7,
 Schönbrunn with 6, played to the end by the automatic players.
 

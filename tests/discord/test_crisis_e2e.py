@@ -1,4 +1,4 @@
-"""Issue 4: a whole 3-player game of Crisis: 1914 through SimCord, by slash commands only.
+"""A whole 3-player game of Crisis: 1914 through SimCord, by slash commands only.
 
 Three members open, join and start a `crisis1914` table with `/game …`, then play every
 decision with `/crisis draw|play|place|deliberate|choose|reorganize|reorder|seize|pass|
@@ -253,7 +253,7 @@ def _nothing_unseen_is_named(texts: list[str], unseen: set[str], who: str) -> No
 
 def _the_status_shows_the_table(status: str, state: CrisisState) -> None:
     """The channel's status message shows the Week, the statesmen in Initiative order, and
-    each one's DP, Prestige and Tension as they are now (issue 18: the card of a phone)."""
+    each one's DP, Prestige and Tension as they are now (the status card, laid out for a phone)."""
     nations = load_content().nations
     assert f"Week {state.week} of 6" in status, status
     order = [n for n in state.current if n] + [n for n in state.players if n not in state.current]
@@ -294,7 +294,7 @@ async def _the_hand_is_shown_to_its_holder_only(table: CrisisTable, state: Crisi
     listed = lines[at + 1 : at + 1 + len(hand)]
     names = [re.match(r"• \*\*(.+?)\*\*: ", t)[1] for t in listed if t.startswith("• ")]
     assert names == [CARDS[c] for c in hand] or (not hand and lines[at] == "Your Hand: empty"), (lines, hand)
-    # issue 12: each card's whole text is in its holder's view, DP as it stands now
+    # each card's whole text is in its holder's view, DP as it stands now
     for cid, text in zip(hand, listed, strict=True):
         c = load_content().cards[cid]
         assert text.endswith(card_text(c, card_dp(state, p, c))), text

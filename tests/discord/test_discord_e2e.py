@@ -1,4 +1,4 @@
-"""End to end with SimCord (docs/architecture.md §6, issue 2 item 10): the real bot, a simulated Discord,
+"""End to end with SimCord (docs/architecture.md §6): the real bot, a simulated Discord,
 a real table service over a temporary SQLite file. Played with the tiny test game "Envoys"."""
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ async def test_a_secret_prompt_arrives_by_dm(env, service):
 
 
 async def test_a_member_with_closed_dms_gets_every_later_notice_by_mention(env, service):
-    """Issue 18 item 12: after a DM fails, turn notices and reminders come as channel
+    """After a DM fails, turn notices and reminders come as channel
     mentions naming no secret; the member is told once how to fix it; no DM is retried
     until they ask for DMs again with /game notify."""
     table = Table(env, "alice", "bob")
@@ -388,7 +388,7 @@ async def test_only_the_callers_own_commands_work_in_a_dm(env):
 
 
 async def test_no_public_message_is_cut_what_does_not_fit_goes_on_in_another(env, service, store):
-    """Issue 18 item 11: an action whose public events fill more than a message (a
+    """An action whose public events fill more than a message (a
     Congress's results at a full table) is never cut at 2,000 characters: its round
     summary goes on in further messages, each event whole."""
     from bot.service.outbox import Outbox, Post

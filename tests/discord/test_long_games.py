@@ -1,4 +1,4 @@
-"""Issue 6 end to end with SimCord: running long games (pause, substitutes, automatic
+"""Long games end to end with SimCord (pause, substitutes, automatic
 seats, undo, history and export, verifiable seeds, notifications, outages, spectators,
 talks). The real bot over a real table service, played with the tiny test game "Envoys"."""
 
@@ -525,7 +525,7 @@ async def test_round_threads_open_each_round_and_are_archived_when_it_ends(
 
 
 async def test_no_thread_opens_after_the_game_has_ended(env, service):
-    """Issue 18 item 14: automatic seats playing several phases in one command open no
+    """Automatic seats playing several phases in one command open no
     phase thread once the game is over (they used to archive it and open the next)."""
     table = await _started(env, service, "alice", "bob")
     await table["alice"].slash(table.channel, "game bot", seat="s2", on=True)
@@ -587,7 +587,7 @@ async def test_the_settings_key_offers_the_long_game_settings(env, service):
 
 
 async def test_the_host_moves_the_deadline_nudges_and_ends_the_phase(env, service, store):
-    """Issue 18 item 9: host tools for a running game."""
+    """The host's tools for a running game (/deadline)."""
     table = await _started(env, service, "alice", "bob", "carol")
     await table["alice"].slash(table.channel, "envoys commit", value=3)
 

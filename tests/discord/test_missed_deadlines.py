@@ -1,4 +1,4 @@
-"""Issue 18 item 8 through SimCord: a missed deadline costs that decision only and never
+"""Missed deadlines through SimCord: a missed deadline costs that decision only and never
 throws away what was written. The table's default `on_expiry` ("default") applies."""
 
 from __future__ import annotations

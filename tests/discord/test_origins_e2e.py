@@ -1,4 +1,4 @@
-"""Issue 3: a whole 5-player game of Origins of World War I through SimCord, orders by DM.
+"""A whole 5-player game of Origins of World War I through SimCord, orders by DM.
 
 Five members open, join and start a table with `/game …`, then play every decision with
 `/origins bid|pass|place|remove|submit|attack|done|ready`, each order chosen by the
@@ -99,7 +99,7 @@ def translate(
 @pytest.mark.parametrize(
     ("players", "one_line"),
     [(5, False), (3, True)],
-    ids=["five players (issue 3)", "three players, two countries each, sheets in one line"],
+    ids=["five players", "three players, two countries each, sheets in one line"],
 )
 @pytest.mark.usefixtures("fixed_seed")
 async def test_a_whole_game_of_origins_by_slash_commands(env, store, players, one_line):

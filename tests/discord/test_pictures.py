@@ -1,4 +1,4 @@
-"""Board pictures in Discord (issue 13): the status message of a running game carries the
+"""Board pictures in Discord: the status message of a running game carries the
 board as an image attachment with a description, at every phase of each real game, in
 the same edit as the status text; a picture is drawn once per state."""
 

@@ -1,4 +1,4 @@
-"""Issue 12: every piece of content a player may need is readable through Discord.
+"""Every piece of content a player may need is readable through Discord.
 
 Most of the content is reconstructed, so no printed card exists for a group to look at:
 `/game card name:` must reach every card, objective, ability, head, Treaty, Reparation,
@@ -88,7 +88,7 @@ def test_entry_names_are_unique_and_fit_an_autocomplete_value(game_id):
 
 
 async def test_table_options_are_offered_explained_and_checked(env):
-    """Issue 12 item 9: /game new offers each game's options with their descriptions, a
+    """/game new offers each game's options with their descriptions, a
     mistyped option is refused with the valid ones, /game rules lists them with sections."""
     guild = env.create_guild()
     channel = guild.create_text_channel("options")
@@ -153,7 +153,7 @@ async def test_help_tells_how_a_table_and_each_games_turn_go(env):
     ],
 )
 async def test_the_player_aid_of_each_game_with_the_tables_own_figures(env, game_id, players, expected):
-    """Issue 12 item 3: /game help aid:True hands each player the game's aid, with what it says at
+    """/game help aid:True hands each player the game's aid, with what it says at
     this table now (public facts and the reader's own)."""
     guild = env.create_guild()
     channel = guild.create_text_channel(game_id)

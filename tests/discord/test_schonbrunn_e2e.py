@@ -1,4 +1,4 @@
-"""Issue 5: a whole 4-player game of Schönbrunn through SimCord, by slash commands only.
+"""A whole 4-player game of Schönbrunn through SimCord, by slash commands only.
 
 Four members open, join and start a `schonbrunn` table with `/game …`, then play every
 decision with `/schonbrunn commit|tiebreak|sign|receptions|favour|assign|head|plot|pass|

@@ -1,4 +1,4 @@
-"""Issue 11, secret checks on the Discord side: what a member typed never pings anyone,
+"""Secret checks on the Discord side: what a member typed never pings anyone,
 and a join preference names a nation of the game."""
 
 from __future__ import annotations

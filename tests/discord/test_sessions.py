@@ -1,4 +1,4 @@
-"""Issue 18 item 5 end to end with SimCord: a live session becomes Discord scheduled events."""
+"""Live sessions end to end with SimCord: a live session becomes Discord scheduled events."""
 
 from __future__ import annotations
 

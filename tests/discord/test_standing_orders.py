@@ -1,4 +1,4 @@
-"""Issue 18 item 4 through SimCord: Origins answers given before the decision comes, by
+"""Standing orders through SimCord: Origins answers given before the decision comes, by
 `/game standing`, private and applied the moment their decision reaches the member."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Issue 4, Crisis: 1914 in Discord: "When it is a player's turn they get buttons for the
-legal actions; choices that involve their Hand appear only to them."
+"""Crisis: 1914 in Discord: when it is a player's turn they get buttons for the legal
+actions; choices that involve their Hand appear only to them.
 
 A real Crisis table with three members. The member who owes a decision gets buttons in
 their own ephemeral reply and in their turn-notice DM, never in the channel; a click
@@ -175,7 +175,7 @@ def test_many_choices_go_in_select_menus_of_at_most_25():
 
 
 async def test_menu_options_carry_the_text_of_the_card_they_play(env, store):
-    """Issue 12: under each menu option, the card it plays or discards in a few words (DP,
+    """Under each menu option, the card it plays or discards in a few words (DP,
     type, effects, discard pile), for its owner alone. (Buttons have no room: the Hand
     above them lists each card's whole text.)"""
     from engine.crisis1914.cards import card, card_dp
@@ -210,7 +210,7 @@ async def test_menu_options_carry_the_text_of_the_card_they_play(env, store):
 
 
 async def test_a_dm_submit_button_still_works_after_another_member_submitted(env, store):
-    """Issue 18 item 13: in a simultaneous phase another member's order does not expire
+    """In a simultaneous phase another member's order does not expire
     my button; it expires only when its own choice is no longer legal."""
     table = OriginsTable(env, store, players=3)
     await table.start(SEED)

@@ -101,7 +101,7 @@ class WholeGameTable:
         assert result.ephemeral, f"/{self.group} {command} was answered in public: {answer}"
         changed = (await self.store.get_table(self.channel.id)).state != before
         assert changed, f"/{self.group} {command} {options} refused: {answer}"
-        assert not problems(answer), (answer, problems(answer))  # the message lint (issue 12)
+        assert not problems(answer), (answer, problems(answer))  # the message lint (tests/render/lint.py)
         self.typed |= {command, *(f"{command} {option}" for option in options)}
         return answer
 
@@ -159,12 +159,12 @@ class WholeGameTable:
         return "\n".join(m.content for m in [result.response, *result.followups])
 
     def lint(self) -> list[str]:
-        """The message lint (issue 12) over everything posted in the channel and its
+        """The message lint (tests/render/lint.py) over everything posted in the channel and its
         threads and every member's DMs during the game; [] when all reads well."""
         public = self.public_since(0)
         texts = public + [t for name in self.members for t in self.dms(name)]
         found = [f"{p} in: {t[:200]!r}" for t in texts for p in problems(t)]
-        # what the whole table reads names countries in full (issue 12 item 7)
+        # what the whole table reads names countries in full
         return found + [f"{p} in: {t[:200]!r}" for t in public for p in problems(t, public=True)]
 
     async def archived(self, thread_id: int) -> bool:

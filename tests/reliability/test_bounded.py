@@ -1,5 +1,5 @@
 """Memory that does not grow with every channel and member ever seen, and a write-ahead
-log that shrinks back after a burst (issue 11, item 12; docs/reliability.md)."""
+log that shrinks back after a burst (docs/reliability.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Configuration mistakes and an unreachable or refusing Discord end with one clear line
-and a non-zero exit (issue 11, item 13; docs/reliability.md)."""
+and a non-zero exit (docs/reliability.md)."""
 
 from __future__ import annotations
 

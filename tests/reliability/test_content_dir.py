@@ -1,6 +1,6 @@
 """A group's own content is validated whole when the bot starts: unknown counters, cards
 that do not exist and every other reference stop the start with file, entry and field
-(issue 11, item 10; docs/reliability.md)."""
+(docs/reliability.md)."""
 
 from __future__ import annotations
 

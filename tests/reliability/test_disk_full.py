@@ -1,5 +1,5 @@
 """A full disk refuses the action in words, keeps every acknowledged one, and the bot goes
-on once there is room again (issue 11, item 14; docs/reliability.md). The database lives
+on once there is room again (docs/reliability.md). The database lives
 on a 2 MB file system of its own, mounted in a private namespace so no root is needed."""
 
 from __future__ import annotations

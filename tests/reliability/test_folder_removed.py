@@ -1,6 +1,6 @@
 """The data folder removed under a running bot: nothing more is acknowledged, the player
 and the log are told, what the bot still held is copied out, and the next start refuses
-to begin an empty database in its place (issue 11, item 6; docs/reliability.md)."""
+to begin an empty database in its place (docs/reliability.md)."""
 
 from __future__ import annotations
 

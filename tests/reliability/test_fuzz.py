@@ -1,5 +1,5 @@
 """Fuzzed calls into every entry point of the table service, and fuzzed console lines,
-for every game and phase (issue 11, item 14; docs/reliability.md). A call may be refused
+for every game and phase (docs/reliability.md). A call may be refused
 with TableError; anything else raised fails the test, and hypothesis shrinks it to the
 smallest example. Afterwards every table loads, its invariants hold and its record replays.
 

@@ -1,5 +1,5 @@
-"""What the fuzz run and a hostile reviewer typed: each is refused with a clear message,
-never a traceback (issue 11, item 9; docs/reliability.md)."""
+"""Hostile input, found by fuzzing and typed by hand: each is refused with a clear message,
+never a traceback (docs/reliability.md)."""
 
 from __future__ import annotations
 

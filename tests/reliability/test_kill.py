@@ -1,5 +1,5 @@
-"""kill -9 at random moments loses no acknowledged action (issue 11, item 14;
-docs/reliability.md). A child process drives tables of all three games through the table
+"""kill -9 at random moments loses no acknowledged action
+(docs/reliability.md). A child process drives tables of all three games through the table
 service and acknowledges each call after it returned; it is killed with SIGKILL at random
 moments, and after each kill the file passes integrity_check, every acknowledged table,
 start and action is stored, and every table loads with its invariants holding. At the end

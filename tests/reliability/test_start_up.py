@@ -1,5 +1,5 @@
 """A database that cannot serve ends the start at once with one line naming the file and
-the cause, and exit status 2 (issue 11, item 7; docs/reliability.md)."""
+the cause, and exit status 2 (docs/reliability.md)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
-"""The message lint (issue 12): what a player reads is written for a person.
+"""The message lint: what a player reads is written for a person.
 
 `problems(text, commands)` lists what is wrong in one message: a seat id (`s1 has bid`),
 a Python repr (`supply [0, 1, 1, 2]`, `{'a': 1}`, `None`), a game id where its slash-command
 group belongs (`/crisis1914`), a slash command that does not exist, an internal word for
-a decision (`Now is the time for: spend.`), and the grammar slips the issue names. The
+a decision (`Now is the time for: spend.`), and known grammar slips (`you owes`). The
 whole-game tests (console and SimCord) run it over every line a player could read.
 """
 

@@ -1,8 +1,8 @@
-"""Issue 12's message lint over whole games: every title at every player count (and each
+"""The message lint over whole games: every title at every player count (and each
 variant once), played to the end through the console by automatic players, with each
 player's confirmations, refusals, `/game status`, `/game me` and the whole log read on the
 way. Nothing a player reads may hold a seat id, a Python repr, `/crisis1914`, a command
-that does not exist or the grammar slips of the issue (tests/render/lint.py)."""
+that does not exist or a known grammar slip (tests/render/lint.py)."""
 
 from __future__ import annotations
 
@@ -87,7 +87,7 @@ async def test_no_message_of_a_whole_game_needs_a_programmer_to_read(tmp_path, g
     # one message per printed block: the console prints a message line by line, labelled
     messages = [line.split("] ", 1)[1] if line.startswith("[") else line for line in text.splitlines()]
     found = lint(messages)
-    # what the whole table reads (the status, events, the log): countries in full (issue 12 item 7)
+    # what the whole table reads (the status, events, the log): countries in full
     found += lint([line for line in text.splitlines() if not line.startswith("[private to ")], public=True)
     acted = "[private to the player who acted] "
     found += [f"a confirmation in no game's words: {line}" for line in text.splitlines() if line.startswith(acted + "Done")]

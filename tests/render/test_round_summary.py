@@ -1,4 +1,4 @@
-"""The round summary (bot/render/summary.py, issue 18 item 10): the public log cut into one
+"""The round summary (bot/render/summary.py): the public log cut into one
 message per Week, round or turn, each under 2,000 characters, nothing cut or lost."""
 
 from __future__ import annotations

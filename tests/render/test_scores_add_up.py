@@ -1,4 +1,4 @@
-"""Issue 12 item 4: every score explained. Whole games of every title at every player
+"""Every score explained. Whole games of every title at every player
 count, played by the automatic players: each final standing's breakdown re-adds to its
 score, each breakdown item's parts to the item, and every score line posted during the
 game (Crisis Week scores, Origins provisional and final VPs, Schönbrunn's end scoring)

@@ -1,4 +1,4 @@
-"""The status card (bot/render/status.py, issue 18 item 11): the waiting line first, a
+"""The status card (bot/render/status.py): the waiting line first, a
 field per nation, and within 1,000 characters whole lines give way, never parts of one."""
 
 from __future__ import annotations

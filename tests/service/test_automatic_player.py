@@ -1,5 +1,5 @@
 """The table's automatic player (bot/service/automatic.py): the game's search by default, its basic
-player when the table says so, and the basic one where the game has no search (issue 16)."""
+player when the table says so, and the basic one where the game has no search."""
 
 from __future__ import annotations
 

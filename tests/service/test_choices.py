@@ -1,4 +1,4 @@
-"""Turn buttons (issue 4): `choices` lists the caller's legal actions with labels, and
+"""Turn buttons: `choices` lists the caller's legal actions with labels, and
 `act_choice` plays one of them only while the table is still at the step they were listed for."""
 
 from __future__ import annotations

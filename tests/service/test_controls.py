@@ -1,4 +1,4 @@
-"""Issue 6 at service level: pause and resume, substitutes, automatic seats, undo, talks."""
+"""At service level: pause and resume, substitutes, automatic seats, undo, talks."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 6 at service level: notification preferences, quiet hours, /game mine, outages,
+"""At service level: notification preferences, quiet hours, /game mine, outages,
 round threads, the stored status message and the join-preference suggestions."""
 
 from __future__ import annotations
@@ -194,7 +194,7 @@ async def test_a_reminder_for_a_member_who_chose_mentions_is_a_ping_in_the_chann
     ],
 )
 async def test_round_threads_follow_a_real_games_weeks_and_rounds(service, game_id, players, first, second):
-    """Issue 6, item 10: a public diplomacy thread at the start of each Crisis Week and
+    """A public diplomacy thread at the start of each Crisis Week and
     each Schönbrunn round, archived when the Week or round ends."""
     await service.create(CHANNEL, 9, game_id, ALICE, "alice")
     for uid in range(2, players + 1):

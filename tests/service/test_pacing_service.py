@@ -1,4 +1,4 @@
-"""Issue 18 at service level: decisions with no real choice are taken at once."""
+"""At service level: decisions with no real choice are taken at once."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Several bot processes on one PostgreSQL database (issue 17, item 3).
+"""Several bot processes on one PostgreSQL database.
 
 Each `TableService` here stands for one process: its own connection pool, its own cache
 and locks, sharing only the database. What must hold: no cache serves a stale table, each

@@ -1,4 +1,4 @@
-"""Issue 6 at service level: seed commitment, export, replay, import, publish, and real
+"""At service level: seed commitment, export, replay, import, publish, and real
 games played by automatic seats (Origins of World War I)."""
 
 from __future__ import annotations
@@ -199,7 +199,7 @@ async def test_a_substitute_in_crisis_is_briefed_with_the_hand_and_nobody_else_s
     assert not any(private in p.text for p in out.public())
 
 
-# -- issue 11 item 8: imported games ----------------------------------------------------------
+# -- imported games ---------------------------------------------------------------------------
 
 
 async def _finish(service: TableService, channel: int) -> None:

@@ -1,4 +1,4 @@
-"""Issue 11, secrets: nobody gets the seed or a hidden action of a game still in play by
+"""Secrets: nobody gets the seed or a hidden action of a game still in play by
 any route (export, publish, import, console), the host included; an abandoned game's
 secrets stay secret for ever. The service enforces it, so every front end obeys."""
 
@@ -214,7 +214,7 @@ async def test_an_imported_games_free_seat_must_be_named_right(service):
     assert out.reply == "You play s2."
 
 
-# -- item 3: logs ------------------------------------------------------------------------------
+# -- logs -------------------------------------------------------------------------------------
 
 WHOLE_GAMES = "".join(
     f"as alice /game new game:{game}\nas bob /game join\nas carol /game join\n"

@@ -1,4 +1,4 @@
-"""Issue 18: the pure parts of live sessions and per-kind deadlines."""
+"""The pure parts of live sessions and per-kind deadlines."""
 
 from __future__ import annotations
 

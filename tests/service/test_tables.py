@@ -356,7 +356,7 @@ async def test_what_setup_already_did_is_posted_and_logged_at_start(service):
 
 
 def test_the_lasting_allies_option_is_listed_with_its_rulebook_section():
-    """Issue 14: an option a table may set is listed with what it does and the rulebook
+    """An option a table may set is listed with what it does and the rulebook
     section it comes from."""
     from bot.service.reference import table_options
 
@@ -387,7 +387,7 @@ async def test_simplified_schonbrunn_with_the_auction_is_refused_saying_why(serv
     ],
 )
 def test_join_preferences_follow_each_rulebooks_deal(policy, preferences, seated):
-    """Issue 14 item 12: who gets which nation follows the rulebook (Game.nation_choice)."""
+    """Who gets which nation follows the rulebook (Game.nation_choice)."""
     labels = {"s1": "Britain", "s2": "France", "s3": "Germany"}
     seats = [SeatRow(1, uid, f"p{uid}", uid, pref) for uid, pref in enumerate(preferences, 1)]
     assert [s.seat for s in _honour_preferences(seats, labels, policy)] == seated
