@@ -100,7 +100,7 @@ class Applied(NamedTuple, Generic[S]):
 @dataclass(frozen=True)
 class Forced:
     """A decision that carries no real choice (one legal action, or all alike): the table
-    takes it at once and says `said` in one public line (issue 18)."""
+    takes it at once and says `said` in one public line."""
 
     action: Any
     said: str
@@ -108,7 +108,7 @@ class Forced:
 
 @dataclass(frozen=True)
 class StandingOrder:
-    """An answer a player gives before the decision reaches them (issue 18): `name` is what
+    """An answer a player gives before the decision reaches them: `name` is what
     they type, `text` what it does, in the game's words."""
 
     name: str
@@ -146,16 +146,16 @@ class Game(ABC, Generic[S]):
     # `confirm_fields` (a caller keeps a copy of those from before the step).
     confirm_reads: ClassVar[str] = "state"
     confirm_fields: ClassVar[tuple[str, ...]] = ()
-    # Who gets which nation at the start, as the rulebook says (issue 14): "random" ignores
+    # Who gets which nation at the start, as the rulebook says: "random" ignores
     # /game join preferences; "agreed" honours them only if every player named a different
     # nation; "choose" honours each that no other player shares; "first_come" honours them
     # all, first come first served (also what a table option `choose_nations` asks for).
     nation_choice: ClassVar[str] = "first_come"
     nation_rule: ClassVar[str] = ""  # that rule in the rulebook's words, for /game rules
-    # What a missed deadline does, in a player's words, for `/game rules` (issue 18 item 8).
+    # What a missed deadline does, in a player's words, for `/game rules`.
     missed_deadline: ClassVar[str] = "A missed deadline gives the default order for that decision."
     # The kind of the public event that opens each Week, round or turn after the first
-    # ("week"): the channel's round summary starts a new message there (issue 18 item 10).
+    # ("week"): the channel's round summary starts a new message there.
     round_event: ClassVar[str] = ""
 
     # -- lifecycle -------------------------------------------------------------------
@@ -296,8 +296,8 @@ class Game(ABC, Generic[S]):
         return None
 
     def test_players(self) -> dict[str, Any]:
-        """Simple strategies, by name, that the strong player must keep beating (issue 16
-        item 3): policies of `bot_action`'s shape (state, seat, rng) -> action."""
+        """Simple strategies, by name, that the strong player must keep beating:
+        policies of `bot_action`'s shape (state, seat, rng) -> action."""
         return {}
 
     def figures(self, state: S) -> dict[str, float]:

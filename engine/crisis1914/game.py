@@ -56,12 +56,12 @@ class CrisisOptions(Model):
     congress: bool = Field(
         True,
         description="Play the optional Congress Step at the end of each Week",
-        json_schema_extra={"section": "rules/crisis-1914.txt: 4. Congress Step (Optional)"},
+        json_schema_extra={"section": "Crisis: 1914 rulebook, 4. Congress Step (Optional)"},
     )
     choose_nations: bool = Field(
         False,
         description="Honour every /game join nation preference, first come first served",
-        json_schema_extra={"section": "rules/crisis-1914.txt: Set Up ('choose sides')"},
+        json_schema_extra={"section": "Crisis: 1914 rulebook, Set Up ('choose sides')"},
     )
 
 
@@ -405,7 +405,7 @@ class Crisis1914(Game[CrisisState]):
                 )
         if view.get("you"):
             you = view["you"]
-            # each of one's own cards with its full text: no printed card to look at (issue 12)
+            # each of one's own cards with its full text: no printed card to look at
             lines.append("Your Hand:" + ("" if you["hand"] else " empty"))
             lines += [f"• **{c['name']}**: {c['text']}" for c in you["hand"]]
             if you["known_top"]:
@@ -492,7 +492,7 @@ class Crisis1914(Game[CrisisState]):
             return a.Congress(yes=True)
         if state.phase == "refresh":
             return a.Refresh(discards=p.hand[weeks.HAND_MAX :])
-        # A missed turn costs that turn only, never the Week (issue 18 item 8): a Draw,
+        # A missed turn costs that turn only, never the Week: a Draw,
         # unless the player knows the top card is a General Mobilization card or cannot
         # draw; then the automatic player's choice, seeded from the table.
         if self._default_draws(state, seat):

@@ -203,7 +203,7 @@ class Origins(Game[OriginsState]):
         if state.phase == "bidding":
             return Pass()
         if state.phase == "placement":
-            return Submit()  # the sheets as written so far (issue 18 item 8; empty if none)
+            return Submit()  # the sheets as written so far (empty if none)
         if state.phase == "attacks":
             return Done()
         return Ready()
@@ -225,7 +225,7 @@ class Origins(Game[OriginsState]):
         return OriginsKnowledge(self)
 
     def test_players(self) -> dict[str, Any]:
-        """The exploits the strong player must keep beating (issue 16 item 3)."""
+        """The exploits the strong player must keep beating."""
         from .strong import test_players
 
         return test_players()
@@ -342,7 +342,7 @@ class Origins(Game[OriginsState]):
         return super().confirm(state, seat, action, events)
 
     def action_detail(self, state: OriginsState, seat: str, action: Any) -> str:
-        """An attack's odds column and its chances, before the player commits (issue 12)."""
+        """An attack's odds column and its chances, before the player commits."""
         if not isinstance(action, Attack) or len(action.split) != 1:
             return ""
         ((target, mine),) = action.split.items()

@@ -273,7 +273,7 @@ class Schonbrunn(Game[SchonbrunnState]):
             "receptions": p.receptions,
             "supply": supply_values(state, seat),
             "screen": [card(c).name for c in p.screen],
-            # the texts of one's own cards, nation and head: no printed card to read (issue 12)
+            # the texts of one's own cards, nation and head: no printed card to read
             "screen_texts": [texts.card_text(card(c)) for c in p.screen],
             "signed_texts": {card(t).name: texts.card_text(card(t)) for t in p.signed},
             "nation_text": texts.nation_text(nations()[p.nation]) if p.nation else None,
@@ -367,7 +367,7 @@ class Schonbrunn(Game[SchonbrunnState]):
         )
 
     def default_action(self, state: SchonbrunnState, seat: str) -> Any:
-        # A missed commit or assignment is made by the automatic player (issue 18 item 8):
+        # A missed commit or assignment is made by the automatic player:
         # the most passive choice there would throw the seat's round away.
         if state.stage in ("commit", "assign"):
             return bots.bot_action(state, seat, rng_for(state.seed, state.step, "default"))
@@ -399,7 +399,7 @@ class Schonbrunn(Game[SchonbrunnState]):
         return SchonbrunnKnowledge(self)
 
     def test_players(self) -> dict[str, Any]:
-        """The review's exploit, an all-in on each Objective (issue 16 item 3)."""
+        """The all-in exploit on each Objective, which the strong player must keep beating."""
         return dict(bots.ALL_IN)
 
     def legal_actions(self, state: SchonbrunnState, seat: str) -> list[Any]:
