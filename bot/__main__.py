@@ -1,5 +1,5 @@
 """`python -m bot` (installed as `chancellery`): run, console, simulate, pacing, replay, export, migrate,
-render (docs/architecture.md §6).
+ratings, render (docs/architecture.md §6).
 
 The front ends (Discord, console) and the store are imported only by the subcommands
 that need them, so `simulate` and `replay` work without a database or discord.py setup.
@@ -140,6 +140,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     mig.add_argument("--to", dest="target", required=True, metavar="URL", help="a postgresql:// URL")
     mig.add_argument("--replace", action="store_true", help="empty a target that already holds tables")
+    rat = sub.add_parser("ratings", parents=[common], help="the servers' ratings: --rebuild recomputes them")
+    rat.add_argument(
+        "--rebuild", action="store_true", required=True, help="recompute every rating from the finished games"
+    )
+    rat.add_argument("--db", type=_database, metavar="PATH", help=DB_HELP)
     return parser
 
 
@@ -434,6 +439,10 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
             return _cmd_pacing(args, stdout)
         if args.command == "migrate":
             return _cmd_migrate(args, stdout)
+        if args.command == "ratings":
+            from bot.tools.ratings import rebuild_ratings
+
+            return asyncio.run(rebuild_ratings(args.db if args.db is not None else config.database, stdout))
         return _cmd_replay(args, stdout)
     except KeyboardInterrupt:
         return 130

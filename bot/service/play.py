@@ -24,6 +24,7 @@ from engine.core import Event, Game, GameState, IllegalAction, Prompt, rng_for, 
 from ..process.logsafe import log_game_failure
 from ..render import standings
 from ..store import ActionRow, EventRow, SeatRow, StoreError
+from .archive import archive_finished
 from .automatic import AutomaticPlayers
 from .outbox import Outbox, Post, seat_post
 from .tablebase import (
@@ -104,6 +105,8 @@ class Play:
         reply = confirm_before(g, t.state, seat, action)
         kept = kept_for_confirm(g, t.state) if reply is None else None
         t, events, changes = await self._played_and_saved(t, seat, user_id, action, action_json, said)
+        if changes["outcome"] is not None:  # the game is over: the server's archive and ratings learn it
+            await archive_finished(self.access.store, t, self.clock())
         out = self._step_outbox(t, before, events, changes)
         if reply is None:
             reply = confirm_after(g, kept, before_json, seat, action, changes["applied_events"])

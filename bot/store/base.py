@@ -42,6 +42,10 @@ __all__ = [
     "StorageFull",
     "UPDATABLE_COLUMNS",
     "Shards",
+    "FinishedGame",
+    "FinishedSeat",
+    "RatingRow",
+    "DirectoryRow",
 ]
 
 Status = Literal["lobby", "running", "paused", "finished", "abandoned"]
@@ -169,6 +173,67 @@ class NotifyPrefs:
     quiet_hours: str | None = None  # "22-07" in `timezone`
 
 
+# -- the community: finished games, ratings, members (bot/service/community.py) ------------
+
+
+@dataclass
+class FinishedGame:
+    """A finished game as the server's archive keeps it, apart from its table's row."""
+
+    guild_id: int | None
+    channel_id: int
+    game: str
+    created_at: float
+    finished_at: float
+    outcome: dict[str, Any]  # the game's Outcome as JSON: reason, standings (seat, rank, score)
+    reason: str = ""
+    rated: bool = True
+    counted: bool = False  # the ratings were updated from it
+    message_id: int | None = None
+    id: int | None = None  # given by the store
+
+
+@dataclass
+class FinishedSeat:
+    """One member's (or the automatic player's) part in one seat of a finished game."""
+
+    seat: str
+    label: str
+    user_id: int
+    name: str
+    rank: int
+    score: float
+    decisions: int = 0
+    missed: int = 0
+    seat_decisions: int = 0
+    seat_automatic: int = 0
+    win: float = 0.0
+    answer_seconds: float = 0.0
+    automatic: bool = False
+    game_id: int | None = None
+
+
+@dataclass
+class RatingRow:
+    guild_id: int
+    game: str
+    user_id: int
+    name: str
+    mu: float
+    sigma: float
+    ordinal: float
+    games: int = 0
+    wins: float = 0.0
+
+
+@dataclass
+class DirectoryRow:
+    """A table of a server, as the directory first lists it (details are read per page)."""
+
+    channel_id: int
+    game: str
+    status: str
+    seated: int
 
 
 class Store(ABC):
@@ -292,6 +357,96 @@ class Store(ABC):
     @abstractmethod
     async def get_heartbeat(self, owner: str = "") -> float | None: ...
 
+    # -- the community: finished games, ratings, members (bot/service/community.py) --------
+    @abstractmethod
+    async def finished_recorded(self, channel_id: int, created_at: float) -> bool:
+        """Whether the table created at `created_at` in the channel is in the archive."""
+
+    @abstractmethod
+    async def record_finished(
+        self, game: FinishedGame, seats: Sequence[FinishedSeat], ratings: Sequence[RatingRow]
+    ) -> int | None:
+        """Archive a finished game with its seats and write the ratings it changed, in one
+        transaction; None (and nothing written) if the table is archived already."""
+
+    @abstractmethod
+    async def get_ratings(self, guild_id: int, game: str, user_ids: Sequence[int]) -> dict[int, RatingRow]: ...
+
+    @abstractmethod
+    async def finished_games(
+        self,
+        guild_id: int,
+        *,
+        game: str | None = None,
+        user_id: int | None = None,
+        offset: int = 0,
+        limit: int = 10,
+    ) -> list[FinishedGame]:
+        """The server's finished games, newest first (a member's only, with `user_id`)."""
+
+    @abstractmethod
+    async def finished_game(self, guild_id: int, game_id: int) -> FinishedGame | None: ...
+
+    @abstractmethod
+    async def finished_seats(self, game_ids: Sequence[int]) -> list[FinishedSeat]: ...
+
+    @abstractmethod
+    async def finished_in_order(self) -> list[tuple[FinishedGame, list[FinishedSeat]]]:
+        """Every finished game with its seats, in the order they finished (rebuilding ratings)."""
+
+    @abstractmethod
+    async def replace_ratings(self, rows: Sequence[RatingRow]) -> None:
+        """Every rating replaced by `rows` in one transaction (members' hidden kept)."""
+
+    @abstractmethod
+    async def leaderboard(self, guild_id: int, game: str, offset: int, limit: int) -> tuple[list[RatingRow], int]:
+        """A page of the server's ratings of `game`, best conservative estimate first, with
+        how many there are; members who hid their profile left out."""
+
+    @abstractmethod
+    async def member_ratings(self, guild_id: int, user_id: int) -> list[RatingRow]: ...
+
+    @abstractmethod
+    async def member_record(self, guild_id: int, user_id: int) -> list[dict[str, Any]]:
+        """Per game and nation the member played in the server's finished games: games, wins,
+        decisions, missed deadlines, the summed answer time."""
+
+    @abstractmethod
+    async def member_abandoned(self, guild_id: int, user_id: int) -> dict[str, int]:
+        """Abandoned tables of the server the member sat at, by game (those still on record)."""
+
+    @abstractmethod
+    async def directory(self, guild_id: int, game: str | None = None) -> list[DirectoryRow]:
+        """The server's lobby, running and paused tables."""
+
+    @abstractmethod
+    async def set_hidden(self, user_id: int, hidden: bool, at: float) -> None: ...
+
+    @abstractmethod
+    async def is_hidden(self, user_id: int) -> bool: ...
+
+    @abstractmethod
+    async def member_data(self, user_id: int) -> dict[str, Any]:
+        """Every community row about the member (finished seats, ratings, settings, watches)."""
+
+    @abstractmethod
+    async def forget_member(self, user_id: int, former: str) -> None:
+        """The member's finished seats named `former` under an id of their own that names
+        nobody, their ratings, community settings, watches, notification and delivery
+        preferences deleted, their name in seat histories replaced."""
+
+    @abstractmethod
+    async def set_watch(self, guild_id: int, game: str, user_id: int, on: bool) -> None: ...
+
+    @abstractmethod
+    async def watchers(self, guild_id: int, game: str) -> list[int]: ...
+
+    @abstractmethod
+    async def set_lobby(self, guild_id: int, channel_id: int | None, at: float) -> None: ...
+
+    @abstractmethod
+    async def get_lobby(self, guild_id: int) -> int | None: ...
+
     @abstractmethod
     async def close(self) -> None: ...
 
@@ -364,3 +519,129 @@ def deadline_row(values: Sequence[Any]) -> DeadlineRow:
         extended=bool(values[6]),  # SQLite stores 0/1
         thread=values[7],
     )
+
+
+# -- the community's queries, shared by both backends -------------------------------------
+# Written with `?` placeholders (PostgreSQL's store numbers them). Each reads an index of
+# migration 0003; tests/community/test_indexes.py checks the plans on both databases.
+
+FINISHED_COLUMNS = "id, guild_id, channel_id, game, created_at, finished_at, outcome, reason, rated, counted, message_id"
+FINISHED_SEAT_COLUMNS = (
+    "game_id, seat, label, user_id, name, rank, score, decisions, missed, seat_decisions, "
+    "seat_automatic, win, answer_seconds, automatic"
+)
+RATING_COLUMNS = "guild_id, game, user_id, name, mu, sigma, ordinal, games, wins"
+
+LEADERBOARD_SQL = (
+    f"SELECT {RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? AND hidden = ? "
+    "ORDER BY ordinal DESC, user_id DESC LIMIT ? OFFSET ?"
+)
+LEADERBOARD_COUNT_SQL = "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND game = ? AND hidden = ?"
+DIRECTORY_SQL = (
+    "SELECT t.channel_id, t.game, t.status, (SELECT COUNT(*) FROM seats s WHERE s.channel_id = t.channel_id) "
+    "FROM tables t WHERE t.guild_id = ? AND t.status IN ('lobby', 'running', 'paused')"
+)
+DIRECTORY_GAME_SQL = DIRECTORY_SQL + " AND t.game = ?"
+HISTORY_SQL = f"SELECT {FINISHED_COLUMNS} FROM finished_games WHERE guild_id = ? ORDER BY finished_at DESC, id DESC LIMIT ? OFFSET ?"
+HISTORY_GAME_SQL = (
+    f"SELECT {FINISHED_COLUMNS} FROM finished_games WHERE guild_id = ? AND game = ? "
+    "ORDER BY finished_at DESC, id DESC LIMIT ? OFFSET ?"
+)
+HISTORY_MEMBER_SQL = (
+    f"SELECT {FINISHED_COLUMNS} FROM finished_games WHERE id IN (SELECT game_id FROM finished_seats "
+    "WHERE user_id = ? AND guild_id = ?) ORDER BY finished_at DESC, id DESC LIMIT ? OFFSET ?"
+)
+HISTORY_MEMBER_GAME_SQL = (
+    f"SELECT {FINISHED_COLUMNS} FROM finished_games WHERE id IN (SELECT game_id FROM finished_seats "
+    "WHERE user_id = ? AND guild_id = ? AND game = ?) ORDER BY finished_at DESC, id DESC LIMIT ? OFFSET ?"
+)
+MEMBER_RECORD_SQL = (
+    "SELECT game, label, COUNT(DISTINCT game_id), SUM(win), SUM(decisions), SUM(missed), SUM(answer_seconds) "
+    "FROM finished_seats WHERE user_id = ? AND guild_id = ? GROUP BY game, label ORDER BY game, label"
+)
+MEMBER_RATINGS_SQL = f"SELECT {RATING_COLUMNS} FROM ratings WHERE user_id = ? AND guild_id = ? ORDER BY game"
+MEMBER_ABANDONED_SQL = (
+    "SELECT t.game, COUNT(*) FROM seats s JOIN tables t ON t.channel_id = s.channel_id "
+    "WHERE s.user_id = ? AND t.guild_id = ? AND t.status = 'abandoned' GROUP BY t.game"
+)
+
+
+def history_query(game: str | None, user_id: int | None) -> str:
+    """The finished-games query for these filters; its parameters: user_id and guild_id (or
+    guild_id), the game if given, then limit and offset."""
+    if user_id is not None:
+        return HISTORY_MEMBER_GAME_SQL if game else HISTORY_MEMBER_SQL
+    return HISTORY_GAME_SQL if game else HISTORY_SQL
+
+
+def finished_game_row(values: Sequence[Any]) -> FinishedGame:
+    """A FinishedGame from a row selected as FINISHED_COLUMNS."""
+    gid, guild, channel, game, created, finished, outcome, reason, rated, counted, message = values
+    return FinishedGame(
+        guild, channel, game, created, finished, json.loads(outcome), reason, bool(rated), bool(counted),
+        message, gid,
+    )
+
+
+def finished_seat_row(values: Sequence[Any]) -> FinishedSeat:
+    """A FinishedSeat from a row selected as FINISHED_SEAT_COLUMNS."""
+    game_id, seat, label, uid, name, rank, score, dec, missed, seat_dec, seat_auto, win, secs, auto = values
+    return FinishedSeat(
+        seat, label, uid, name, rank, score, dec, missed, seat_dec, seat_auto, win, secs, bool(auto), game_id
+    )
+
+
+def rating_row(values: Sequence[Any]) -> RatingRow:
+    """A RatingRow from a row selected as RATING_COLUMNS."""
+    return RatingRow(*values)
+
+
+def seat_values(s: FinishedSeat) -> tuple[Any, ...]:
+    """A FinishedSeat's values after its game_id, in FINISHED_SEAT_COLUMNS' order."""
+    return (
+        s.seat, s.label, s.user_id, s.name, s.rank, s.score, s.decisions, s.missed, s.seat_decisions,
+        s.seat_automatic, s.win, s.answer_seconds, s.automatic,
+    )
+
+
+def rating_values(r: RatingRow) -> tuple[Any, ...]:
+    """A RatingRow's values in RATING_COLUMNS' order."""
+    return (r.guild_id, r.game, r.user_id, r.name, r.mu, r.sigma, r.ordinal, r.games, r.wins)
+
+
+def group_finished(
+    games: Sequence[FinishedGame], seats: Sequence[FinishedSeat]
+) -> list[tuple[FinishedGame, list[FinishedSeat]]]:
+    """Each game with its seats, in the games' order."""
+    by_game: dict[int | None, list[FinishedSeat]] = {}
+    for s in seats:
+        by_game.setdefault(s.game_id, []).append(s)
+    return [(g, by_game.get(g.id, [])) for g in games]
+
+
+def member_record_row(values: Sequence[Any]) -> dict[str, Any]:
+    """A row of MEMBER_RECORD_SQL as a dict."""
+    game, label, games, wins, decisions, missed, seconds = values
+    return {
+        "game": game, "label": label, "games": games, "wins": float(wins or 0),
+        "decisions": int(decisions or 0), "missed": int(missed or 0), "answer_seconds": float(seconds or 0),
+    }
+
+
+# What /community mydata gives of each finished seat, after the game's server, channel, game and date.
+MEMBER_SEAT_FIELDS = "s.seat, s.label, s.name, s.rank, s.score, s.decisions, s.missed, s.win, s.answer_seconds"
+
+
+def member_data_of(
+    seats: Sequence[Sequence[Any]], ratings: Sequence[Sequence[Any]], watches: Sequence[Sequence[Any]], hidden: bool
+) -> dict[str, Any]:
+    """The community's rows about a member as plain JSON values."""
+    seat_keys = ("server", "channel", "game", "finished_at", *(f.split(".")[1] for f in MEMBER_SEAT_FIELDS.split(", ")))
+    return {
+        "finished_games": [dict(zip(seat_keys, row, strict=True)) for row in seats],
+        "ratings": [
+            {k: v for k, v in rating_row(r).__dict__.items() if k != "user_id"} for r in ratings
+        ],
+        "watches": [{"server": g, "game": game} for g, game in watches],
+        "hidden_from_leaderboards": hidden,
+    }

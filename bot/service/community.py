@@ -1,0 +1,451 @@
+"""The community: what ties a server's tables together (docs/architecture.md §3).
+
+`Community` reads the archive of finished games (bot/service/archive.py) and the ratings
+(bot/service/ratings.py) for `/community history`, `/community leaderboard` and
+`/community profile`; keeps a member's community settings (hidden from the leaderboards,
+the data kept about them, forgetting them); lists the server's tables
+(`/community tables`); and keeps a table's `rated` setting, watches and the lobby channel.
+
+It reaches tables only through `TableAccess`, as every part does, and writes a table's row
+only for its `rated` mark (in the table's meta, beside the game's own options, which
+belong to the engine) and a forgotten member's name. Who may see which channel is the
+front end's to say: the directory and the profile take a `visible` test of channel ids,
+and list nothing else.
+
+One part per table service, made on first use (`community_of`), so the façade needs no
+change to carry it.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from engine import games
+from engine.core import GameError
+
+from ..render.text import timestamp
+from ..store import NotifyPrefs
+from ..store.base import FinishedGame, FinishedSeat
+from .tablebase import TableError
+
+if TYPE_CHECKING:
+    from .loaded import LoadedTable
+    from .tables import TableService
+
+__all__ = ["Community", "community_of", "FORMER_MEMBER", "PAGE"]
+
+PAGE = 10  # games, ratings or tables a page
+FORMER_MEMBER = "a former member"
+Visible = Callable[[int], bool]
+
+_parts: weakref.WeakKeyDictionary[TableService, Community] = weakref.WeakKeyDictionary()
+
+
+def community_of(service: TableService) -> Community:
+    """The service's community part, made on first use."""
+    part = _parts.get(service)
+    if part is None:
+        part = _parts[service] = Community(service)
+    return part
+
+
+def _everything(channel_id: int) -> bool:
+    return True
+
+
+def game_title(game_id: str) -> str:
+    try:
+        return games.get(game_id).title
+    except GameError:
+        return game_id
+
+
+def _game(game: str | None) -> str | None:
+    """A game's id from what was typed, or a refusal naming the games."""
+    if not game:
+        return None
+    try:
+        return games.get(game).id
+    except GameError as exc:
+        raise TableError(str(exc)) from None
+
+
+def _pages(total: int) -> int:
+    return max(1, -(-total // PAGE))
+
+
+def wins_text(wins: float) -> str:
+    """Wins as counted: whole, or to a tenth where members shared a seat."""
+    return f"{wins:g}" if float(wins).is_integer() else f"{wins:.1f}"
+
+
+def jump(guild_id: int | None, channel_id: int, message_id: int | None = None) -> str:
+    """A link a member follows to the channel (and the message, when known)."""
+    if guild_id is None:
+        return f"<#{channel_id}>"
+    tail = f"/{message_id}" if message_id else ""
+    return f"https://discord.com/channels/{guild_id}/{channel_id}{tail}"
+
+
+class Community:
+    """The server's archive, ratings, profiles and table directory."""
+
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+        self.store = service.store
+        self.access = service.access
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        return self.service.clock
+
+    # -- a table's rated mark --------------------------------------------------------------
+    async def set_rated(self, channel_id: int, user_id: int, rated: bool, *, admin: bool = False) -> str:
+        """Whether this table's result moves ratings; the host or Manage Server, before the start."""
+
+        async def run(t: LoadedTable) -> str:
+            if user_id != t.row.host_id and not admin:
+                raise TableError("Only the host or a member with Manage Server can say whether a table is rated.")
+            if t.row.status != "lobby":
+                raise TableError("Whether a game is rated is settled before it starts; this one has started.")
+            await self.access.save(t, row=replace(t.row, meta={**t.row.meta, "rated": rated}))
+            return (
+                "This table is rated: its result will move the server's ratings."
+                if rated
+                else "This table is not rated: its result is archived but moves no rating."
+            )
+
+        return await self.access.with_table(channel_id, run)
+
+    # -- history ---------------------------------------------------------------------------
+    async def history(
+        self, guild_id: int, *, game: str | None = None, user_id: int | None = None, page: int = 1
+    ) -> str:
+        """The server's finished games, newest first, a page at a time."""
+        game = _game(game)
+        page = max(1, page)
+        rows = await self.store.finished_games(
+            guild_id, game=game, user_id=user_id, offset=(page - 1) * PAGE, limit=PAGE + 1
+        )
+        more, rows = len(rows) > PAGE, rows[:PAGE]
+        if not rows:
+            what = f" of {game_title(game)}" if game else ""
+            return f"No finished games{what} on this page." if page > 1 else f"No finished games{what} yet."
+        seats = await self.store.finished_seats([g.id for g in rows if g.id is not None])
+        lines = [f"**Finished games**, newest first (page {page}):"]
+        for g in rows:
+            mine = [s for s in seats if s.game_id == g.id]
+            lines.append(self._history_line(g, mine))
+        if more:
+            lines.append(f"More: /community history page:{page + 1}")
+        lines.append("One game's standings: /community history id:<number>.")
+        return "\n".join(lines)
+
+    def _history_line(self, g: FinishedGame, seats: list[FinishedSeat]) -> str:
+        winners = _players([s for s in seats if s.rank == 1])
+        others = _players([s for s in seats if s.rank != 1])
+        where = jump(g.guild_id, g.channel_id, g.message_id)
+        rated = "" if g.counted else " (not rated)"
+        return (
+            f"**#{g.id}** {game_title(g.game)}, {timestamp(g.finished_at, 'd')}: won by {winners or 'nobody'}"
+            + (f"; with {others}" if others else "")
+            + f"{rated}. {where}"
+        )
+
+    async def finished(self, guild_id: int, game_id: int) -> tuple[str, dict[str, Any]]:
+        """One finished game's standings, and its archived record as JSON."""
+        g = await self.store.finished_game(guild_id, game_id)
+        if g is None:
+            raise TableError(f"This server has no finished game #{game_id}; /community history lists them.")
+        seats = await self.store.finished_seats([game_id])
+        lines = [
+            f"**#{g.id} {game_title(g.game)}**, finished {timestamp(g.finished_at, 'F')} "
+            f"({g.reason.rstrip('.')}){'' if g.counted else '; not rated'}."
+        ]
+        for st in sorted(g.outcome.get("standings", []), key=lambda s: (s["rank"], -s["score"])):
+            here = [s for s in seats if s.seat == st["seat"]]
+            label = here[0].label if here else st["seat"]
+            lines.append(f"{st['rank']}. {label}: {st['score']:g}, played by {_played_by(here) or 'nobody'}")
+        lines.append(f"Where it was played: {jump(g.guild_id, g.channel_id, g.message_id)}")
+        lines.append(
+            "The whole record (seed and every action) comes from /game export in its channel while "
+            "that table is still there."
+        )
+        return "\n".join(lines), _record(g, seats)
+
+    # -- ratings ---------------------------------------------------------------------------
+    async def leaderboard(self, guild_id: int, game: str, page: int = 1) -> str:
+        game_id = _game(game)
+        if game_id is None:
+            raise TableError("Name a game, e.g. /community leaderboard game:crisis1914.")
+        page = max(1, page)
+        rows, total = await self.store.leaderboard(guild_id, game_id, (page - 1) * PAGE, PAGE)
+        title = game_title(game_id)
+        if not rows:
+            return f"Nobody has a rating in {title} on this server yet." if page == 1 else "No one on this page."
+        lines = [f"**{title} leaderboard** (page {page} of {_pages(total)}): rating, games, wins"]
+        for n, r in enumerate(rows, (page - 1) * PAGE + 1):
+            lines.append(f"{n}. {r.name}: {r.ordinal:.1f} ({r.games} games, {wins_text(r.wins)} wins)")
+        lines.append(
+            "The rating is the conservative estimate of skill (mean minus three deviations); it grows "
+            "with wins and with games played."
+        )
+        return "\n".join(lines)
+
+    # -- a member's settings and data -----------------------------------------------------
+    async def set_hidden(self, user_id: int, hidden: bool) -> str:
+        await self.store.set_hidden(user_id, hidden, self.clock())
+        if hidden:
+            return "Your profile is hidden: you are left off every leaderboard. /community profile hidden:no shows it again."
+        return "Your profile is shown: you appear on the leaderboards of the games you are rated in."
+
+    async def mydata(self, user_id: int) -> dict[str, Any]:
+        """What is stored about the member, as JSON values: community rows, notification
+        preferences, the tables they sit at now."""
+        data = await self.store.member_data(user_id)
+        prefs = await self.store.get_notify(user_id)
+        data["notification_preferences"] = {
+            "mode": prefs.mode, "timezone": prefs.timezone, "quiet_hours": prefs.quiet_hours,
+        }
+        current = []
+        for channel_id in await self.store.tables_of_user(user_id):
+            try:
+                t = await self.access.load(channel_id)
+            except TableError:
+                continue
+            me = t.seat_of(user_id)
+            if me is not None:
+                current.append(
+                    {
+                        "server": t.row.guild_id, "channel": channel_id, "game": t.game.id, "status": t.row.status,
+                        "name": me.name, "nation": t.label(me.seat) if me.seat else None,
+                        "preference": me.preference,
+                    }
+                )
+        data["tables"] = current
+        return {"format": "chancellery-member-data/1", "member": user_id, **data}
+
+    async def forget(self, user_id: int) -> str:
+        """Remove the member's name and preferences; their finished seats are anonymised and
+        their seats in running games kept under "a former member"."""
+        for channel_id in await self.store.tables_of_user(user_id):
+
+            async def run(t: LoadedTable) -> None:
+                seats = [replace(s, name=FORMER_MEMBER) if s.user_id == user_id else s for s in t.seats]
+                if seats != t.seats:
+                    await self.access.save(t, seats=seats)
+
+            try:
+                await self.access.with_table(channel_id, run)
+            except TableError:
+                continue
+        await self.store.forget_member(user_id, FORMER_MEMBER)
+        self.service.preferences.cache[user_id] = NotifyPrefs(user_id)  # the defaults, as stored now
+        return (
+            "Done: your name and preferences are removed, your seats in finished games no longer name "
+            "you, and your seats in games still running are shown as “a former member”. What was said "
+            "in a table's public log stays with that table."
+        )
+
+    # -- profiles --------------------------------------------------------------------------
+    async def profile(self, guild_id: int, user_id: int, name: str, visible: Visible = _everything) -> str:
+        """A member's record on this server: per game, games finished, won and abandoned, the
+        nations played and won with, ratings; answer time and reliability; the tables they
+        sit at now (those the reader may see) and what they owe there. Only what each
+        table's channel shows: no secret of a running game."""
+        record = await self.store.member_record(guild_id, user_id)
+        ratings = {r.game: r for r in await self.store.member_ratings(guild_id, user_id)}
+        abandoned = await self.store.member_abandoned(guild_id, user_id)
+        hidden = await self.store.is_hidden(user_id)
+        lines = [f"**{name}**" + (" (hidden from the leaderboards)" if hidden else "")]
+        for game in sorted({r["game"] for r in record} | set(abandoned) | set(ratings), key=game_title):
+            lines.append(_game_line(game, [r for r in record if r["game"] == game], abandoned.get(game, 0), ratings))
+        if len(lines) == 1:
+            lines.append("No finished or abandoned games on this server yet.")
+        decisions = sum(r["decisions"] for r in record)
+        missed = sum(r["missed"] for r in record)
+        if decisions:
+            answer = sum(r["answer_seconds"] for r in record) / decisions
+            lines.append(
+                f"Answers a turn in {_duration(answer)} on average (from the table's previous move to "
+                "their decision, in finished games)."
+            )
+        if decisions + missed:
+            lines.append(f"Reliability: {100 * missed / (decisions + missed):.1f} deadlines missed per 100 decisions.")
+        lines += await self._current(guild_id, user_id, visible)
+        return "\n".join(lines)
+
+    async def _current(self, guild_id: int, user_id: int, visible: Visible) -> list[str]:
+        """The member's open tables on this server that the reader may see, and what they owe."""
+        lines = []
+        for channel_id in await self.store.tables_of_user(user_id):
+            if not visible(channel_id):
+                continue
+            try:
+                t = await self.access.load(channel_id)
+            except TableError:
+                continue
+            me = t.seat_of(user_id)
+            if t.row.guild_id != guild_id or me is None:
+                continue
+            where = f"{t.game.title} in <#{channel_id}>"
+            if t.row.status == "lobby":
+                lines.append(f"• {where}: in the lobby.")
+            elif t.row.status == "paused":
+                lines.append(f"• {where}: paused.")
+            else:
+                owed = [t.game.owed(p) for p in t.prompts if p.seat == me.seat]
+                owes = f"owes {'; '.join(owed)}" if owed else "owes nothing now"
+                lines.append(f"• {where}, as {t.label(me.seat)}: {owes}.")
+        return ["Playing now:", *lines] if lines else []
+
+    # -- the table directory ----------------------------------------------------------------
+    async def directory(
+        self,
+        guild_id: int,
+        *,
+        game: str | None = None,
+        open_seat: bool = False,
+        visible: Visible = _everything,
+        page: int = 1,
+    ) -> str:
+        """The server's tables the reader may see, by game and status: lobbies with their open
+        seats and options, running tables with whose turn it is and the deadline, paused ones."""
+        game = _game(game)
+        order = {"lobby": 0, "running": 1, "paused": 2}
+        rows = [r for r in await self.store.directory(guild_id, game) if visible(r.channel_id)]
+        if open_seat:
+            rows = [r for r in rows if r.status == "lobby" and r.seated < _most(r.game)]
+        rows.sort(key=lambda r: (game_title(r.game), order.get(r.status, 3), r.channel_id))
+        if not rows:
+            return "No tables with an open seat here." if open_seat else "No tables here that you can see."
+        page = min(max(1, page), _pages(len(rows)))
+        lines = [f"**Tables** (page {page} of {_pages(len(rows))}):"]
+        for r in rows[(page - 1) * PAGE : page * PAGE]:
+            try:
+                t = await self.access.load(r.channel_id)
+            except TableError:
+                continue
+            lines.append(_table_line(t))
+        if page < _pages(len(rows)):
+            lines.append(f"More: /community tables page:{page + 1}")
+        return "\n".join(lines)
+
+    # -- watches and the lobby channel ----------------------------------------------------
+    async def watch(self, guild_id: int, user_id: int, game: str, on: bool) -> str:
+        game_id = _game(game)
+        if game_id is None:
+            raise TableError("Name a game, e.g. /community watch game:origins.")
+        await self.store.set_watch(guild_id, game_id, user_id, on)
+        title = game_title(game_id)
+        if on:
+            return f"You will be told when a table of {title} opens on this server. /community unwatch stops it."
+        return f"You will no longer be told about new tables of {title} here."
+
+    async def set_lobby(self, guild_id: int, channel_id: int | None) -> str:
+        await self.store.set_lobby(guild_id, channel_id, self.clock())
+        if channel_id is None:
+            return "New tables are no longer announced."
+        return f"New tables with open seats are announced in <#{channel_id}>, and the notice follows them."
+
+
+def _most(game: str) -> int:
+    try:
+        return games.get(game).max_players
+    except GameError:
+        return 0
+
+
+def _table_line(t: LoadedTable) -> str:
+    """One table in the directory: its game, channel, status and what is happening there."""
+    where = f"<#{t.row.channel_id}>"
+    head = f"{t.game.title} in {where}"
+    if t.row.status == "lobby":
+        free = t.game.max_players - len(t.seats)
+        options = ", ".join(f"{k}={_option(v)}" for k, v in sorted(t.row.options.items()) if k != "preferences")
+        rated = "" if t.row.meta.get("rated", True) else "; not rated"
+        return (
+            f"• {head}: lobby, {len(t.seats)} seated, {free} open seat{'s' if free != 1 else ''}"
+            + (f"; options {options}" if options else "")
+            + f"{rated}. /game join there."
+        )
+    if t.row.status == "paused":
+        return f"• {head}: paused."
+    due = {d.phase: d.due_at for d in t.deadlines}
+    waiting = []
+    for p in t.prompts:
+        when = f", due {timestamp(due[p.phase])}" if p.phase in due else ""
+        waiting.append(f"{t.who(p.seat)} ({t.label(p.seat)}){when}")
+    return f"• {head}: waiting for {'; '.join(dict.fromkeys(waiting)) or 'nobody'}."
+
+
+def _option(value: Any) -> str:
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    return str(value)
+
+
+def _game_line(game: str, record: list[dict[str, Any]], abandoned: int, ratings: dict) -> str:
+    finished = sum(r["games"] for r in record)
+    won = sum(r["wins"] for r in record)
+    nations = ", ".join(
+        f"{r['label']} {r['games']}" + (f" (won {wins_text(r['wins'])})" if r["wins"] else "") for r in record
+    )
+    rating = ratings.get(game)
+    rated = f"; rating {rating.ordinal:.1f} over {rating.games} rated games" if rating else ""
+    return (
+        f"{game_title(game)}: {finished + abandoned} played, {finished} finished, {wins_text(won)} won, "
+        f"{abandoned} abandoned{rated}." + (f" Nations: {nations}." if nations else "")
+    )
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} seconds"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} minutes"
+    if seconds < 36 * 3600:
+        return f"{seconds / 3600:.1f} hours"
+    return f"{seconds / 86400:.1f} days"
+
+
+def _players(seats: list[FinishedSeat]) -> str:
+    """Who played these seats, members first, each with the seat they played."""
+    by_seat: dict[str, list[FinishedSeat]] = {}
+    for s in seats:
+        by_seat.setdefault(s.seat, []).append(s)
+    return ", ".join(f"{_played_by(rows)} ({rows[0].label})" for rows in by_seat.values())
+
+
+def _played_by(rows: list[FinishedSeat]) -> str:
+    """A seat's players by their share of its decisions: "alice", "alice and bob (4 of 10)"."""
+    if len(rows) == 1:
+        return rows[0].name
+    total = max(rows[0].seat_decisions, 1)
+    return " and ".join(f"{s.name} ({s.decisions + s.missed} of {total} decisions)" for s in rows)
+
+
+def _record(g: FinishedGame, seats: list[FinishedSeat]) -> dict[str, Any]:
+    """A finished game as the archive keeps it, for a member to download."""
+    return {
+        "format": "chancellery-finished-game/1",
+        "game": g.game,
+        "title": game_title(g.game),
+        "number": g.id,
+        "finished_at": g.finished_at,
+        "rated": g.counted,
+        "outcome": g.outcome,
+        "seats": [
+            {
+                "seat": s.seat, "nation": s.label, "player": s.name, "automatic": s.automatic,
+                "rank": s.rank, "score": s.score, "decisions": s.decisions, "missed_deadlines": s.missed,
+                "seat_decisions": s.seat_decisions, "automatic_decisions": s.seat_automatic, "win": s.win,
+            }
+            for s in seats
+        ],
+    }

@@ -1,0 +1,26 @@
+"""The community's tests: a table service over each database (tests/service/conftest.py's
+fixtures), and helpers that play whole games of the tiny test game to their end."""
+
+from __future__ import annotations
+
+from bot.service.community import community_of
+from tests.service.conftest import ALICE, BOB, CAROL, Clock, clock, registry, service, store  # noqa: F401
+
+GUILD = 9
+
+
+async def finish(service, channel: int, names: dict[int, str], *, seed: int = 7, rated: bool = True) -> None:
+    """A table of Envoys in `channel` with the members `names` (user id -> name), played to
+    its end by each seat's basic automatic player, a minute a decision."""
+    (host, host_name), *others = names.items()
+    await service.create(channel, GUILD, "envoys", host, host_name)
+    for uid, name in others:
+        await service.join(channel, uid, name)
+    if not rated:
+        await community_of(service).set_rated(channel, host, False)
+    await service.start(channel, host, seed=seed)
+    for _ in range(200):
+        service.clock.advance(60)
+        if await service.auto(channel) is None:
+            break
+    assert (await service.table_info(channel)).status == "finished"
