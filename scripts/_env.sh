@@ -62,3 +62,22 @@ ensure_postgres() {
     echo "The tests need the PostgreSQL server binaries (initdb, pg_ctl): apt-get install postgresql." >&2
     return 1
 }
+
+# ensure_chromium: the replay page's tests open it in Debian's headless chromium
+# (/usr/bin/chromium, driven by Playwright); install it when missing and we may (root with
+# apt-get), so those tests run everywhere the suite runs and are never skipped.
+ensure_chromium() {
+    if [ -x /usr/bin/chromium ]; then
+        return 0
+    fi
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "Installing chromium for the replay page's browser tests (apt-get install chromium) ..." >&2
+        export DEBIAN_FRONTEND=noninteractive
+        if apt-get install -y -q chromium >/dev/null 2>&1 \
+            || { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q chromium >/dev/null 2>&1; }; then
+            return 0
+        fi
+    fi
+    echo "The tests need Debian's chromium at /usr/bin/chromium: apt-get install chromium." >&2
+    return 1
+}

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
+from bot.service.records import Record, record_from_playout
 from engine import games
 from engine.core import PUBLIC, Game, GameState
 from engine.core.playout import play_out
-from bot.service.records import Record, record_from_playout
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -44,7 +44,8 @@ class Played:
         return self.game.seat_label(self.states[-1], seat)
 
     def who(self, seat: str) -> str:
-        return f"{self.record['names'][seat]} ({self.label(seat)})"
+        name, label = self.record["names"][seat], self.label(seat)
+        return f"{name}, {label}" if "(" in label else f"{name} ({label})"
 
     def log_count(self, step: int) -> int:
         return sum(len(lines) for lines in self.public_lines[: step + 1])
@@ -60,11 +61,11 @@ class Played:
         return total
 
 
-def play(game_id: str, players: int = 3, seed: int = SEED) -> Played:
+def play(game_id: str, players: int = 3, seed: int = SEED, names: list[str] = NAMES) -> Played:
     game = games.get(game_id)
     playout = play_out(game, players, seed=seed)
     record = record_from_playout(game, playout, seed=seed).model_dump(mode="json")
-    record["names"] = {seat: NAMES[i % len(NAMES)] for i, seat in enumerate(record["seats"])}
+    record["names"] = {seat: names[i % len(names)] for i, seat in enumerate(record["seats"])}
     state = game.setup(list(record["seats"]), game.Options(), seed)
     states = [state]
     public = [[e.text for e in game.opening_events(state) if e.audience is None]]
@@ -84,10 +85,12 @@ def as_record(data: dict[str, Any]) -> Record:
     return Record.model_validate(data)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
     """Headless Chromium. Never skipped: scripts/test installs Debian's chromium, and a
-    machine without it fails here saying how to get it."""
+    machine without it fails here saying how to get it. One per module: Playwright's
+    synchronous driver holds an event loop while it runs, and the asynchronous tests of
+    the other modules need the thread's loop free."""
     if not CHROMIUM.exists():
         pytest.fail(
             "The replay page tests need Debian's chromium at /usr/bin/chromium "

@@ -125,7 +125,7 @@ def test_an_abandoned_games_public_record_shows_its_log():
     data = _data(page)
     assert data["publicOnly"] and data["steps"] == 41
     assert [(step, _plain(text)) for step, text in data["log"]] == [
-        (e["action"], e["text"].replace("**", "")) for e in log
+        (e["action"], e["text"].replace("**", "").replace("\n", "")) for e in log
     ]
     assert "Anna (" in page.decode("utf-8") and f"seed <code>{SEED}</code>" not in page.decode("utf-8")
 
