@@ -112,6 +112,12 @@ def _parser() -> argparse.ArgumentParser:
 
     rep = sub.add_parser("replay", parents=[common], help="re-run an exported game record and check it")
     rep.add_argument("file", type=Path, metavar="FILE", help="a JSON game record (see bot/service/records.py)")
+    rep.add_argument(
+        "--html",
+        type=Path,
+        metavar="OUT",
+        help="also write the finished game's replay page (one HTML file that needs no network) to OUT",
+    )
 
     exp = sub.add_parser(
         "export",
@@ -120,7 +126,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     exp.add_argument("--channel", type=int, required=True, metavar="ID", help="the table's channel id")
     exp.add_argument("--db", type=_database, metavar="PATH", help=DB_HELP)
-    exp.add_argument("file", type=Path, metavar="FILE", help="where to write the JSON record")
+    exp.add_argument("file", type=Path, nargs="?", metavar="FILE", help="where to write the JSON record")
+    exp.add_argument(
+        "--html",
+        type=Path,
+        metavar="FILE",
+        help="write the replay page (one HTML file) of a finished game instead (an abandoned one's shows only what was public)",
+    )
     ren = sub.add_parser("render", parents=[common], help="draw the board of a seeded game as a PNG picture")
     ren.add_argument("game", help="game id, e.g. crisis1914, origins, schonbrunn")
     ren.add_argument(
@@ -292,7 +304,29 @@ def _cmd_replay(args: argparse.Namespace, stdout: TextIO) -> int:
         return 2
     result = replay(game, record)
     stdout.write(f"{result}\n")
-    return 0 if result.ok else 1
+    if not result.ok:
+        return 1
+    if args.html is not None:
+        return _write_page(args.html, record.model_dump(mode="json"), "replay", stdout)
+    return 0
+
+
+def _write_page(path: Path, record: dict, command: str, stdout: TextIO) -> int:
+    """Write a record's replay page (bot/render/replay_page) to `path`."""
+    from bot.render.replay_page import ReplayPageError, replay_page
+
+    try:
+        page = replay_page(record)
+    except ReplayPageError as exc:
+        print(f"{command}: {exc}", file=sys.stderr)
+        return 2
+    try:
+        path.write_bytes(page)
+    except OSError as exc:
+        print(f"{command}: cannot write {path}: {exc.strerror}", file=sys.stderr)
+        return 2
+    stdout.write(f"Wrote the replay page to {path} ({len(page) / 1_000_000:.1f} MB).\n")
+    return 0
 
 
 def _cmd_export(args: argparse.Namespace, config: Config, stdout: TextIO) -> int:
@@ -310,11 +344,16 @@ def _cmd_export(args: argparse.Namespace, config: Config, stdout: TextIO) -> int
         finally:
             await store.close()
 
+    if (args.file is None) == (args.html is None):
+        print("export: give FILE for the JSON record or --html FILE for the replay page", file=sys.stderr)
+        return 2
     try:
         record = asyncio.run(run())
     except TableError as exc:
         print(f"export: channel {args.channel}: {exc}", file=sys.stderr)
         return 2
+    if args.html is not None:
+        return _write_page(args.html, record, "export", stdout)
     try:
         args.file.write_text(json.dumps(record, indent=1), encoding="utf-8")
     except OSError as exc:

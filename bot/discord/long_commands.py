@@ -8,6 +8,7 @@ table_commands.py, and `TOP_LEVEL` to the command tree by the bot (client.py).
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 import zoneinfo
@@ -190,14 +191,20 @@ async def undo(interaction: discord.Interaction) -> None:
 
 @app_commands.command(
     name="export",
-    description="The game's record as JSON: the full record after the end, the public one before",
+    description="The game's record: JSON (the full record after the end), or html (a replay page)",
 )
-async def export(interaction: discord.Interaction) -> None:
+@app_commands.describe(
+    format="json: the record (the public one before the end); html: a page replaying the finished game"
+)
+async def export(interaction: discord.Interaction, format: Literal["json", "html"] = "json") -> None:
     channel_id = await table_channel_id(interaction)
     service = host(interaction).service
     info = await service.table_info(channel_id)
     if info is None:
         await say(interaction, "There is no table in this channel.")
+        return
+    if format == "html":
+        await _export_html(interaction, service, channel_id, info.game)
         return
     # The service gives the seed and the secret orders only once the game is finished;
     # before that (and for an abandoned game) anyone may have the public record.
@@ -216,6 +223,26 @@ async def export(interaction: discord.Interaction) -> None:
             "The full record, which `chancellery replay` checks, comes when the game ends."
         )
     await answer_file(interaction, note, data, f"{info.game}-{channel_id}.json", ephemeral=not finished)
+
+
+async def _export_html(interaction: discord.Interaction, service: Any, channel_id: int, game_id: str) -> None:
+    """The replay page, for everyone in the channel once the game is over (the service
+    refuses it before the end, and keeps an abandoned game's secrets out of it)."""
+    ok, page = await run_refusable(interaction, service.history.export_html(channel_id))
+    if not ok:
+        return
+    note = (
+        "The game replayed, step by step: open the file in any browser, on a phone too; it needs "
+        "no network. Every hand, sheet and screen is behind a toggle per player."
+    )
+    filename = f"{game_id}-{channel_id}.html"
+    if not interaction.response.is_done():
+        await answer_file(interaction, note, page, filename, ephemeral=False)
+        return
+    # the page took long enough that the answer was deferred, privately: the page still
+    # goes to the channel, and the caller is told where it is
+    await interaction.channel.send(note, file=discord.File(io.BytesIO(page), filename=filename))
+    await say(interaction, "The replay page is posted in the channel.")
 
 
 @app_commands.command(

@@ -1,6 +1,7 @@
 """History: the public log, JSON export and import of a game, publishing a finished game.
 
-`History` owns the log pages, exports (public, full, the operator's), importing a record
+`History` owns the log pages, exports (public, full, the operator's, and the replay page:
+one HTML file of the game, bot/render/replay_page), importing a record
 into a new table, and publishing a finished game's history. It reads tables through
 `TableAccess` and saves only the "published" mark; it plays no action. A record is
 bot/service/records.py's chancellery-record/1; an export adds who played each seat when
@@ -9,6 +10,7 @@ bot/service/records.py's chancellery-record/1; an export adds who played each se
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from dataclasses import replace
@@ -19,6 +21,7 @@ from pydantic import ValidationError
 from engine import games
 from engine.core import PUBLIC, GameError, GameState, seed_commitment
 
+from ..render.replay_page import ReplayPageError, replay_page
 from ..render.text import split_message
 from ..store import ActionRow, EventRow, TableExists, TableRow
 from .outbox import Outbox, Post
@@ -91,6 +94,22 @@ class History:
         if t.state is None:
             raise TableError("The game has not started; there is nothing to export yet.")
         return await self._full_record(t)
+
+    async def export_html(self, channel_id: int) -> bytes:
+        """The game's replay page (one HTML file, bot/render/replay_page), made from what
+        `export` gives the same caller: after the end the whole game, every hand included;
+        for an abandoned game only what was public. Refused while the game is in play. The
+        page takes a second or two to make, in a worker thread so the table keeps answering."""
+        record = await self.export(channel_id)
+        if record.get("format") == PUBLIC_FORMAT and record.get("status") != "abandoned":
+            raise TableError(
+                "The replay page comes when the game ends: until then it would show the seed and "
+                "every secret order. /game export gives the public record so far."
+            )
+        try:
+            return await asyncio.to_thread(replay_page, record)
+        except ReplayPageError as exc:
+            raise TableError(f"This game's replay page cannot be made: {exc}") from None
 
     async def _full_record(self, t: LoadedTable) -> dict:
         channel_id = t.row.channel_id
