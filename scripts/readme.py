@@ -45,12 +45,14 @@ def _usage(group_name: str, command: Any) -> str:
 
 def commands() -> str:
     _on_path()
+    from bot.discord.community_commands import CommunityGroup
     from bot.discord.play_commands import build_game_group
     from bot.discord.table_commands import GameGroup
     from engine import games
 
     lines: list[str] = []
-    for group in [GameGroup()] + [build_game_group(g) for g in games.all() if g.commands]:
+    groups = [GameGroup()] + [build_game_group(g) for g in games.all() if g.commands] + [CommunityGroup()]
+    for group in groups:
         lines += [f"**`/{group.name}`**: {group.description}", "", "| Command | What it does |", "|---|---|"]
         lines += [
             f"| `{_usage(group.name, c)}` | {c.description.replace('|', '/')} |" for c in group.commands

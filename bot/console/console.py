@@ -262,6 +262,9 @@ class Console:
         if not words or not words[0].startswith("/"):
             raise ConsoleError(f"expected /<command>, got {' '.join(words) or 'nothing'!r}")
         group = words[0][1:].lower()
+        if group == "community":  # the archive, ratings and profiles (bot/service/community.py)
+            await self._community(user, words[1:])
+            return
         if group == "game":
             if len(words) < 2 or words[1].lower() not in GAME_VERBS:
                 raise ConsoleError(f"/game takes one of: {', '.join(GAME_VERBS)}")
@@ -398,6 +401,39 @@ class Console:
             else:
                 info = await s.table_info(CHANNEL)
                 self.private(user, reference.help_text(options.get("game") or (info.game if info else None)))
+
+    async def _community(self, user: str, words: list[str]) -> None:
+        """`/community history|leaderboard|profile|mydata|forget|rated`: the console's tables
+        are outside any server, so their archive and ratings are server 0's."""
+        from ..service.community import community_of
+
+        if not words or words[0].lower() not in COMMUNITY_VERBS:
+            raise ConsoleError(f"/community takes one of: {', '.join(COMMUNITY_VERBS)}")
+        verb, options = words[0].lower(), _options(words[1:])
+        c, uid = community_of(self.service), user_id_for(user)
+        page = int(options.get("page", "1")) if options.get("page", "1").isdigit() else 1
+        if verb == "history" and options.get("id", "").isdigit():
+            self.private(user, (await c.finished(0, int(options["id"])))[0])
+        elif verb == "history":
+            member = options.get("member")
+            who = user_id_for(member) if member else None
+            self.private(user, await c.history(0, game=options.get("game"), user_id=who, page=page))
+        elif verb == "leaderboard":
+            self.private(user, await c.leaderboard(0, options.get("game", ""), page))
+        elif verb == "profile" and "hidden" in options:
+            self.private(user, await c.set_hidden(uid, options["hidden"].lower() in YES))
+        elif verb == "profile":
+            name = options.get("member", user)
+            self.private(user, await c.profile(0, user_id_for(name), name))
+        elif verb == "mydata":
+            self.private(user, json.dumps(await c.mydata(uid), indent=1, ensure_ascii=False))
+        elif verb == "forget":
+            self.private(user, await c.forget(uid))
+        elif verb == "rated":
+            self.private(user, await c.set_rated(CHANNEL, uid, options.get("rated", "yes").lower() in YES))
+
+
+COMMUNITY_VERBS = ("history", "leaderboard", "profile", "mydata", "forget", "rated")
 
 
 def _aliases(game_id: str) -> tuple[str, ...]:

@@ -28,6 +28,7 @@ from bot.service.tables import TableService
 from bot.store import open_store
 from engine import games
 
+from .community_commands import CommunityGroup
 from .delivery import Delivery
 from .interact import APOLOGY_UNKNOWN, say
 from .long_commands import TOP_LEVEL
@@ -127,6 +128,7 @@ class ChancelleryBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.add_dynamic_items(ShowMine, FullStatus, LogPage, ActChoice, ActPick)
         self.tree.add_command(GameGroup())
+        self.tree.add_command(CommunityGroup())  # the server's archive, ratings and directory
         for command in TOP_LEVEL:
             self.tree.add_command(command)
         for game in games.all():

@@ -110,7 +110,7 @@ def finished_record(
     for s in t.seats:
         names.setdefault(s.user_id, s.name)
     game = FinishedGame(
-        guild_id=t.row.guild_id,
+        guild_id=t.row.guild_id or 0,  # 0: a table outside a server (the console)
         channel_id=t.row.channel_id,
         game=t.game.id,
         created_at=t.row.created_at,
@@ -169,7 +169,7 @@ async def _archive(store: Store, t: LoadedTable, now: float) -> int | None:
     forced = {e.action_idx for e in await store.get_all_events(channel_id) if e.kind == "forced"}
     game, seats = finished_record(t, actions, history, forced, now)
     members = sorted({s.user_id for s in seats if s.user_id > 0})
-    before = await store.get_ratings(game.guild_id, game.game, members) if game.guild_id is not None else {}
+    before = await store.get_ratings(game.guild_id or 0, game.game, members)
     ratings = rate_game(game, seats, before)
     game.counted = bool(ratings)
     return await store.record_finished(game, seats, ratings)

@@ -84,7 +84,7 @@ def wins_text(wins: float) -> str:
 
 def jump(guild_id: int | None, channel_id: int, message_id: int | None = None) -> str:
     """A link a member follows to the channel (and the message, when known)."""
-    if guild_id is None:
+    if not guild_id:  # a table outside a server (the console)
         return f"<#{channel_id}>"
     tail = f"/{message_id}" if message_id else ""
     return f"https://discord.com/channels/{guild_id}/{channel_id}{tail}"
@@ -188,7 +188,7 @@ class Community:
             return f"Nobody has a rating in {title} on this server yet." if page == 1 else "No one on this page."
         lines = [f"**{title} leaderboard** (page {page} of {_pages(total)}): rating, games, wins"]
         for n, r in enumerate(rows, (page - 1) * PAGE + 1):
-            lines.append(f"{n}. {r.name}: {r.ordinal:.1f} ({r.games} games, {wins_text(r.wins)} wins)")
+            lines.append(f"{n}. {r.name}: {r.ordinal:.1f} ({_count(r.games, 'game')}, {wins_text(r.wins)} won)")
         lines.append(
             "The rating is the conservative estimate of skill (mean minus three deviations); it grows "
             "with wins and with games played."
@@ -397,11 +397,15 @@ def _game_line(game: str, record: list[dict[str, Any]], abandoned: int, ratings:
         f"{r['label']} {r['games']}" + (f" (won {wins_text(r['wins'])})" if r["wins"] else "") for r in record
     )
     rating = ratings.get(game)
-    rated = f"; rating {rating.ordinal:.1f} over {rating.games} rated games" if rating else ""
+    rated = f"; rating {rating.ordinal:.1f} over {_count(rating.games, 'rated game')}" if rating else ""
     return (
         f"{game_title(game)}: {finished + abandoned} played, {finished} finished, {wins_text(won)} won, "
         f"{abandoned} abandoned{rated}." + (f" Nations: {nations}." if nations else "")
     )
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _duration(seconds: float) -> str:

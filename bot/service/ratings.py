@@ -55,9 +55,8 @@ def _share(s: FinishedSeat, seats: Sequence[FinishedSeat]) -> float:
 
 
 def counts(game: FinishedGame, seats: Sequence[FinishedSeat]) -> bool:
-    """Whether the game moves ratings: rated, on a server, and two or more seats mostly
-    played by members."""
-    if not game.rated or game.guild_id is None:
+    """Whether the game moves ratings: rated, and two or more seats mostly played by members."""
+    if not game.rated:
         return False
     shares = member_shares(seats)
     return sum(1 for members in shares.values() if sum(members.values()) > 0.5) >= 2

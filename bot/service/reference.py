@@ -230,7 +230,10 @@ TABLE_HELP = (
     "`/game help aid:True` the player aid, `/game card name:` any card or table entry, `/game mine` all "
     "your tables.\n"
     "Long games: `/game pause`, `/game resume`, `/game substitute`, `/game bot`, `/game undo`, "
-    "`/game settings`, `/game export`, `/game talk`. `/game help game:<game>` explains a game's turn."
+    "`/game settings`, `/game export`, `/game talk`. `/game help game:<game>` explains a game's turn.\n"
+    "The server: `/community tables` every table you can see, `/community history` finished games, "
+    "`/community leaderboard game:<game>` ratings, `/community profile` a member's record, "
+    "`/community rated rated:False` before the start for a game that moves no rating."
 )
 
 HOW_TO_PLAY = {

@@ -9,18 +9,18 @@ from tests.service.conftest import ALICE, BOB, CAROL, Clock, clock, registry, se
 GUILD = 9
 
 
-async def finish(service, channel: int, names: dict[int, str], *, seed: int = 7, rated: bool = True) -> None:
+async def finish(tables, channel: int, names: dict[int, str], *, seed: int = 7, rated: bool = True) -> None:
     """A table of Envoys in `channel` with the members `names` (user id -> name), played to
     its end by each seat's basic automatic player, a minute a decision."""
     (host, host_name), *others = names.items()
-    await service.create(channel, GUILD, "envoys", host, host_name)
+    await tables.create(channel, GUILD, "envoys", host, host_name)
     for uid, name in others:
-        await service.join(channel, uid, name)
+        await tables.join(channel, uid, name)
     if not rated:
-        await community_of(service).set_rated(channel, host, False)
-    await service.start(channel, host, seed=seed)
+        await community_of(tables).set_rated(channel, host, False)
+    await tables.start(channel, host, seed=seed)
     for _ in range(200):
-        service.clock.advance(60)
-        if await service.auto(channel) is None:
+        tables.clock.advance(60)
+        if await tables.auto(channel) is None:
             break
-    assert (await service.table_info(channel)).status == "finished"
+    assert (await tables.table_info(channel)).status == "finished"

@@ -118,3 +118,17 @@ async def test_the_rebuild_command_archives_a_finished_game_the_archive_missed(s
     assert "Archived 1 missing finished game; 3 ratings rebuilt from 2 finished games." in out.getvalue()
     assert {g.channel_id for g in await store.finished_games(GUILD)} == {100, 101}
     assert (await _ratings(store))[CAROL].games == 1
+
+
+async def test_watches_and_the_lobby_channel_are_kept_per_server(service, store):
+    community = community_of(service)
+    assert "Envoys (test game)" in await community.watch(GUILD, BOB, "envoys", True)
+    await community.watch(GUILD, CAROL, "envoys", True)
+    await community.watch(GUILD + 1, ALICE, "envoys", True)
+    assert await store.watchers(GUILD, "envoys") == [BOB, CAROL]
+    await community.watch(GUILD, BOB, "envoys", False)
+    assert await store.watchers(GUILD, "envoys") == [CAROL]
+    await community.set_lobby(GUILD, 555)
+    assert await store.get_lobby(GUILD) == 555 and await store.get_lobby(GUILD + 1) is None
+    await community.set_lobby(GUILD, None)
+    assert await store.get_lobby(GUILD) is None

@@ -6,7 +6,7 @@
 -- One row per finished game (not abandoned), written once when its last action is saved.
 CREATE TABLE finished_games (
     id           INTEGER PRIMARY KEY,
-    guild_id     INTEGER,                       -- NULL: a table outside a server
+    guild_id     INTEGER,                       -- 0: a table outside a server (the console)
     channel_id   INTEGER NOT NULL,
     game         TEXT    NOT NULL,
     created_at   REAL    NOT NULL,              -- the table's creation: with the channel, names the table

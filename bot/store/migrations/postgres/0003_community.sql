@@ -6,7 +6,7 @@
 -- One row per finished game (not abandoned), written once when its last action is saved.
 CREATE TABLE finished_games (
     id           BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    guild_id     BIGINT,                       -- NULL: a table outside a server
+    guild_id     BIGINT,                       -- 0: a table outside a server (the console)
     channel_id   BIGINT NOT NULL,
     game         TEXT    NOT NULL,
     created_at   DOUBLE PRECISION    NOT NULL,              -- the table's creation: with the channel, names the table
