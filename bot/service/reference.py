@@ -30,7 +30,6 @@ __all__ = [
     "options_text",
     "suggest_options",
     "help_text",
-    "HOW_TO_PLAY",
 ]
 
 MAX_LISTED = 10  # names listed when a lookup matches several entries
@@ -236,60 +235,6 @@ TABLE_HELP = (
     "`/community rated rated:False` before the start for a game that moves no rating."
 )
 
-HOW_TO_PLAY = {
-    "crisis1914": (
-        "**Crisis: 1914: a Week, step by step** (6 Weeks; Prestige wins, 6 Tension is war)\n"
-        "• First Draw Step: the top card of each Draw Pile goes to its Tableau. When the bot asks, "
-        "`/crisis place` (add `belligerence:yes` or `alternative:yes`).\n"
-        "• Play Step, in Initiative order, one action a turn:\n"
-        "  `/crisis play card:Conrad` (options `belligerence:yes`, `alternative:yes`, `box:`, `reclaim:`) plays from your Hand;\n"
-        "  `/crisis draw` plays the top of your Draw Pile (then `/crisis place`);\n"
-        "  `/crisis deliberate discard:Tisza` draws 3, then `/crisis choose card:…` plays one (once a Week);\n"
-        "  `/crisis reorganize discard:Tisza` shows the top 3, then `/crisis reorder first:… second:… third:…`;\n"
-        "  `/crisis seize first:… second:… third:…` discards 3 to Seize the Initiative;\n"
-        "  `/crisis pass` plays no more cards this Week. `/crisis discard card:…` when a card makes you discard.\n"
-        "• Score Step (the bot): Prestige and Tension from the Score Track (`/game help aid:True` shows both).\n"
-        "• Congress Step (unless `congress=no`): the last on the Initiative Track may invite, "
-        "`/crisis congress answer:yes`; then each answers `answer:yes` or `answer:no`.\n"
-        "• Refresh Step, secretly and all at once: `/crisis refresh discards:Conrad, Tisza` (or `none`), "
-        "keeping at most 6 cards.\n"
-        "`/crisis hand` shows your Hand with every card's text."
-    ),
-    "origins": (
-        "**Origins of World War I: a month, phase by phase** (October 1913 to the summer of 1914)\n"
-        "• Phase 1: each country receives its PFs (the bot).\n"
-        "• Phase 2, from July 1914: the bot rolls whether this is the last month.\n"
-        "• Phase 3, the attack order: `/origins bid card:GER position:1 amount:2` pays PFs to move a "
-        "country's card (`payer:` if you hold two), or `/origins pass` (you may bid again later).\n"
-        "• Phase 4, secret sheets: `/origins sheet line:SER 5, ROM 3, FE 2, -GER 2` writes one in a "
-        "line, or `/origins place embassy:SER amount:5` and `/origins remove embassy:SER amount:2`; "
-        "then `/origins submit`. All sheets are revealed together.\n"
-        "• Phase 5, attacks in the order of Phase 3: `/origins attack embassy:SER target:RUS` (the odds "
-        "and the chance of each result show as you pick the target; `split:GER 4, RUS 3` for two), "
-        "then `/origins done`.\n"
-        "• Phase 6 (January, March, May, July 1914): provisional VPs, then diplomacy; `/origins ready` "
-        "when you are finished.\n"
-        "`/game help aid:True` shows the National Objectives and the attack table."
-    ),
-    "schonbrunn": (
-        "**Schönbrunn: a round, phase by phase** (4 or 5 rounds; most Prestige wins)\n"
-        "• Auction (with `auction=yes`): `/schonbrunn bid receptions:3` secretly, then `/schonbrunn choose nation:Austria`.\n"
-        "• Phase 1, Hierarchy: `/schonbrunn commit delegate:4` secretly; a tie is ordered with "
-        "`/schonbrunn tiebreak order:…`; then `/schonbrunn sign treaties:Treaty of Kalisz` (or `none`) "
-        "and `/schonbrunn receptions amount:2` for Prestige.\n"
-        "• Phase 2, Assignments: the Master of Ceremonies reveals a Favour, `/schonbrunn favour objective:II`; "
-        "`/schonbrunn assign delegate:3 objective:II` (`face:up` or `down` when asked); "
-        "`/schonbrunn head target:III` (an Objective or a nation's screen).\n"
-        "• Phase 3, Plot: `/schonbrunn plot nation:France objective:III receptions:2`, or `/schonbrunn pass`.\n"
-        "• Phase 4, Chancellery: `/schonbrunn move delegate:2 to:IV` (the nation your head faces), "
-        "`/schonbrunn minister objective:II`.\n"
-        "• Phase 5, Congress: the bot reveals and awards each Objective; signed Treaties: "
-        "`/schonbrunn activate treaty:… pay:…`.\n"
-        "• Phase 6, Recovery: `/schonbrunn keep treaties:… aids:…`.\n"
-        "`/schonbrunn screen` shows what is behind your screen, each card with its text."
-    ),
-}
-
 
 def help_text(game: str | None = None) -> str:
     """How a table works, or how a turn of one game goes here, with the game's commands."""
@@ -300,7 +245,7 @@ def help_text(game: str | None = None) -> str:
         g = games.get(game)
     except GameError as exc:
         raise TableError(str(exc)) from None
-    lines = [HOW_TO_PLAY.get(g.id, f"**{g.title}**")]
+    lines = [g.how_to or f"**{g.title}**"]
     if g.commands:
         lines.append(f"\n**Every /{g.group} command**")
         lines += [f"`/{g.group} {c.name}`: {c.description}" for c in g.commands]

@@ -129,6 +129,10 @@ class Game(ABC, Generic[S]):
     aliases: ClassVar[tuple[str, ...]] = ()
     command_group: ClassVar[str] = ""  # the slash-command group (/crisis ...); "" means the id
     rules_summary: ClassVar[str] = ""
+    # How a turn of the game goes here, step by step, with the commands that play it, in
+    # the game's own words (its texts.py): what `/game help game:<id>` shows above the list
+    # of every command. "" shows the title alone.
+    how_to: ClassVar[str] = ""
     standing_orders: ClassVar[tuple[StandingOrder, ...]] = ()
     # Phase lengths of this game's own that a Prompt.deadline_setting names, beyond the
     # shared phase_hours and diplomacy_minutes: `/game settings` accepts exactly these.

@@ -3,9 +3,7 @@ for a player's Hand, the turn menus, the player aid and `/game card` (docs/archi
 
 from __future__ import annotations
 
-from typing import Any
-
-from engine.core import Entry, Layout, Panel, Provenance
+from engine.core import Entry, Provenance
 
 from . import content as ct
 from .state import CrisisState
@@ -19,7 +17,7 @@ __all__ = [
     "PRESTIGE_TABLE",
     "TYPE_RULES",
     "PHASE_NAMES",
-    "layout",
+    "HOW_TO",
 ]
 
 # The Week's steps as the rulebook names them, for the status line.
@@ -301,43 +299,23 @@ def aid(state: CrisisState | None, seat: str | None) -> str:
     return "\n".join(lines)
 
 
-def layout(view: dict[str, Any]) -> Layout:
-    """The public view for a phone's status card (engine/core/layout.py): the Week, round and
-    step; one panel per statesman in Initiative order with the Score markers, Prestige,
-    Belligerence, the Tension in their City Box, their Hand and Tableau sizes and what
-    they did this Week. Each Tableau card by card is in `describe` and the picture."""
-    nations = ct.load_content().nations
-    title = (
-        f"Crisis: 1914 · Week {view['week']} of 6, Round {view['round']} · "
-        f"{PHASE_NAMES.get(view['phase'], view['phase'])}"
-    )
-    lines = []
-    if view["result"]:
-        lines.append(f"**{view['result']}**")
-    for x in view["pending"]:
-        if x["kind"] == "resolve":
-            card = ct.load_content().cards[x["cards"][0]].name
-            lines.append(f"{nations[x['nation']].statesman} is placing {card}.")
-    order = [n for n in view["initiative"] if n in view["players"]]
-    order += [n for n in view["players"] if n not in order]
-    # a statesman who Deliberated or Seized leaves the column until the next round
-    moving = {n: "to the top next round" for n in view["will_move_top"]}
-    moving |= {n: "to the bottom next round" for n in view["will_move_bottom"]}
-    panels = []
-    for i, nid in enumerate(order, 1):
-        p = view["players"][nid]
-        dp = f"{p['score']}" + (f" & {p['second']}" if p["second"] is not None else "")
-        tension = ", ".join(f"{nations[b].name} {t}" for b, t in view["tension"][nid].items())
-        done = (("passed", p["passed"]), ("Momentum", p["momentum"]), ("deliberated", p["deliberated"]))
-        flags = [f for f, on in done if on]
-        if nid in moving:
-            flags.append(moving[nid])
-        rows = [
-            f"**{dp} DP** · {p['prestige']} Prestige · Belligerence {p['belligerence']}",
-            f"Tension: {tension} · Hand {p['hand_size']} · {len(p['tableau'])} of {p['limit']} cards"
-            + "".join(f" · {f}" for f in flags),
-        ]
-        if p["lost"]:
-            rows.append(f"Lost: {p['lost']}")
-        panels.append(Panel(name=f"{i}. {p['statesman']} ({p['nation']})", lines=rows, seat=p["seat"]))
-    return Layout(title=title, round=f"Week {view['week']}", lines=lines, panels=panels)
+# How a turn of the game goes here, step by step, with the commands that play it: what
+# `/game help game:crisis1914` shows above the list of every command (the Game's `how_to`).
+HOW_TO = (
+    "**Crisis: 1914: a Week, step by step** (6 Weeks; Prestige wins, 6 Tension is war)\n"
+    "• First Draw Step: the top card of each Draw Pile goes to its Tableau. When the bot asks, "
+    "`/crisis place` (add `belligerence:yes` or `alternative:yes`).\n"
+    "• Play Step, in Initiative order, one action a turn:\n"
+    "  `/crisis play card:Conrad` (options `belligerence:yes`, `alternative:yes`, `box:`, `reclaim:`) plays from your Hand;\n"
+    "  `/crisis draw` plays the top of your Draw Pile (then `/crisis place`);\n"
+    "  `/crisis deliberate discard:Tisza` draws 3, then `/crisis choose card:…` plays one (once a Week);\n"
+    "  `/crisis reorganize discard:Tisza` shows the top 3, then `/crisis reorder first:… second:… third:…`;\n"
+    "  `/crisis seize first:… second:… third:…` discards 3 to Seize the Initiative;\n"
+    "  `/crisis pass` plays no more cards this Week. `/crisis discard card:…` when a card makes you discard.\n"
+    "• Score Step (the bot): Prestige and Tension from the Score Track (`/game help aid:True` shows both).\n"
+    "• Congress Step (unless `congress=no`): the last on the Initiative Track may invite, "
+    "`/crisis congress answer:yes`; then each answers `answer:yes` or `answer:no`.\n"
+    "• Refresh Step, secretly and all at once: `/crisis refresh discards:Conrad, Tisza` (or `none`), "
+    "keeping at most 6 cards.\n"
+    "`/crisis hand` shows your Hand with every card's text."
+)

@@ -79,6 +79,8 @@ class Origins(Game[OriginsState]):
     rules_version = 3  # raised by each rules correction that changes play: the attack table (26a), one_auction (11a)
     Options = OriginsOptions
 
+    how_to = texts.HOW_TO
+
     def check_content(self) -> None:
         content.check_content()
 
@@ -124,62 +126,7 @@ class Origins(Game[OriginsState]):
         return state
 
     def prompts(self, state: OriginsState) -> list[Prompt]:
-        label = content.board().turns[state.turn].label
-        names = content.names()
-        if state.phase == "bidding" and state.bidder:
-            return [
-                Prompt(
-                    seat=state.bidder,
-                    kind="bid",
-                    text=(
-                        f"Attack order {' > '.join(names[c] for c in state.order)}: bid at least "
-                        f"{state.high_bid + 1} PF to move one card with `/origins bid`, or `/origins pass`."
-                    ),
-                    phase=f"{label}/bidding/{state.step}",
-                )
-            ]
-        if state.phase == "placement":
-            return [
-                Prompt(
-                    seat=seat,
-                    kind="sheet",
-                    text=(
-                        f"Write your secret sheet, at most {placement.cap(state)} PFs per embassy "
-                        "(e.g. `/origins sheet line:SER 5, ROM 3, FE 2`), then `/origins submit`."
-                    ),
-                    phase=f"{label}/placement",
-                    mode="simultaneous",
-                )
-                for seat in state.seats
-                if seat not in state.submitted
-            ]
-        if state.phase == "attacks":
-            country = state.order[state.attacker]
-            left = attacks.allowed(state) - state.attacks_made
-            where = ", ".join(names.get(e, e) for e in attacks.attack_embassies(state, country))
-            return [
-                Prompt(
-                    seat=state.holders[country],
-                    kind="attack",
-                    text=f"{names[country]}: attack in {where} ({left} left) with `/origins attack`, "
-                    "or `/origins done`.",
-                    phase=f"{label}/attacks/{country}",
-                )
-            ]
-        if state.phase == "diplomacy":
-            return [
-                Prompt(
-                    seat=seat,
-                    kind="ready",
-                    text="Diplomacy: negotiate, then say `/origins ready`.",
-                    phase=f"{label}/diplomacy",
-                    thread=f"Diplomacy {label}",
-                    deadline_setting="diplomacy_minutes",
-                )
-                for seat in state.seats
-                if seat not in state.ready
-            ]
-        return []
+        return views.prompts(state)
 
     def play(self, state: OriginsState, seat: str, action: Any, rng: random.Random):
         return play(state, seat, action, rng)
@@ -225,8 +172,8 @@ class Origins(Game[OriginsState]):
         return OriginsKnowledge(self)
 
     def test_players(self) -> dict[str, Any]:
-        """The exploits the strong player must keep beating."""
-        from .strong import test_players
+        """The exploits the strong player must keep beating (engine/origins/exploits.py)."""
+        from .exploits import test_players  # only when a named player is asked for
 
         return test_players()
 

@@ -10,7 +10,7 @@ from engine.core import Entry
 from . import content
 from .state import OriginsState
 
-__all__ = ["objective_text", "special_text", "odds", "odds_text", "attack_table_text", "entries"]
+__all__ = ["HOW_TO", "objective_text", "special_text", "odds", "odds_text", "attack_table_text", "entries"]
 
 
 def objective_text(o: content.Objective) -> str:
@@ -177,3 +177,23 @@ def aid(state: OriginsState | None, seat: str | None) -> str:
     lines.append("**Diplomatic Attack Table** (§7, 2d6)")
     lines.append(attack_table_text())
     return "\n".join(lines)
+
+
+# How a turn of the game goes here, step by step, with the commands that play it: what
+# `/game help game:origins` shows above the list of every command (the Game's `how_to`).
+HOW_TO = (
+    "**Origins of World War I: a month, phase by phase** (October 1913 to the summer of 1914)\n"
+    "• Phase 1: each country receives its PFs (the bot).\n"
+    "• Phase 2, from July 1914: the bot rolls whether this is the last month.\n"
+    "• Phase 3, the attack order: `/origins bid card:GER position:1 amount:2` pays PFs to move a "
+    "country's card (`payer:` if you hold two), or `/origins pass` (you may bid again later).\n"
+    "• Phase 4, secret sheets: `/origins sheet line:SER 5, ROM 3, FE 2, -GER 2` writes one in a "
+    "line, or `/origins place embassy:SER amount:5` and `/origins remove embassy:SER amount:2`; "
+    "then `/origins submit`. All sheets are revealed together.\n"
+    "• Phase 5, attacks in the order of Phase 3: `/origins attack embassy:SER target:RUS` (the odds "
+    "and the chance of each result show as you pick the target; `split:GER 4, RUS 3` for two), "
+    "then `/origins done`.\n"
+    "• Phase 6 (January, March, May, July 1914): provisional VPs, then diplomacy; `/origins ready` "
+    "when you are finished.\n"
+    "`/game help aid:True` shows the National Objectives and the attack table."
+)

@@ -1,16 +1,84 @@
-"""What a seat may see (view) and its short Markdown for a phone (describe)."""
+"""What a seat of Origins of World War I may see and how it reads: who owes a decision
+(`prompts`), the view of a seat or of the public (`view`), its short Markdown (`describe`)
+and the public view laid out for a phone's status card (`layout`, engine/core/layout.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from engine.core import Layout, Panel
+from engine.core import Layout, Panel, Prompt
 
 from . import attacks, content, placement, scoring, texts
 from .state import OriginsState, Sheet
 
 
+def prompts(state: OriginsState) -> list[Prompt]:
+    """Who owes a decision now: the bidder of Phase 3, every seat still writing its secret
+    sheets (Phase 4, all at once), the country attacking (Phase 5), every seat not yet ready
+    in diplomacy (Phase 6)."""
+    label = content.board().turns[state.turn].label
+    names = content.names()
+    if state.phase == "bidding" and state.bidder:
+        return [
+            Prompt(
+                seat=state.bidder,
+                kind="bid",
+                text=(
+                    f"Attack order {' > '.join(names[c] for c in state.order)}: bid at least "
+                    f"{state.high_bid + 1} PF to move one card with `/origins bid`, or `/origins pass`."
+                ),
+                phase=f"{label}/bidding/{state.step}",
+            )
+        ]
+    if state.phase == "placement":
+        return [
+            Prompt(
+                seat=seat,
+                kind="sheet",
+                text=(
+                    f"Write your secret sheet, at most {placement.cap(state)} PFs per embassy "
+                    "(e.g. `/origins sheet line:SER 5, ROM 3, FE 2`), then `/origins submit`."
+                ),
+                phase=f"{label}/placement",
+                mode="simultaneous",
+            )
+            for seat in state.seats
+            if seat not in state.submitted
+        ]
+    if state.phase == "attacks":
+        country = state.order[state.attacker]
+        left = attacks.allowed(state) - state.attacks_made
+        where = ", ".join(names.get(e, e) for e in attacks.attack_embassies(state, country))
+        return [
+            Prompt(
+                seat=state.holders[country],
+                kind="attack",
+                text=f"{names[country]}: attack in {where} ({left} left) with `/origins attack`, "
+                "or `/origins done`.",
+                phase=f"{label}/attacks/{country}",
+            )
+        ]
+    if state.phase == "diplomacy":
+        return [
+            Prompt(
+                seat=seat,
+                kind="ready",
+                text="Diplomacy: negotiate, then say `/origins ready`.",
+                phase=f"{label}/diplomacy",
+                thread=f"Diplomacy {label}",
+                deadline_setting="diplomacy_minutes",
+            )
+            for seat in state.seats
+            if seat not in state.ready
+        ]
+    return []
+
+
+
 def view(state: OriginsState, seat: str | None) -> dict[str, Any]:
+    """What `seat` may know (`None`: the public view): the turn, the attack order, every
+    embassy's PFs and treaty rights, each country's income and VPs, and for a seat its own
+    drafts and sheets. One line a fact of the view, which is why it runs past sixty lines."""
     names = content.names()
     turn = content.board().turns[state.turn]
     out: dict[str, Any] = {
@@ -108,6 +176,9 @@ def _scores(v: dict[str, Any]) -> tuple[str, dict[str, int]]:
 
 
 def describe(v: dict[str, Any]) -> str:
+    """A view as short Markdown for a phone, within one chat message: the turn, the attack
+    order, the board, the VPs, the attacks open and a seat's own sheets. One line of the
+    status a statement, which is why it runs past sixty lines."""
     names = {c: info["name"] for c, info in v["countries"].items()}
     everywhere = content.names()  # the embassies no player holds too
     lines = [f"**Origins of World War I: {v['turn']}**"]

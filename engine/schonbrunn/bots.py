@@ -1,7 +1,7 @@
-"""Automatic players: the deadline defaults, the basic bot (fuzzing, the first balance
+"""Automatic players: the deadline defaults and the basic bot (fuzzing, the first balance
 runs, and the strength ladder's yardstick: the ladder compares the strong player of
-`strong.py` against it, so it stays as it is) and the all-in exploits, an all-in on one
-Objective, kept as test players the strong player must keep beating.
+`strong.py` against it, so it stays as it is). The all-in exploits built on it, which the
+strong player must keep beating, are in exploits.py.
 
 The bot sees only what its seat may see (face-down opposing pieces are estimated).
 """
@@ -162,7 +162,7 @@ def bot_action(state: SchonbrunnState, seat: str, rng: random.Random) -> Any:
         case "minister":
             return _minister(state, seat)
         case "activate":
-            return _activate(state, seat, state.treaty_queue[0])
+            return treaty_choice(state, seat, state.treaty_queue[0])
         case "keep":
             aids = aids_held(state, seat)
             n = min(len(p.signed), max(0, len(aids) - 1)) if state.round < state.rounds - 1 else 0
@@ -175,7 +175,7 @@ def _assign(state: SchonbrunnState, seat: str, rng: random.Random) -> Any:
     if state.assign_step == "head":
         for t in activatable(state, seat, "assignments"):
             if unshown_aids(state, seat):
-                return _activate(state, seat, t)
+                return treaty_choice(state, seat, t)
         est = estimates(state, seat)
         targets = head_targets(state, seat)
         objectives = [t for t in targets if t in state.objectives]
@@ -231,7 +231,10 @@ def _minister(state: SchonbrunnState, seat: str) -> Any:
     return A.Minister(objective=max(options, key=margin))
 
 
-def _activate(state: SchonbrunnState, seat: str, treaty: str) -> Any:
+def treaty_choice(state: SchonbrunnState, seat: str, treaty: str) -> Any:
+    """The basic player's Treaty activation: paid with an Aid (or the Foreign Minister kept
+    back), its marker where the Reparation is worth most, its '-1' markers on the strongest
+    rivals as the seat estimates them."""
     c = card(treaty)
     aids = unshown_aids(state, seat)
     if aids:
@@ -258,43 +261,3 @@ def _activate(state: SchonbrunnState, seat: str, treaty: str) -> Any:
                 A.Target(nation=state.players[s].nation, objective=o) for s, o in (rivals * 3)[: c.minus]
             ]
     return A.Activate(treaty=treaty, pay=pay, objective=objective, targets=targets)
-
-
-def all_in(objective: str):
-    """The all-in exploit: commit the weakest Delegate, then every
-    Delegate, the Delegation Head and the Foreign Minister into one Objective; the basic
-    player's choices for everything else. With 3-4 players there is no Objective V: there
-    it plays as the basic player."""
-
-    def choose(state: SchonbrunnState, seat: str, rng: random.Random) -> Any:
-        if objective not in state.objectives:
-            return bot_action(state, seat, rng)
-        match state.stage:
-            case "commit":
-                return A.Commit(delegate=supply_values(state, seat)[0])
-            case "assign" if state.assign_step == "head":
-                if objective in head_targets(state, seat):
-                    return A.Head(target=objective)
-                return A.Head()
-            case "assign":
-                values = supply_values(state, seat)
-                pick = values[-1] if state.assign_step != "up" else values[0]
-                return A.Assign(delegate=pick, objective=objective)
-            case "plot":
-                return A.Pass()
-            case "minister":
-                options = minister_objectives(state, seat)
-                return A.Minister(objective=objective if objective in options else None)
-            case "activate":
-                action = _activate(state, seat, state.treaty_queue[0])
-                if isinstance(action, A.Activate) and action.objective is not None:
-                    mine = objectives_with_delegates(state, seat)
-                    if objective in mine:
-                        action = action.model_copy(update={"objective": objective})
-                return action
-        return bot_action(state, seat, rng)
-
-    return choose
-
-
-ALL_IN = {f"all_in_{o}": all_in(o) for o in ("I", "II", "III", "IIII", "V")}

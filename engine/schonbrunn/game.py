@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from functools import cache
 from typing import Any
 
 from pydantic import Field, model_validator
@@ -24,44 +23,13 @@ from engine.core import (
 )
 
 from . import actions as A
-from . import bots, legal, rules, standing, texts
+from . import bots, exploits, legal, rules, standing, texts, views
 from .actions import ACTION
 from .commands import COMMANDS
 from .content import card, cards, nations, tables
 from .phases.end import ranking
-from .pieces import face_down_at, influence, name, prestige_breakdown, supply_values
+from .pieces import name
 from .state import SchonbrunnState
-
-STAGE_TEXT = {
-    "bid": "Auction: hide Receptions in hand (at least 1) with `/schonbrunn bid`.",
-    "choose": "Auction: choose your Nation with `/schonbrunn choose`.",
-    "commit": "Hierarchy: commit one Delegate face down with `/schonbrunn commit`.",
-    "tiebreak": "Hierarchy: order the tied nations with `/schonbrunn tiebreak`.",
-    "sign": "Hierarchy: sign any Treaties with `/schonbrunn sign` (or sign none).",
-    "receptions": "Hierarchy: spend Receptions for Prestige with `/schonbrunn receptions`, up to your Delegate's Influence.",
-    "favour": "Assignments: reveal one face-down Political Favour with `/schonbrunn favour`.",
-    "plot": "Plot: spend 1-4 Receptions against a face-down Delegate with `/schonbrunn plot`, or `/schonbrunn pass`.",
-    "move": "Chancellery: move a face-up Delegate of the nation your Delegation Head faces with `/schonbrunn move`.",
-    "minister": "Chancellery: assign your Foreign Minister with `/schonbrunn minister` (or keep it).",
-    "activate": "Congress: activate your Treaty with `/schonbrunn activate`, or `/schonbrunn pass`.",
-    "keep": "Recovery: keep Treaties by discarding one Aid each with `/schonbrunn keep`.",
-}
-PHASE = {
-    "bid": "Auction",
-    "choose": "Auction",
-    "commit": "Hierarchy",
-    "tiebreak": "Hierarchy",
-    "sign": "Hierarchy",
-    "receptions": "Hierarchy",
-    "favour": "Assignments",
-    "assign": "Assignments",
-    "plot": "Plot",
-    "move": "Chancellery",
-    "minister": "Chancellery",
-    "activate": "Congress",
-    "keep": "Recovery",
-    "over": "End of the Game",
-}
 
 
 class SchonbrunnOptions(Model):
@@ -155,6 +123,7 @@ class Schonbrunn(Game[SchonbrunnState]):
         "is made by the automatic player, and said so in the channel; anything else takes the "
         "most passive choice (bid 1 Reception, sign nothing, spend nothing, pass, keep nothing)."
     )
+    how_to = texts.HOW_TO
     rules_summary = (
         "The Congress of Vienna in 4 rounds (5 with 6 players): commit a Delegate for the "
         "Hierarchy, assign Delegates to five Objectives, plot, move, and win Reparations in Congress."
@@ -171,23 +140,7 @@ class Schonbrunn(Game[SchonbrunnState]):
         return state
 
     def prompts(self, state: SchonbrunnState) -> list[Prompt]:
-        stage = state.stage  # read once: a model's attribute costs more than a local's
-        if stage == "over":
-            return []
-        if stage in ("bid", "commit"):
-            text, phase = STAGE_TEXT[stage], f"r{state.round}/{stage}"
-            return [Prompt(seat=s, kind=stage, text=text, phase=phase, mode="simultaneous") for s in state.queue]
-        seat = state.queue[0]
-        kind = stage
-        if stage == "assign":
-            step = state.assign_step
-            kind = "head" if step == "head" else "assign"
-            text = _assign_words(step, state.assign_left)
-        elif stage == "tiebreak":
-            text = _tiebreak_text(state, seat)
-        else:
-            text = STAGE_TEXT.get(stage, "")
-        return [Prompt(seat=seat, kind=kind, text=text, phase=f"r{state.round}/{stage}/{seat}")]
+        return views.prompts(state)
 
     def play(self, state: SchonbrunnState, seat: str, action: Any, rng: random.Random) -> list[Event]:
         return rules.play(state, seat, action, rng)
@@ -198,159 +151,13 @@ class Schonbrunn(Game[SchonbrunnState]):
     # ---------------------------------------------------------------- views
 
     def view(self, state: SchonbrunnState, seat: str | None) -> dict[str, Any]:
-        board = {}
-        for o in [*state.objectives]:
-            pile = state.piles[o]
-            pieces = {}
-            for s in state.hierarchy or state.seats:
-                up = [d.value for d in state.delegates if d.owner == s and d.place == o and d.face_up]
-                down = len(face_down_at(state, s, o))
-                p = state.players[s]
-                markers = [m.value for m in state.markers if m.owner == s and m.objective == o]
-                if up or down or p.minister == o or p.head == o or markers:
-                    pieces[name(state, s)] = {
-                        "face_up": sorted(up),
-                        "face_down": down,
-                        "minister": p.minister == o,
-                        "head": p.head == o,
-                        "markers": markers,
-                    }
-                    if state.stage == "activate":  # Congress: everything is face up, the totals public
-                        pieces[name(state, s)]["total"] = influence(state, s, o)
-            board[o] = {
-                "reparation": card(pile[0]).name if pile and state.tops_revealed else None,
-                "reparation_text": texts.card_text(card(pile[0])) if pile and state.tops_revealed else None,
-                "pile": len(pile),
-                "favour": state.favours[o] if o in state.favours_up else None,
-                "pieces": pieces,
-            }
-        pob = state.piles["PoB"]
-        players = {}
-        for s in state.seats:
-            p = state.players[s]
-            players[s] = {
-                "nation": name(state, s),
-                "prestige": p.prestige,
-                "signed": [card(t).name for t in p.signed],
-                "behind_screen": len(p.screen),
-                "under_nation_card": len(p.under),
-                "ally_markers": list(p.ally_markers),
-                "supply": sum(1 for d in state.delegates if d.owner == s and d.place == "supply"),
-                "committed": p.committed,
-                "head": (name(state, p.head) if p.head in state.players else p.head),
-                "bid": p.bid if state.stage == "choose" else None,
-            }
-            if state.simplified or state.stage == "over":
-                players[s]["receptions"] = p.receptions  # nothing hides them at the end
-        out: dict[str, Any] = {
-            "round": state.round,
-            "rounds": state.rounds,
-            "stage": state.stage,
-            "phase": PHASE[state.stage],
-            "simplified": state.simplified,
-            "hierarchy": [name(state, s) for s in state.hierarchy],
-            "master": name(state, state.master),
-            "objectives": board,
-            "balance": {
-                "reparation": card(pob[0]).name if pob and state.tops_revealed else None,
-                "reparation_text": texts.card_text(card(pob[0])) if pob and state.tops_revealed else None,
-                "pile": len(pob),
-            },
-            "players": players,
-            "waiting": [name(state, p.seat) for p in self.prompts(state)],
-            "last_awards": list(state.last_awards),
-            "final": {name(state, s): v for s, v in state.final.items()},
-        }
-        if seat is not None and seat in state.players:
-            out["me"] = self._private(state, seat)
-        return out
-
-    def _private(self, state: SchonbrunnState, seat: str) -> dict[str, Any]:
-        p = state.players[seat]
-        me: dict[str, Any] = {
-            "seat": seat,
-            "nation": name(state, seat),
-            "receptions": p.receptions,
-            "supply": supply_values(state, seat),
-            "screen": [card(c).name for c in p.screen],
-            # the texts of one's own cards, nation and head: no printed card to read
-            "screen_texts": [texts.card_text(card(c)) for c in p.screen],
-            "signed_texts": {card(t).name: texts.card_text(card(t)) for t in p.signed},
-            "nation_text": texts.nation_text(nations()[p.nation]) if p.nation else None,
-            "aids_shown": [card(c).name for c in p.shown_aids],
-            "bid": p.bid,
-        }
-        pending = [d.value for d in state.delegates if d.owner == seat and d.place == "committed"]
-        me["committed"] = pending[0] if pending else None
-        if state.see_own_face_down:
-            me["face_down"] = sorted(
-                (d.place, d.value)
-                for d in state.delegates
-                if d.owner == seat and d.place in state.objectives and not d.face_up
-            )
-        return me
+        return views.view(state, seat)
 
     def layout(self, view: dict[str, Any]) -> Layout:
-        return texts.layout(view)
+        return views.layout(view)
 
     def describe(self, view: dict[str, Any]) -> str:
-        lines = [
-            f"**Schönbrunn** round {view['round']}/{view['rounds']} · {view['phase']}"
-            + (" · simplified" if view["simplified"] else "")
-        ]
-        if view["hierarchy"]:
-            lines.append("Hierarchy: " + " › ".join(view["hierarchy"]) + f" · Master: {view['master']}")
-        for o, info in view["objectives"].items():
-            head = f"**{o}** {info['reparation'] or '—'} ({info['pile']} left)"
-            if info["favour"] is not None:
-                head += f" · favour {info['favour']}"
-            parts = []
-            for nation, pc in info["pieces"].items():
-                bits = [str(v) for v in pc["face_up"]] + ["?"] * pc["face_down"]
-                if pc["minister"]:
-                    bits.append("FM")
-                if pc["head"]:
-                    bits.append("Head")
-                bits += [f"{m:+d}" for m in pc["markers"]]
-                parts.append(f"{nation} {' '.join(bits)}")
-            lines.append(head + (": " + "; ".join(parts) if parts else ""))
-        bal = view["balance"]
-        lines.append(f"Balance: {bal['reparation'] or '—'} ({bal['pile']} left)")
-        scores = []
-        for info in view["players"].values():
-            extra = f" ({info['receptions']}R)" if "receptions" in info else ""
-            signed = f" signed: {', '.join(info['signed'])}" if info["signed"] else ""
-            allies = f" allies {'+'.join(map(str, info['ally_markers']))}" if info["ally_markers"] else ""
-            scores.append(f"{info['nation']} {info['prestige']}P{extra}{allies}{signed}")
-        lines.append("Prestige: " + " · ".join(scores))
-        if view["waiting"]:
-            lines.append("Waiting for: " + ", ".join(view["waiting"]))
-        if view["final"]:
-            lines.append("Final: " + ", ".join(f"{n} {v}" for n, v in view["final"].items()))
-        me = view.get("me")
-        if me:
-            lines.append(
-                f"You ({me['nation']}): {me['receptions']} Receptions · Delegates in supply: "
-                + (", ".join(map(str, me["supply"])) or "none")
-                + (f" · committed {me['committed']}" if me["committed"] is not None else "")
-            )
-            if me["screen"]:
-                lines.append("Behind your screen:")
-                lines += [f"• **{n}**: {t}" for n, t in zip(me["screen"], me["screen_texts"], strict=True)]
-            if me["signed_texts"]:
-                lines.append("Your signed Treaties:")
-                lines += [f"• **{n}**: {t}" for n, t in me["signed_texts"].items()]
-            if me["nation_text"]:
-                lines.append(f"Your nation: {me['nation_text']}")
-            shown = [(o, i) for o, i in view["objectives"].items() if i["reparation"]]
-            if view["balance"]["reparation"]:
-                shown.append(("Balance", view["balance"]))
-            if shown:
-                lines.append("Reparations on the board:")
-                lines += [f"• {o} **{i['reparation']}**: {i['reparation_text']}" for o, i in shown]
-            if me.get("face_down"):
-                lines.append("Your face-down: " + ", ".join(f"{v} in {o}" for o, v in me["face_down"]))
-        return "\n".join(lines)
+        return views.describe(view)
 
     # ---------------------------------------------------------------- outcome and automation
 
@@ -361,7 +168,7 @@ class Schonbrunn(Game[SchonbrunnState]):
         return Outcome(
             reason=f"{state.rounds} rounds played",
             standings=[
-                Standing(seat=s, rank=i + 1, score=state.players[s].prestige, detail=_detail(state, s))
+                Standing(seat=s, rank=i + 1, score=state.players[s].prestige, detail=texts.outcome_detail(state, s))
                 for i, s in enumerate(order)
             ],
         )
@@ -400,7 +207,7 @@ class Schonbrunn(Game[SchonbrunnState]):
 
     def test_players(self) -> dict[str, Any]:
         """The all-in exploit on each Objective, which the strong player must keep beating."""
-        return dict(bots.ALL_IN)
+        return exploits.test_players()
 
     def legal_actions(self, state: SchonbrunnState, seat: str) -> list[Any]:
         """Every choice listed whole (engine/schonbrunn/legal.py says how combinations are)."""
@@ -430,7 +237,7 @@ class Schonbrunn(Game[SchonbrunnState]):
         """The button's words in the past tense: "You committed your 3 (secret)."."""
         label = legal.label(state, seat, action)
         verb, _, rest = label.partition(" ")
-        past = _PAST.get(verb)
+        past = texts.PAST.get(verb)
         if isinstance(action, A.TieBreak):
             text = f"You ordered the tie: {label}"
         elif label.startswith(("Delegation Head", "Foreign Minister")):
@@ -563,45 +370,4 @@ class Schonbrunn(Game[SchonbrunnState]):
         return v
 
 
-def _tiebreak_text(state: SchonbrunnState, seat: str) -> str:
-    """Which nations are tied, at what Influence, and why this player orders them (§Hierarchy)."""
-    group = next(g for g in state.tie_groups if len(g) > 1)
-    tied = " and ".join(name(state, s) for s in group)
-    value = state.players[group[0]].committed
-    if state.players[seat].nation and seat in group and seat != state.master:
-        why = "Austria's ability: it breaks every Hierarchy tie it is part of"
-    else:
-        why = "you hold the Master of Ceremonies token"
-    return (
-        f"Hierarchy: {tied} are tied with Influence {value}. You order them ({why}): "
-        "`/schonbrunn tiebreak order:` the tied nations, best position first."
-    )
-
-
-@cache
-def _assign_words(step: str, left: int) -> str:
-    """Made once for each step and count: half of all prompts are Assignments."""
-    if step == "head":
-        return "Assignments: assign your Delegation Head with `/schonbrunn head` (an Objective for 1 Reception, or a nation's screen), or keep it."
-    face = {"down": "face down", "up": "face up", "last": "face down (your last)"}[step]
-    return f"Assignments: assign {left} more Delegate(s) {face} with `/schonbrunn assign`."
-
-
 GAME = Schonbrunn()
-
-
-# The verbs of the turn buttons (legal.label) in the past tense, for confirmations.
-_PAST = {
-    "Bid": "bid", "Take": "took", "Commit": "committed", "Sign": "signed", "Spend": "spent",
-    "Reveal": "revealed", "Assign": "assigned", "Keep": "kept", "Plot": "plotted", "Remove": "removed",
-    "Move": "moved", "Activate": "activated", "Pass": "passed",
-}  # fmt: skip
-
-
-def _detail(state: SchonbrunnState, seat: str) -> str:
-    """Where the Prestige came from, and the tie-break where it decided the rank (End of the Game)."""
-    text = prestige_breakdown(state, seat)
-    tied = [s for s in state.seats if s != seat and state.players[s].prestige == state.players[seat].prestige]
-    if tied:
-        text += " (tie broken by the last Hierarchy: the later position ranks higher)"
-    return text

@@ -1,16 +1,31 @@
 """Schönbrunn's nations, Delegation Heads, Reparation cards and tables in words: for the
-screen, the board, the player aid and `/game card` (docs/architecture.md §2)."""
+screen, the board, the player aid and `/game card` (docs/architecture.md §2); what each
+stage asks of the seat that owes it, the past tense of the turn buttons, where the final
+Prestige came from, and how a round goes (`HOW_TO`, for `/game help`)."""
 
 from __future__ import annotations
 
-from typing import Any
+from functools import cache
 
-from engine.core import Entry, Layout, Panel
+from engine.core import Entry
 
 from .content import OBJECTIVES, Card, Nation, card, cards, nations, tables
+from .pieces import name, prestige_breakdown
 from .state import SchonbrunnState
 
-__all__ = ["card_text", "nation_text", "head_text", "entries", "layout", "TYPE_NAMES"]
+__all__ = [
+    "HOW_TO",
+    "PAST",
+    "STAGE_TEXT",
+    "TYPE_NAMES",
+    "assign_words",
+    "card_text",
+    "entries",
+    "head_text",
+    "nation_text",
+    "outcome_detail",
+    "tiebreak_text",
+]
 
 TYPE_NAMES = {"indemnity": "Indemnity", "ally": "Ally", "aid": "Aid", "treaty": "Treaty"}
 TIMINGS = {"assignments": "Assignments", "congress": "Congress", "end": "End of the game"}
@@ -176,37 +191,80 @@ def aid(state: SchonbrunnState | None, seat: str | None) -> str:
     return "\n".join(lines)
 
 
-def layout(view: dict[str, Any]) -> Layout:
-    """The public view for a phone's status card (engine/core/layout.py): the round and phase,
-    the Master of Ceremonies, then one panel per nation in Hierarchy order with its Prestige,
-    Ally markers, the Delegates in its supply, its Hierarchy Delegate once revealed and its
-    signed Treaties. Each Objective's Delegates are in `describe` and the picture."""
-    if view["round"]:
-        title = f"Schönbrunn · Round {view['round']} of {view['rounds']} · {view['phase']}"
-    else:  # the auction variant's bidding for the Nations comes before Round 1
-        title = f"Schönbrunn · {view['phase']}, before Round 1 of {view['rounds']}"
-    if view["simplified"]:
-        title += " · simplified"
-    lines = [f"Master of Ceremonies: {view['master']}"] if view["hierarchy"] else []
-    players = list(view["players"].items())
-    rank = {n: i for i, n in enumerate(view["hierarchy"])}
-    players.sort(key=lambda item: rank.get(item[1]["nation"], len(rank)))
-    panels = []
-    for i, (seat, p) in enumerate(players, 1):
-        final = view["final"].get(p["nation"])
-        score = f"**{final} Prestige** (final)" if final is not None else f"**{p['prestige']} Prestige**"
-        first = [score]
-        if "receptions" in p:
-            first.append(f"{p['receptions']} Reception{'' if p['receptions'] == 1 else 's'}")
-        if p["ally_markers"]:
-            first.append("Allies " + " + ".join(map(str, p["ally_markers"])))
-        second = [f"{p['supply']} Delegate{'' if p['supply'] == 1 else 's'} in supply"]
-        if p["committed"] is not None:
-            second.append(f"Hierarchy Delegate: {p['committed']}")
-        rows = [" · ".join(first), " · ".join(second)]
-        if p["signed"]:
-            rows.append("Signed: " + ", ".join(p["signed"]))
-        name = f"{i}. {p['nation']}" if view["hierarchy"] else p["nation"]
-        panels.append(Panel(name=name, lines=rows, seat=seat))
-    name = f"Round {view['round']}" if view["round"] else "The auction for the Nations"
-    return Layout(title=title, round=name, lines=lines, panels=panels)
+# What each stage asks of the seat that owes it (the prompts, views.py).
+STAGE_TEXT = {
+    "bid": "Auction: hide Receptions in hand (at least 1) with `/schonbrunn bid`.",
+    "choose": "Auction: choose your Nation with `/schonbrunn choose`.",
+    "commit": "Hierarchy: commit one Delegate face down with `/schonbrunn commit`.",
+    "tiebreak": "Hierarchy: order the tied nations with `/schonbrunn tiebreak`.",
+    "sign": "Hierarchy: sign any Treaties with `/schonbrunn sign` (or sign none).",
+    "receptions": "Hierarchy: spend Receptions for Prestige with `/schonbrunn receptions`, up to your Delegate's Influence.",
+    "favour": "Assignments: reveal one face-down Political Favour with `/schonbrunn favour`.",
+    "plot": "Plot: spend 1-4 Receptions against a face-down Delegate with `/schonbrunn plot`, or `/schonbrunn pass`.",
+    "move": "Chancellery: move a face-up Delegate of the nation your Delegation Head faces with `/schonbrunn move`.",
+    "minister": "Chancellery: assign your Foreign Minister with `/schonbrunn minister` (or keep it).",
+    "activate": "Congress: activate your Treaty with `/schonbrunn activate`, or `/schonbrunn pass`.",
+    "keep": "Recovery: keep Treaties by discarding one Aid each with `/schonbrunn keep`.",
+}
+
+
+def tiebreak_text(state: SchonbrunnState, seat: str) -> str:
+    """Which nations are tied, at what Influence, and why this player orders them (§Hierarchy)."""
+    group = next(g for g in state.tie_groups if len(g) > 1)
+    tied = " and ".join(name(state, s) for s in group)
+    value = state.players[group[0]].committed
+    if state.players[seat].nation and seat in group and seat != state.master:
+        why = "Austria's ability: it breaks every Hierarchy tie it is part of"
+    else:
+        why = "you hold the Master of Ceremonies token"
+    return (
+        f"Hierarchy: {tied} are tied with Influence {value}. You order them ({why}): "
+        "`/schonbrunn tiebreak order:` the tied nations, best position first."
+    )
+
+
+@cache
+def assign_words(step: str, left: int) -> str:
+    """Made once for each step and count: half of all prompts are Assignments."""
+    if step == "head":
+        return "Assignments: assign your Delegation Head with `/schonbrunn head` (an Objective for 1 Reception, or a nation's screen), or keep it."
+    face = {"down": "face down", "up": "face up", "last": "face down (your last)"}[step]
+    return f"Assignments: assign {left} more Delegate(s) {face} with `/schonbrunn assign`."
+
+
+# The verbs of the turn buttons (legal.label) in the past tense, for confirmations.
+PAST = {
+    "Bid": "bid", "Take": "took", "Commit": "committed", "Sign": "signed", "Spend": "spent",
+    "Reveal": "revealed", "Assign": "assigned", "Keep": "kept", "Plot": "plotted", "Remove": "removed",
+    "Move": "moved", "Activate": "activated", "Pass": "passed",
+}  # fmt: skip
+
+
+def outcome_detail(state: SchonbrunnState, seat: str) -> str:
+    """Where the Prestige came from, and the tie-break where it decided the rank (End of the Game)."""
+    text = prestige_breakdown(state, seat)
+    tied = [s for s in state.seats if s != seat and state.players[s].prestige == state.players[seat].prestige]
+    if tied:
+        text += " (tie broken by the last Hierarchy: the later position ranks higher)"
+    return text
+
+
+# How a turn of the game goes here, step by step, with the commands that play it: what
+# `/game help game:schonbrunn` shows above the list of every command (the Game's `how_to`).
+HOW_TO = (
+    "**Schönbrunn: a round, phase by phase** (4 or 5 rounds; most Prestige wins)\n"
+    "• Auction (with `auction=yes`): `/schonbrunn bid receptions:3` secretly, then `/schonbrunn choose nation:Austria`.\n"
+    "• Phase 1, Hierarchy: `/schonbrunn commit delegate:4` secretly; a tie is ordered with "
+    "`/schonbrunn tiebreak order:…`; then `/schonbrunn sign treaties:Treaty of Kalisz` (or `none`) "
+    "and `/schonbrunn receptions amount:2` for Prestige.\n"
+    "• Phase 2, Assignments: the Master of Ceremonies reveals a Favour, `/schonbrunn favour objective:II`; "
+    "`/schonbrunn assign delegate:3 objective:II` (`face:up` or `down` when asked); "
+    "`/schonbrunn head target:III` (an Objective or a nation's screen).\n"
+    "• Phase 3, Plot: `/schonbrunn plot nation:France objective:III receptions:2`, or `/schonbrunn pass`.\n"
+    "• Phase 4, Chancellery: `/schonbrunn move delegate:2 to:IV` (the nation your head faces), "
+    "`/schonbrunn minister objective:II`.\n"
+    "• Phase 5, Congress: the bot reveals and awards each Objective; signed Treaties: "
+    "`/schonbrunn activate treaty:… pay:…`.\n"
+    "• Phase 6, Recovery: `/schonbrunn keep treaties:… aids:…`.\n"
+    "`/schonbrunn screen` shows what is behind your screen, each card with its text."
+)

@@ -9,14 +9,11 @@ from collections import Counter
 
 from engine.core.playout import play_out
 from engine.core.search import Search, Strength
-from engine.crisis1914 import GAME
+from engine.crisis1914 import GAME, exploits, fast_policy
 from engine.crisis1914 import actions as a
-from engine.crisis1914 import strong as crisis_strong
-from engine.crisis1914.strong import (
-    fast_action,
-    solo_value,
-    tension_added,
-)
+from engine.crisis1914.fast_policy import fast_action
+from engine.crisis1914.prospects import solo_value
+from engine.crisis1914.worth import tension_added
 from tests.crisis1914.helpers import cid, week_start
 
 
@@ -127,16 +124,16 @@ def test_alone_the_doubled_week_uses_belligerence_on_a_four_dp_card_and_no_other
         {"AH": ["Potiorek", "Krobatin", "Stürgkh", "The Kaiser's Blank Cheque"]},
     )
     p = state.players["AH"]
-    while crisis_strong.assertions(p) < 4:
+    while fast_policy.assertions(p) < 4:
         GAME.play(state, p.seat, a.Draw(), random.Random(0))
         if state.pending:
             GAME.play(state, p.seat, a.Resolve(), random.Random(0))
-    assert crisis_strong.solo_doubling(state, p)
-    assert crisis_strong._wants_belligerence(state, p, cid("Hoyos"), 20)
-    assert not crisis_strong._wants_belligerence(state, p, cid("Straussenburg"), 20)  # 2 DP
+    assert fast_policy.solo_doubling(state, p)
+    assert fast_policy._wants_belligerence(state, p, cid("Hoyos"), 20)
+    assert not fast_policy._wants_belligerence(state, p, cid("Straussenburg"), 20)  # 2 DP
     p.tableau = p.tableau[:1]  # one Assertion: not a doubled Week
-    assert not crisis_strong.solo_doubling(state, p)
-    assert not crisis_strong._wants_belligerence(state, p, cid("Hoyos"), 20)
+    assert not fast_policy.solo_doubling(state, p)
+    assert not fast_policy._wants_belligerence(state, p, cid("Hoyos"), 20)
 
 
 def play_until_austria_hungary_plays(state) -> None:
@@ -154,7 +151,7 @@ def test_the_tree_does_not_draw_blind_into_likely_war():
     p = state.players["AH"]
     state.tension["AH"]["RU"] = 5
     p.score = 16  # (only the marker: the candidates read it, not the Tableau's sum)
-    assert crisis_strong.draw_war_risk(state, p) > crisis_strong.DRAW_WAR_RISK
+    assert fast_policy.draw_war_risk(state, p) > fast_policy.DRAW_WAR_RISK
     assert a.Draw() not in GAME.knowledge().candidates(state, p.seat)
     state.tension["AH"]["RU"] = 0
     p.score = 3
@@ -168,7 +165,7 @@ def test_the_tree_does_not_deliberate_when_the_card_it_must_play_likely_brings_w
     deliberate = a.Deliberate(discard=cid("Tisza"))
     assert deliberate in GAME.knowledge().candidates(state, p.seat)
     state.tension["AH"]["RU"], p.score = 5, 16  # (only the marker) war above 17: one DP of room
-    assert crisis_strong.deliberate_war_risk(state, p) > crisis_strong.DRAW_WAR_RISK
+    assert fast_policy.deliberate_war_risk(state, p) > fast_policy.DRAW_WAR_RISK
     assert deliberate not in GAME.knowledge().candidates(state, p.seat)
 
 
@@ -224,7 +221,7 @@ def test_the_playout_statesman_beats_the_basic_player():
 
 
 def test_the_exploits_stay_beaten_by_the_playout_statesman():
-    for name, policy in crisis_strong.test_players().items():
+    for name, policy in exploits.test_players().items():
         assert _share(policy, fast_action, 3, 30) < 1 / 3 * 1.2, name
 
 
@@ -259,9 +256,9 @@ def test_alone_the_playout_statesman_keeps_assertions_in_hand_until_a_week_can_h
     assert state.phase == "play" and not state.pending
     p = state.players["AH"]
     # the Assertions wait, and with them a 4-DP card for the doubled Week
-    assert crisis_strong.solo_held(state, p) == {cid("Potiorek"), cid("Krobatin"), cid("Bilinski")}
+    assert fast_policy.solo_held(state, p) == {cid("Potiorek"), cid("Krobatin"), cid("Bilinski")}
     action = fast_action(state, p.seat, random.Random(1))
-    assert not (isinstance(action, a.Play) and action.card in crisis_strong.solo_held(state, p))
+    assert not (isinstance(action, a.Play) and action.card in fast_policy.solo_held(state, p))
     # with a Prestige to pay and a card to spare it Deliberates for more (a spare card goes)
     state, _ = week_start(1, {"AH": ["Potiorek", "Krobatin", "Bilinski", "Tisza"]}, {"AH": ["Hoyos"]})
     p = state.players["AH"]
@@ -272,6 +269,6 @@ def test_alone_the_playout_statesman_keeps_assertions_in_hand_until_a_week_can_h
         1, {"AH": ["Potiorek", "Krobatin", "Stürgkh", "Bilinski"]}, {"AH": ["The Kaiser's Blank Cheque"]}
     )
     p = state.players["AH"]
-    assert crisis_strong.solo_held(state, p) == set()
+    assert fast_policy.solo_held(state, p) == set()
     # (a 4-DP card in the doubled Week goes with a Belligerence action)
     assert fast_action(state, p.seat, random.Random(1)) == a.Play(card=cid("Potiorek"), belligerence=True)

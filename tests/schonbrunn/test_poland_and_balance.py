@@ -7,8 +7,8 @@ import random
 
 from engine.schonbrunn import GAME
 from engine.schonbrunn.actions import Minister
-from engine.schonbrunn.state import Marker
 from engine.schonbrunn.sketch import Sketch
+from engine.schonbrunn.state import Marker
 
 from .helpers import act, give, place, table, top
 

@@ -1,0 +1,253 @@
+"""What a seat of Schönbrunn may see and how it reads: who owes a decision (`prompts`), the
+view of a seat or of the public (`view`), its short Markdown (`describe`) and the public
+view laid out for a phone's status card (`layout`, engine/core/layout.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import Layout, Panel, Prompt
+
+from . import texts
+from .content import card, nations
+from .pieces import face_down_at, influence, name, supply_values
+from .state import SchonbrunnState
+
+__all__ = ["PHASE", "describe", "layout", "private_view", "prompts", "view"]
+
+PHASE = {
+    "bid": "Auction",
+    "choose": "Auction",
+    "commit": "Hierarchy",
+    "tiebreak": "Hierarchy",
+    "sign": "Hierarchy",
+    "receptions": "Hierarchy",
+    "favour": "Assignments",
+    "assign": "Assignments",
+    "plot": "Plot",
+    "move": "Chancellery",
+    "minister": "Chancellery",
+    "activate": "Congress",
+    "keep": "Recovery",
+    "over": "End of the Game",
+}
+
+
+def prompts(state: SchonbrunnState) -> list[Prompt]:
+    """Who owes a decision now: every seat still to bid or commit (secret, revealed
+    together), else the one seat the stage waits for."""
+    stage = state.stage  # read once: a model's attribute costs more than a local's
+    if stage == "over":
+        return []
+    if stage in ("bid", "commit"):
+        text, phase = texts.STAGE_TEXT[stage], f"r{state.round}/{stage}"
+        return [Prompt(seat=s, kind=stage, text=text, phase=phase, mode="simultaneous") for s in state.queue]
+    seat = state.queue[0]
+    kind = stage
+    if stage == "assign":
+        step = state.assign_step
+        kind = "head" if step == "head" else "assign"
+        text = texts.assign_words(step, state.assign_left)
+    elif stage == "tiebreak":
+        text = texts.tiebreak_text(state, seat)
+    else:
+        text = texts.STAGE_TEXT.get(stage, "")
+    return [Prompt(seat=seat, kind=kind, text=text, phase=f"r{state.round}/{stage}/{seat}")]
+
+
+def view(state: SchonbrunnState, seat: str | None) -> dict[str, Any]:
+    """What `seat` may know (`None`: the public view): the board, each nation's public
+    facts, and for a seat its own Receptions, supply, screen and the texts of its cards.
+    One line a fact of the view, which is why it runs past sixty lines."""
+    board = {}
+    for o in [*state.objectives]:
+        pile = state.piles[o]
+        pieces = {}
+        for s in state.hierarchy or state.seats:
+            up = [d.value for d in state.delegates if d.owner == s and d.place == o and d.face_up]
+            down = len(face_down_at(state, s, o))
+            p = state.players[s]
+            markers = [m.value for m in state.markers if m.owner == s and m.objective == o]
+            if up or down or p.minister == o or p.head == o or markers:
+                pieces[name(state, s)] = {
+                    "face_up": sorted(up),
+                    "face_down": down,
+                    "minister": p.minister == o,
+                    "head": p.head == o,
+                    "markers": markers,
+                }
+                if state.stage == "activate":  # Congress: everything is face up, the totals public
+                    pieces[name(state, s)]["total"] = influence(state, s, o)
+        board[o] = {
+            "reparation": card(pile[0]).name if pile and state.tops_revealed else None,
+            "reparation_text": texts.card_text(card(pile[0])) if pile and state.tops_revealed else None,
+            "pile": len(pile),
+            "favour": state.favours[o] if o in state.favours_up else None,
+            "pieces": pieces,
+        }
+    pob = state.piles["PoB"]
+    players = {}
+    for s in state.seats:
+        p = state.players[s]
+        players[s] = {
+            "nation": name(state, s),
+            "prestige": p.prestige,
+            "signed": [card(t).name for t in p.signed],
+            "behind_screen": len(p.screen),
+            "under_nation_card": len(p.under),
+            "ally_markers": list(p.ally_markers),
+            "supply": sum(1 for d in state.delegates if d.owner == s and d.place == "supply"),
+            "committed": p.committed,
+            "head": (name(state, p.head) if p.head in state.players else p.head),
+            "bid": p.bid if state.stage == "choose" else None,
+        }
+        if state.simplified or state.stage == "over":
+            players[s]["receptions"] = p.receptions  # nothing hides them at the end
+    out: dict[str, Any] = {
+        "round": state.round,
+        "rounds": state.rounds,
+        "stage": state.stage,
+        "phase": PHASE[state.stage],
+        "simplified": state.simplified,
+        "hierarchy": [name(state, s) for s in state.hierarchy],
+        "master": name(state, state.master),
+        "objectives": board,
+        "balance": {
+            "reparation": card(pob[0]).name if pob and state.tops_revealed else None,
+            "reparation_text": texts.card_text(card(pob[0])) if pob and state.tops_revealed else None,
+            "pile": len(pob),
+        },
+        "players": players,
+        "waiting": [name(state, p.seat) for p in prompts(state)],
+        "last_awards": list(state.last_awards),
+        "final": {name(state, s): v for s, v in state.final.items()},
+    }
+    if seat is not None and seat in state.players:
+        out["me"] = private_view(state, seat)
+    return out
+
+
+def private_view(state: SchonbrunnState, seat: str) -> dict[str, Any]:
+    """What only `seat` knows: its Receptions, Delegates, screen and the texts of its cards."""
+    p = state.players[seat]
+    me: dict[str, Any] = {
+        "seat": seat,
+        "nation": name(state, seat),
+        "receptions": p.receptions,
+        "supply": supply_values(state, seat),
+        "screen": [card(c).name for c in p.screen],
+        # the texts of one's own cards, nation and head: no printed card to read
+        "screen_texts": [texts.card_text(card(c)) for c in p.screen],
+        "signed_texts": {card(t).name: texts.card_text(card(t)) for t in p.signed},
+        "nation_text": texts.nation_text(nations()[p.nation]) if p.nation else None,
+        "aids_shown": [card(c).name for c in p.shown_aids],
+        "bid": p.bid,
+    }
+    pending = [d.value for d in state.delegates if d.owner == seat and d.place == "committed"]
+    me["committed"] = pending[0] if pending else None
+    if state.see_own_face_down:
+        me["face_down"] = sorted(
+            (d.place, d.value)
+            for d in state.delegates
+            if d.owner == seat and d.place in state.objectives and not d.face_up
+        )
+    return me
+
+
+def describe(view: dict[str, Any]) -> str:
+    """A view as short Markdown for a phone: the round, the Hierarchy, each Objective's
+    delegations, the Prestige, and for a seat its own cards with their texts."""
+    lines = [
+        f"**Schönbrunn** round {view['round']}/{view['rounds']} · {view['phase']}"
+        + (" · simplified" if view["simplified"] else "")
+    ]
+    if view["hierarchy"]:
+        lines.append("Hierarchy: " + " › ".join(view["hierarchy"]) + f" · Master: {view['master']}")
+    for o, info in view["objectives"].items():
+        head = f"**{o}** {info['reparation'] or '—'} ({info['pile']} left)"
+        if info["favour"] is not None:
+            head += f" · favour {info['favour']}"
+        parts = []
+        for nation, pc in info["pieces"].items():
+            bits = [str(v) for v in pc["face_up"]] + ["?"] * pc["face_down"]
+            if pc["minister"]:
+                bits.append("FM")
+            if pc["head"]:
+                bits.append("Head")
+            bits += [f"{m:+d}" for m in pc["markers"]]
+            parts.append(f"{nation} {' '.join(bits)}")
+        lines.append(head + (": " + "; ".join(parts) if parts else ""))
+    bal = view["balance"]
+    lines.append(f"Balance: {bal['reparation'] or '—'} ({bal['pile']} left)")
+    scores = []
+    for info in view["players"].values():
+        extra = f" ({info['receptions']}R)" if "receptions" in info else ""
+        signed = f" signed: {', '.join(info['signed'])}" if info["signed"] else ""
+        allies = f" allies {'+'.join(map(str, info['ally_markers']))}" if info["ally_markers"] else ""
+        scores.append(f"{info['nation']} {info['prestige']}P{extra}{allies}{signed}")
+    lines.append("Prestige: " + " · ".join(scores))
+    if view["waiting"]:
+        lines.append("Waiting for: " + ", ".join(view["waiting"]))
+    if view["final"]:
+        lines.append("Final: " + ", ".join(f"{n} {v}" for n, v in view["final"].items()))
+    me = view.get("me")
+    if me:
+        lines.append(
+            f"You ({me['nation']}): {me['receptions']} Receptions · Delegates in supply: "
+            + (", ".join(map(str, me["supply"])) or "none")
+            + (f" · committed {me['committed']}" if me["committed"] is not None else "")
+        )
+        if me["screen"]:
+            lines.append("Behind your screen:")
+            lines += [f"• **{n}**: {t}" for n, t in zip(me["screen"], me["screen_texts"], strict=True)]
+        if me["signed_texts"]:
+            lines.append("Your signed Treaties:")
+            lines += [f"• **{n}**: {t}" for n, t in me["signed_texts"].items()]
+        if me["nation_text"]:
+            lines.append(f"Your nation: {me['nation_text']}")
+        shown = [(o, i) for o, i in view["objectives"].items() if i["reparation"]]
+        if view["balance"]["reparation"]:
+            shown.append(("Balance", view["balance"]))
+        if shown:
+            lines.append("Reparations on the board:")
+            lines += [f"• {o} **{i['reparation']}**: {i['reparation_text']}" for o, i in shown]
+        if me.get("face_down"):
+            lines.append("Your face-down: " + ", ".join(f"{v} in {o}" for o, v in me["face_down"]))
+    return "\n".join(lines)
+
+
+def layout(view: dict[str, Any]) -> Layout:
+    """The public view for a phone's status card (engine/core/layout.py): the round and phase,
+    the Master of Ceremonies, then one panel per nation in Hierarchy order with its Prestige,
+    Ally markers, the Delegates in its supply, its Hierarchy Delegate once revealed and its
+    signed Treaties. Each Objective's Delegates are in `describe` and the picture."""
+    if view["round"]:
+        title = f"Schönbrunn · Round {view['round']} of {view['rounds']} · {view['phase']}"
+    else:  # the auction variant's bidding for the Nations comes before Round 1
+        title = f"Schönbrunn · {view['phase']}, before Round 1 of {view['rounds']}"
+    if view["simplified"]:
+        title += " · simplified"
+    lines = [f"Master of Ceremonies: {view['master']}"] if view["hierarchy"] else []
+    players = list(view["players"].items())
+    rank = {n: i for i, n in enumerate(view["hierarchy"])}
+    players.sort(key=lambda item: rank.get(item[1]["nation"], len(rank)))
+    panels = []
+    for i, (seat, p) in enumerate(players, 1):
+        final = view["final"].get(p["nation"])
+        score = f"**{final} Prestige** (final)" if final is not None else f"**{p['prestige']} Prestige**"
+        first = [score]
+        if "receptions" in p:
+            first.append(f"{p['receptions']} Reception{'' if p['receptions'] == 1 else 's'}")
+        if p["ally_markers"]:
+            first.append("Allies " + " + ".join(map(str, p["ally_markers"])))
+        second = [f"{p['supply']} Delegate{'' if p['supply'] == 1 else 's'} in supply"]
+        if p["committed"] is not None:
+            second.append(f"Hierarchy Delegate: {p['committed']}")
+        rows = [" · ".join(first), " · ".join(second)]
+        if p["signed"]:
+            rows.append("Signed: " + ", ".join(p["signed"]))
+        name = f"{i}. {p['nation']}" if view["hierarchy"] else p["nation"]
+        panels.append(Panel(name=name, lines=rows, seat=seat))
+    name = f"Round {view['round']}" if view["round"] else "The auction for the Nations"
+    return Layout(title=title, round=name, lines=lines, panels=panels)
