@@ -5,7 +5,7 @@ Solitaire Game, Victory Conditions) for one automatic Berchtold (issue 16 item 4
     python bench/crisis1914_solitaire.py --player quick --games 30 --seed 16000
 
 Game g is set up with seed `seed + g`. `playout` is the strong player's playout statesman
-(`engine.crisis1914.strong.fast_action`) alone; any other name is an `engine.core.players`
+(`engine.crisis1914.fast_policy.fast_action`) alone; any other name is an `engine.core.players`
 player ("basic", "quick", "strong"). Prints the mean Prestige, each tier's share with its
 95% (Wilson) interval, and the share lost to war.
 """
@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.core.players import player  # noqa: E402
 from engine.crisis1914 import GAME  # noqa: E402
-from engine.crisis1914.strong import fast_action  # noqa: E402
+from engine.crisis1914.fast_policy import fast_action  # noqa: E402
 
 TIERS = [(40, "40+"), (35, "35-39"), (30, "30-34"), (25, "25-29 (tie)"), (-99, "24 or fewer (loss)")]
 

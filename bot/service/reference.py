@@ -217,7 +217,7 @@ def suggest_options(game: str | None, typed: str) -> list[Choice]:
     return out[:25]
 
 
-# -- help (issue 12, item 10) ---------------------------------------------------------------------
+# -- help -----------------------------------------------------------------------------------------
 TABLE_HELP = (
     "**How a table works here**\n"
     "1. `/game new game:crisis1914` opens a table in this channel (`options:` as you type; `/game rules`).\n"

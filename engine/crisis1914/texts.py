@@ -314,7 +314,7 @@ HOW_TO = (
     "  `/crisis pass` plays no more cards this Week. `/crisis discard card:…` when a card makes you discard.\n"
     "• Score Step (the bot): Prestige and Tension from the Score Track (`/game help aid:True` shows both).\n"
     "• Congress Step (unless `congress=no`): the last on the Initiative Track may invite, "
-    "`/crisis congress answer:yes`; then each answers `answer:yes` or `answer:no`.\n"
+    "`/crisis congress answer:invite` (or `answer:no`); then each answers `answer:attend` or `answer:refuse`.\n"
     "• Refresh Step, secretly and all at once: `/crisis refresh discards:Conrad, Tisza` (or `none`), "
     "keeping at most 6 cards.\n"
     "`/crisis hand` shows your Hand with every card's text."
