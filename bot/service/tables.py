@@ -35,7 +35,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine import games
-from engine.core import Choice, GameError, GameState, IllegalAction, rng_for, seed_commitment
+from engine.core import Choice, GameError, GameState, IllegalAction, matches_seat, rng_for, seed_commitment
 
 from ..render import button_labels, seat_list
 from ..render.pictures import Picture
@@ -253,9 +253,9 @@ class TableService:
         if t.seat_of(user_id):
             raise TableError("You are already seated at this table.")
         free = t.free_seats()
-        want = (preference or "").strip().casefold()
-        seat = next((s for s in free if want and _names_seat(want, s, t.label(s))), None)
-        if want and seat is None:
+        names = t.game.nation_names()
+        seat = next((s for s in free if matches_seat(preference or "", s, t.label(s), names)), None)
+        if (preference or "").strip() and seat is None:
             raise TableError(
                 f"No free seat is called {_quoted(preference)}. Free: {', '.join(t.label(s) for s in free)}."
             )
@@ -348,7 +348,7 @@ class TableService:
                 # whose preference names a nation the game dealt out on that nation.
                 labels = {s.seat: g.seat_label(state, s.seat) for s in seats}
                 policy = "first_come" if options.get("choose_nations") else g.nation_choice
-                seats = _honour_preferences(seats, labels, policy)
+                seats = _honour_preferences(seats, labels, policy, g.nation_names())
             # `t` keeps the stored row: _save writes the columns that differ from it
             started = t.replaced(seats=seats, deadlines=[], state=state)
             now = self.clock()
@@ -575,7 +575,7 @@ class TableService:
             state = g.setup(stand_ins, g.Options.model_validate(t.row.options), 0)
             for sid in stand_ins:
                 labels.setdefault(g.seat_label(state, sid), sid)
-        if any(_names_seat(want.casefold(), sid, label) for label, sid in labels.items()):
+        if any(matches_seat(want, sid, label, g.nation_names()) for label, sid in labels.items()):
             return want
         raise TableError(
             f"{g.title} has no nation or seat called {_quoted(want)}. Choose one of: {', '.join(labels)}; "
@@ -782,7 +782,10 @@ def _own_copy(t: LoadedTable) -> GameState:
 
 
 def _honour_preferences(
-    seats: list[SeatRow], labels: dict[str, str], policy: str = "first_come"
+    seats: list[SeatRow],
+    labels: dict[str, str],
+    policy: str = "first_come",
+    alternatives: dict[str, tuple[str, ...]] | None = None,
 ) -> list[SeatRow]:
     """Re-seat players onto the seat whose label their preference names, as the game's
     rulebook allows (`Game.nation_choice`, docs/rulings.md Platform 2): "first_come" in join
@@ -792,16 +795,16 @@ def _honour_preferences(
     if policy == "first_come":
         free = list(labels)
         for s in seats:
-            want = (s.preference or "").strip().casefold()
-            match = next((sid for sid in free if want and _names_seat(want, sid, labels[sid])), None)
+            want = s.preference or ""
+            match = next((sid for sid in free if matches_seat(want, sid, labels[sid], alternatives)), None)
             if match is not None:
                 chosen[s.user_id] = match
                 free.remove(match)
     elif policy in ("choose", "agreed"):
         wants = {}
         for s in seats:
-            want = (s.preference or "").strip().casefold()
-            match = next((sid for sid in labels if want and _names_seat(want, sid, labels[sid])), None)
+            want = s.preference or ""
+            match = next((sid for sid in labels if matches_seat(want, sid, labels[sid], alternatives)), None)
             if match is not None:
                 wants[s.user_id] = match
         taken = list(wants.values())
@@ -812,11 +815,6 @@ def _honour_preferences(
             chosen = unshared
     free = [sid for sid in labels if sid not in chosen.values()]
     return [replace(s, seat=chosen.get(s.user_id) or free.pop(0)) for s in seats]
-
-
-def _names_seat(want: str, seat: str, label: str) -> bool:
-    """Whether a casefolded preference names this seat: its id, or a part of its label."""
-    return want == seat.casefold() or want in label.casefold()
 
 
 def _quoted(text: str, limit: int = 40) -> str:

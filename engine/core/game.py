@@ -226,6 +226,12 @@ class Game(ABC, Generic[S]):
         """What `prompt` asks for, in a few words: "you owe …", "Waiting for: anna (…)"."""
         return self.owed_words.get(prompt.kind, prompt.kind.replace("_", " "))
 
+    def nation_names(self) -> dict[str, tuple[str, ...]]:
+        """Other names players type for the nations a seat label shows, by the name the
+        label uses (England for Britain): a `/game join` preference may use them
+        (engine/core/names.py, `matches_seat`). None by default."""
+        return {}
+
     def confirm(self, state: S, seat: str, action: Any, events: list[Event]) -> str:
         """What the player who acted is told they did ("You played Conrad with Belligerence
         (8 DP)."): `state` is the state before the action, `events` what it caused. Only

@@ -33,7 +33,7 @@ from .cards import (
     prestige_breakdown,
     reducible_boxes,
 )
-from .commands import COMMANDS
+from .commands import COMMANDS, nation_alternatives
 from .content import load_content
 from .hidden import deal_unseen
 from .log import Log, statesman
@@ -112,6 +112,10 @@ class Crisis1914(Game[CrisisState]):
     )
 
     # -- lifecycle -------------------------------------------------------------------------------
+
+    def nation_names(self) -> dict[str, tuple[str, ...]]:
+        return nation_alternatives()
+
     def setup(self, seats: list[str], options: Model, seed: int) -> CrisisState:
         assert isinstance(options, CrisisOptions)
         if not self.min_players <= len(seats) <= self.max_players:

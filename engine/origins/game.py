@@ -24,7 +24,7 @@ from engine.core import (
 
 from . import attacks, bots, content, placement, scoring, standing, texts, views
 from .actions import ACTION, Attack, Bid, Done, Pass, Place, Ready, Remove, Submit, WriteSheet
-from .commands import COMMANDS
+from .commands import COMMANDS, nation_alternatives
 from .rules import begin_turn, play
 from .state import Ledger, OriginsState, Sheet
 
@@ -80,6 +80,9 @@ class Origins(Game[OriginsState]):
     Options = OriginsOptions
 
     how_to = texts.HOW_TO
+
+    def nation_names(self) -> dict[str, tuple[str, ...]]:
+        return nation_alternatives()
 
     def check_content(self) -> None:
         content.check_content()

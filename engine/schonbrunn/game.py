@@ -28,7 +28,7 @@ from .actions import ACTION
 from .commands import COMMANDS
 from .content import card, cards, nations, tables
 from .phases.end import ranking
-from .pieces import name
+from .pieces import name, nation_alternatives
 from .state import SchonbrunnState
 
 
@@ -128,6 +128,9 @@ class Schonbrunn(Game[SchonbrunnState]):
         "The Congress of Vienna in 4 rounds (5 with 6 players): commit a Delegate for the "
         "Hierarchy, assign Delegates to five Objectives, plot, move, and win Reparations in Congress."
     )
+
+    def nation_names(self) -> dict[str, tuple[str, ...]]:
+        return nation_alternatives()
 
     def setup(self, seats: list[str], options: Model, seed: int) -> SchonbrunnState:
         assert isinstance(options, SchonbrunnOptions)
