@@ -58,7 +58,7 @@ CREATE TABLE ratings (
     hidden       BOOLEAN NOT NULL DEFAULT FALSE,    -- left off the leaderboards (/community profile hidden:yes)
     PRIMARY KEY (guild_id, game, user_id)
 );
-CREATE INDEX ratings_board ON ratings (guild_id, game, hidden, ordinal);
+CREATE INDEX ratings_board ON ratings (guild_id, game, hidden, ordinal, user_id);
 CREATE INDEX ratings_by_member ON ratings (user_id);
 
 -- A member's community settings, shared by every server.
