@@ -1,5 +1,5 @@
 """`python -m bot` (installed as `chancellery`): run, console, simulate, pacing, replay, export, migrate,
-ratings, render (docs/architecture.md §6).
+ratings, render, backup, restore (docs/architecture.md §6).
 
 The front ends (Discord, console) and the store are imported only by the subcommands
 that need them, so `simulate` and `replay` work without a database or discord.py setup.
@@ -152,6 +152,17 @@ def _parser() -> argparse.ArgumentParser:
     )
     mig.add_argument("--to", dest="target", required=True, metavar="URL", help="a postgresql:// URL")
     mig.add_argument("--replace", action="store_true", help="empty a target that already holds tables")
+
+    bak = sub.add_parser(
+        "backup", parents=[common], help="copy the SQLite database while the bot runs, and check the copy"
+    )
+    bak.add_argument("--to", dest="target", type=Path, required=True, metavar="FILE", help="the backup file")
+    bak.add_argument("--db", type=_database, metavar="PATH", help=DB_HELP)
+    res = sub.add_parser(
+        "restore", parents=[common], help="replace the stopped bot's SQLite database with a checked backup"
+    )
+    res.add_argument("source", type=Path, metavar="FILE", help="a backup written by `backup`")
+    res.add_argument("--db", type=_database, metavar="PATH", help=DB_HELP)
     rat = sub.add_parser("ratings", parents=[common], help="the servers' ratings: --rebuild recomputes them")
     rat.add_argument(
         "--rebuild", action="store_true", required=True, help="recompute every rating from the finished games"
@@ -192,21 +203,119 @@ async def _run_console(
     config: Config, db: Path | str, script: Path | None, as_user: str, stdin: TextIO, stdout: TextIO
 ) -> int:
     from bot.console.console import run_console
+    from bot.process import metrics
     from bot.service.tables import TableService
     from bot.store import open_store
+    from bot.tools.backup import ScheduledBackups
 
     store = await open_store(db)
+    server = backups = None
+    health = metrics.Health(metrics.database_probe(db), store=store)  # the console runs: no gateway
+    stop = _ConsoleStop(config.shutdown_grace_seconds, run_console.__code__)
     try:
         service = TableService(
             store, default_settings=_console_defaults(config), cache_size=config.table_cache
         )
+        metrics.instrument(service)
+        server = metrics.serve(config, health)
+        backups = ScheduledBackups.from_config(config, db)
         # the board pictures go beside the database file (a PostgreSQL database: ./data)
         pictures = (db.parent if isinstance(db, Path) else Path("data")) / "pictures"
-        return await run_console(
-            service, script=script, stdin=stdin, stdout=stdout, as_user=as_user, pictures=pictures
-        )
+        with stop:
+            return await run_console(
+                service, script=script, stdin=stdin, stdout=stop.wrap(stdin, stdout), as_user=as_user,
+                pictures=pictures,
+            )
+    except _Stopped:
+        return 0
     finally:
+        health.store_closing()
+        if backups is not None:
+            backups.stop(config.shutdown_grace_seconds)
+        if server is not None:
+            server.close()
         await store.close()
+
+
+class _Stopped(BaseException):
+    """SIGTERM or SIGINT ended the console between two lines (a BaseException, so that no
+    `except Exception` on the way swallows it)."""
+
+
+class _ConsoleStop:
+    """SIGTERM or SIGINT end the console cleanly: a line being run is finished first (its
+    action saved and printed), then the console stops before reading another; the store
+    is closed and the process exits 0. The console waits for lines synchronously, so a
+    signal can only be acted on where the console's own loop runs (`console_code`): at
+    its prompt, or between two lines of a script. There it raises `_Stopped`; elsewhere it
+    is noted, and looked at again every 50 ms, and at the console's next write between
+    lines. Past the grace period the console is stopped wherever it is."""
+
+    POLL = 0.05
+
+    def __init__(self, grace: float, console_code: object) -> None:
+        self.grace = grace
+        self.console_code = console_code
+        self.since: float | None = None
+        self._previous: dict[int, object] = {}
+
+    def __enter__(self) -> _ConsoleStop:
+        import signal
+
+        if threading_is_main():
+            for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGALRM):
+                self._previous[sig] = signal.signal(sig, self._signalled)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        import signal
+
+        if self._previous:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        for sig, handler in self._previous.items():
+            signal.signal(sig, handler)
+
+    def _signalled(self, signum: int, frame: object) -> None:
+        import signal
+        import time
+
+        if signum != signal.SIGALRM and self.since is None:
+            self.since = time.monotonic()
+        if self.since is None:
+            return
+        if getattr(frame, "f_code", None) is self.console_code or time.monotonic() - self.since > self.grace:
+            raise _Stopped
+        signal.setitimer(signal.ITIMER_REAL, self.POLL)
+
+    def wrap(self, stdin: TextIO, stdout: TextIO) -> TextIO:
+        """`stdout`, stopping the console at its next write between lines once signalled;
+        at a terminal the console reads with input() and needs the real stdout."""
+        if stdin is sys.stdin and stdout is sys.stdout and stdin.isatty():
+            return stdout
+        return _StopAtWrite(stdout, self)
+
+
+def threading_is_main() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
+
+
+class _StopAtWrite:
+    """A text stream that raises `_Stopped` at a write made by the console's own loop (its
+    prompt, or the echo of a script's next line) once a stop was asked for."""
+
+    def __init__(self, stream: TextIO, stop: _ConsoleStop) -> None:
+        self._stream = stream
+        self._stop = stop
+
+    def write(self, text: str) -> int:
+        if self._stop.since is not None and sys._getframe(1).f_code is self._stop.console_code:
+            raise _Stopped
+        return self._stream.write(text)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._stream, name)
 
 
 def _cmd_run(args: argparse.Namespace, config: Config, stdin: TextIO, stdout: TextIO) -> int:
@@ -219,12 +328,18 @@ def _cmd_run(args: argparse.Namespace, config: Config, stdin: TextIO, stdout: Te
         return 0
     stdout.write(CONNECT_HELP.format(database=shown_database(config.database)) + "\n")
     stdout.flush()
-    return asyncio.run(_run_console(config, config.database, None, "you", stdin, stdout))
+    try:
+        return asyncio.run(_run_console(config, config.database, None, "you", stdin, stdout))
+    except _Stopped:  # stopped past the grace period, outside the console's own loop
+        return 0
 
 
 def _cmd_console(args: argparse.Namespace, config: Config, stdin: TextIO, stdout: TextIO) -> int:
     db = args.db if args.db is not None else config.database
-    return asyncio.run(_run_console(config, db, args.script, args.as_user, stdin, stdout))
+    try:
+        return asyncio.run(_run_console(config, db, args.script, args.as_user, stdin, stdout))
+    except _Stopped:  # stopped past the grace period, outside the console's own loop
+        return 0
 
 
 def _cmd_simulate(args: argparse.Namespace, stdout: TextIO) -> int:
@@ -418,6 +533,48 @@ def _cmd_migrate(args: argparse.Namespace, stdout: TextIO) -> int:
     return 0
 
 
+def _cmd_backup(args: argparse.Namespace, config: Config, stdout: TextIO) -> int:
+    from bot.tools.backup import BackupError, BackupRefused, backup, pg_dump_command
+
+    db = args.db if args.db is not None else config.database
+    if not isinstance(db, Path):
+        print(
+            "backup: the database is PostgreSQL: back it up with pg_dump, which copies a running "
+            "database consistently (the password from PGPASSWORD or ~/.pgpass):\n  "
+            + pg_dump_command(db, args.target),
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        checked = backup(db, args.target)
+    except BackupError as exc:
+        print(f"backup: {exc}", file=sys.stderr)
+        return 2 if isinstance(exc, BackupRefused) else 1
+    stdout.write(f"Backed up {db} to {checked}.\n")
+    return 0
+
+
+def _cmd_restore(args: argparse.Namespace, config: Config, stdout: TextIO) -> int:
+    from bot.tools.backup import BackupError, BackupRefused, restore
+
+    db = args.db if args.db is not None else config.database
+    if not isinstance(db, Path):
+        print(
+            "restore: the database is PostgreSQL: restore a pg_dump file with "
+            f"pg_restore --clean --if-exists --dbname=URL {args.source}",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        checked, kept = restore(db, args.source)
+    except BackupError as exc:
+        print(f"restore: {exc}", file=sys.stderr)
+        return 2 if isinstance(exc, BackupRefused) else 1
+    before = f" The database it replaced is kept as {kept}." if kept is not None else ""
+    stdout.write(f"Restored {db} from {checked}.{before}\n")
+    return 0
+
+
 def _content_problem(folder: Path) -> str | None:
     """A group's own content is checked whole before anything runs (every file, entry and
     reference of every game), so a mistake stops the start with its file, entry and field
@@ -478,6 +635,10 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
             return _cmd_pacing(args, stdout)
         if args.command == "migrate":
             return _cmd_migrate(args, stdout)
+        if args.command == "backup":
+            return _cmd_backup(args, config, stdout)
+        if args.command == "restore":
+            return _cmd_restore(args, config, stdout)
         if args.command == "ratings":
             from bot.tools.ratings import rebuild_ratings
 

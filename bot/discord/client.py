@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import signal
 import time
 from collections.abc import Callable
 from typing import Any
@@ -22,6 +23,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.process import metrics
 from bot.process.runtime import CannotStart
 from bot.service.scheduler import Scheduler
 from bot.service.tables import TableService
@@ -41,6 +43,9 @@ __all__ = ["ChancelleryBot", "Ticker", "create_bot", "run_discord"]
 log = logging.getLogger(__name__)
 
 HEARTBEAT = 60.0  # seconds between heartbeats: the downtime after a crash is known to a minute
+# discord.py's names of the tasks that run a command or a button: what is in flight
+IN_FLIGHT = ("CommandTree-invoker", "discord-ui-view-dispatch-", "discord-ui-dynamic-item-")
+STOPPING = "The bot is restarting and takes no new commands for a moment; please try again in a minute."
 
 
 class Ticker:
@@ -61,15 +66,21 @@ class Ticker:
         self.clock = clock
         self._sleep: asyncio.Future[None] | None = None
         self._poked = False
+        self._stopping = False
+
+    def stop(self) -> None:
+        """End the loop after the pass under way (its deadlines delivered), or now if asleep."""
+        self._stopping = True
+        self.poke()
 
     async def run(self) -> None:
-        while True:
+        while not self._stopping:
             self._poked = False
             delay = await self.run_due()
             notice = self.delivery.next_notice()
             if notice is not None:
                 delay = min(delay, max(notice - self.clock(), 0.0))
-            if self._poked:  # an action landed while this pass read the deadlines: read again
+            if self._poked or self._stopping:  # an action landed meanwhile: read again (or stop)
                 continue
             self._sleep = asyncio.ensure_future(asyncio.sleep(delay))
             try:
@@ -120,6 +131,67 @@ class ChancelleryBot(commands.Bot):
         self._heartbeat_task: asyncio.Task[None] | None = None
         self.heartbeat_seconds = float(getattr(config, "heartbeat_seconds", None) or HEARTBEAT)
         self.tree.on_error = self._on_tree_error
+        self.tree.interaction_check = self._accepting
+        self.stopping = False
+        self.connected = False  # the gateway, for /healthz
+        self._count_api_errors()
+
+    # -- health and shutdown hooks ---------------------------------------------------------
+    async def on_ready(self) -> None:
+        self.connected = True
+
+    async def on_resumed(self) -> None:
+        self.connected = True
+
+    async def on_disconnect(self) -> None:
+        self.connected = False
+
+    def gateway_up(self) -> bool:
+        return self.connected and not self.is_closed()
+
+    def _count_api_errors(self) -> None:
+        """Every Discord API call that fails is counted by its HTTP status (the metrics)."""
+        request = self.http.request
+
+        async def counted(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return await request(*args, **kwargs)
+            except discord.HTTPException as exc:
+                metrics.discord_error(exc.status)
+                raise
+
+        self.http.request = counted  # type: ignore[method-assign]
+
+    async def _accepting(self, interaction: discord.Interaction) -> bool:
+        """While stopping, a new command is answered and not run."""
+        if not self.stopping:
+            return True
+        with contextlib.suppress(discord.HTTPException):
+            await say(interaction, STOPPING)
+        return False
+
+    async def shutdown(self, grace: float) -> None:
+        """Stop cleanly (SIGTERM, SIGINT): take no new commands, let the commands and the
+        deadline pass under way finish and deliver, within `grace` seconds, then close
+        (the turn notices still in their grace are sent by `close`)."""
+        if self.stopping:
+            return
+        self.stopping = True
+        log.info("stopping: finishing what is in flight (at most %.0f s)", grace)
+        self.ticker.stop()
+        current = asyncio.current_task()
+        busy = [
+            t
+            for t in asyncio.all_tasks()
+            if t is not current and not t.done() and t.get_name().startswith(IN_FLIGHT)
+        ]
+        if self._ticker_task is not None:
+            busy.append(self._ticker_task)
+        if busy:
+            _, late = await asyncio.wait(busy, timeout=grace)
+            if late:
+                log.warning("stopping: %d commands or deliveries still running after %.0f s", len(late), grace)
+        await self.close()
 
     def poke(self) -> None:
         """Wake the deadline ticker: the action just taken may have set an earlier deadline."""
@@ -239,13 +311,25 @@ def run_discord(config: Any) -> None:
     """Open the database, build the table service and connect; returns when the bot stops."""
 
     async def main() -> None:
+        from bot.tools.backup import ScheduledBackups
+
         store = await open_store(config.database)
+        server = backups = None
+        health = metrics.Health(metrics.database_probe(config.database), store=store, deadline_loop=True)
         try:
             defaults = config.table_defaults() if hasattr(config, "table_defaults") else None
             service = TableService(
                 store, default_settings=defaults, shards=config.shards(), cache_size=config.table_cache
             )
+            metrics.instrument(service)
             async with create_bot(config, service) as bot:
+                health.front_end = bot.gateway_up
+                server = metrics.serve(config, health)
+                backups = ScheduledBackups.from_config(config, config.database)
+                grace = float(getattr(config, "shutdown_grace_seconds", 10.0))
+                loop = asyncio.get_running_loop()
+                for sig in (signal.SIGTERM, signal.SIGINT):
+                    loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.shutdown(grace)))
                 await bot.start(config.token)
         except discord.LoginFailure:
             raise CannotStart(
@@ -255,6 +339,11 @@ def run_discord(config: Any) -> None:
         except (aiohttp.ClientError, OSError, TimeoutError) as exc:
             raise CannotStart(f"cannot reach Discord ({type(exc).__name__}: {str(exc) or 'timed out'})") from None
         finally:
+            health.store_closing()
+            if backups is not None:
+                backups.stop(float(getattr(config, "shutdown_grace_seconds", 10.0)))
+            if server is not None:
+                server.close()
             await store.close()
 
     asyncio.run(main())

@@ -51,6 +51,19 @@ class Config(BaseSettings):
     shard_ids: list[int] | None = None
     # tables kept loaded in this process (README, "Running at scale")
     table_cache: int = Field(default=2048, ge=1)
+    # processes in which automatic seats' searches decide (bot/service/automatic.py);
+    # 0: on a thread of the bot's own process
+    automatic_workers: int = Field(default=1, ge=0)
+    # Stopping (SIGTERM, SIGINT): seconds to finish what is in flight before closing anyway
+    shutdown_grace_seconds: float = Field(default=10.0, gt=0, le=600)
+    # Prometheus metrics and /healthz on this port (none: off); metrics_host is the address
+    # listened on (0.0.0.0 in a container, for a scraper outside it)
+    metrics_port: int | None = Field(default=None, ge=1, le=65535)
+    metrics_host: str = "127.0.0.1"
+    # Scheduled backups of the SQLite file into backups/ beside it (none: off), the newest
+    # backup_keep of them kept
+    backup_every_hours: float | None = Field(default=None, gt=0)
+    backup_keep: int = Field(default=7, ge=1)
 
     @field_validator("token")
     @classmethod
@@ -80,6 +93,15 @@ class Config(BaseSettings):
         if any(v <= 0 for v in value):
             raise ValueError("reminder lead times must be positive hours")
         return sorted(value, reverse=True)
+
+    @model_validator(mode="after")
+    def _backups_are_sqlite(self) -> Config:
+        if self.backup_every_hours is not None and isinstance(self.database, str):
+            raise ValueError(
+                "backup_every_hours backs up an SQLite file; back up PostgreSQL with pg_dump "
+                "(`python -m bot backup` prints the command)"
+            )
+        return self
 
     @model_validator(mode="after")
     def _shards_fit(self) -> Config:

@@ -11,6 +11,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
+from ..process import metrics
 from .outbox import Outbox
 from .tables import TableService
 
@@ -36,6 +37,7 @@ class Scheduler:
         self.stuck_sleep = stuck_sleep
         self._stopped = False
         self._wake = asyncio.Event()
+        self._next_due: float | None = None  # the earliest due time the last pass saw
 
     def stop(self) -> None:
         self._stopped = True
@@ -47,18 +49,22 @@ class Scheduler:
 
     async def run_once(self, deliver: Callable[[Outbox], Awaitable[None]]) -> float:
         """One tick and its deliveries; returns how long to sleep before the next."""
+        if self._next_due is not None and self._next_due <= self.service.clock():
+            metrics.deadline_fired(self.service.clock() - self._next_due)  # how late it is handled
         for out in await self.service.deadlines.tick():
             try:
                 await deliver(out)
             except Exception:  # a failed delivery must not stop other tables' deadlines
                 log.exception("delivering deadline output for channel %s failed", out.channel_id)
-        nxt = await self.service.deadlines.next_wakeup()
+        nxt = self._next_due = await self.service.deadlines.next_wakeup()
         if nxt is None:
-            return self.max_sleep
-        wait = nxt - self.service.clock()
-        if wait <= 0:
-            return min(self.max_sleep, self.stuck_sleep)
-        return min(self.max_sleep, max(self.min_sleep, wait))
+            wait = self.max_sleep
+        elif nxt - self.service.clock() <= 0:
+            wait = min(self.max_sleep, self.stuck_sleep)
+        else:
+            wait = min(self.max_sleep, max(self.min_sleep, nxt - self.service.clock()))
+        metrics.deadline_loop_ran(wait)  # the heartbeat /healthz reads
+        return wait
 
     async def run(
         self,
