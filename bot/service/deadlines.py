@@ -20,7 +20,14 @@ from ..store import DatabaseLost, DeadlineRow, SeatHistoryRow, Shards, StoreErro
 from .notify import quiet_until
 from .outbox import Outbox, Post
 from .play import automatic_row
-from .tablebase import DEFAULT_LOOP_CAP, ENGINE_FAILED, TableError, phase_seconds, reminder_times
+from .tablebase import (
+    DEFAULT_LOOP_CAP,
+    ENGINE_FAILED,
+    TableError,
+    owed_at_expiry,
+    phase_seconds,
+    reminder_times,
+)
 
 if TYPE_CHECKING:
     from .loaded import LoadedTable, TableAccess
@@ -272,13 +279,15 @@ class Deadlines:
         return t
 
     async def _default_orders(self, t: LoadedTable, phase: str, out: Outbox) -> LoadedTable:
-        """Give the default order for every seat still owing in `phase`, one transaction each."""
-        defaulted: list[str] = []
+        """Give the default order for every seat still owing in `phase`, one transaction each,
+        and go on to the end of each such seat's turn (`owed_at_expiry`)."""
+        defaulted: dict[str, list[str]] = {}  # a player's name -> the defaults given, in order
+        turns: set[tuple[str, str]] = set()
         for _ in range(DEFAULT_LOOP_CAP):
-            owing = [p for p in t.prompts if p.phase == phase]
+            owing = owed_at_expiry(t.prompts, phase, turns)
             if not owing or t.row.status != "running":
                 break
-            seat = owing[0].seat
+            seat, turn = owing[0].seat, owing[0].turn
             words = t.game.default_words(t.state, seat)  # public: names no secret
             try:
                 t, step = await self.play.step(t, seat, None, t.game.default_action(t.state, seat))
@@ -289,11 +298,13 @@ class Deadlines:
                 return await self.play.pause_for(
                     t, out, f"The default order for {t.who(seat)} failed ({ENGINE_FAILED})"
                 )
-            defaulted.append(f"{t.who(seat)} ({words})")
+            defaulted.setdefault(t.who(seat), []).append(words)
+            if turn is not None:
+                turns.add((seat, turn))
             out.merge(step)
             t = await self.play.autoplay(t, out)
         else:
-            if any(p.phase == phase for p in t.prompts):
+            if owed_at_expiry(t.prompts, phase, turns):
                 return await self.play.pause_for(
                     t, out, f"{DEFAULT_LOOP_CAP} default orders did not end the phase"
                 )
@@ -303,7 +314,7 @@ class Deadlines:
                 Post(
                     to="channel",
                     kind="notice",
-                    text=f"Time is up. Played for those who still owed: {', '.join(dict.fromkeys(defaulted))}."
+                    text=f"Time is up. Played for those who still owed: {_defaults_said(defaulted)}."
                     " (`/game rules` says what a missed deadline does in this game.)",
                 ),
             )
@@ -435,3 +446,10 @@ def _shift(d: DeadlineRow, seconds: float) -> DeadlineRow:
 def _and(names: list[str]) -> str:
     """ "anna", "anna and boris", "anna, boris and clara"."""
     return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+
+
+def _defaults_said(defaulted: dict[str, list[str]]) -> str:
+    """ "anna (a Draw, then the default for the card in hand), bo (keeping the Hand)": each
+    player once, the defaults of their turn in order, a repeated one said once."""
+    return ", ".join(f"{who} ({', then '.join(dict.fromkeys(words))})" for who, words in defaulted.items())
+

@@ -238,6 +238,14 @@ def single_step(prompts: list[Prompt], phase: str) -> bool:
     )
 
 
+def owed_at_expiry(prompts: list[Prompt], phase: str, turns: set[tuple[str, str]]) -> list[Prompt]:
+    """What a deadline's expiry still plays the default for: the decisions owed in the expired
+    `phase`, and those that go on a turn a default was just given for (`turns`: (seat, turn)
+    pairs, `Prompt.turn`): an absent player's missed turn is played to its end at once,
+    instead of each of its decisions waiting for a deadline of its own."""
+    return [p for p in prompts if p.phase == phase or (p.turn is not None and (p.seat, p.turn) in turns)]
+
+
 def standing_in_order(game: Game, orders: dict[str, str]) -> list[tuple[str, str]]:
     """A seat's standing orders (name -> scope) in the order the game lists its kinds, so
     that one that writes a draft comes before one that hands it in (Origins `sheet`,

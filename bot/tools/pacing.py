@@ -32,7 +32,7 @@ from typing import Any
 
 from engine.core import Game, IllegalAction, Model, Prompt, rng_for
 
-from ..service.tablebase import Settings, phase_seconds, single_step, standing_in_order
+from ..service.tablebase import Settings, owed_at_expiry, phase_seconds, single_step, standing_in_order
 
 __all__ = ["VisitModel", "GameTiming", "Pacing", "pace", "play_timed"]
 
@@ -290,13 +290,17 @@ def play_timed(
         if deadline <= when:  # time is up: the default for every seat still owing in the phase
             t = deadline
             del due[phase]
+            turns: set[tuple[str, str]] = set()
             for _ in range(200):
-                owing_now = [p for p in game.prompts(state) if p.phase == phase]
+                owing_now = owed_at_expiry(game.prompts(state), phase, turns)
                 if not owing_now or game.outcome(state) is not None:
                     break
-                handoffs += width[phase] == 1
-                spent(owing_now[0].kind, width[phase] == 1, owing_now[0].seat)
+                handoff = width[phase] == 1 and owing_now[0].phase == phase  # a turn's rest is no hand-off
+                handoffs += handoff
+                spent(owing_now[0].kind, handoff, owing_now[0].seat)
                 seat = owing_now[0].seat
+                if owing_now[0].turn is not None:
+                    turns.add((seat, owing_now[0].turn))
                 state, _ = game.apply(state, seat, game.default_action(state, seat))
                 decisions += 1
                 defaults += 1

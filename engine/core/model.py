@@ -72,7 +72,11 @@ class Prompt:
     `phase` names the phase instance (for example "1914-03/placement"); a deadline runs
     from when a phase key first appears until it is gone. `thread` asks the front end to
     open a discussion thread named so for the phase (diplomacy). `deadline_setting`
-    names the table option that gives this phase's length, if it has its own.
+    names the table option that gives this phase's length, if it has its own. `turn` names
+    the player's turn the decision belongs to, where one turn asks several decisions of the
+    same seat in phases of their own (a Crisis Draw, then placing the card it revealed): a
+    missed deadline then plays the defaults to the end of that turn at once, so a missed
+    turn costs one deadline, not one per decision. None: the decision is a turn of its own.
 
     A plain dataclass, not a Model: games build prompts afresh at every step and are never
     stored or parsed, and pydantic's checks made them cost three times as much.
@@ -85,6 +89,7 @@ class Prompt:
     mode: Literal["sequential", "simultaneous"] = "sequential"
     thread: str | None = None
     deadline_setting: str | None = None
+    turn: str | None = None
 
     def __post_init__(self) -> None:
         if self.mode not in ("sequential", "simultaneous"):

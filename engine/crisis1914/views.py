@@ -49,6 +49,9 @@ def prompts(state: CrisisState) -> list[Prompt]:
                 kind=pend.kind,
                 text=text,
                 phase=f"{w}/r{state.round}/{pend.nation}/{pend.kind}",
+                # a card's consequences finish the turn it was drawn or played in; the
+                # Score Step's reduction is a decision of its own
+                turn=None if pend.kind == "reduce" else f"{w}/r{state.round}/{pend.nation}",
             )
         ]
     if state.phase in ("play", "first_draw") and state.actor is not None:
@@ -59,6 +62,7 @@ def prompts(state: CrisisState) -> list[Prompt]:
                 kind="turn",
                 text="Your turn: `/crisis draw`, `play`, `deliberate`, `reorganize`, `seize` or `pass`.",
                 phase=f"{w}/r{state.round}/{p.nation}/turn",
+                turn=f"{w}/r{state.round}/{p.nation}",
             )
         ]
     if state.phase == "congress_invite" and state.congress_inviter:

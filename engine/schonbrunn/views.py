@@ -53,7 +53,9 @@ def prompts(state: SchonbrunnState) -> list[Prompt]:
         text = texts.tiebreak_text(state, seat)
     else:
         text = texts.STAGE_TEXT.get(stage, "")
-    return [Prompt(seat=seat, kind=kind, text=text, phase=f"r{state.round}/{stage}/{seat}")]
+    # a Political Favour and the assignment it leads to are one seat's turn of Phase 2
+    turn = f"r{state.round}/assignments/{seat}" if stage in ("favour", "assign") else None
+    return [Prompt(seat=seat, kind=kind, text=text, phase=f"r{state.round}/{stage}/{seat}", turn=turn)]
 
 
 def view(state: SchonbrunnState, seat: str | None) -> dict[str, Any]:

@@ -80,7 +80,32 @@ async def test_a_missed_crisis_turn_does_not_pass_the_week(env, store):
     assert not after.player_of(seat).passed, "a missed turn passed the player for the whole Week"
     said = _status_and_notices(table)
     assert "Time is up. Played for those who still owed" in said
-    assert "(a Draw)" in said or "(the automatic player's choice)" in said
+    assert "(a Draw" in said or "(the automatic player's choice" in said
+
+
+async def test_a_missed_crisis_turn_is_played_to_its_end_at_one_deadline(env, store):
+    """A missed turn costs one deadline: the Draw's revealed card is placed (and any discard
+    it asks for made) at once, in one public line, instead of each waiting a day."""
+    table = CrisisTable(env, store)
+    await table.start(SEED)
+    service = env.bot.service
+    for _ in range(200):  # to the first Play Step turn a member owes
+        state = await table.state()
+        if state.phase == "play" and not state.pending:
+            break
+        await service.auto(table.channel.id)
+    prompt = CRISIS.prompts(state)[0]
+    assert prompt.kind == "turn"
+
+    await env.advance_time(DAY + 60)  # one deadline passes; the member never comes
+
+    after = await table.state()
+    owed = [p for p in CRISIS.prompts(after) if p.seat == prompt.seat and p.turn == prompt.turn]
+    assert owed == [], f"the missed turn still waits for {owed[0].kind if owed else ''}"
+    said = _status_and_notices(table)
+    line = next(x for x in said.splitlines() if "Time is up. Played for those who still owed" in x)
+    assert "a Draw, then" in line or "automatic player's choice" in line, line
+    assert said.count("Time is up.") == 1
 
 
 async def test_game_rules_lists_each_games_default_actions(env):
