@@ -17,8 +17,13 @@ def basic_automatic_seats(request, monkeypatch):
 
 
 @pytest.fixture
-def strong_automatic_seats():
-    """Automatic seats play what the table's setting says, the strong search included."""
+def strong_automatic_seats(request):
+    """Automatic seats play what the table's setting says, the strong search included (in
+    the service's worker process, bot/service/automatic.py); the worker is stopped after
+    the test."""
+    yield
+    if "service" in request.fixturenames:
+        request.getfixturevalue("service").automatic.close()
 
 
 @pytest.fixture(scope="session")

@@ -1,27 +1,44 @@
 """Which automatic player takes a table's automatic seats, and where it thinks
-(docs/architecture.md §3).
+(docs/architecture.md §2 and §3).
 
 A table's `automatic_player` setting names it: "strong" (the default: the game's search
 at its default strength, `engine/core/search.py`), "quick" (the same search with fewer
 iterations) or "basic" (the game's `bot_action`). A game without a strong player yet
 plays "basic" whatever the setting says, and a game whose search is not yet measurably
-stronger than its basic player plays its best one (BEST_FOR). The search takes up to about a second of CPU,
-so it runs on one worker thread of its own: the event loop keeps serving the other
-tables meanwhile, and at most one search runs at a time, so automatic seats never take
-more than one core however many tables have them.
+stronger than its basic player plays its best one (BEST_FOR).
+
+Where it thinks. The basic player takes microseconds and decides on the event loop. Any
+other takes up to about a second of CPU, which on a thread of the bot's own process holds
+the interpreter lock and slows every other table's actions (bench/automatic_load.py
+measures it), so it decides in a small pool of worker processes (`automatic_workers`,
+default 1, spawned once at the first such decision or by `start`). The game, the state
+and the generator go to the worker pickled and the action comes back; the search reads
+only the deciding seat's view of the state and draws only from that generator, so a
+decision in the pool is the decision made in-process for the same inputs
+(tests/automatic). Each decision has a budget of real time from its submission (BUDGET):
+past it, or if a worker dies (the pool is then replaced), that decision is the basic
+player's, so a table never waits on a stuck or lost worker. With `workers=0` the
+decisions run on one thread of this process, as a console or a test may prefer.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import multiprocessing
 import random
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Mapping
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from engine.core import Game
 from engine.core.players import player
+from engine.core.search import STRENGTHS, Search, Strength
 
-__all__ = ["AUTOMATIC_PLAYERS", "AutomaticPlayers", "name_for"]
+__all__ = ["AUTOMATIC_PLAYERS", "BUDGET", "AutomaticPlayers", "name_for"]
+
+log = logging.getLogger(__name__)
 
 AUTOMATIC_PLAYERS = ("strong", "quick", "basic")  # the setting's values, strongest first
 
@@ -36,8 +53,16 @@ STRONGEST = "strong"
 # strength ladder; "reserve" (engine/origins/planner.py: the basic player keeping PFs at
 # home for the last turn's 10-PF cap, and bidding for the last word of the last turn) wins
 # about 2x its fair share among basic players and leaves basic 0.2-0.4x among it
-# (docs/balance/origins.md, Issue 16).
+# (docs/balance/origins.md).
 BEST_FOR = {"origins": "reserve"}
+
+# Seconds of real time a decision may take from its submission, waiting for a worker
+# included: about ten times what the strong search is sized for (engine/core/search.py).
+BUDGET = 10.0
+
+# Threads that wait for the pool's answers with the budget as their timeout (a real-time
+# wait that no simulated clock moves); idle ones cost nothing.
+WAITERS = 16
 
 
 def name_for(game: Game, setting: str) -> str:
@@ -53,23 +78,114 @@ def name_for(game: Game, setting: str) -> str:
     return setting
 
 
-class AutomaticPlayers:
-    """Runs automatic players' decisions off the event loop, one at a time."""
+def decide(game: Game, name: str, strength: Strength | None, state: Any, seat: str, rng: random.Random) -> Any:
+    """One decision of the player `name` (the search at `strength` when one is given),
+    where it runs: in a worker process, from pickled arguments, or on this process's thread."""
+    if strength is not None:
+        return Search(game.knowledge(), strength).decide(state, seat, rng)
+    return player(game, name)(state, seat, rng)
 
-    def __init__(self) -> None:
-        self._thread: ThreadPoolExecutor | None = None
+
+def _prepare() -> None:
+    """A new worker imports the games once, before its first decision needs them."""
+    from engine import games
+
+    games.all()
+
+
+class AutomaticPlayers:
+    """Runs automatic players' decisions off the event loop: in `workers` processes (0: on
+    one thread of this process), each within `budget` seconds. `strengths` gives the
+    search's iterations per named strength (engine/core/search.py, STRENGTHS by default)."""
+
+    def __init__(
+        self, workers: int = 1, budget: float = BUDGET, strengths: Mapping[str, Strength] | None = None
+    ) -> None:
+        self.workers = workers
+        self.budget = budget
+        self.strengths = dict(STRENGTHS if strengths is None else strengths)
+        self.overruns = 0  # decisions past the budget, played by the basic player instead
+        self.lost_workers = 0  # pools replaced because a worker died
+        self._executor: Executor | None = None
+        self._waiters: ThreadPoolExecutor | None = None
+
+    def start(self) -> list[Future[None]]:
+        """Spawn the workers now rather than at the first decision that needs one; each
+        future is done once its worker has imported the games."""
+        if self.workers == 0:
+            return []
+        pool = self._pool()
+        return [pool.submit(_prepare) for _ in range(self.workers)]
 
     async def choose(self, game: Game, state: Any, seat: str, rng: random.Random, setting: str) -> Any:
         """The action the table's automatic player takes for `seat` now."""
         name = name_for(game, setting)
-        decide = player(game, name)
-        if name == "basic":  # a few microseconds: not worth a thread hop
-            return decide(state, seat, rng)
-        if self._thread is None:
-            self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="automatic-player")
-        return await asyncio.get_running_loop().run_in_executor(self._thread, decide, state, seat, rng)
+        if name == "basic":  # a few microseconds: not worth a hop
+            return game.bot_action(state, seat, rng)
+        stream = random.Random()
+        stream.setstate(rng.getstate())  # `rng` stays as given, for the basic player if need be
+        args = (decide, game, name, self.strengths.get(name), state, seat, stream)
+        pool = self._pool()
+        try:
+            try:
+                future = pool.submit(*args)
+            except BrokenProcessPool:  # a worker died while idle: a new pool, once
+                self._replace(pool)
+                pool = self._pool()
+                future = pool.submit(*args)
+            waiters = self._waiting_threads()
+            return await asyncio.get_running_loop().run_in_executor(waiters, future.result, self.budget)
+        except TimeoutError:
+            future.cancel()  # still queued: dropped; thinking already: it ends, unheard
+            self._overran(game, seat)
+        except BrokenProcessPool:
+            self._replace(pool)
+        return game.bot_action(state, seat, rng)
 
     def close(self) -> None:
-        if self._thread is not None:
-            self._thread.shutdown(wait=False, cancel_futures=True)
-            self._thread = None
+        """Stop the workers (a decision still thinking is abandoned)."""
+        for executor in (self._executor, self._waiters):
+            if executor is not None:
+                executor.shutdown(wait=False, cancel_futures=True)
+        self._executor = self._waiters = None
+
+    # -- the pool ------------------------------------------------------------------------
+    def _pool(self) -> Executor:
+        if self._executor is None:
+            if self.workers == 0:
+                self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="automatic-player")
+            else:
+                self._executor = ProcessPoolExecutor(
+                    max_workers=self.workers,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_prepare,
+                )
+        return self._executor
+
+    def _waiting_threads(self) -> ThreadPoolExecutor:
+        if self._waiters is None:
+            self._waiters = ThreadPoolExecutor(max_workers=WAITERS, thread_name_prefix="automatic-wait")
+        return self._waiters
+
+    def _replace(self, pool: Executor) -> None:
+        """A worker of `pool` died: its pool is shut and the next decision spawns another
+        (the decisions it held are the basic player's)."""
+        if self._executor is pool:
+            self.lost_workers += 1
+            log.warning("an automatic player's worker process died; its decisions are the basic player's")
+            pool.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+    def _overran(self, game: Game, seat: str) -> None:
+        self.overruns += 1
+        level = logging.WARNING if self.overruns == 1 else logging.INFO
+        log.log(
+            level,
+            "the automatic player of %s seat %s took more than %g s; the basic player decided instead "
+            "(%d such decisions so far%s)",
+            game.title,
+            seat,
+            self.budget,
+            self.overruns,
+            "; later ones are logged at INFO" if self.overruns == 1 else "",
+        )

@@ -32,7 +32,15 @@ from engine.crisis1914.content import load_content
 from engine.crisis1914.state import CrisisState
 from engine.crisis1914.texts import card_text
 
-from .whole_game import WholeGameTable, draw_pictures, fixed_seed, simcord_bot  # noqa: F401 (fixtures pytest finds by name)
+from .whole_game import (  # noqa: F401 (fixtures pytest finds by name)
+    WholeGameTable,
+    draw_pictures,
+    fixed_seed,
+    play_beside_automatic_seats,
+    simcord_bot,
+    strong_at_test_iterations,
+    the_automatic_seats_played_the_strong_player,
+)
 
 # The table seed (fixed: the same game every run), also the automatic players' seed. With the
 # engine and cards as written, 386 is weathered to the end of Week 6 and in 151 Sazonov loses
@@ -341,3 +349,37 @@ async def test_the_game_commands_are_called_crisis(env):
     member = env.create_guild().add_member(env.create_user("anna"))
     channel = member.guild.create_text_channel("crisis")
     assert "crisis draw" in member.available_commands(channel)
+
+
+CONGRESS = ("congress_invite", "congress_answer")
+
+
+def _commands(state: CrisisState, seat: str, action: Any) -> list[tuple[str, dict[str, Any], str | None]]:
+    command, options = translate(state, action)
+    return [(command, options, f"Week {state.week} Congress" if state.phase in CONGRESS else None)]
+
+
+@pytest.mark.usefixtures("strong_at_test_iterations")
+async def test_a_whole_game_of_crisis_beside_an_automatic_seat_at_the_table_default(
+    env, store, service
+):
+    """A whole game of Crisis: 1914 with two members and one automatic seat at the table default
+    (`strong`), through SimCord under its default settle time. What the simulated bot waits for: after
+    each interaction SimCord settles, joining every task the bot started and every piece of
+    executor work it submitted through the event loop, within 5 s of real time; it does not
+    wait for the loop to be idle. The automatic seat's decisions run in the service's worker
+    process and are awaited through `run_in_executor` (a thread waiting on the pool with the
+    decision budget), so SimCord waits for each one to be saved; nothing is left running in
+    the background when the next command is typed, and the game is the same every run
+    (each decision depends only on the seat's view and the step's generator). The search
+    runs at TEST_ITERATIONS (tests/discord/whole_game.py) so that a command's chain of
+    decisions fits in those 5 s; then every decision the worker took is decided again in
+    this process from the stored log and must be the same."""
+    service.seed_source = lambda: SEEDS[0]
+    table = CrisisTable(env, store, players=2, automatic=1)
+    await table.start(SEEDS[0])
+    final = await play_beside_automatic_seats(table, _commands, SEEDS[0])
+    assert GAME.outcome(final) is not None
+    assert (await store.get_table(table.channel.id)).status == "finished"
+    assert await the_automatic_seats_played_the_strong_player(table, "strong") >= 10
+    assert service.automatic.overruns == 0 and service.automatic.lost_workers == 0

@@ -23,7 +23,15 @@ from engine.origins.actions import Attack, Bid, Done, Pass, Place, Ready, Remove
 from engine.origins.placement import sheet_line, sheet_words
 from engine.origins.state import OriginsState, Sheet
 
-from .whole_game import WholeGameTable, draw_pictures, fixed_seed, simcord_bot  # noqa: F401 (fixtures pytest finds by name)
+from .whole_game import (  # noqa: F401 (fixtures pytest finds by name)
+    WholeGameTable,
+    draw_pictures,
+    fixed_seed,
+    play_beside_automatic_seats,
+    simcord_bot,
+    strong_at_test_iterations,
+    the_automatic_seats_played_the_strong_player,
+)
 
 SEED = 1914  # the table seed (fixed: the same game every run) and the automatic players' seed
 NAMES = ("anna", "boris", "clara", "dmitri", "emil")
@@ -238,3 +246,34 @@ def _each_private_line_reached_its_owner_only(table: OriginsTable, final: Origin
         told = [line for text in seen for line in text.splitlines() if DRAFT in line]
         assert told, f"{name} was never told their sheet"
         assert all(any(line.startswith(f"{DRAFT}{c}:") for c in mine) for line in told), (name, told)
+
+
+def _commands(state: OriginsState, seat: str, action: Any) -> list[tuple[str, dict[str, Any], str | None]]:
+    thread = f"Diplomacy {content.board().turns[state.turn].label}" if state.phase == "diplomacy" else None
+    return [(command, options, thread) for command, options, _ in translate(state, seat, action)]
+
+
+@pytest.mark.usefixtures("fixed_seed", "strong_at_test_iterations")
+async def test_a_whole_game_of_origins_beside_an_automatic_seat_at_the_table_default(
+    env, store, service
+):
+    """A whole game of Origins of WW1 with two members and one automatic seat at the table default
+    (`strong`), through SimCord under its default settle time. What the simulated bot waits for: after
+    each interaction SimCord settles, joining every task the bot started and every piece of
+    executor work it submitted through the event loop, within 5 s of real time; it does not
+    wait for the loop to be idle. The automatic seat's decisions run in the service's worker
+    process and are awaited through `run_in_executor` (a thread waiting on the pool with the
+    decision budget), so SimCord waits for each one to be saved; nothing is left running in
+    the background when the next command is typed, and the game is the same every run
+    (each decision depends only on the seat's view and the step's generator). The search
+    runs at TEST_ITERATIONS (tests/discord/whole_game.py) so that a command's chain of
+    decisions fits in those 5 s; then every decision the worker took is decided again in
+    this process from the stored log and must be the same."""
+    table = OriginsTable(env, store, players=2, automatic=1)
+    await table.start(SEED)
+    final = await play_beside_automatic_seats(table, _commands, SEED)
+    assert GAME.outcome(final) is not None
+    assert (await store.get_table(table.channel.id)).status == "finished"
+    # Origins' `strong` seats play its best player, `reserve` (bot/service/automatic.py, BEST_FOR)
+    assert await the_automatic_seats_played_the_strong_player(table, "strong") >= 10
+    assert service.automatic.overruns == 0 and service.automatic.lost_workers == 0

@@ -30,7 +30,16 @@ from engine.schonbrunn import GAME
 from engine.schonbrunn import actions as A
 from engine.schonbrunn.state import SchonbrunnState
 
-from .whole_game import SECRET, WholeGameTable, draw_pictures, fixed_seed, simcord_bot  # noqa: F401 (fixtures pytest finds by name)
+from .whole_game import (  # noqa: F401 (fixtures pytest finds by name)
+    SECRET,
+    WholeGameTable,
+    draw_pictures,
+    fixed_seed,
+    play_beside_automatic_seats,
+    simcord_bot,
+    strong_at_test_iterations,
+    the_automatic_seats_played_the_strong_player,
+)
 
 SEED = 1818  # the table seed and the automatic players' seed: a game that uses every command
 NAMES = ("anna", "boris", "clara", "dmitri")
@@ -65,8 +74,8 @@ class SchonbrunnTable(WholeGameTable):
     names = NAMES
     channel_name = "congress-of-vienna"
 
-    def __init__(self, env: Any, store: Any) -> None:
-        super().__init__(env, store)
+    def __init__(self, env: Any, store: Any, players: int | None = None, automatic: int = 0) -> None:
+        super().__init__(env, store, players, automatic)
         self.offered_this_round: set[tuple[str, str]] = set()  # autocompletes already checked
 
     async def start(self, seed: int) -> str:
@@ -441,3 +450,33 @@ async def _the_standings_are_the_engines(table: SchonbrunnTable, mirror: Schonbr
     best_first = sorted(outcome.standings, key=lambda s: (s.rank, -s.score))
     assert shown == [(s.rank, table.seats[s.seat], s.score, s.detail) for s in best_first]
     assert [s.score for s in best_first] == [final.players[s.seat].prestige for s in best_first]
+
+
+def _commands(state: SchonbrunnState, seat: str, action: Any) -> list[tuple[str, dict[str, Any], str | None]]:
+    command, options = translate(state, action)
+    return [(command, options, None)]
+
+
+@pytest.mark.usefixtures("fixed_seed", "strong_at_test_iterations")
+async def test_a_whole_game_of_schonbrunn_beside_an_automatic_seat_at_the_table_default(
+    env, store, service
+):
+    """A whole game of Schönbrunn with three members and one automatic seat at the table default
+    (`strong`), through SimCord under its default settle time. What the simulated bot waits for: after
+    each interaction SimCord settles, joining every task the bot started and every piece of
+    executor work it submitted through the event loop, within 5 s of real time; it does not
+    wait for the loop to be idle. The automatic seat's decisions run in the service's worker
+    process and are awaited through `run_in_executor` (a thread waiting on the pool with the
+    decision budget), so SimCord waits for each one to be saved; nothing is left running in
+    the background when the next command is typed, and the game is the same every run
+    (each decision depends only on the seat's view and the step's generator). The search
+    runs at TEST_ITERATIONS (tests/discord/whole_game.py) so that a command's chain of
+    decisions fits in those 5 s; then every decision the worker took is decided again in
+    this process from the stored log and must be the same."""
+    table = SchonbrunnTable(env, store, players=3, automatic=1)
+    await table.start(SEED)
+    final = await play_beside_automatic_seats(table, _commands, SEED)
+    assert GAME.outcome(final) is not None
+    assert (await store.get_table(table.channel.id)).status == "finished"
+    assert await the_automatic_seats_played_the_strong_player(table, "strong") >= 10
+    assert service.automatic.overruns == 0 and service.automatic.lost_workers == 0

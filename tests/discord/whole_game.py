@@ -8,6 +8,10 @@ with its game, member names and channel.
 
 from __future__ import annotations
 
+import json
+import random
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, ClassVar
 
 import pytest
@@ -16,14 +20,26 @@ from bot.discord import create_bot
 from bot.discord.delivery import NOTICE_GRACE
 from bot.discord.play_commands import command_name
 from bot.discord.views import CUSTOM_ID, FULL_LABEL
+from bot.service.automatic import AutomaticPlayers, decide, name_for
 from bot.service.tables import TableService
+from engine.core import rng_for
 from engine.core.game import Game
+from engine.core.search import STRENGTHS
 
 from ..render.lint import problems
 from .conftest import BotConfig
 from .reading import shown, shown_payload
 
 SECRET = "(secret: only you see this)"  # how the service marks a simultaneous prompt
+
+# The table default for automatic seats, `strong`, in tests: the real strong player (the
+# game's search, its knowledge and exploration as the bot runs them) at 16 iterations a
+# decision instead of 200, so that a whole game's decisions take seconds.
+TEST_ITERATIONS = 16
+
+# A member's order as slash commands: (command, options, the thread it is typed in or None
+# for the table's channel), from the state, the seat and the engine's action.
+Commands = Callable[[Any, str, Any], list[tuple[str, dict[str, Any], str | None]]]
 
 
 @pytest.fixture
@@ -48,6 +64,20 @@ def fixed_seed(service: TableService, seed: int) -> int:
     return seed
 
 
+@pytest.fixture
+def strong_at_test_iterations(service: TableService, strong_automatic_seats: None) -> AutomaticPlayers:
+    """Automatic seats play the table's setting, `strong` by default, as the bot does: in the
+    service's worker process (`automatic_workers` 1), at TEST_ITERATIONS. The worker is
+    spawned before the game, as the bot may at start, so that SimCord's settle time (5 s of
+    real time per command, waiting for the bot's tasks and executor work to finish)
+    covers the decisions, not the worker's start."""
+    automatic = service.automatic
+    automatic.strengths["strong"] = replace(STRENGTHS["strong"], iterations=TEST_ITERATIONS)
+    for started in automatic.start():
+        started.result(timeout=120)
+    return automatic
+
+
 class WholeGameTable:
     """A guild channel with members at one game's table, and what each of them sees."""
 
@@ -55,7 +85,7 @@ class WholeGameTable:
     names: ClassVar[tuple[str, ...]]  # the members, the first one hosting
     channel_name: ClassVar[str]
 
-    def __init__(self, env: Any, store: Any, players: int | None = None) -> None:
+    def __init__(self, env: Any, store: Any, players: int | None = None, automatic: int = 0) -> None:
         self.env = env
         self.store = store
         self.group = command_name(self.game.group)  # the slash-command group, as registered
@@ -63,6 +93,8 @@ class WholeGameTable:
         self.channel = self.guild.create_text_channel(self.channel_name)
         self.members = {n: self.guild.add_member(env.create_user(n)) for n in self.names[:players]}
         self.seats: dict[str, str] = {}  # seat -> member name
+        self.adding = automatic  # automatic seats the host adds in the lobby (`/game bot`)
+        self.automatic: dict[str, str] = {}  # seat -> the automatic player's name
         self.typed: set[str] = set()  # every command and "command option" a member used
         self._seen: set[str] = set()  # lines shown in public before REST call `_seen_upto`
         self._seen_upto = 0
@@ -75,12 +107,17 @@ class WholeGameTable:
         for name in others:
             joined = await self.members[name].slash(self.channel, "game join")
             assert joined.ephemeral and "error" not in joined.response.content.lower()
+        for _ in range(self.adding):
+            added = await self.members[host].slash(self.channel, "game bot")
+            assert added.ephemeral and "takes a seat" in added.response.content, added.response.content
         started = await self.members[host].slash(self.channel, "game start")
         assert started.response.content.startswith("The game has started"), started.response.content
         by_user = {m.id: n for n, m in self.members.items()}
         row = await self.store.get_table(self.channel.id)
         assert row.seed == seed
-        self.seats = {s.seat: by_user[s.user_id] for s in await self.store.get_seats(self.channel.id)}
+        seats = await self.store.get_seats(self.channel.id)
+        self.seats = {s.seat: by_user[s.user_id] for s in seats if not s.automatic}
+        self.automatic = {s.seat: s.name for s in seats if s.automatic}
         return started
 
     async def state(self) -> Any:
@@ -192,3 +229,53 @@ class WholeGameTable:
         for text in self.public_since(0):
             assert SECRET not in text
         return dmed
+
+
+async def play_beside_automatic_seats(table: WholeGameTable, commands: Commands, seed: int) -> Any:
+    """A whole game where the members give their seat's basic-player order as slash
+    commands, and the automatic seats are the service's own (the table's setting, `strong`
+    by default); returns the final state. Each command is answered only once SimCord has
+    settled: the automatic decisions it set off are saved before the next one is typed."""
+    game, rng = table.game, random.Random(seed)
+    state = await table.state()
+    for _ in range(5000):
+        if game.outcome(state) is not None:
+            return state
+        owing = [p for p in game.prompts(state) if p.seat not in table.automatic and game.may_act(state, p.seat)]
+        assert owing, f"only automatic seats owe a decision at step {state.step}, and the service took none"
+        seat = owing[0].seat
+        for command, options, thread in commands(state, seat, game.bot_action(state, seat, rng)):
+            where = next(t for t in table.channel.threads if t.name == thread) if thread else None
+            await table.order(seat, command, where, **options)
+        state = await table.state()
+    raise AssertionError("the game did not end in 5,000 orders")
+
+
+async def the_automatic_seats_played_the_strong_player(table: WholeGameTable, strength_name: str) -> int:
+    """Replays the stored action log on the engine alone: every action an automatic seat's
+    player took (by the automatic holder, not a decision without a real choice) is the one
+    the player named by the table's setting decides in this process from the state before
+    it and the service's generator for that step (`rng_for(seed, step, "auto")`). Returns
+    how many there were: the worker process decided as this process does."""
+    game = table.game
+    row = await table.store.get_table(table.channel.id)
+    holders = {s.user_id for s in await table.store.get_seats(table.channel.id) if s.automatic}
+    final = game.load_state(row.state)
+    options = dict(row.options)
+    if "preferences" in game.Options.model_fields:
+        options["preferences"] = {
+            s.seat: s.preference for s in await table.store.get_seats(table.channel.id) if s.preference
+        }
+    state = game.setup(list(final.seats), game.Options.model_validate(options), row.seed)
+    name = name_for(game, strength_name)
+    strength = replace(STRENGTHS[name], iterations=TEST_ITERATIONS) if name in STRENGTHS else None
+    checked = 0
+    for a in await table.store.get_actions(table.channel.id):
+        action = game.parse_action(json.loads(a.action))
+        if a.seat in table.automatic and a.user_id in holders:
+            rng = rng_for(state.seed, state.step, "auto")
+            assert decide(game, name, strength, state, a.seat, rng) == action, (a.idx, a.seat, action)
+            checked += 1
+        state, _ = game.apply(state, a.seat, action)
+    assert state == final, "the stored action log does not replay to the stored state"
+    return checked
