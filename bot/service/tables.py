@@ -119,6 +119,7 @@ class TableService:
         shards: Shards = EVERY_SHARD,
         cache_size: int = CACHE_SIZE,
         draw_pictures: bool = True,
+        automatic_workers: int = 1,
     ):
         self.store = store
         # the servers this process serves: their deadlines and outage notices are ours
@@ -132,7 +133,9 @@ class TableService:
         self.preferences = Preferences(store, max(PREFS_CACHE_SIZE, _most_seats() * cache_size))
         self.access = TableAccess(store, clock, self.preferences, cache_size)
         self.pictures = PictureCache()
-        self.automatic = AutomaticPlayers()  # who plays automatic seats, off the event loop
+        # who plays automatic seats: the search in `automatic_workers` processes of its own
+        # (0: a thread of this one), so that it never slows the human tables
+        self.automatic = AutomaticPlayers(workers=automatic_workers)
         # False: no board pictures at all, for whole-game tests that do not look at them
         # (a picture takes tens of ms; drawing one per action was most of their cost)
         self.draw_pictures = draw_pictures
@@ -150,6 +153,10 @@ class TableService:
         self.clock = clock
         for part in (self.access, self.notifications, self.posts, self.play, self.history, self.deadlines, self.controls):
             part.clock = clock
+
+    def close(self) -> None:
+        """Stop the automatic players' worker processes (the process is shutting down)."""
+        self.automatic.close()
 
     async def load(self, channel_id: int, *, fresh: bool = False) -> LoadedTable:
         """The table as loaded now (for tests and tools that look inside it)."""
