@@ -209,12 +209,15 @@ async def _run_console(
     from bot.tools.backup import ScheduledBackups
 
     store = await open_store(db)
-    server = backups = None
+    server = backups = service = None
     health = metrics.Health(metrics.database_probe(db), store=store)  # the console runs: no gateway
     stop = _ConsoleStop(config.shutdown_grace_seconds, run_console.__code__)
     try:
         service = TableService(
-            store, default_settings=_console_defaults(config), cache_size=config.table_cache
+            store,
+            default_settings=_console_defaults(config),
+            cache_size=config.table_cache,
+            automatic_workers=config.automatic_workers,
         )
         metrics.instrument(service)
         server = metrics.serve(config, health)
@@ -232,6 +235,8 @@ async def _run_console(
         health.store_closing()
         if backups is not None:
             backups.stop(config.shutdown_grace_seconds)
+        if service is not None:
+            service.close()  # the automatic players' worker processes
         if server is not None:
             server.close()
         await store.close()

@@ -314,12 +314,16 @@ def run_discord(config: Any) -> None:
         from bot.tools.backup import ScheduledBackups
 
         store = await open_store(config.database)
-        server = backups = None
+        server = backups = service = None
         health = metrics.Health(metrics.database_probe(config.database), store=store, deadline_loop=True)
         try:
             defaults = config.table_defaults() if hasattr(config, "table_defaults") else None
             service = TableService(
-                store, default_settings=defaults, shards=config.shards(), cache_size=config.table_cache
+                store,
+                default_settings=defaults,
+                shards=config.shards(),
+                cache_size=config.table_cache,
+                automatic_workers=config.automatic_workers,
             )
             metrics.instrument(service)
             async with create_bot(config, service) as bot:
@@ -342,6 +346,8 @@ def run_discord(config: Any) -> None:
             health.store_closing()
             if backups is not None:
                 backups.stop(float(getattr(config, "shutdown_grace_seconds", 10.0)))
+            if service is not None:
+                service.close()  # the automatic players' worker processes
             if server is not None:
                 server.close()
             await store.close()
