@@ -1,4 +1,4 @@
-"""The action path, side by side with a bare write of the same states (issue 2 item 11, issue 15 item 3).
+"""The action path, side by side with a bare write of the same states.
 
     python bench/action_path.py [--tables 200] [--game G] [--store sqlite|postgresql]
                                 [--rounds 5] [--rate R] [--repeat 3] [--profile]
@@ -63,7 +63,7 @@ from engine.core import Game, IllegalAction  # noqa: E402
 TARGET_RATIO = 1.5
 TARGET_P99_MS = 25.0  # up to 200 tables acting at once
 TABLES_WITH_P99_TARGET = 200
-TARGET_P99_OVER_BARE = 1.5  # beyond: the service's p99 over the bare write's (issue 15)
+TARGET_P99_OVER_BARE = 1.5  # beyond: the service's p99 over the bare write's
 CACHE = ROOT / "bench" / ".cache"
 
 
@@ -71,7 +71,7 @@ CACHE = ROOT / "bench" / ".cache"
 class Script:
     """One table's game: who sends what, and what the service saves for it. Each action
     the service acknowledges is saved with whatever decisions without a real choice it
-    then takes itself (`Game.forced_action`, issue 18), so `saves[i]` lists every
+    then takes itself (`Game.forced_action`), so `saves[i]` lists every
     (action JSON, state JSON) saved for `actions[i]`, in order; `opening` those saved at
     the start."""
 
@@ -543,11 +543,11 @@ async def main_async(args: argparse.Namespace) -> int:
     p50_ratio = s["p50_ms"] / b["p50_ms"]
     # Saturated, time per action is wall time over actions; paced, throughput is the
     # arrival rate for both, so the median latency is the time per action.
-    # Issue 2's ratio target is for 200 tables acting at once (the default run). Paced, the
+    # The ratio target is for 200 tables acting at once (the default run). Paced, the
     # p50 ratio is shown without one: it sets the engine's and service's fixed work per
     # action against a bare write that computes nothing (see bench/README.md).
     if args.rate:
-        ratio, target = p50_ratio, "no target when paced; the issue's is for the default run"
+        ratio, target = p50_ratio, "no target when paced; the target is for the default run"
     else:
         ratio, target = throughput_ratio, f"target <= {TARGET_RATIO}"
     print(f"ratio, service / bare ({'p50 latency' if args.rate else 'throughput'}): {ratio:.2f}  ({target})")
@@ -571,7 +571,7 @@ async def main_async(args: argparse.Namespace) -> int:
         each = ", ".join(f"{v:.2f}" for v in values)
         print(f"{name} p99 of each run: {each} ms; best {min(values):.2f} ms")
     best_p99, bare_p99 = min(p99s["service"]), min(p99s["bare"])
-    # Issue 15: up to 200 tables acting at once the p99 has a target of its own; with more
+    # Up to 200 tables acting at once the p99 has a target of its own; with more
     # (1,000), the service's is held to the bare write's, which waits as long in line.
     if args.tables <= TABLES_WITH_P99_TARGET:
         p99_met = best_p99 <= TARGET_P99_MS

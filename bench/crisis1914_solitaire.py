@@ -1,5 +1,5 @@
 """Crisis: 1914 solitaire: the share of games per Victory tier (rules/crisis-1914.txt,
-Solitaire Game, Victory Conditions) for one automatic Berchtold (issue 16 item 4).
+Solitaire Game, Victory Conditions) for one automatic Berchtold.
 
     python bench/crisis1914_solitaire.py --player playout --games 2000 --seed 16000
     python bench/crisis1914_solitaire.py --player quick --games 30 --seed 16000

@@ -1,4 +1,4 @@
-"""Crisis: 1914: who loses the wars, seat by seat (issue 16 item b), in the very games of
+"""Crisis: 1914: who loses the wars, seat by seat, in the very games of
 `python -m bot simulate crisis1914 --players N --games K --seed S --lineup L`.
 
     python bench/crisis1914_wars.py --players 3 --games 20 --seed 16 --lineup defaults,quick

@@ -1,5 +1,4 @@
-"""Whole random games per second per core, for each title at its largest player count
-(issue 15, item 2).
+"""Whole random games per second per core, for each title at its largest player count.
 
     python bench/engine.py [--seconds 10] [--game crisis1914|origins|schonbrunn]
 

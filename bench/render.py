@@ -1,4 +1,4 @@
-"""How long a board picture takes to draw (issue 13, item 9).
+"""How long a board picture takes to draw.
 
     python bench/render.py [--states 40] [--seed 1]
 

@@ -1,4 +1,4 @@
-"""Several service processes against one PostgreSQL database, beside SQLite (issue 17, item 5).
+"""Several service processes against one PostgreSQL database, beside SQLite.
 
     python bench/scale.py [--tables 1000] [--actions 20] [--processes 1,2,4] [--no-kill]
 

@@ -1,5 +1,5 @@
 """What each type of Reparation is worth in Schönbrunn games between automatic players
-(issue 16, balance item: "the content makes Indemnities far more valuable than the other
+(a balance question: "the content makes Indemnities far more valuable than the other
 Reparations"). For every seat of every game: the Reparations it collected by type, the
 Prestige that came straight from them, and its share of the win (shared first places split).
 

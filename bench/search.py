@@ -1,4 +1,4 @@
-"""How long the strong automatic player takes to decide (issue 16 item 2: at most 1 s at
+"""How long the strong automatic player takes to decide (the goal: at most 1 s at
 the default strength on a 2-core machine).
 
     .venv/bin/python bench/search.py                       # every title with a strong player

@@ -1,4 +1,4 @@
-"""Start-up after a one-hour outage with many stored tables (issue 15, item 4).
+"""Start-up after a one-hour outage with many stored tables.
 
     python bench/startup.py [--tables 10000] [--repeat 3]
 
@@ -141,7 +141,7 @@ async def one_start(path: Path) -> tuple[float, float, int]:
             outage = await service.deadlines.outage()
             ready = time.perf_counter() - t0
             outs = await service.deadlines.recover(outage)
-        else:  # before issue 15: all of it before connecting
+        else:  # the old way: all of it before connecting
             outs = await service.deadlines.recover()
             ready = time.perf_counter() - t0
         after = time.perf_counter() - t0 - ready

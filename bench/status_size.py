@@ -1,4 +1,4 @@
-"""How long the public status gets at the largest table of each game (issue 18 item 11).
+"""How long the public status gets at the largest table of each game.
 
     python bench/status_size.py [--seeds 3]
 

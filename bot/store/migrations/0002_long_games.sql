@@ -1,4 +1,4 @@
--- Issue 6, running long games: the status message, pause bookkeeping, automatic seats,
+-- Running long games: the status message, pause bookkeeping, automatic seats,
 -- who played each seat when, notification preferences. (The heartbeat is a file beside the database; see sqlite.py.)
 
 -- The table's one public status message (Discord message id), kept across restarts.
