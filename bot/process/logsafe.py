@@ -1,5 +1,5 @@
 """The log carries no secret at any level: no seed, Hand, sheet, commit or face-down value
-(issue 11 item 3; docs/architecture.md §7, Secrets).
+(docs/architecture.md §7, Secrets).
 
 Two leaks are closed here, in one place, for every handler `configure` sets up:
 

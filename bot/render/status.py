@@ -1,4 +1,4 @@
-"""The status card: the table's public status laid out for a phone (issue 18 item 11).
+"""The status card: the table's public status laid out for a phone (docs/rulings.md, Discord adapter 28).
 
 One structure for every front end: the Discord adapter draws it as an embed (title,
 description, one field per nation, the board picture as its image), the console and a

@@ -1,5 +1,5 @@
 """The round summary: the channel's record of what happened, one message per Week, round or
-turn (issue 18 item 10; docs/rulings.md, Discord adapter 27).
+turn (docs/rulings.md, Discord adapter 27).
 
 A summary is a view of the table's public log: the public events from a point on, in
 order. It starts a new part at each event of the game's `round_event` kind (the round's

@@ -117,7 +117,7 @@ def suggest(typed: str, game: str | None = None, limit: int = 25) -> list[Choice
     return out
 
 
-# -- table options (issue 12, item 9) ------------------------------------------------------------
+# -- table options -------------------------------------------------------------------------------
 YES = ("yes", "true", "on")
 NO = ("no", "false", "off")
 
