@@ -59,15 +59,20 @@ async def test_a_missed_origins_deadline_hands_in_the_written_sheet(env, store):
     assert "Time is up. Played for those who still owed" in said and "the sheets as written" in said
 
 
-async def test_a_missed_crisis_turn_does_not_pass_the_week(env, store):
+async def _at_a_play_step_turn(env, store):
+    """A started Crisis table at its first Play Step turn that a member owes, and its state."""
     table = CrisisTable(env, store)
     await table.start(SEED)
-    service = env.bot.service
-    for _ in range(200):  # to the first Play Step turn a member owes
+    for _ in range(200):
         state = await table.state()
         if state.phase == "play" and not state.pending:
-            break
-        await service.auto(table.channel.id)
+            return table, state
+        await env.bot.service.auto(table.channel.id)
+    raise AssertionError("no Play Step turn in 200 steps")
+
+
+async def test_a_missed_crisis_turn_does_not_pass_the_week(env, store):
+    table, state = await _at_a_play_step_turn(env, store)
     seat = CRISIS.prompts(state)[0].seat
     week = state.week
     assert not state.player_of(seat).passed
@@ -86,14 +91,7 @@ async def test_a_missed_crisis_turn_does_not_pass_the_week(env, store):
 async def test_a_missed_crisis_turn_is_played_to_its_end_at_one_deadline(env, store):
     """A missed turn costs one deadline: the Draw's revealed card is placed (and any discard
     it asks for made) at once, in one public line, instead of each waiting a day."""
-    table = CrisisTable(env, store)
-    await table.start(SEED)
-    service = env.bot.service
-    for _ in range(200):  # to the first Play Step turn a member owes
-        state = await table.state()
-        if state.phase == "play" and not state.pending:
-            break
-        await service.auto(table.channel.id)
+    table, state = await _at_a_play_step_turn(env, store)
     prompt = CRISIS.prompts(state)[0]
     assert prompt.kind == "turn"
 
