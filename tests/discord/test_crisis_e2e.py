@@ -364,17 +364,9 @@ async def test_a_whole_game_of_crisis_beside_an_automatic_seat_at_the_table_defa
     env, store, service
 ):
     """A whole game of Crisis: 1914 with two members and one automatic seat at the table default
-    (`strong`), through SimCord under its default settle time. What the simulated bot waits for: after
-    each interaction SimCord settles, joining every task the bot started and every piece of
-    executor work it submitted through the event loop, within 5 s of real time; it does not
-    wait for the loop to be idle. The automatic seat's decisions run in the service's worker
-    process and are awaited through `run_in_executor` (a thread waiting on the pool with the
-    decision budget), so SimCord waits for each one to be saved; nothing is left running in
-    the background when the next command is typed, and the game is the same every run
-    (each decision depends only on the seat's view and the step's generator). The search
-    runs at TEST_ITERATIONS (tests/discord/whole_game.py) so that a command's chain of
-    decisions fits in those 5 s; then every decision the worker took is decided again in
-    this process from the stored log and must be the same."""
+    (`strong`), through SimCord under its default settle time (why that is deterministic:
+    `play_beside_automatic_seats`); every decision the worker took is decided again in this
+    process from the stored log and must be the same."""
     service.seed_source = lambda: SEEDS[0]
     table = CrisisTable(env, store, players=2, automatic=1)
     await table.start(SEEDS[0])

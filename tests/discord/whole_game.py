@@ -235,7 +235,16 @@ async def play_beside_automatic_seats(table: WholeGameTable, commands: Commands,
     """A whole game where the members give their seat's basic-player order as slash
     commands, and the automatic seats are the service's own (the table's setting, `strong`
     by default); returns the final state. Each command is answered only once SimCord has
-    settled: the automatic decisions it set off are saved before the next one is typed."""
+    settled: the automatic decisions it set off are saved before the next one is typed.
+
+    Why that is deterministic: after each interaction SimCord settles, joining every task the
+    bot started and every piece of executor work it submitted through the event loop, within
+    5 s of real time; it does not wait for the loop to be idle. The automatic seats'
+    decisions run in the service's worker process and are awaited through `run_in_executor`
+    (a thread waiting on the pool with the decision budget), so nothing is left running when
+    the next command is typed, and the game is the same every run (each decision depends only
+    on the seat's view and the step's generator). The search runs at TEST_ITERATIONS so that
+    a command's chain of decisions fits in those 5 s."""
     game, rng = table.game, random.Random(seed)
     state = await table.state()
     for _ in range(5000):
