@@ -383,7 +383,7 @@ class Console:
                 hours = float(options.get("hours", 2))
             except ValueError:
                 raise ConsoleError(f"hours must be a number, not {options['hours']!r}") from None
-            reply, _ = await s.controls.session(
+            reply, _ = await s.sessions.session(
                 CHANNEL,
                 uid,
                 options.get("day"),

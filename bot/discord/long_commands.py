@@ -351,7 +351,7 @@ async def session(
     remove: bool = False,
 ) -> None:
     channel_id = await table_channel_id(interaction)
-    work = host(interaction).service.controls.session(
+    work = host(interaction).service.sessions.session(
         channel_id,
         interaction.user.id,
         day,

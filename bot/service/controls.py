@@ -1,8 +1,8 @@
-"""Controls for long games: pause and resume, substitutes, automatic seats, live
-sessions, standing orders, undo, talks.
+"""Controls for long games: pause and resume, substitutes, automatic seats, standing
+orders, undo, talks.
 
 `Controls` owns who may change how a running table is played and the table `meta` those
-changes keep (votes, substitute requests, sessions, standing orders). Every public method
+changes keep (votes, substitute requests, standing orders). Every public method
 runs under the table's lock through `TableAccess.with_table` and saves in one
 transaction. It plays actions only through `Play` (the automatic moves a change calls
 for) and never expires a deadline (`Deadlines`).
@@ -27,7 +27,6 @@ from ..store import SeatHistoryRow, SeatRow
 from .history import setup_again
 from .outbox import Outbox, Post
 from .play import automatic_row, order_text
-from .sessions import MAX_SESSIONS, occurrences, parse_session, sessions_of
 from .tablebase import NOT_SEATED, OVER, TableError, deadlines_after, phase_seconds, reminder_times
 
 if TYPE_CHECKING:
@@ -36,8 +35,6 @@ if TYPE_CHECKING:
     from .posts import Posts
 
 log = logging.getLogger(__name__)
-
-SESSION_EVENTS = 4  # Discord scheduled events announced ahead for a weekly session
 
 BRIEFING_EVENTS = 8  # public events a substitute's briefing recalls
 _MENTION = re.compile(r"^<@!?(\d+)>$")
@@ -49,7 +46,7 @@ def _shown(text: str, limit: int = 40) -> str:
 
 
 class Controls:
-    """Pause, resume, substitutes, automatic seats, sessions, standing orders, undo, talks."""
+    """Pause, resume, substitutes, automatic seats, standing orders, undo, talks."""
 
     def __init__(self, access: TableAccess, play: Play, posts: Posts, clock: Callable[[], float]) -> None:
         self.access = access
@@ -356,58 +353,6 @@ class Controls:
         out.status = self.posts.status(t)
         return out
 
-    # -- live sessions ------------------------------------------------------------------------
-    async def session(
-        self,
-        channel_id: int,
-        user_id: int,
-        day: str | None = None,
-        start: str | None = None,
-        hours: float = 2.0,
-        timezone: str = "UTC",
-        *,
-        remove: bool = False,
-        admin: bool = False,
-    ) -> tuple[str, list[tuple[str, float, float]]]:
-        """List the table's weekly sessions, or add (or remove) one (host or Manage Server).
-        Returns the reply and, for a session added, its next occurrences (name, start, end)
-        for the front end to announce as Discord scheduled events."""
-
-        async def run(t: LoadedTable) -> tuple[str, list[tuple[str, float, float]]]:
-            current = sessions_of(t.row.meta)
-            if day is None:
-                if not current:
-                    return (
-                        "No live sessions are scheduled. The host adds one with "
-                        "/game session day:Monday time:19:00 hours:2 timezone:Europe/Vienna.",
-                        [],
-                    )
-                lines = [f"- {s.describe()}" for s in current]
-                return "Live sessions:\n" + "\n".join(lines) + "\n" + _session_rules(t), []
-            self._host_only(t, user_id, admin, "schedule sessions")
-            new = parse_session(day, start or "", hours, timezone)
-            if remove:
-                kept = [s for s in current if (s.day, s.start) != (new.day, new.start)]
-                if len(kept) == len(current):
-                    raise TableError(f"There is no session on {new.describe().split(' for ')[0]}.")
-                await self.access.save(
-                    t, row=replace(t.row, meta={**t.row.meta, "sessions": [s.to_json() for s in kept]})
-                )
-                return f"Removed the session on {new.describe().split(' for ')[0]}.", []
-            if len(current) >= MAX_SESSIONS:
-                raise TableError(f"A table has at most {MAX_SESSIONS} weekly sessions.")
-            kept = [s for s in current if (s.day, s.start) != (new.day, new.start)] + [new]
-            await self.access.save(
-                t, row=replace(t.row, meta={**t.row.meta, "sessions": [s.to_json() for s in kept]})
-            )
-            name = f"{t.game.title} session"
-            upcoming = [
-                (name, begin, end) for _, begin, end in occurrences([new], self.clock(), SESSION_EVENTS)
-            ]
-            return f"Live session added: {new.describe()}.\n" + _session_rules(t), upcoming
-
-        return await self.access.with_table(channel_id, run)
-
     # -- standing orders ----------------------------------------------------------------------
     async def standing(
         self, channel_id: int, user_id: int, order: str | None = None, withdraw: bool = False
@@ -643,17 +588,3 @@ def _standing_text(game: Game, mine: dict[str, str]) -> str:
         for o in game.standing_orders
     )
     return f"Your standing orders: {given}.\nYou can give:\n{offered}"
-
-
-def _session_rules(t: LoadedTable) -> str:
-    between = (
-        "between sessions such a step waits for the next session (setting between_sessions: wait), while "
-        "orders given together and diplomacy go on with the usual deadlines."
-        if t.settings.between_sessions == "wait"
-        else "between sessions play goes on with the usual deadlines (setting between_sessions: continue; "
-        "wait keeps such steps for the next session)."
-    )
-    return (
-        f"During a session a step only one player can take is due in {t.settings.session_minutes:g} minutes "
-        f"(setting session_minutes) and its player is pinged here at once; {between}"
-    )

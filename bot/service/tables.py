@@ -14,8 +14,9 @@ and builds the parts that own the rest, each reached as an attribute:
 - `posts` (posts.py): status texts, the status card, the round summary, a step's posts;
 - `notifications` (notify.py): notification preferences, DM bookkeeping, `/game mine`;
 - `deadlines` (deadlines.py): reminders, expiry, the host's deadline tools, outages;
-- `controls` (controls.py): pause, substitutes, automatic seats, sessions, standing
-  orders, undo, talks;
+- `controls` (controls.py): pause, substitutes, automatic seats, standing orders, undo,
+  talks;
+- `sessions` (live_sessions.py): the table's weekly live sessions (`/game session`);
 - `history` (history.py): the log, export, import and publishing.
 
 The parts talk through public methods only; none of them holds a table of its own.
@@ -57,6 +58,7 @@ from .automatic import AutomaticPlayers
 from .controls import Controls
 from .deadlines import Deadlines
 from .history import SEED_MAX, SEED_MIN, History
+from .live_sessions import LiveSessions
 from .loaded import LoadedTable, TableAccess
 from .notify import Notifications
 from .outbox import Outbox, Post
@@ -146,12 +148,14 @@ class TableService:
         self.history = History(self.access, self.posts, clock, self.default_settings)
         self.deadlines = Deadlines(self.access, self.play, self.posts, self.notifications, shards, clock)
         self.controls = Controls(self.access, self.play, self.posts, clock)
+        self.sessions = LiveSessions(self.access, self.posts, clock)
 
     def set_clock(self, clock: Callable[[], float]) -> None:
         """Read the time from `clock` from now on, here and in every part (the console's
         `wait` moves it)."""
         self.clock = clock
-        for part in (self.access, self.notifications, self.posts, self.play, self.history, self.deadlines, self.controls):
+        parts = (self.access, self.notifications, self.posts, self.play, self.history, self.deadlines)
+        for part in (*parts, self.controls, self.sessions):
             part.clock = clock
 
     def close(self) -> None:

@@ -126,8 +126,8 @@ async def test_during_a_live_session_a_single_player_step_is_short_and_pinged(se
     # the clock starts at 2027-01-15 08:00 UTC, a Friday: a session from 08:00 for 2 hours
     await seated(service, "alice", "bob")
     with pytest.raises(TableError, match="Only the host"):
-        await service.controls.session(CHANNEL, BOB, "Friday", "08:00", 2, "UTC")
-    reply, upcoming = await service.controls.session(CHANNEL, ALICE, "Friday", "08:00", 2, "UTC")
+        await service.sessions.session(CHANNEL, BOB, "Friday", "08:00", 2, "UTC")
+    reply, upcoming = await service.sessions.session(CHANNEL, ALICE, "Friday", "08:00", 2, "UTC")
     assert reply.startswith("Live session added: Fridays at 08:00 (UTC) for 2 h.")
     assert len(upcoming) == 4 and upcoming[0][1] <= clock.now < upcoming[0][2]
     assert [b - a for (_, a, _), (_, b, _) in zip(upcoming, upcoming[1:], strict=False)] == [7 * 86400] * 3
@@ -146,10 +146,10 @@ async def test_during_a_live_session_a_single_player_step_is_short_and_pinged(se
     out = await service.act(CHANNEL, BOB, {"kind": "commit", "value": 2})
     (press,) = await service.store.get_deadlines(CHANNEL)
     assert press.due_at - clock.now == 24 * 3600 and not [p for p in out.posts if p.kind == "ping"]
-    listed, _ = await service.controls.session(CHANNEL, BOB)
+    listed, _ = await service.sessions.session(CHANNEL, BOB)
     assert "Fridays at 08:00 (UTC) for 2 h" in listed
-    removed, _ = await service.controls.session(CHANNEL, ALICE, "fri", "8:00", remove=True)
-    assert removed.startswith("Removed") and (await service.controls.session(CHANNEL, BOB))[0].startswith("No live")
+    removed, _ = await service.sessions.session(CHANNEL, ALICE, "fri", "8:00", remove=True)
+    assert removed.startswith("Removed") and (await service.sessions.session(CHANNEL, BOB))[0].startswith("No live")
 
 
 async def test_an_origins_sheet_written_before_phase_4_becomes_the_draft_once(service):
@@ -246,7 +246,7 @@ async def test_pass_unless_a_card_moves_is_applied_at_the_turn_and_lapses_when_t
 async def test_between_sessions_a_single_player_step_can_wait_for_the_next_session(service, clock):
     # the clock starts at 2027-01-15 08:00 UTC, a Friday; the session is on Saturdays at 18:00
     await seated(service, "alice", "bob")
-    await service.controls.session(CHANNEL, ALICE, "Saturday", "18:00", 2, "UTC")
+    await service.sessions.session(CHANNEL, ALICE, "Saturday", "18:00", 2, "UTC")
     saturday = clock.now + 34 * 3600
     await service.act(CHANNEL, ALICE, {"kind": "commit", "value": 1})
     await service.act(CHANNEL, BOB, {"kind": "commit", "value": 2})
