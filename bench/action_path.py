@@ -227,10 +227,10 @@ async def seat_tables(
     service: TableService, game: Game, scripts: list[Script], options: dict[str, Any]
 ) -> None:
     for s in scripts:  # setting up is not measured
-        await service.create(s.channel_id, None, game.id, s.players[0], f"p{s.players[0]}", options)
+        await service.lobby.create(s.channel_id, None, game.id, s.players[0], f"p{s.players[0]}", options)
         for user in s.players[1:]:
-            await service.join(s.channel_id, user, f"p{user}")
-        await service.start(s.channel_id, s.players[0], seed=s.seed)
+            await service.lobby.join(s.channel_id, user, f"p{user}")
+        await service.lobby.start(s.channel_id, s.players[0], seed=s.seed)
 
 
 async def run_service_alone(

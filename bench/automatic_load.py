@@ -51,10 +51,10 @@ async def _automatic_table(service: TableService, channel_id: int) -> None:
     automatic players, starts, and hands over their own seat, which plays the whole game in
     that one call (the automatic moves follow one another until the game ends)."""
     host = channel_id * 10
-    await service.create(channel_id, None, GAME_ID, host, f"host{channel_id}")
+    await service.lobby.create(channel_id, None, GAME_ID, host, f"host{channel_id}")
     for _ in range(PLAYERS - 1):
         await service.controls.set_automatic(channel_id, host, None, True)
-    await service.start(channel_id, host, seed=channel_id)
+    await service.lobby.start(channel_id, host, seed=channel_id)
     t = await service.load(channel_id)
     await service.controls.set_automatic(channel_id, host, t.seat_of(host).seat, True)
 

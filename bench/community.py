@@ -57,7 +57,7 @@ async def build(store, service: TableService, games: int, members: int, tables: 
     await ratings.rebuild(store)
     for n in range(tables):
         channel = 1_000_000 + n
-        await service.create(channel, GUILD, GAME, rnd.randint(1, members), "host")
+        await service.lobby.create(channel, GUILD, GAME, rnd.randint(1, members), "host")
     print(f"built {games} games, {members} members, {tables} tables in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
 
 

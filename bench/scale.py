@@ -78,10 +78,10 @@ async def seat_tables(database: str | Path, scripts: list[dict[str, Any]]) -> No
         service = TableService(store)
         for s in scripts:
             users = s["users"]
-            await service.create(s["channel"], None, s["game"], users[0], f"p{users[0]}")
+            await service.lobby.create(s["channel"], None, s["game"], users[0], f"p{users[0]}")
             for user in users[1:]:
-                await service.join(s["channel"], user, f"p{user}")
-            await service.start(s["channel"], users[0], seed=s["seed"])
+                await service.lobby.join(s["channel"], user, f"p{user}")
+            await service.lobby.start(s["channel"], users[0], seed=s["seed"])
     finally:
         await store.close()
 

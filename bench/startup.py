@@ -61,10 +61,10 @@ async def play_templates(path: Path) -> None:
             game = games.get(game_id)
             for n in range(TEMPLATES):
                 users = [channel * 10 + i for i in range(players)]
-                await service.create(channel, 1, game_id, users[0], f"player {users[0]}")
+                await service.lobby.create(channel, 1, game_id, users[0], f"player {users[0]}")
                 for user in users[1:]:
-                    await service.join(channel, user, f"player {user}")
-                await service.start(channel, users[0], seed=channel)
+                    await service.lobby.join(channel, user, f"player {user}")
+                await service.lobby.start(channel, users[0], seed=channel)
                 pick = random.Random(channel)
                 for _ in range(n % 12):  # various steps
                     t = service.access.cache.get(channel) or await service.load(channel)

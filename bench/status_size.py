@@ -40,10 +40,10 @@ async def largest(game_id: str, seed: int) -> tuple[int, int]:
         store = await open_store(Path(folder) / "status.sqlite3")
         try:
             service = TableService(store, clock=_Clock(), draw_pictures=False)
-            await service.create(CHANNEL, 1, game_id, 1, NAMES[0])
+            await service.lobby.create(CHANNEL, 1, game_id, 1, NAMES[0])
             for user in range(2, game.max_players + 1):
-                await service.join(CHANNEL, user, NAMES[user - 1])
-            await service.start(CHANNEL, 1, seed=seed)
+                await service.lobby.join(CHANNEL, user, NAMES[user - 1])
+            await service.lobby.start(CHANNEL, 1, seed=seed)
             rng = random.Random(seed)
             card = text = 0
             while True:

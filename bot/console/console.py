@@ -288,12 +288,12 @@ class Console:
             game = options.pop("game", None)
             if not game:
                 raise ConsoleError("/game new needs game:<id>")
-            await self.show(await s.create(CHANNEL, None, game, uid, user, options or None), user)
+            await self.show(await s.lobby.create(CHANNEL, None, game, uid, user, options or None), user)
         elif verb == "join":
             pref = options.get("nation") or options.get("preference")
-            await self.show(await s.join(CHANNEL, uid, user, pref), user)
+            await self.show(await s.lobby.join(CHANNEL, uid, user, pref), user)
         elif verb == "leave":
-            await self.show(await s.leave(CHANNEL, uid), user)
+            await self.show(await s.lobby.leave(CHANNEL, uid), user)
         elif verb == "start":
             seed = options.get("seed")
             try:
@@ -303,7 +303,7 @@ class Console:
                 raise ConsoleError("seed must be a whole number") from None
             if seed is not None and seed_value is None:
                 raise ConsoleError("seed must be a whole number of at most 19 digits")
-            await self.show(await s.start(CHANNEL, uid, seed_value), user)
+            await self.show(await s.lobby.start(CHANNEL, uid, seed_value), user)
         elif verb == "status":
             self._last_status = await s.status(CHANNEL)
             self.say(self._last_status)

@@ -79,7 +79,7 @@ class GameGroup(app_commands.Group):
         except ValueError as exc:
             await say(interaction, str(exc))
             return
-        work = host(interaction).service.create(
+        work = host(interaction).service.lobby.create(
             interaction.channel_id,
             interaction.guild_id,
             game,
@@ -100,7 +100,7 @@ class GameGroup(app_commands.Group):
     @app_commands.describe(preference="The nation or role you would like (if the game lets you choose)")
     async def join(self, interaction: discord.Interaction, preference: str | None = None) -> None:
         channel_id = await table_channel_id(interaction)
-        work = host(interaction).service.join(
+        work = host(interaction).service.lobby.join(
             channel_id, interaction.user.id, interaction.user.display_name, preference
         )
         await answer_outbox(interaction, work)
@@ -118,12 +118,12 @@ class GameGroup(app_commands.Group):
     @app_commands.command(name="leave", description="Give up your seat before the game starts")
     async def leave(self, interaction: discord.Interaction) -> None:
         channel_id = await table_channel_id(interaction)
-        await answer_outbox(interaction, host(interaction).service.leave(channel_id, interaction.user.id))
+        await answer_outbox(interaction, host(interaction).service.lobby.leave(channel_id, interaction.user.id))
 
     @app_commands.command(name="start", description="Start the game with the players seated")
     async def start(self, interaction: discord.Interaction) -> None:
         channel_id = await table_channel_id(interaction)
-        await answer_outbox(interaction, host(interaction).service.start(channel_id, interaction.user.id))
+        await answer_outbox(interaction, host(interaction).service.lobby.start(channel_id, interaction.user.id))
 
     @app_commands.command(name="status", description="The table's public status")
     async def status(self, interaction: discord.Interaction) -> None:

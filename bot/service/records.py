@@ -219,7 +219,7 @@ async def record_from_store(store: Store, channel_id: int) -> Record:
     seats = [s for s in await store.get_seats(channel_id) if s.seat is not None]
     state = game.load_state(row.state)
     actions = [(a.seat, json.loads(a.action)) for a in await store.get_actions(channel_id)]
-    # TableService.start passes the stored options (plus seat preferences, for a game
+    # Lobby.start passes the stored options (plus seat preferences, for a game
     # whose Options has a `preferences` field) to setup; the record must carry the same.
     options = dict(row.options)
     if "preferences" in game.Options.model_fields:

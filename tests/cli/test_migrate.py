@@ -20,10 +20,10 @@ async def _community(path) -> None:
     service = TableService(store, clock=lambda: 1_800_000_000.0)
     try:
         for channel, game, players in ((CRISIS, "crisis1914", 3), (ORIGINS, "origins", 4)):
-            await service.create(channel, 9, game, 1, "anna")
+            await service.lobby.create(channel, 9, game, 1, "anna")
             for uid in range(2, players + 1):
-                await service.join(channel, uid, f"player{uid}")
-            await service.start(channel, 1, seed=channel)
+                await service.lobby.join(channel, uid, f"player{uid}")
+            await service.lobby.start(channel, 1, seed=channel)
             g = games.get(game)
             for i in range(12):  # a few of the automatic player's moves, typed as members would
                 state = g.load_state((await store.get_table(channel)).state)
@@ -31,7 +31,7 @@ async def _community(path) -> None:
                 user = next(s.user_id for s in await store.get_seats(channel) if s.seat == prompt.seat)
                 await service.act(channel, user, g.bot_action(state, prompt.seat, random.Random(i)))
         await service.controls.substitute(CRISIS, 1, "s2", 77, "zoe")
-        await service.create(LOBBY, 9, "origins", 5, "eve")
+        await service.lobby.create(LOBBY, 9, "origins", 5, "eve")
         await service.notifications.set_notify(2, mode="mention", timezone="Europe/Vienna", quiet_hours="22-07")
         await store.set_dm_closed(3, True, 1_800_000_000.0)
         await store.set_heartbeat(1_800_000_000.0)

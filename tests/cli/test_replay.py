@@ -167,10 +167,10 @@ async def _played_table(game, db: Path, seed: int):
     store = await open_store(db)
     service = TableService(store)
     users = {"s1": 11, "s2": 22, "s3": 33}
-    await service.create(5, None, game.id, users["s1"], "ann")
-    await service.join(5, users["s2"], "ben")
-    await service.join(5, users["s3"], "cas")
-    await service.start(5, users["s1"], seed=seed)
+    await service.lobby.create(5, None, game.id, users["s1"], "ann")
+    await service.lobby.join(5, users["s2"], "ben")
+    await service.lobby.join(5, users["s3"], "cas")
+    await service.lobby.start(5, users["s1"], seed=seed)
     for seat, action in play_out(game, 3, seed).actions:  # the service names seats s1..s3 too
         await service.act(5, users[seat], action)
     return store

@@ -13,12 +13,12 @@ async def finish(tables, channel: int, names: dict[int, str], *, seed: int = 7, 
     """A table of Envoys in `channel` with the members `names` (user id -> name), played to
     its end by each seat's basic automatic player, a minute a decision."""
     (host, host_name), *others = names.items()
-    await tables.create(channel, GUILD, "envoys", host, host_name)
+    await tables.lobby.create(channel, GUILD, "envoys", host, host_name)
     for uid, name in others:
-        await tables.join(channel, uid, name)
+        await tables.lobby.join(channel, uid, name)
     if not rated:
         await community_of(tables).set_rated(channel, host, False)
-    await tables.start(channel, host, seed=seed)
+    await tables.lobby.start(channel, host, seed=seed)
     for _ in range(200):
         tables.clock.advance(60)
         if await tables.auto(channel) is None:

@@ -35,9 +35,9 @@ async def test_the_archive_outlives_the_next_table_in_the_channel(service, store
 
 
 async def test_an_abandoned_game_is_not_archived(service, store):
-    await service.create(100, GUILD, "envoys", ALICE, "alice")
-    await service.join(100, BOB, "bob")
-    await service.start(100, ALICE, seed=3)
+    await service.lobby.create(100, GUILD, "envoys", ALICE, "alice")
+    await service.lobby.join(100, BOB, "bob")
+    await service.lobby.start(100, ALICE, seed=3)
     await service.abandon(100, ALICE)
     assert await store.finished_games(GUILD) == []
 
@@ -69,9 +69,9 @@ def test_decisions_are_counted_for_whoever_held_the_seat_then():
 
 
 async def test_a_seat_the_automatic_player_decided_is_no_members_win(service, store):
-    await service.create(100, GUILD, "envoys", ALICE, "alice")
-    await service.join(100, BOB, "bob")
-    await service.start(100, ALICE, seed=7)
+    await service.lobby.create(100, GUILD, "envoys", ALICE, "alice")
+    await service.lobby.join(100, BOB, "bob")
+    await service.lobby.start(100, ALICE, seed=7)
     await service.controls.set_automatic(100, ALICE, "alice", True)  # before alice decides anything
     for _ in range(200):
         service.clock.advance(60)

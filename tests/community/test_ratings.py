@@ -59,11 +59,11 @@ async def test_a_table_marked_not_rated_is_archived_but_moves_no_rating(service,
 
 async def test_only_the_host_marks_a_table_not_rated_and_only_before_the_start(service):
     community = community_of(service)
-    await service.create(100, GUILD, "envoys", ALICE, "alice")
-    await service.join(100, BOB, "bob")
+    await service.lobby.create(100, GUILD, "envoys", ALICE, "alice")
+    await service.lobby.join(100, BOB, "bob")
     with pytest.raises(Exception, match="Only the host"):
         await community.set_rated(100, BOB, False)
-    await service.start(100, ALICE, seed=3)
+    await service.lobby.start(100, ALICE, seed=3)
     with pytest.raises(Exception, match="before it starts"):
         await community.set_rated(100, ALICE, False)
 

@@ -126,7 +126,7 @@ class TestRealGames:
         for player in players[1:]:
             await player.slash(channel, "game join")
         with env.time_context():
-            await env.bot.delivery.deliver(await service.start(channel.id, players[0].id, seed=7))
+            await env.bot.delivery.deliver(await service.lobby.start(channel.id, players[0].id, seed=7))
         users = {s.seat: s.user_id for s in (await service.table_info(channel.id)).seats}
         first_call, actions, rng = len(env.http_requests), 0, random.Random(7)
 

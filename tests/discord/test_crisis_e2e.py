@@ -367,7 +367,7 @@ async def test_a_whole_game_of_crisis_beside_an_automatic_seat_at_the_table_defa
     (`strong`), through SimCord under its default settle time (why that is deterministic:
     `play_beside_automatic_seats`); every decision the worker took is decided again in this
     process from the stored log and must be the same."""
-    service.seed_source = lambda: SEEDS[0]
+    service.lobby.seed_source = lambda: SEEDS[0]
     table = CrisisTable(env, store, players=2, automatic=1)
     await table.start(SEEDS[0])
     final = await play_beside_automatic_seats(table, _commands, SEEDS[0])

@@ -50,7 +50,7 @@ async def test_the_status_message_carries_the_board_at_every_phase(env, store, s
     for player in players[1:]:
         await player.slash(channel, "game join")
     with env.time_context():
-        await env.bot.delivery.deliver(await service.start(channel.id, players[0].id, seed=7))
+        await env.bot.delivery.deliver(await service.lobby.start(channel.id, players[0].id, seed=7))
     users = {s.seat: s.user_id for s in (await service.table_info(channel.id)).seats}
     rng = random.Random(7)
     phases: set[str] = set()
@@ -89,7 +89,7 @@ async def test_a_state_is_drawn_once(env, store, service):
     await players[0].slash(channel, "game new", game="origins")
     await players[1].slash(channel, "game join")
     with env.time_context():
-        await env.bot.delivery.deliver(await service.start(channel.id, players[0].id, seed=7))
+        await env.bot.delivery.deliver(await service.lobby.start(channel.id, players[0].id, seed=7))
     drawn = service.pictures.drawn
     first = await service.picture(channel.id)
     await players[0].slash(channel, "game status")
@@ -105,7 +105,7 @@ async def test_game_me_carries_the_players_own_picture_beside_the_text(env, stor
     await players[0].slash(channel, "game new", game="crisis1914")
     await players[1].slash(channel, "game join")
     with env.time_context():
-        await env.bot.delivery.deliver(await service.start(channel.id, players[0].id, seed=7))
+        await env.bot.delivery.deliver(await service.lobby.start(channel.id, players[0].id, seed=7))
     game = games.get("crisis1914")
     state = game.load_state((await store.get_table(channel.id)).state)
     seats = {s.user_id: s.seat for s in (await service.table_info(channel.id)).seats}
@@ -130,7 +130,7 @@ async def test_the_final_standings_carry_the_final_board_and_the_score_chart(env
     await players[0].slash(channel, "game new", game="crisis1914")
     await players[1].slash(channel, "game join")
     with env.time_context():
-        await env.bot.delivery.deliver(await service.start(channel.id, players[0].id, seed=7))
+        await env.bot.delivery.deliver(await service.lobby.start(channel.id, players[0].id, seed=7))
     users = {s.seat: s.user_id for s in (await service.table_info(channel.id)).seats}
     rng = random.Random(7)
     while (row := await store.get_table(channel.id)).status == "running":

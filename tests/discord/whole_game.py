@@ -60,7 +60,7 @@ def draw_pictures() -> bool:
 def fixed_seed(service: TableService, seed: int) -> int:
     """`/game start` seeds the table from the service's seed source; the module's `seed`
     fixture in its place makes the game the same every run."""
-    service.seed_source = lambda: seed
+    service.lobby.seed_source = lambda: seed
     return seed
 
 

@@ -71,16 +71,16 @@ async def drive(db: Path, seed: int, *, finish: bool = False) -> None:
                         done.add(gi)
                         continue
                     ch = current[gi] = ch + 1
-                    await service.create(ch, 1, game, 1, "p1")
+                    await service.lobby.create(ch, 1, game, 1, "p1")
                     _say(f"T {ch}")
                     info = await service.table_info(ch)
                 if info.status == "lobby":
                     for user in range(2, players + 1):
                         try:
-                            await service.join(ch, user, f"p{user}")
+                            await service.lobby.join(ch, user, f"p{user}")
                         except TableError:
                             pass  # seated before the last kill
-                    await service.start(ch, 1)
+                    await service.lobby.start(ch, 1)
                     _say(f"S {ch}")
                 if ch not in counts:
                     counts[ch] = len(await store.get_actions(ch))

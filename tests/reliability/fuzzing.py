@@ -132,14 +132,14 @@ async def call(service: TableService, kind: str, args: tuple[Any, ...]) -> None:
         await s.act(*args)
     elif kind == "join":
         channel, user, name, pref = args
-        await s.join(channel, user, name, pref)
+        await s.lobby.join(channel, user, name, pref)
     elif kind == "leave":
-        await s.leave(*args[:2])
+        await s.lobby.leave(*args[:2])
     elif kind == "start":
-        await s.start(*args)
+        await s.lobby.start(*args)
     elif kind == "create":
         channel, user, game, options = args
-        await s.create(channel, 1, game, user, f"p{user}", options)
+        await s.lobby.create(channel, 1, game, user, f"p{user}", options)
     elif kind == "abandon":
         channel, user, admin = args
         await s.abandon(channel, user, admin=admin)
@@ -204,10 +204,10 @@ class Tally:
 
 
 async def open_table(service: TableService, game_id: str, seed: int, advance: int) -> None:
-    await service.create(CHANNEL, 1, game_id, 1, "p1")
-    await service.join(CHANNEL, 2, "p2")
-    await service.join(CHANNEL, 3, "p3")
-    await service.start(CHANNEL, 1, seed=seed)
+    await service.lobby.create(CHANNEL, 1, game_id, 1, "p1")
+    await service.lobby.join(CHANNEL, 2, "p2")
+    await service.lobby.join(CHANNEL, 3, "p3")
+    await service.lobby.start(CHANNEL, 1, seed=seed)
     for _ in range(advance):
         if await service.auto(CHANNEL) is None:
             break

@@ -65,7 +65,7 @@ async def test_the_service_keeps_no_entry_per_channel_or_member_seen(registry, t
         service = TableService(store)
         for channel in range(1, 3001):  # channels with no table, as autocomplete and typos bring
             with pytest.raises(TableError):
-                await service.join(channel, channel, "someone")
+                await service.lobby.join(channel, channel, "someone")
         assert len(service.access.locks) == 0
         service.preferences.cache.maxsize = 50  # as if 4,096 members had been seen: the bound holds
         for user in range(1, 201):
@@ -73,8 +73,8 @@ async def test_the_service_keeps_no_entry_per_channel_or_member_seen(registry, t
         assert len(service.preferences.cache) == 50 and 1 not in service.preferences.cache
         assert PREFS_CACHE_SIZE >= 1024
         # a member forgotten by the cache is read again from the store when their table loads
-        await service.create(1, 9, "envoys", 1, "one")
-        await service.join(1, 2, "two")
+        await service.lobby.create(1, 9, "envoys", 1, "one")
+        await service.lobby.join(1, 2, "two")
         assert service.notifications.prefs_of(1).mode == "mention"
     finally:
         await store.close()

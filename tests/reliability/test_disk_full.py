@@ -29,9 +29,9 @@ async def main(folder):
     while len(refusals) < 3:
         channel += 1
         try:
-            await service.create(channel, 1, "crisis1914", 1, "p1")
-            await service.join(channel, 2, "p2")
-            await service.start(channel, 1, seed=channel)
+            await service.lobby.create(channel, 1, "crisis1914", 1, "p1")
+            await service.lobby.join(channel, 2, "p2")
+            await service.lobby.start(channel, 1, seed=channel)
         except TableError as exc:
             refusals.append(str(exc))
             continue

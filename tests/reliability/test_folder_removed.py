@@ -22,15 +22,15 @@ async def setup(registry, tmp_path):
     db = tmp_path / "data" / "tables.sqlite3"
     store = await open_store(db)
     service = TableService(store)
-    await service.create(CHANNEL, 9, "envoys", ALICE, "alice")
-    await service.join(CHANNEL, BOB, "bob")
+    await service.lobby.create(CHANNEL, 9, "envoys", ALICE, "alice")
+    await service.lobby.join(CHANNEL, BOB, "bob")
     yield db, store, service
     await store.close()
 
 
 async def test_an_action_after_the_folder_is_removed_is_refused_and_told(setup, caplog):
     db, store, service = setup
-    await service.start(CHANNEL, ALICE, seed=4)
+    await service.lobby.start(CHANNEL, ALICE, seed=4)
     await service.command(CHANNEL, ALICE, "commit", {"value": "2"})  # acknowledged before the loss
     shutil.rmtree(db.parent)
     with caplog.at_level(logging.ERROR), pytest.raises(TableError) as refused:
@@ -64,9 +64,9 @@ async def test_an_idle_bot_notices_at_its_heartbeat(setup, caplog):
     assert store.lost
     assert any(str(db) in r.getMessage() and "removed" in r.getMessage() for r in caplog.records)
     with pytest.raises(TableError, match="removed while it was running"):
-        await service.join(CHANNEL, 3, "carol")
+        await service.lobby.join(CHANNEL, 3, "carol")
     with pytest.raises(TableError, match="removed while it was running"):
-        await service.create(CHANNEL + 1, 9, "envoys", 3, "carol")
+        await service.lobby.create(CHANNEL + 1, 9, "envoys", 3, "carol")
     await service.deadlines.heartbeat()  # quiet after the first notice
     assert sum("while the bot was running" in r.getMessage() for r in caplog.records) == 1
 
@@ -76,5 +76,5 @@ async def test_a_file_replaced_under_the_bot_is_noticed(setup):
     db.rename(db.with_name("moved.sqlite3"))
     db.write_bytes(b"")
     with pytest.raises(TableError, match="removed while it was running"):
-        await service.join(CHANNEL, 3, "carol")
+        await service.lobby.join(CHANNEL, 3, "carol")
     assert "replaced" in (_read_marker(marker_path(db)).get("lost") or "")

@@ -31,18 +31,18 @@ async def service(registry, tmp_path):
 
 
 async def _running(service: TableService) -> None:
-    await service.create(CHANNEL, 9, "envoys", ALICE, "alice")
-    await service.join(CHANNEL, BOB, "bob")
-    await service.start(CHANNEL, ALICE, seed=7)
+    await service.lobby.create(CHANNEL, 9, "envoys", ALICE, "alice")
+    await service.lobby.join(CHANNEL, BOB, "bob")
+    await service.lobby.start(CHANNEL, ALICE, seed=7)
 
 
 async def test_a_seed_out_of_range_is_refused(service):
-    await service.create(CHANNEL, 9, "envoys", ALICE, "alice")
-    await service.join(CHANNEL, BOB, "bob")
+    await service.lobby.create(CHANNEL, 9, "envoys", ALICE, "alice")
+    await service.lobby.join(CHANNEL, BOB, "bob")
     for seed in (2**63, -(2**63) - 1, 10**30):
         with pytest.raises(TableError, match="The seed must be a whole number from"):
-            await service.start(CHANNEL, ALICE, seed=seed)
-    await service.start(CHANNEL, ALICE, seed=2**63 - 1)  # the largest still fits
+            await service.lobby.start(CHANNEL, ALICE, seed=seed)
+    await service.lobby.start(CHANNEL, ALICE, seed=2**63 - 1)  # the largest still fits
 
 
 async def test_talk_with_a_huge_number_or_a_wall_of_text(service):

@@ -43,9 +43,9 @@ def test_the_checks_find_a_lost_action_and_a_damaged_file(tmp_path):
     async def some_play() -> int:
         store = await open_store(db)
         service = TableService(store)
-        await service.create(ch, 1, "crisis1914", 1, "p1")
-        await service.join(ch, 2, "p2")
-        await service.start(ch, 1, seed=3)
+        await service.lobby.create(ch, 1, "crisis1914", 1, "p1")
+        await service.lobby.join(ch, 2, "p2")
+        await service.lobby.start(ch, 1, seed=3)
         for _ in range(5):
             await service.auto(ch)
         await store.close()

@@ -42,10 +42,10 @@ async def test_game_export_format_html_attaches_the_page_once_the_game_is_over(
     channel = guild.create_text_channel("crisis")
     alice = guild.add_member(env.create_user("alice"))
     bob = guild.add_member(env.create_user("bob"))  # watches the channel, seated nowhere
-    await service.create(channel.id, guild.id, "crisis1914", alice.id, "alice")
+    await service.lobby.create(channel.id, guild.id, "crisis1914", alice.id, "alice")
     for _ in range(2):
         await service.controls.set_automatic(channel.id, alice.id, None, True)
-    await service.start(channel.id, alice.id, seed=5)
+    await service.lobby.start(channel.id, alice.id, seed=5)
 
     monkeypatch.setattr("bot.discord.interact.DEFER_AFTER", defer_after)
     early = await alice.slash(channel, "game export", format="html")

@@ -22,10 +22,10 @@ ALICE = 1
 async def _table(db, *, finish: bool, seed: int = 1914) -> TableService:
     """A Crisis: 1914 table of three seats, all automatic when `finish` (so it plays to the end)."""
     service = TableService(await open_store(db))
-    await service.create(CHANNEL, 9, "crisis1914", ALICE, "Alice")
+    await service.lobby.create(CHANNEL, 9, "crisis1914", ALICE, "Alice")
     for _ in range(2):
         await service.controls.set_automatic(CHANNEL, ALICE, None, True)
-    await service.start(CHANNEL, ALICE, seed=seed)
+    await service.lobby.start(CHANNEL, ALICE, seed=seed)
     if finish:
         await service.controls.set_automatic(CHANNEL, ALICE, "Alice", True)
     return service

@@ -60,8 +60,8 @@ def service(store, clock) -> TableService:
 
 async def seated(service: TableService, *names: str, seed: int = 7, start: bool = True) -> None:
     """A table in CHANNEL with users 1, 2, ... named `names`, started with `seed`."""
-    await service.create(CHANNEL, 9, "envoys", 1, names[0])
+    await service.lobby.create(CHANNEL, 9, "envoys", 1, names[0])
     for i, name in enumerate(names[1:], 2):
-        await service.join(CHANNEL, i, name)
+        await service.lobby.join(CHANNEL, i, name)
     if start:
-        await service.start(CHANNEL, 1, seed=seed)
+        await service.lobby.start(CHANNEL, 1, seed=seed)

@@ -26,11 +26,11 @@ class Judged(SearchingEnvoys):
 
 
 async def _pressed_by_the_automatic_seat(service, setting: str | None) -> list[str]:
-    await service.create(CHANNEL, 9, "judged", ALICE, "alice")
+    await service.lobby.create(CHANNEL, 9, "judged", ALICE, "alice")
     await service.controls.set_automatic(CHANNEL, ALICE, None, True)
     if setting is not None:
         await service.settings(CHANNEL, ALICE, {"automatic_player": setting})
-    await service.start(CHANNEL, ALICE, seed=5)
+    await service.lobby.start(CHANNEL, ALICE, seed=5)
     auto = next(s for s in (await service.table_info(CHANNEL)).seats if s.automatic).seat
     game = Judged()
     for _ in range(40):
@@ -60,7 +60,7 @@ async def test_a_table_may_ask_for_the_basic_automatic_player(service, judged):
 
 
 async def test_a_setting_that_names_no_automatic_player_is_refused_with_the_choices(service, judged):
-    await service.create(CHANNEL, 9, "judged", ALICE, "alice")
+    await service.lobby.create(CHANNEL, 9, "judged", ALICE, "alice")
     with pytest.raises(TableError, match="automatic_player must be strong .* quick .* or basic"):
         await service.settings(CHANNEL, ALICE, {"automatic_player": "grandmaster"})
 

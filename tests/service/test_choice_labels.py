@@ -82,10 +82,10 @@ def test_every_way_to_seize_from_a_hand_of_long_cards_reads_differently():
 async def test_a_crisis_player_holding_long_cards_sees_every_seize_button_different(service, store, clock):
     """A real table: Austria-Hungary at the top of the Initiative Track, on its turn, holding
     five cards with long names; its Seize the Initiative buttons name three of them each."""
-    await service.create(CHANNEL, 9, "crisis1914", 1, "anna")
+    await service.lobby.create(CHANNEL, 9, "crisis1914", 1, "anna")
     for uid, name in ((2, "boris"), (3, "clara")):
-        await service.join(CHANNEL, uid, name)
-    await service.start(CHANNEL, 1, seed=1914)
+        await service.lobby.join(CHANNEL, uid, name)
+    await service.lobby.start(CHANNEL, 1, seed=1914)
     row = await store.get_table(CHANNEL)
     state = GAME.load_state(row.state)
     seat = GAME.prompts(state)[0].seat

@@ -16,10 +16,10 @@ GAME_CARDS = load_content().cards
 
 
 async def _crisis(service: TableService) -> None:
-    await service.create(CHANNEL, 9, "crisis1914", 1, USERS[1])
+    await service.lobby.create(CHANNEL, 9, "crisis1914", 1, USERS[1])
     for uid in (2, 3):
-        await service.join(CHANNEL, uid, USERS[uid])
-    await service.start(CHANNEL, 1, seed=1914)
+        await service.lobby.join(CHANNEL, uid, USERS[uid])
+    await service.lobby.start(CHANNEL, 1, seed=1914)
 
 
 async def _owing(service: TableService, store) -> tuple[int, str, object]:

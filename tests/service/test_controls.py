@@ -105,12 +105,12 @@ async def test_a_player_asks_for_a_substitute_and_the_host_is_told(service):
 
 
 async def test_automatic_seats_fill_the_table_and_play_without_posting_private_lines(service):
-    await service.create(CHANNEL, 9, "envoys", ALICE, "alice")
+    await service.lobby.create(CHANNEL, 9, "envoys", ALICE, "alice")
     out = await service.controls.set_automatic(CHANNEL, ALICE, None, True)
     assert "Automatic 1" in out.reply
     with pytest.raises(TableError, match="Only the host"):
         await service.controls.set_automatic(CHANNEL, BOB, None, True)
-    out = await service.start(CHANNEL, ALICE, seed=5)
+    out = await service.lobby.start(CHANNEL, ALICE, seed=5)
     info = await service.table_info(CHANNEL)
     auto = next(s for s in info.seats if s.automatic)
     assert auto.user_id < 0
@@ -240,9 +240,9 @@ class Broken(Envoys):
 
 async def test_a_failing_automatic_player_pauses_the_table_and_keeps_the_members_move(service, registry):
     registry.register(Broken())
-    await service.create(CHANNEL, 9, "broken", ALICE, "alice")
-    await service.join(CHANNEL, BOB, "bob")
-    await service.start(CHANNEL, ALICE, seed=7)
+    await service.lobby.create(CHANNEL, 9, "broken", ALICE, "alice")
+    await service.lobby.join(CHANNEL, BOB, "bob")
+    await service.lobby.start(CHANNEL, ALICE, seed=7)
     await service.command(CHANNEL, BOB, "commit", {"value": "2"})
     out = await service.controls.set_automatic(CHANNEL, ALICE, "alice", True)
     assert any("failed (an error in the game's program; the details are in the bot's log); the game is paused" in p.text for p in out.posts)

@@ -26,10 +26,10 @@ def _games() -> list[str]:
 async def test_the_public_status_does_not_depend_on_hidden_facts(service, game_id):
     game = games.get(game_id)
     players = max(game.min_players, min(3, game.max_players))
-    await service.create(CHANNEL, 9, game_id, 1, "p1")
+    await service.lobby.create(CHANNEL, 9, game_id, 1, "p1")
     for uid in range(2, players + 1):
-        await service.join(CHANNEL, uid, f"p{uid}")
-    await service.start(CHANNEL, 1, seed=3)
+        await service.lobby.join(CHANNEL, uid, f"p{uid}")
+    await service.lobby.start(CHANNEL, 1, seed=3)
     table = await service.load(CHANNEL)
     rng = random.Random(3)
     state = table.state

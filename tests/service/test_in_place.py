@@ -112,9 +112,9 @@ async def test_an_earlier_version_of_the_table_still_reads_as_its_own(service):
 
 async def test_an_action_built_from_the_state_shares_none_of_its_lists(service, monkeypatch):
     g = games.get("crisis1914")
-    await service.create(CHANNEL, 9, "crisis1914", ALICE, "alice")
-    await service.join(CHANNEL, BOB, "bob")
-    await service.start(CHANNEL, ALICE, seed=3)
+    await service.lobby.create(CHANNEL, 9, "crisis1914", ALICE, "alice")
+    await service.lobby.join(CHANNEL, BOB, "bob")
+    await service.lobby.start(CHANNEL, ALICE, seed=3)
     t = await service.load(CHANNEL)
     seat = t.prompts[0].seat
     user = t.holder(seat).user_id

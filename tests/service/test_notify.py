@@ -31,7 +31,7 @@ async def test_notify_validates_and_describes_the_preferences(service):
 async def test_a_member_who_chose_mentions_is_pinged_in_the_channel_without_the_secret(service):
     await service.notifications.set_notify(BOB, mode="mention")
     await seated(service, "alice", "bob", start=False)
-    out = await service.start(CHANNEL, ALICE, seed=7)
+    out = await service.lobby.start(CHANNEL, ALICE, seed=7)
     pings = [p for p in out.posts if p.to == "channel" and p.user_id == BOB]
     assert len(pings) == 1 and pings[0].text.startswith(f"<@{BOB}>") and "Commit" not in pings[0].text
     assert not any(p.to == "seat" and p.user_id == BOB and p.dm for p in out.posts)
@@ -55,7 +55,7 @@ async def test_a_quiet_reminder_goes_a_minute_before_a_deadline_that_comes_first
     await service.notifications.set_notify(BOB, timezone="UTC", quiet_hours="07-12")  # 08:00 now; deadline 10:00
     await seated(service, "alice", "bob", start=False)
     await service.settings(CHANNEL, ALICE, {"phase_hours": "2", "reminders_hours": "1"})
-    await service.start(CHANNEL, ALICE, seed=7)
+    await service.lobby.start(CHANNEL, ALICE, seed=7)
     clock.advance(HOUR)
     (out,) = await service.deadlines.tick()
     assert {p.user_id for p in out.posts if p.kind == "reminder"} == {ALICE}
@@ -64,7 +64,7 @@ async def test_a_quiet_reminder_goes_a_minute_before_a_deadline_that_comes_first
 
 async def test_mine_lists_every_table_with_what_is_owed_and_when(service, clock):
     await seated(service, "alice", "bob")
-    await service.create(CHANNEL + 1, 9, "envoys", BOB, "bob")
+    await service.lobby.create(CHANNEL + 1, 9, "envoys", BOB, "bob")
     await service.command(CHANNEL, BOB, "commit", {"value": "1"})
     text = await service.notifications.mine(BOB)
     assert f"<#{CHANNEL}> Envoys (test game) as s2: you owe nothing right now." in text
@@ -78,7 +78,7 @@ async def test_after_an_outage_running_tables_are_told_and_their_deadlines_exten
     store = await open_store(tmp_path / "bot.sqlite3")
     service = TableService(store, clock=clock)
     await seated(service, "alice", "bob")
-    await service.create(CHANNEL + 1, 9, "envoys", ALICE, "alice")  # a lobby: nothing to say
+    await service.lobby.create(CHANNEL + 1, 9, "envoys", ALICE, "alice")  # a lobby: nothing to say
     await service.deadlines.heartbeat()
     due = min(d.due_at for d in await store.get_deadlines(CHANNEL))
     await store.close()
@@ -132,10 +132,10 @@ class Rounds(Envoys):
 
 async def test_round_threads_open_each_week_and_archive_the_last(service):
     games.register(Rounds())
-    await service.create(CHANNEL, 9, "rounds", ALICE, "alice")
-    await service.join(CHANNEL, BOB, "bob")
+    await service.lobby.create(CHANNEL, 9, "rounds", ALICE, "alice")
+    await service.lobby.join(CHANNEL, BOB, "bob")
     await service.settings(CHANNEL, ALICE, {"round_threads": "on"})
-    out = await service.start(CHANNEL, ALICE, seed=7)
+    out = await service.lobby.start(CHANNEL, ALICE, seed=7)
     assert out.open_thread == "Week 1"
     changed = None
     for _ in range(20):
@@ -149,7 +149,7 @@ async def test_round_threads_open_each_week_and_archive_the_last(service):
 
 
 async def test_status_message_dm_flag_and_join_suggestions(service):
-    await service.create(CHANNEL, 9, "origins", ALICE, "alice")
+    await service.lobby.create(CHANNEL, 9, "origins", ALICE, "alice")
     await service.set_status_message(CHANNEL, 555)
     assert (await service.table_info(CHANNEL)).status_message_id == 555
     await service.notifications.mark_dm_closed(BOB)
@@ -196,11 +196,11 @@ async def test_a_reminder_for_a_member_who_chose_mentions_is_a_ping_in_the_chann
 async def test_round_threads_follow_a_real_games_weeks_and_rounds(service, game_id, players, first, second):
     """A public diplomacy thread at the start of each Crisis Week and
     each Schönbrunn round, archived when the Week or round ends."""
-    await service.create(CHANNEL, 9, game_id, ALICE, "alice")
+    await service.lobby.create(CHANNEL, 9, game_id, ALICE, "alice")
     for uid in range(2, players + 1):
-        await service.join(CHANNEL, uid, f"p{uid}")
+        await service.lobby.join(CHANNEL, uid, f"p{uid}")
     await service.settings(CHANNEL, ALICE, {"round_threads": "on"})
-    out = await service.start(CHANNEL, ALICE, seed=11)
+    out = await service.lobby.start(CHANNEL, ALICE, seed=11)
     assert out.open_thread == first
     for _ in range(2000):
         out = await service.auto(CHANNEL)

@@ -153,10 +153,10 @@ async def test_during_a_live_session_a_single_player_step_is_short_and_pinged(se
 
 
 async def test_an_origins_sheet_written_before_phase_4_becomes_the_draft_once(service):
-    await service.create(CHANNEL, 9, "origins", 1, "p1")
+    await service.lobby.create(CHANNEL, 9, "origins", 1, "p1")
     for uid in range(2, 6):
-        await service.join(CHANNEL, uid, f"p{uid}")
-    await service.start(CHANNEL, 1, seed=5)
+        await service.lobby.join(CHANNEL, uid, f"p{uid}")
+    await service.lobby.start(CHANNEL, 1, seed=5)
     t = await service.load(CHANNEL)
     me = t.seat_of(1).seat
     country = t.state.countries_of(me)[0]
@@ -181,10 +181,10 @@ async def test_an_origins_sheet_written_before_phase_4_becomes_the_draft_once(se
 
 
 async def _origins_table(service, players: int = 5, seed: int = 5):
-    await service.create(CHANNEL, 9, "origins", 1, "p1")
+    await service.lobby.create(CHANNEL, 9, "origins", 1, "p1")
     for uid in range(2, players + 1):
-        await service.join(CHANNEL, uid, f"p{uid}")
-    await service.start(CHANNEL, 1, seed=seed)
+        await service.lobby.join(CHANNEL, uid, f"p{uid}")
+    await service.lobby.start(CHANNEL, 1, seed=seed)
     return await service.load(CHANNEL)
 
 

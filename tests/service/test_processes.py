@@ -41,9 +41,9 @@ async def _owing_user(service: TableService) -> int:
 
 async def test_a_table_another_process_changed_is_never_served_from_a_stale_cache(two_processes):
     (a, b), _ = two_processes
-    await a.create(CHANNEL, 9, "crisis1914", 1, "anna")
-    await a.join(CHANNEL, 2, "boris")
-    await a.start(CHANNEL, 1, seed=1914)
+    await a.lobby.create(CHANNEL, 9, "crisis1914", 1, "anna")
+    await a.lobby.join(CHANNEL, 2, "boris")
+    await a.lobby.start(CHANNEL, 1, seed=1914)
     first = await _owing_user(a)
     step, _ = await b.choices(CHANNEL, first)  # b caches the table at this step
     await a.act_choice(CHANNEL, first, step, 0)  # a plays; b's cached copy is now old
@@ -124,9 +124,9 @@ async def test_each_process_serves_the_deadlines_of_its_own_shards(postgres_serv
         shard0 = TableService(first, clock=clock, shards=Shards(2, (0,)))
         shard1 = TableService(second, clock=clock, shards=Shards(2, (1,)))
         await seated(shard0, "alice", "bob")  # guild 9: shard 0
-        await shard1.create(CHANNEL + 1, SHARD_1_GUILD, "envoys", ALICE, "alice")
-        await shard1.join(CHANNEL + 1, BOB, "bob")
-        await shard1.start(CHANNEL + 1, ALICE, seed=3)
+        await shard1.lobby.create(CHANNEL + 1, SHARD_1_GUILD, "envoys", ALICE, "alice")
+        await shard1.lobby.join(CHANNEL + 1, BOB, "bob")
+        await shard1.lobby.start(CHANNEL + 1, ALICE, seed=3)
         clock.advance(24 * HOUR)
         assert [o.channel_id for o in await shard0.deadlines.tick()] == [CHANNEL]
         assert [o.channel_id for o in await shard1.deadlines.tick()] == [CHANNEL + 1]
@@ -152,9 +152,9 @@ async def test_a_full_cache_evicting_a_table_while_its_version_is_checked_loses_
     service = TableService(store, clock=Clock(), cache_size=2)
     channels = range(100, 106)
     for channel in channels:
-        await service.create(channel, 9, "crisis1914", 1, "anna")
-        await service.join(channel, 2, "boris")
-        await service.start(channel, 1, seed=channel)
+        await service.lobby.create(channel, 9, "crisis1914", 1, "anna")
+        await service.lobby.join(channel, 2, "boris")
+        await service.lobby.start(channel, 1, seed=channel)
     for _ in range(4):
         answers = await asyncio.gather(*(service.choices(c, 1) for c in channels))
         assert len(answers) == len(channels)

@@ -21,16 +21,16 @@ DAVE = 4
 
 
 async def _origins(service: TableService, seed: int = 1914) -> None:
-    await service.create(CHANNEL, 9, "origins", ALICE, "alice")
-    await service.join(CHANNEL, BOB, "bob")
-    await service.join(CHANNEL, CAROL, "carol")
-    await service.start(CHANNEL, ALICE, seed=seed)
+    await service.lobby.create(CHANNEL, 9, "origins", ALICE, "alice")
+    await service.lobby.join(CHANNEL, BOB, "bob")
+    await service.lobby.join(CHANNEL, CAROL, "carol")
+    await service.lobby.start(CHANNEL, ALICE, seed=seed)
 
 
 async def test_the_seed_is_committed_at_the_start_and_revealed_in_the_standings(service):
-    await service.create(CHANNEL, 9, "envoys", ALICE, "alice")
+    await service.lobby.create(CHANNEL, 9, "envoys", ALICE, "alice")
     await service.controls.set_automatic(CHANNEL, ALICE, None, True)
-    out = await service.start(CHANNEL, ALICE, seed=11)
+    out = await service.lobby.start(CHANNEL, ALICE, seed=11)
     assert any(f"Seed commitment: `{seed_commitment(11)}`" in p.text for p in out.public())
     out = await service.controls.set_automatic(
         CHANNEL, ALICE, "alice", True
@@ -47,10 +47,10 @@ async def test_the_seed_source_gives_the_seed_when_none_is_passed(store, clock):
 
 @pytest.mark.parametrize("game", ["crisis1914", "schonbrunn"])  # the games that tell players secrets
 async def test_an_automatic_table_plays_a_real_game_to_its_end_without_posting_private_lines(service, game):
-    await service.create(CHANNEL, 9, game, ALICE, "alice")
+    await service.lobby.create(CHANNEL, 9, game, ALICE, "alice")
     for _ in range(2):
         await service.controls.set_automatic(CHANNEL, ALICE, None, True)
-    await service.start(CHANNEL, ALICE, seed=3)
+    await service.lobby.start(CHANNEL, ALICE, seed=3)
     out = await service.controls.set_automatic(CHANNEL, ALICE, "alice", True)
     assert (await service.table_info(CHANNEL)).status == "finished"
     assert not any(p.to == "seat" for p in out.posts)  # nobody to tell: every seat is automatic
@@ -93,7 +93,7 @@ async def test_an_exported_origins_game_replays_and_continues_in_another_channel
     await _origins(service, seed=77)
     for _ in range(25):
         await service.auto(CHANNEL)
-    await service.create(OTHER + 5, 9, "origins", ALICE, "alice")
+    await service.lobby.create(OTHER + 5, 9, "origins", ALICE, "alice")
     with pytest.raises(TableError, match="not started"):
         await service.history.export(OTHER + 5)
     await service.controls.substitute(CHANNEL, ALICE, "carol", DAVE, "dave")
@@ -115,7 +115,7 @@ async def test_an_exported_origins_game_replays_and_continues_in_another_channel
     with pytest.raises(TableError, match="Seats still empty"):
         await service.controls.resume(OTHER, BOB)
     for uid, name in ((ALICE, "alice"), (BOB, "bob"), (CAROL, "carol")):
-        joined = await service.join(OTHER, uid, name)
+        joined = await service.lobby.join(OTHER, uid, name)
         assert any(p.kind == "briefing" and p.user_id == uid for p in joined.posts)
     await service.controls.resume(OTHER, BOB)
     for _ in range(1000):
@@ -140,9 +140,9 @@ async def test_import_refuses_a_record_that_does_not_replay(service):
 
 
 async def test_the_full_history_is_published_only_after_the_end(service):
-    await service.create(CHANNEL, 9, "envoys", ALICE, "alice")
-    await service.join(CHANNEL, BOB, "bob")
-    await service.start(CHANNEL, ALICE, seed=2)
+    await service.lobby.create(CHANNEL, 9, "envoys", ALICE, "alice")
+    await service.lobby.join(CHANNEL, BOB, "bob")
+    await service.lobby.start(CHANNEL, ALICE, seed=2)
     await service.command(CHANNEL, BOB, "commit", {"value": "3"})
     with pytest.raises(TableError, match="only after the game ends"):
         await service.history.publish(CHANNEL, ALICE)
@@ -168,10 +168,10 @@ async def test_replay_checks_the_seed_against_the_commitment_posted_at_the_start
 
 
 async def test_python_m_bot_replay_checks_an_exported_crisis_game(service, tmp_path):
-    await service.create(CHANNEL, 9, "crisis1914", ALICE, "alice")
+    await service.lobby.create(CHANNEL, 9, "crisis1914", ALICE, "alice")
     await service.controls.set_automatic(CHANNEL, ALICE, None, True)
     await service.controls.set_automatic(CHANNEL, ALICE, None, True)
-    await service.start(CHANNEL, ALICE, seed=21)
+    await service.lobby.start(CHANNEL, ALICE, seed=21)
     await service.controls.set_automatic(CHANNEL, ALICE, "alice", True)  # played to the end
     path = tmp_path / "crisis.json"
     path.write_text(json.dumps(await service.history.export(CHANNEL)), encoding="utf-8")
@@ -183,10 +183,10 @@ async def test_python_m_bot_replay_checks_an_exported_crisis_game(service, tmp_p
 
 
 async def test_a_substitute_in_crisis_is_briefed_with_the_hand_and_nobody_else_sees_it(service):
-    await service.create(CHANNEL, 9, "crisis1914", ALICE, "alice")
-    await service.join(CHANNEL, BOB, "bob")
-    await service.join(CHANNEL, CAROL, "carol")
-    await service.start(CHANNEL, ALICE, seed=8)
+    await service.lobby.create(CHANNEL, 9, "crisis1914", ALICE, "alice")
+    await service.lobby.join(CHANNEL, BOB, "bob")
+    await service.lobby.join(CHANNEL, CAROL, "carol")
+    await service.lobby.start(CHANNEL, ALICE, seed=8)
     for _ in range(6):
         await service.auto(CHANNEL)
     t = await service.load(CHANNEL)
@@ -210,9 +210,9 @@ async def _finish(service: TableService, channel: int) -> None:
 
 
 async def test_a_game_seated_by_preference_out_of_join_order_exports_a_record_that_replays(service):
-    await service.create(CHANNEL, 9, "envoys", ALICE, "alice")
-    await service.join(CHANNEL, BOB, "bob", preference="s1")  # bob takes s1 though alice joined first
-    await service.start(CHANNEL, ALICE, seed=12)
+    await service.lobby.create(CHANNEL, 9, "envoys", ALICE, "alice")
+    await service.lobby.join(CHANNEL, BOB, "bob", preference="s1")  # bob takes s1 though alice joined first
+    await service.lobby.start(CHANNEL, ALICE, seed=12)
     await _finish(service, CHANNEL)
     data = await service.history.export(CHANNEL)
     assert data["seats"] == ["s1", "s2"]  # the order setup was given, not join order
@@ -226,7 +226,7 @@ async def test_an_imported_game_whose_seats_were_filled_out_of_order_exports_and
     await service.history.import_record(OTHER, 9, BOB, "bob", data)
     await service.controls.substitute(OTHER, BOB, "s3", CAROL, "carol")  # the last seat filled first
     await service.controls.set_automatic(OTHER, BOB, "s2", True)
-    await service.join(OTHER, ALICE, "alice")  # takes s1, the seat left
+    await service.lobby.join(OTHER, ALICE, "alice")  # takes s1, the seat left
     await service.controls.resume(OTHER, BOB)
     await _finish(service, OTHER)
     final = await service.history.export(OTHER)

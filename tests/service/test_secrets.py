@@ -58,10 +58,10 @@ async def test_a_seated_host_exporting_mid_game_gets_no_seed_and_no_hidden_actio
 # state and says nothing privately: the export holds neither state nor actions)
 @pytest.mark.parametrize("game", ["crisis1914", "schonbrunn"])
 async def test_no_real_game_in_play_exports_a_secret(service, game):
-    await service.create(CHANNEL, 9, game, ALICE, "alice")
-    await service.join(CHANNEL, BOB, "bob")
-    await service.join(CHANNEL, CAROL, "carol")
-    await service.start(CHANNEL, ALICE, seed=987654321)
+    await service.lobby.create(CHANNEL, 9, game, ALICE, "alice")
+    await service.lobby.join(CHANNEL, BOB, "bob")
+    await service.lobby.join(CHANNEL, CAROL, "carol")
+    await service.lobby.start(CHANNEL, ALICE, seed=987654321)
     private: set[str] = set()
     for _ in range(400):  # until someone has been told a secret
         await service.auto(CHANNEL)
@@ -171,9 +171,9 @@ async def test_an_engine_failure_is_announced_without_its_text(service, registry
     from bot.process.logsafe import WITHHELD
 
     registry.register(Leaky())
-    await service.create(CHANNEL, 9, "leaky", ALICE, "alice")
-    await service.join(CHANNEL, BOB, "bob")
-    await service.start(CHANNEL, ALICE, seed=7)
+    await service.lobby.create(CHANNEL, 9, "leaky", ALICE, "alice")
+    await service.lobby.join(CHANNEL, BOB, "bob")
+    await service.lobby.start(CHANNEL, ALICE, seed=7)
     await service.command(CHANNEL, BOB, "commit", {"value": "2"})
     out = await service.controls.set_automatic(CHANNEL, ALICE, "alice", True)  # alice's automatic move fails
     (notice,) = [p for p in out.public() if "failed" in p.text]
@@ -194,14 +194,14 @@ async def test_an_engine_failure_is_announced_without_its_text(service, registry
 
 
 async def test_a_join_preference_must_name_a_nation_of_the_game(service):
-    await service.create(CHANNEL, 9, "crisis1914", ALICE, "alice")
+    await service.lobby.create(CHANNEL, 9, "crisis1914", ALICE, "alice")
     for text in ("@everyone", "x" * 2000, "Narnia"):
         with pytest.raises(TableError, match="has no nation or seat called") as refused:
-            await service.join(CHANNEL, BOB, "bob", preference=text)
+            await service.lobby.join(CHANNEL, BOB, "bob", preference=text)
         assert "Choose one of: " in str(refused.value) and "France" in str(refused.value)
         assert len(str(refused.value)) < 400  # 2,000 typed characters are not echoed back
     assert [s.name for s in (await service.table_info(CHANNEL)).seats] == ["alice"]
-    out = await service.join(CHANNEL, BOB, "bob", preference="germany")
+    out = await service.lobby.join(CHANNEL, BOB, "bob", preference="germany")
     assert "hoping for germany" in out.posts[0].text
 
 
@@ -209,8 +209,8 @@ async def test_an_imported_games_free_seat_must_be_named_right(service):
     await seated(service, "alice", "bob")
     await service.history.import_record(OTHER, 9, BOB, "bob", await service.history.operator_export(CHANNEL))
     with pytest.raises(TableError, match="No free seat is called “Narnia”. Free: s1, s2."):
-        await service.join(OTHER, ALICE, "alice", preference="Narnia")
-    out = await service.join(OTHER, ALICE, "alice", preference="s2")
+        await service.lobby.join(OTHER, ALICE, "alice", preference="Narnia")
+    out = await service.lobby.join(OTHER, ALICE, "alice", preference="s2")
     assert out.reply == "You play s2."
 
 

@@ -10,7 +10,8 @@ from typing import Annotated, Any, Literal
 import pytest
 from pydantic import Field, TypeAdapter
 
-from bot.service.tables import TableError, TableService, _honour_preferences
+from bot.service.lobby import _honour_preferences
+from bot.service.tables import TableError, TableService
 from bot.store import SeatRow, open_store
 from engine import games
 from engine.core import Event, Game, GameState, Model, Outcome, Prompt
@@ -37,12 +38,12 @@ async def _play_round(service: TableService, commits=(2, 3), presser=ALICE) -> N
 
 
 async def test_create_join_start_seats_players_in_join_order(service):
-    out = await service.create(CHANNEL, 9, "envoys", ALICE, "alice")
+    out = await service.lobby.create(CHANNEL, 9, "envoys", ALICE, "alice")
     assert "Envoys" in out.posts[0].text and out.reply
-    await service.join(CHANNEL, BOB, "bob", "s2")
-    await service.join(CHANNEL, CAROL, "carol")
-    await service.leave(CHANNEL, CAROL)
-    out = await service.start(CHANNEL, ALICE, seed=7)
+    await service.lobby.join(CHANNEL, BOB, "bob", "s2")
+    await service.lobby.join(CHANNEL, CAROL, "carol")
+    await service.lobby.leave(CHANNEL, CAROL)
+    out = await service.lobby.start(CHANNEL, ALICE, seed=7)
     info = await service.table_info(CHANNEL)
     assert info.status == "running" and info.game == "envoys" and info.host_id == ALICE
     assert [(s.seat, s.user_id, s.name) for s in info.seats] == [("s1", ALICE, "alice"), ("s2", BOB, "bob")]
@@ -55,31 +56,31 @@ async def test_create_join_start_seats_players_in_join_order(service):
 
 async def test_lobby_refusals_say_what_is_wrong(service):
     with pytest.raises(TableError, match="There is no table in this channel."):
-        await service.join(CHANNEL, BOB, "bob")
+        await service.lobby.join(CHANNEL, BOB, "bob")
     with pytest.raises(TableError, match="No game called 'chess'"):
-        await service.create(CHANNEL, 9, "chess", ALICE, "alice")
-    await service.create(CHANNEL, 9, "envoys", ALICE, "alice")
+        await service.lobby.create(CHANNEL, 9, "chess", ALICE, "alice")
+    await service.lobby.create(CHANNEL, 9, "envoys", ALICE, "alice")
     with pytest.raises(TableError, match="already has a table"):
-        await service.create(CHANNEL, 9, "envoys", BOB, "bob")
+        await service.lobby.create(CHANNEL, 9, "envoys", BOB, "bob")
     with pytest.raises(TableError, match="already seated"):
-        await service.join(CHANNEL, ALICE, "alice")
+        await service.lobby.join(CHANNEL, ALICE, "alice")
     with pytest.raises(TableError, match="needs at least 2 players; 1 seated"):
-        await service.start(CHANNEL, ALICE)
-    await service.join(CHANNEL, BOB, "bob")
+        await service.lobby.start(CHANNEL, ALICE)
+    await service.lobby.join(CHANNEL, BOB, "bob")
     with pytest.raises(TableError, match=r"Only the host \(alice\) can start"):
-        await service.start(CHANNEL, BOB)
+        await service.lobby.start(CHANNEL, BOB)
     for uid in (3, 4):
-        await service.join(CHANNEL, uid, f"p{uid}")
+        await service.lobby.join(CHANNEL, uid, f"p{uid}")
     with pytest.raises(TableError, match=r"The table is full \(4 players\)"):
-        await service.join(CHANNEL, 5, "p5")
+        await service.lobby.join(CHANNEL, 5, "p5")
     with pytest.raises(TableError, match="You are not seated"):
-        await service.leave(CHANNEL, 5)
+        await service.lobby.leave(CHANNEL, 5)
 
 
 async def test_the_host_leaving_passes_the_host_role_on(service):
-    await service.create(CHANNEL, 9, "envoys", ALICE, "alice")
-    await service.join(CHANNEL, BOB, "bob")
-    out = await service.leave(CHANNEL, ALICE)
+    await service.lobby.create(CHANNEL, 9, "envoys", ALICE, "alice")
+    await service.lobby.join(CHANNEL, BOB, "bob")
+    out = await service.lobby.leave(CHANNEL, ALICE)
     assert "bob is now the host" in out.posts[0].text
     assert (await service.table_info(CHANNEL)).host_id == BOB
 
@@ -92,7 +93,7 @@ async def test_abandon_only_by_the_host_or_a_server_manager(service):
     assert (await service.table_info(CHANNEL)).status == "abandoned"
     with pytest.raises(TableError, match="The game is over."):
         await service.command(CHANNEL, ALICE, "commit", {"value": "1"})
-    await service.create(CHANNEL, 9, "envoys", BOB, "bob")  # the channel is free again
+    await service.lobby.create(CHANNEL, 9, "envoys", BOB, "bob")  # the channel is free again
 
 
 class PreferenceOptions(EnvoyOptions):
@@ -119,9 +120,9 @@ class Preferring(Envoys):
 
 
 async def test_a_nation_preference_reaches_a_game_that_takes_preferences(service):
-    await service.create(CHANNEL, 9, "envoys-pref", ALICE, "alice")
-    await service.join(CHANNEL, BOB, "bob", preference="France")
-    await service.start(CHANNEL, ALICE, seed=1)
+    await service.lobby.create(CHANNEL, 9, "envoys-pref", ALICE, "alice")
+    await service.lobby.join(CHANNEL, BOB, "bob", preference="France")
+    await service.lobby.start(CHANNEL, ALICE, seed=1)
     info = await service.table_info(CHANNEL)
     assert [(s.name, s.label) for s in info.seats] == [("alice", "s1"), ("bob", "France")]
     assert "2. bob — France" in await service.status(CHANNEL)
@@ -270,10 +271,10 @@ class Counter(Game[TallyState]):
 
 
 async def test_fifty_simultaneous_actions_on_one_table_serialize_with_nothing_lost(service):
-    await service.create(CHANNEL, 9, "counter", ALICE, "alice")
+    await service.lobby.create(CHANNEL, 9, "counter", ALICE, "alice")
     for uid in (BOB, CAROL, 4):
-        await service.join(CHANNEL, uid, f"p{uid}")
-    await service.start(CHANNEL, ALICE, seed=1)
+        await service.lobby.join(CHANNEL, uid, f"p{uid}")
+    await service.lobby.start(CHANNEL, ALICE, seed=1)
     users = [ALICE, BOB, CAROL, 4]
     await asyncio.gather(*(service.act(CHANNEL, users[i % 4], {"kind": "tally", "by": i}) for i in range(50)))
     state = games.get("counter").load_state((await service.store.get_table(CHANNEL)).state)
@@ -290,9 +291,9 @@ async def test_two_services_on_one_database_never_overwrite_each_other(tmp_path,
     second = await open_store(tmp_path / "shared.sqlite3")
     try:
         a, b = TableService(first, clock=clock), TableService(second, clock=clock)
-        await a.create(CHANNEL, 9, "counter", ALICE, "alice")
-        await a.join(CHANNEL, BOB, "bob")
-        await a.start(CHANNEL, ALICE, seed=1)
+        await a.lobby.create(CHANNEL, 9, "counter", ALICE, "alice")
+        await a.lobby.join(CHANNEL, BOB, "bob")
+        await a.lobby.start(CHANNEL, ALICE, seed=1)
         for i in range(6):
             await (a if i % 2 else b).act(CHANNEL, ALICE, {"kind": "tally", "by": i})
         state = games.get("counter").load_state((await first.get_table(CHANNEL)).state)
@@ -317,10 +318,10 @@ async def test_a_game_without_a_preference_option_seats_players_on_the_nation_th
     service, registry
 ):
     registry.register(Nations())
-    await service.create(CHANNEL, 9, "envoys-nations", ALICE, "alice")
-    await service.join(CHANNEL, BOB, "bob", preference="germany")
-    await service.join(CHANNEL, CAROL, "carol", preference="Britain")
-    await service.start(CHANNEL, ALICE, seed=1)
+    await service.lobby.create(CHANNEL, 9, "envoys-nations", ALICE, "alice")
+    await service.lobby.join(CHANNEL, BOB, "bob", preference="germany")
+    await service.lobby.join(CHANNEL, CAROL, "carol", preference="Britain")
+    await service.lobby.start(CHANNEL, ALICE, seed=1)
     info = await service.table_info(CHANNEL)
     assert [(s.name, s.label) for s in info.seats] == [
         ("alice", "France"),
@@ -343,9 +344,9 @@ def test_a_preference_already_taken_falls_back_to_join_order():
 async def test_what_setup_already_did_is_posted_and_logged_at_start(service):
     """Crisis: 1914's setup runs the First Draw until its first decision; the cards it put
     on the Tableaux are public and must appear in the channel and in /game log."""
-    await service.create(CHANNEL, None, "crisis1914", ALICE, "alice")
-    await service.join(CHANNEL, BOB, "bob")
-    out = await service.start(CHANNEL, ALICE, seed=5)
+    await service.lobby.create(CHANNEL, None, "crisis1914", ALICE, "alice")
+    await service.lobby.join(CHANNEL, BOB, "bob")
+    out = await service.lobby.start(CHANNEL, ALICE, seed=5)
     first_draw = [p.text for p in out.posts if p.to == "channel" and p.text.startswith("First Draw: ")]
     assert first_draw == [
         "First Draw: Berchtold drew Stürgkh (3 DP) to the Tableau.",
@@ -368,7 +369,7 @@ def test_the_lasting_allies_option_is_listed_with_its_rulebook_section():
 async def test_simplified_schonbrunn_with_the_auction_is_refused_saying_why(service):
     """Variants: the Auction is bid in Receptions, which the simplified rules do not have."""
     with pytest.raises(TableError, match="choose simplified or auction, not both"):
-        await service.create(CHANNEL, None, "schonbrunn", ALICE, "ann", {"simplified": True, "auction": True})
+        await service.lobby.create(CHANNEL, None, "schonbrunn", ALICE, "ann", {"simplified": True, "auction": True})
 
 
 @pytest.mark.parametrize(
@@ -409,8 +410,8 @@ async def test_origins_ignores_a_preference_unless_the_host_sets_choose_nations(
     dealt = origins.setup(["s1", "s2"], origins.Options(), 7)
     first = origins.seat_label(dealt, "s1").split(" ")[0]  # a country dealt to the first seat
     for channel, options, bob_seat in ((CHANNEL, {}, "s2"), (CHANNEL + 1, {"choose_nations": True}, "s1")):
-        await service.create(channel, None, "origins", ALICE, "alice", options)
-        await service.join(channel, BOB, "bob", preference=first)
-        await service.start(channel, ALICE, seed=7)
+        await service.lobby.create(channel, None, "origins", ALICE, "alice", options)
+        await service.lobby.join(channel, BOB, "bob", preference=first)
+        await service.lobby.start(channel, ALICE, seed=7)
         info = await service.table_info(channel)
         assert next(s.seat for s in info.seats if s.name == "bob") == bob_seat, options
