@@ -40,6 +40,8 @@ CONSOLE_DIPLOMACY_MINUTES = 10.0
 
 
 def _parser() -> argparse.ArgumentParser:
+    """Every subcommand and its options, declared in one place (long because it is a list of
+    declarations; each subcommand's work is a function of its own below)."""
     config_help = "config file (default: $CHANCELLERY_CONFIG or ./config.toml)"
     parser = argparse.ArgumentParser(
         prog="chancellery",

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from pydantic import ValidationError
 
 from engine import games
-from engine.core import Choice, GameError, IllegalAction, matches_seat, seed_commitment
+from engine.core import Choice, GameError, GameState, IllegalAction, matches_seat, seed_commitment
 
 from ..render import seat_list
 from ..store import DatabaseLost, EventRow, SeatHistoryRow, SeatRow, StorageFull, Store, TableExists, TableRow
@@ -245,26 +245,7 @@ class Lobby:
             if user_id != t.row.host_id:
                 raise TableError(f"Only the host ({self.posts.host_name(t)}) can start the game.")
             g = t.game
-            if len(t.seats) < g.min_players:
-                raise TableError(f"{g.title} needs at least {g.min_players} players; {len(t.seats)} seated.")
-            seats = [replace(s, seat=f"s{i}") for i, s in enumerate(t.seats, 1)]
-            options = dict(t.row.options)
-            # A game that takes nation preferences says so with a `preferences` option.
-            if "preferences" in g.Options.model_fields:
-                options["preferences"] = {s.seat: s.preference for s in seats if s.preference}
-            if seed is not None and not SEED_MIN <= seed <= SEED_MAX:
-                raise TableError(f"The seed must be a whole number from {SEED_MIN:,} to {SEED_MAX:,}.")
-            table_seed = seed if seed is not None else self.seed_source()
-            try:
-                state = g.setup([s.seat for s in seats], g.Options.model_validate(options), table_seed)
-            except (IllegalAction, ValidationError) as exc:
-                raise TableError(f"The game could not start: {error_message(exc)}") from None
-            if "preferences" not in g.Options.model_fields:
-                # Seat ids are opaque, so who holds which is ours to choose: seat players
-                # whose preference names a nation the game dealt out on that nation.
-                labels = {s.seat: g.seat_label(state, s.seat) for s in seats}
-                policy = "first_come" if options.get("choose_nations") else g.nation_choice
-                seats = _honour_preferences(seats, labels, policy, g.nation_names())
+            seats, state, table_seed = self._dealt(t, seed)
             # `t` keeps the stored row: _save writes the columns that differ from it
             started = t.replaced(seats=seats, deadlines=[], state=state)
             now = self.clock()
@@ -308,6 +289,32 @@ class Lobby:
             return out
 
         return await self.access.with_table(channel_id, run)
+
+    def _dealt(self, t: LoadedTable, seed: int | None) -> tuple[list[SeatRow], GameState, int]:
+        """The seats, the game set up and its seed, for a table about to start: the players on
+        opaque seat ids, then on the nation their preference names as the game allows."""
+        g = t.game
+        if len(t.seats) < g.min_players:
+            raise TableError(f"{g.title} needs at least {g.min_players} players; {len(t.seats)} seated.")
+        seats = [replace(s, seat=f"s{i}") for i, s in enumerate(t.seats, 1)]
+        options = dict(t.row.options)
+        # A game that takes nation preferences says so with a `preferences` option.
+        if "preferences" in g.Options.model_fields:
+            options["preferences"] = {s.seat: s.preference for s in seats if s.preference}
+        if seed is not None and not SEED_MIN <= seed <= SEED_MAX:
+            raise TableError(f"The seed must be a whole number from {SEED_MIN:,} to {SEED_MAX:,}.")
+        table_seed = seed if seed is not None else self.seed_source()
+        try:
+            state = g.setup([s.seat for s in seats], g.Options.model_validate(options), table_seed)
+        except (IllegalAction, ValidationError) as exc:
+            raise TableError(f"The game could not start: {error_message(exc)}") from None
+        if "preferences" not in g.Options.model_fields:
+            # Seat ids are opaque, so who holds which is ours to choose: seat players
+            # whose preference names a nation the game dealt out on that nation.
+            labels = {s.seat: g.seat_label(state, s.seat) for s in seats}
+            policy = "first_come" if options.get("choose_nations") else g.nation_choice
+            seats = _honour_preferences(seats, labels, policy, g.nation_names())
+        return seats, state, table_seed
 
     def _checked_preference(self, t: LoadedTable, user_id: int, preference: str | None) -> str | None:
         """A lobby join's preference, if it names a nation or seat the game deals at some

@@ -183,6 +183,10 @@ def end_turn(state: CrisisState) -> None:
 
 # -- decisions inside a turn ---------------------------------------------------------------------
 def _answer_pending(state: CrisisState, p: Player, action: Any, rng: random.Random, log: Log) -> None:
+    """The answer to what the statesman owes before anything else (a revealed card to place,
+    a Deliberation's card to choose, cards to reorder or discard, the Score Step's reduction):
+    one branch per kind, each short, kept together so the order of the checks reads as the
+    rulebook gives them."""
     pending = state.pending[0]
     if pending.nation != p.nation:
         raise NotYourTurn(f"Waiting for {statesman(pending.nation)}.")

@@ -13,6 +13,9 @@ from .state import OriginsState, Sheet
 
 
 def play(state: OriginsState, seat: str, action: Any, rng: random.Random) -> list[Event]:
+    """Apply one action: a branch per kind of action, each checking whose turn it is and
+    handing the work to its phase's module (bidding, placement, attacks); long because the
+    checks of every phase read together here."""
     names = content.names()
     if isinstance(action, Bid | Pass):
         if state.phase != "bidding" or state.bidder != seat:

@@ -65,6 +65,8 @@ def attack_table_text() -> str:
 
 
 def entries() -> list[Entry]:
+    """Everything `/game card` can show for Origins: powers, countries, embassies, turns,
+    objectives, specials and the attack table (long because it lists each kind in turn)."""
     names = content.names()
     b = content.board()
     out: list[Entry] = []

@@ -264,6 +264,9 @@ _TURN_HANDLERS = {
 
 
 def play(state: SchonbrunnState, seat: str, action: object, rng: random.Random) -> list[Event]:
+    """Apply one action, dispatched by its exact class to the phase module that carries it
+    out; long because the dispatch tables and the stage checks are one hot path, written
+    inline for speed (see the comment below)."""
     events: list[Event] = []
     stage, queue = state.stage, state.queue
     # dispatched on the action's class, not by `isinstance` (nor `match`, which calls it):

@@ -57,6 +57,8 @@ def head_text(n: Nation) -> str:
 
 
 def entries() -> list[Entry]:
+    """Everything `/game card` can show for Schönbrunn: Nations, Reparations, Objectives,
+    tables and the Setup piles (long because it lists each kind in turn)."""
     out: list[Entry] = []
     for n in nations().values():
         out.append(Entry(name=n.name, kind="Nation", text=nation_text(n), provenance=n.provenance))
