@@ -115,6 +115,33 @@ class Console:
         self._last_status: str | None = None
         base = service.clock
         service.set_clock(lambda: base() + self.offset)
+        self._game_verbs = {  # `/game <verb>`: the method that does it
+            "new": self._new_table,
+            "join": self._join,
+            "leave": self._leave,
+            "start": self._start,
+            "status": self._status,
+            "me": self._me,
+            "log": self._log,
+            "rules": self._rules,
+            "card": self._card,
+            "help": self._help_for,
+            "settings": self._settings,
+            "abandon": self._abandon,
+            "pause": self._pause,
+            "resume": self._resume,
+            "deadline": self._deadline,
+            "substitute": self._substitute,
+            "bot": self._bot,
+            "undo": self._undo,
+            "export": self._export,
+            "publish": self._publish,
+            "notify": self._notify,
+            "standing": self._standing,
+            "session": self._session,
+            "mine": self._mine,
+        }
+        assert set(self._game_verbs) == set(GAME_VERBS)
 
     # -- output ----------------------------------------------------------------------------
     def say(self, text: str, label: str | None = None) -> None:
@@ -265,142 +292,177 @@ class Console:
         if group == "community":  # the archive, ratings and profiles (bot/service/community.py)
             await self._community(user, words[1:])
             return
-        if group == "game":
-            if len(words) < 2 or words[1].lower() not in GAME_VERBS:
-                raise ConsoleError(f"/game takes one of: {', '.join(GAME_VERBS)}")
-            verb, options = words[1].lower(), _options(words[2:])
-            _check_verb_options(verb, options)
-        else:
-            if len(words) < 2:
-                raise ConsoleError(f"/{group} needs a command")
-            verb, options = words[1].lower(), _options(words[2:])
-        uid = user_id_for(user)
-        s = self.service
         if group != "game":
-            info = await s.table_info(CHANNEL)
-            if info is not None and group not in (info.game, *_aliases(info.game)):
-                raise TableError(f"This table plays {info.game}; its commands are /{info.game} ….")
-            if info is None:
-                raise TableError("There is no table in this channel.")
-            _check_command_options(info.game, verb, options)
-            await self.show(await s.command(CHANNEL, uid, verb, options), user)
-        elif verb == "new":
-            game = options.pop("game", None)
-            if not game:
-                raise ConsoleError("/game new needs game:<id>")
-            await self.show(await s.lobby.create(CHANNEL, None, game, uid, user, options or None), user)
-        elif verb == "join":
-            pref = options.get("nation") or options.get("preference")
-            await self.show(await s.lobby.join(CHANNEL, uid, user, pref), user)
-        elif verb == "leave":
-            await self.show(await s.lobby.leave(CHANNEL, uid), user)
-        elif verb == "start":
-            seed = options.get("seed")
+            await self._game_command(user, group, words)
+            return
+        if len(words) < 2 or words[1].lower() not in GAME_VERBS:
+            raise ConsoleError(f"/game takes one of: {', '.join(GAME_VERBS)}")
+        verb, options = words[1].lower(), _options(words[2:])
+        _check_verb_options(verb, options)
+        await self._game_verbs[verb](user, user_id_for(user), options)
+
+    async def _game_command(self, user: str, group: str, words: list[str]) -> None:
+        """`/<game> <command> …`: a move in the game the table plays."""
+        if len(words) < 2:
+            raise ConsoleError(f"/{group} needs a command")
+        verb, options = words[1].lower(), _options(words[2:])
+        uid = user_id_for(user)
+        info = await self.service.table_info(CHANNEL)
+        if info is not None and group not in (info.game, *_aliases(info.game)):
+            raise TableError(f"This table plays {info.game}; its commands are /{info.game} ….")
+        if info is None:
+            raise TableError("There is no table in this channel.")
+        _check_command_options(info.game, verb, options)
+        await self.show(await self.service.command(CHANNEL, uid, verb, options), user)
+
+    # -- /game verbs: each takes (user, uid, options) ---------------------------------------
+    async def _new_table(self, user: str, uid: int, options: dict[str, str]) -> None:
+        game = options.pop("game", None)
+        if not game:
+            raise ConsoleError("/game new needs game:<id>")
+        out = await self.service.lobby.create(CHANNEL, None, game, uid, user, options or None)
+        await self.show(out, user)
+
+    async def _join(self, user: str, uid: int, options: dict[str, str]) -> None:
+        pref = options.get("nation") or options.get("preference")
+        await self.show(await self.service.lobby.join(CHANNEL, uid, user, pref), user)
+
+    async def _leave(self, user: str, uid: int, options: dict[str, str]) -> None:
+        await self.show(await self.service.lobby.leave(CHANNEL, uid), user)
+
+    async def _start(self, user: str, uid: int, options: dict[str, str]) -> None:
+        seed = options.get("seed")
+        try:
+            # the service says the range; int() itself refuses more than 4,300 digits
+            seed_value = int(seed) if seed is not None and len(seed) <= 40 else None
+        except ValueError:
+            raise ConsoleError("seed must be a whole number") from None
+        if seed is not None and seed_value is None:
+            raise ConsoleError("seed must be a whole number of at most 19 digits")
+        await self.show(await self.service.lobby.start(CHANNEL, uid, seed_value), user)
+
+    async def _status(self, user: str, uid: int, options: dict[str, str]) -> None:
+        self._last_status = await self.service.status(CHANNEL)
+        self.say(self._last_status)
+        await self.show_picture()
+
+    async def _me(self, user: str, uid: int, options: dict[str, str]) -> None:
+        self.private(user, await self.service.me(CHANNEL, uid))
+
+    async def _log(self, user: str, uid: int, options: dict[str, str]) -> None:
+        page = options.get("page", "1")
+        if not (page.isascii() and page.isdigit() and len(page) <= 9):
+            raise ConsoleError("page must be a whole number")
+        self.say(await self.service.history.log(CHANNEL, int(page)))
+
+    async def _rules(self, user: str, uid: int, options: dict[str, str]) -> None:
+        info = await self.service.table_info(CHANNEL)
+        game = options.get("game") or (info.game if info else None)
+        if not game:
+            raise ConsoleError("/game rules needs game:<id> when no table is open")
+        self.say(self.service.rules(game))
+
+    async def _card(self, user: str, uid: int, options: dict[str, str]) -> None:
+        name = options.get("name")
+        if not name:
+            raise ConsoleError("/game card needs name:<card or table entry>, e.g. /game card name:Conrad")
+        info = await self.service.table_info(CHANNEL)
+        self.private(user, reference.lookup(name, options.get("game") or (info.game if info else None)))
+
+    async def _help_for(self, user: str, uid: int, options: dict[str, str]) -> None:
+        """`/game help`: a game's turn, or with aid:yes the player aid for the caller's seat."""
+        if options.get("aid", "no").lower() in YES:
+            self.private(user, await self.service.aid(CHANNEL, uid, options.get("game")))
+        else:
+            info = await self.service.table_info(CHANNEL)
+            self.private(user, reference.help_text(options.get("game") or (info.game if info else None)))
+
+    async def _settings(self, user: str, uid: int, options: dict[str, str]) -> None:
+        await self.show(await self.service.settings(CHANNEL, uid, options), user)
+
+    async def _abandon(self, user: str, uid: int, options: dict[str, str]) -> None:
+        await self.show(await self.service.abandon(CHANNEL, uid), user)
+
+    async def _pause(self, user: str, uid: int, options: dict[str, str]) -> None:
+        await self.show(await self.service.controls.pause(CHANNEL, uid), user)
+
+    async def _resume(self, user: str, uid: int, options: dict[str, str]) -> None:
+        await self.show(await self.service.controls.resume(CHANNEL, uid), user)
+
+    async def _deadline(self, user: str, uid: int, options: dict[str, str]) -> None:
+        deadlines = self.service.deadlines
+        if options.get("end_now", "").lower() in ("yes", "true"):
+            await self.show(await deadlines.end_phase(CHANNEL, uid), user)
+        elif options.get("nudge", "").lower() in ("yes", "true"):
+            await self.show(await deadlines.nudge(CHANNEL, uid), user)
+        else:
             try:
-                # the service says the range; int() itself refuses more than 4,300 digits
-                seed_value = int(seed) if seed is not None and len(seed) <= 40 else None
+                hours = float(options.get("hours", ""))
             except ValueError:
-                raise ConsoleError("seed must be a whole number") from None
-            if seed is not None and seed_value is None:
-                raise ConsoleError("seed must be a whole number of at most 19 digits")
-            await self.show(await s.lobby.start(CHANNEL, uid, seed_value), user)
-        elif verb == "status":
-            self._last_status = await s.status(CHANNEL)
-            self.say(self._last_status)
-            await self.show_picture()
-        elif verb == "me":
-            self.private(user, await s.me(CHANNEL, uid))
-        elif verb == "log":
-            page = options.get("page", "1")
-            if not (page.isascii() and page.isdigit() and len(page) <= 9):
-                raise ConsoleError("page must be a whole number")
-            self.say(await s.history.log(CHANNEL, int(page)))
-        elif verb == "rules":
-            info = await s.table_info(CHANNEL)
-            game = options.get("game") or (info.game if info else None)
-            if not game:
-                raise ConsoleError("/game rules needs game:<id> when no table is open")
-            self.say(s.rules(game))
-        elif verb == "card":
-            name = options.get("name")
-            if not name:
-                raise ConsoleError("/game card needs name:<card or table entry>, e.g. /game card name:Conrad")
-            info = await s.table_info(CHANNEL)
-            self.private(user, reference.lookup(name, options.get("game") or (info.game if info else None)))
-        elif verb == "settings":
-            await self.show(await s.settings(CHANNEL, uid, options), user)
-        elif verb == "abandon":
-            await self.show(await s.abandon(CHANNEL, uid), user)
-        elif verb == "pause":
-            await self.show(await s.controls.pause(CHANNEL, uid), user)
-        elif verb == "resume":
-            await self.show(await s.controls.resume(CHANNEL, uid), user)
-        elif verb == "deadline":
-            if options.get("end_now", "").lower() in ("yes", "true"):
-                await self.show(await s.deadlines.end_phase(CHANNEL, uid), user)
-            elif options.get("nudge", "").lower() in ("yes", "true"):
-                await self.show(await s.deadlines.nudge(CHANNEL, uid), user)
-            else:
-                try:
-                    hours = float(options.get("hours", ""))
-                except ValueError:
-                    raise ConsoleError("/game deadline needs hours:<h>, end_now:yes or nudge:yes") from None
-                await self.show(await s.deadlines.set_deadline(CHANNEL, uid, hours), user)
-        elif verb == "substitute":
-            if "seat" not in options or "member" not in options:
-                raise ConsoleError("/game substitute needs seat:<nation or player> member:<name>")
-            member = options["member"]
-            await self.show(
-                await s.controls.substitute(CHANNEL, uid, options["seat"], user_id_for(member), member), user
-            )
-        elif verb == "bot":
-            # Discord's `on:no`, or the console's older `off:yes`
-            on = options.get("on", "yes").lower() in YES and options.get("off", "no").lower() not in YES
-            await self.show(await s.controls.set_automatic(CHANNEL, uid, options.get("seat"), on), user)
-        elif verb == "undo":
-            await self.show(await s.controls.undo(CHANNEL, uid), user)
-        elif verb == "export":
-            record = json.dumps(await s.history.export(CHANNEL), indent=1)
-            if options.get("file"):
-                try:
-                    Path(options["file"]).write_text(record, encoding="utf-8")
-                except OSError as exc:
-                    raise ConsoleError(f"cannot write {options['file']}: {exc.strerror}") from None
-                self.private(user, f"Exported to {options['file']}.")
-            else:
-                self.private(user, record)  # the service gives the public record before the end
-        elif verb == "publish":
-            await self.show(await s.history.publish(CHANNEL, uid), user)
-        elif verb == "notify":
-            prefs = {k: options[k] for k in ("mode", "timezone", "quiet_hours") if k in options}
-            self.private(user, await s.notifications.set_notify(uid, **prefs))
-        elif verb == "standing":
-            withdraw = str(options.get("withdraw", "")).lower() in ("yes", "true", "on", "1")
-            await self.show(await s.controls.standing(CHANNEL, uid, options.get("order"), withdraw), user)
-        elif verb == "session":
-            remove = str(options.get("remove", "")).lower() in ("yes", "true", "on", "1")
+                raise ConsoleError("/game deadline needs hours:<h>, end_now:yes or nudge:yes") from None
+            await self.show(await deadlines.set_deadline(CHANNEL, uid, hours), user)
+
+    async def _substitute(self, user: str, uid: int, options: dict[str, str]) -> None:
+        if "seat" not in options or "member" not in options:
+            raise ConsoleError("/game substitute needs seat:<nation or player> member:<name>")
+        member = options["member"]
+        controls = self.service.controls
+        await self.show(
+            await controls.substitute(CHANNEL, uid, options["seat"], user_id_for(member), member), user
+        )
+
+    async def _bot(self, user: str, uid: int, options: dict[str, str]) -> None:
+        # Discord's `on:no`, or the console's older `off:yes`
+        on = options.get("on", "yes").lower() in YES and options.get("off", "no").lower() not in YES
+        out = await self.service.controls.set_automatic(CHANNEL, uid, options.get("seat"), on)
+        await self.show(out, user)
+
+    async def _undo(self, user: str, uid: int, options: dict[str, str]) -> None:
+        await self.show(await self.service.controls.undo(CHANNEL, uid), user)
+
+    async def _export(self, user: str, uid: int, options: dict[str, str]) -> None:
+        record = json.dumps(await self.service.history.export(CHANNEL), indent=1)
+        if options.get("file"):
             try:
-                hours = float(options.get("hours", 2))
-            except ValueError:
-                raise ConsoleError(f"hours must be a number, not {options['hours']!r}") from None
-            reply, _ = await s.sessions.session(
-                CHANNEL,
-                uid,
-                options.get("day"),
-                options.get("time"),
-                hours,
-                options.get("timezone", "UTC"),
-                remove=remove,
-            )
-            self.private(user, reply)
-        elif verb == "mine":
-            self.private(user, await s.notifications.mine(uid))
-        elif verb == "help":
-            if options.get("aid", "no").lower() in YES:
-                self.private(user, await s.aid(CHANNEL, uid, options.get("game")))
-            else:
-                info = await s.table_info(CHANNEL)
-                self.private(user, reference.help_text(options.get("game") or (info.game if info else None)))
+                Path(options["file"]).write_text(record, encoding="utf-8")
+            except OSError as exc:
+                raise ConsoleError(f"cannot write {options['file']}: {exc.strerror}") from None
+            self.private(user, f"Exported to {options['file']}.")
+        else:
+            self.private(user, record)  # the service gives the public record before the end
+
+    async def _publish(self, user: str, uid: int, options: dict[str, str]) -> None:
+        await self.show(await self.service.history.publish(CHANNEL, uid), user)
+
+    async def _notify(self, user: str, uid: int, options: dict[str, str]) -> None:
+        prefs = {k: options[k] for k in ("mode", "timezone", "quiet_hours") if k in options}
+        self.private(user, await self.service.notifications.set_notify(uid, **prefs))
+
+    async def _standing(self, user: str, uid: int, options: dict[str, str]) -> None:
+        withdraw = str(options.get("withdraw", "")).lower() in ("yes", "true", "on", "1")
+        await self.show(
+            await self.service.controls.standing(CHANNEL, uid, options.get("order"), withdraw), user
+        )
+
+    async def _session(self, user: str, uid: int, options: dict[str, str]) -> None:
+        remove = str(options.get("remove", "")).lower() in ("yes", "true", "on", "1")
+        try:
+            hours = float(options.get("hours", 2))
+        except ValueError:
+            raise ConsoleError(f"hours must be a number, not {options['hours']!r}") from None
+        reply, _ = await self.service.sessions.session(
+            CHANNEL,
+            uid,
+            options.get("day"),
+            options.get("time"),
+            hours,
+            options.get("timezone", "UTC"),
+            remove=remove,
+        )
+        self.private(user, reply)
+
+    async def _mine(self, user: str, uid: int, options: dict[str, str]) -> None:
+        self.private(user, await self.service.notifications.mine(uid))
 
     async def _community(self, user: str, words: list[str]) -> None:
         """`/community history|leaderboard|profile|mydata|forget|rated`: the console's tables
@@ -508,22 +570,32 @@ async def run_console(
     console = Console(service, stdout, as_user, pictures)
     await console.tick()  # deadlines that passed while nobody was here
     if script is not None:
-        try:
-            lines = Path(script).read_bytes().decode("utf-8").splitlines()
-        except OSError as exc:
-            stdout.write(f"! cannot read the script {script}: {exc.strerror}\n")
-            return 2
-        except UnicodeDecodeError:
-            stdout.write(f"! cannot read the script {script}: it is not UTF-8 text\n")
-            return 2
-        failed = 0
-        for number, raw in enumerate(lines, 1):
-            if raw.strip() and not raw.strip().startswith("#"):
-                stdout.write(f"> {raw.strip()}\n")
-            if not await console.line(raw):
-                stdout.write(f"! line {number} of {script}\n")
-                failed += 1
-        return 1 if failed else 0
+        return await _run_script(console, script, stdout)
+    return await _run_interactive(console, stdin, stdout, as_user)
+
+
+async def _run_script(console: Console, script: Path, stdout: TextIO) -> int:
+    """Each line of the script, echoed; 2 if it cannot be read, 1 if a line could not."""
+    try:
+        lines = Path(script).read_bytes().decode("utf-8").splitlines()
+    except OSError as exc:
+        stdout.write(f"! cannot read the script {script}: {exc.strerror}\n")
+        return 2
+    except UnicodeDecodeError:
+        stdout.write(f"! cannot read the script {script}: it is not UTF-8 text\n")
+        return 2
+    failed = 0
+    for number, raw in enumerate(lines, 1):
+        if raw.strip() and not raw.strip().startswith("#"):
+            stdout.write(f"> {raw.strip()}\n")
+        if not await console.line(raw):
+            stdout.write(f"! line {number} of {script}\n")
+            failed += 1
+    return 1 if failed else 0
+
+
+async def _run_interactive(console: Console, stdin: TextIO, stdout: TextIO, as_user: str) -> int:
+    """Prompt for lines until quit, Ctrl-C or the end of input."""
     stdout.write(f"Chancellery console. You are {as_user}; `as <name>` switches; `help` lists the lines.\n")
     # At a terminal, the standard library's readline gives line editing and history.
     terminal = stdin is sys.stdin and stdout is sys.stdout and stdin.isatty()
