@@ -34,7 +34,7 @@ from engine.core import Game, IllegalAction, Model, Prompt, rng_for
 
 from ..service.tablebase import Settings, owed_at_expiry, phase_seconds, single_step, standing_in_order
 
-__all__ = ["VisitModel", "GameTiming", "Pacing", "pace", "play_timed"]
+__all__ = ["VisitModel", "GameTiming", "TimedGame", "Pacing", "pace", "play_timed"]
 
 DAY = 86400.0
 HOUR = 3600.0
@@ -139,6 +139,246 @@ class GameTiming:
     log: list[tuple[float, str, str]] = field(default_factory=list)
 
 
+class TimedGame:
+    """One game on the calendar (docs/pacing.md): the table's state, each person's visits,
+    the deadlines and reminders of the phases open, and when each seat will next act or
+    look in. `run` goes from event to event until the game ends. Deterministic for a seed:
+    every draw is made in the same order whatever the structure of the code."""
+
+    def __init__(
+        self,
+        game: Game,
+        players: int,
+        seed: int,
+        model: VisitModel,
+        settings: Settings | None = None,
+        options: Model | None = None,
+    ):
+        self.game, self.model = game, model
+        self.settings = settings or Settings()
+        self.rng = rng_for(seed, "pacing", "people")  # the start, notices, answer times
+        self.bots = random.Random(seed ^ 0x5EED)  # the automatic players' choices
+        self.seats = [f"s{i + 1}" for i in range(players)]
+        self.state = game.setup(self.seats, options or game.Options(), seed)
+        self.start = self.now = self.rng.uniform(0, 7 * DAY)
+        self.sessions = model.sessions(self.start, self.start + 365 * DAY)
+        self.people = {
+            seat: _Presence(model, model.timezone(i, players), rng_for(seed, "pacing", seat), self.sessions)
+            for i, seat in enumerate(self.seats)
+        }
+        self.mu = math.log(model.answer_median_minutes * MINUTE)
+        # a table whose single-player steps wait for the next live session (between_sessions)
+        self.wait = self.settings.between_sessions == "wait" and bool(self.sessions)
+        # the game's players look in ahead only if the game says what they would do there
+        self.ahead = getattr(game.bot_ahead, "__func__", None) is not Game.bot_ahead
+        self.plans: dict[str, float] = {}  # seat -> when it answers
+        self.looks: dict[str, float] = {}  # seat owing nothing -> when it next looks at the table
+        self.looked: dict[str, int] = {}  # seat -> the state (its step) it last looked at
+        self.due: dict[str, float] = {}  # phase -> deadline
+        self.reminders: list[tuple[float, str]] = []  # heap of (time, phase)
+        self.owing_before: set[str] = set()  # a turn notice goes only to a seat newly owing
+        self.waiting: set[str] = set()  # seats whose single-player step waits for a session
+        self.width: dict[str, int] = {}  # phase -> the most seats that owed in it at once
+        self.orders: dict[str, dict[str, str]] = {seat: {} for seat in self.seats}  # name -> scope
+        self.handoffs = self.decisions = self.defaults = 0
+        self.last_seat: str | None = None  # who made the last decision (None: a deadline gave it)
+        self.kinds: dict[str, list[float]] = {}
+        self.log: list[tuple[float, str, str]] = []
+        self.last = self.start  # when the decision before was made
+
+    def run(self, max_steps: int = 20_000) -> GameTiming:
+        for _ in range(max_steps):
+            if self.game.outcome(self.state) is not None:
+                break
+            prompts = self.game.prompts(self.state)
+            taken = _take_at_once(self.game, self.state, prompts, self.orders)
+            if taken is not None:  # no real choice: the table takes it without waiting (not a hand-off)
+                self.state = taken
+                self.decisions += 1
+                continue
+            self.open_deadlines(prompts)
+            self.plan_answers(prompts)
+            self.plan_looks(prompts)
+            self.next_event(prompts)
+        else:
+            raise AssertionError(f"{self.game.id}: no outcome after {max_steps} steps")
+        return GameTiming(
+            days=(self.now - self.start) / DAY,
+            handoffs=self.handoffs,
+            decisions=self.decisions,
+            defaults=self.defaults,
+            kinds=self.kinds,
+            log=self.log,
+        )
+
+    def answer_time(self) -> float:
+        return self.rng.lognormvariate(self.mu, self.model.answer_sigma)
+
+    def noticed(self, seat: str) -> float | None:
+        """When a notice now brings the seat's player, if it does."""
+        person = self.people[seat]
+        if person.present(self.now) or self.rng.random() >= self.model.notice_probability:
+            return None
+        come = self.now + self.rng.uniform(0, self.model.notice_within_minutes) * MINUTE
+        if not person.awake(come):
+            return None
+        person.visit(come)
+        return come
+
+    def in_session_from(self, at: float) -> float:
+        """The first moment at or after `at` inside a live session (everyone is there)."""
+        return next((max(b, at) for b, e in self.sessions if e > at), math.inf)
+
+    def in_session(self) -> bool:
+        """Whether a live session lasts at least `session_minutes` from now."""
+        soon = self.now + self.settings.session_minutes * 60
+        return any(b <= self.now and soon <= e for b, e in self.sessions)
+
+    def spent(self, kind: str, handoff: bool, seat: str) -> None:
+        """Where the days go: the time since the decision before, by the kind answered."""
+        self.log.append((self.now, seat, kind))
+        row = self.kinds.setdefault(kind, [0.0, 0.0, 0.0])
+        row[0] += 1
+        row[1] += handoff
+        row[2] += (self.now - self.last) / HOUR
+        self.last = self.now
+
+    def leave(self, seat: str, names: list[str]) -> None:
+        """Standing orders the seat's player leaves, if they apply to the state now."""
+        for name in names:
+            scope = self.game.standing_scope(self.state, seat, name)
+            if scope is not None:
+                mine = self.orders[seat]
+                for old in [n for n in mine if n.split(" ")[0] == name.split(" ")[0]]:
+                    del mine[old]  # one order of a kind, as the service keeps them
+                mine[name] = scope
+
+    def open_deadlines(self, prompts: list[Prompt]) -> None:
+        """A phase's deadline starts when its key first appears and goes with the phase;
+        its reminders are queued as it starts."""
+        phases = list(dict.fromkeys(p.phase for p in prompts))
+        for phase in phases:
+            self.width[phase] = max(self.width.get(phase, 0), sum(p.phase == phase for p in prompts))
+            if phase not in self.due:
+                # a live session that outlasts it: a single-player step is due in session_minutes
+                live = self.in_session()
+                next_in = None
+                if self.wait and not live:  # the step waits for the next session to begin
+                    next_in = next((b - self.now for b, _ in self.sessions if b > self.now), None)
+                self.due[phase] = self.now + phase_seconds(self.settings, prompts, phase, live, next_in)
+                for h in self.settings.reminders_hours:
+                    if self.due[phase] - h * HOUR > self.now:
+                        heapq.heappush(self.reminders, (self.due[phase] - h * HOUR, phase))
+        for phase in [p for p in self.due if p not in phases]:
+            del self.due[phase]
+        if self.sessions and self.in_session():
+            soon = self.now + self.settings.session_minutes * 60
+            for phase in phases:  # in a session the short deadline runs from the latest decision
+                if self.due[phase] < soon and single_step(prompts, phase):
+                    self.due[phase] = soon
+
+    def plan_answers(self, prompts: list[Prompt]) -> None:
+        """When each seat owing a decision will answer: at its next visit, sooner if a turn
+        notice brings it, or in the next live session if the table waits for one."""
+        owing = {p.seat for p in prompts}
+        for seat in [s for s in self.plans if s not in owing]:
+            del self.plans[seat]
+        self.waiting = {p.seat for p in prompts if self.wait and single_step(prompts, p.phase)}
+        for seat in sorted(owing - self.plans.keys()):
+            if seat in self.waiting:  # the table plays single-player steps in its sessions
+                self.plans[seat] = self.in_session_from(self.now) + self.answer_time()
+                continue
+            arrival = self.people[seat].next_arrival(self.now)
+            if seat not in self.owing_before and arrival > self.now:  # a turn notice goes out
+                come = self.noticed(seat)
+                if come is not None:
+                    arrival = min(arrival, come)
+            self.plans[seat] = arrival + self.answer_time()
+        self.owing_before = owing
+
+    def plan_looks(self, prompts: list[Prompt]) -> None:
+        """When each seat owing nothing next looks at a table that has changed."""
+        owing = {p.seat for p in prompts}
+        for seat in [s for s in self.looks if s in owing]:
+            del self.looks[seat]
+        if self.ahead:  # everyone else sees the table at their next visit (at once if there)
+            for seat in self.seats:
+                changed = self.looked.get(seat) != self.state.step
+                if seat not in owing and seat not in self.looks and changed:
+                    self.looks[seat] = self.people[seat].next_arrival(self.now) + self.answer_time()
+
+    def next_event(self, prompts: list[Prompt]) -> None:
+        """Go to whichever comes first: a reminder, a player looking in, a deadline, an answer."""
+        while self.reminders and self.reminders[0][1] not in self.due:
+            heapq.heappop(self.reminders)  # its phase is over
+        seat, when = min(self.plans.items(), key=lambda kv: (kv[1], kv[0]))
+        phase, deadline = min(self.due.items(), key=lambda kv: kv[1])
+        looker, look_at = ("", math.inf)
+        if self.looks:
+            looker, look_at = min(self.looks.items(), key=lambda kv: (kv[1], kv[0]))
+        if self.reminders and self.reminders[0][0] < min(when, deadline, look_at):
+            at, reminded = heapq.heappop(self.reminders)
+            self.remind(reminded, at, prompts)
+        elif look_at < min(when, deadline):
+            self.look_in(looker, look_at)
+        elif deadline <= when:
+            self.expire(phase, deadline)
+        else:
+            self.answer(seat, when, prompts)
+
+    def remind(self, phase: str, at: float, prompts: list[Prompt]) -> None:
+        """A reminder is a notice to every seat still owing in the phase."""
+        self.now = at
+        for p in prompts:
+            if p.phase == phase and p.seat not in self.waiting:
+                come = self.noticed(p.seat)
+                if come is not None:
+                    self.plans[p.seat] = min(self.plans[p.seat], come + self.answer_time())
+
+    def look_in(self, seat: str, at: float) -> None:
+        """A player who owes nothing looks in and answers ahead what they can."""
+        self.now = at
+        del self.looks[seat]
+        self.looked[seat] = self.state.step
+        self.leave(seat, self.game.bot_ahead(self.state, seat, self.bots))
+
+    def expire(self, phase: str, deadline: float) -> None:
+        """Time is up: the default for every seat still owing in the phase."""
+        self.now = deadline
+        del self.due[phase]
+        turns: set[tuple[str, str]] = set()
+        for _ in range(200):
+            owing = owed_at_expiry(self.game.prompts(self.state), phase, turns)
+            if not owing or self.game.outcome(self.state) is not None:
+                break
+            first = owing[0]
+            handoff = self.width[phase] == 1 and first.phase == phase  # a turn's rest is no hand-off
+            self.handoffs += handoff
+            self.spent(first.kind, handoff, first.seat)
+            if first.turn is not None:
+                turns.add((first.seat, first.turn))
+            default = self.game.default_action(self.state, first.seat)
+            self.state, _ = self.game.apply(self.state, first.seat, default)
+            self.decisions += 1
+            self.defaults += 1
+            self.last_seat = None
+
+    def answer(self, seat: str, when: float, prompts: list[Prompt]) -> None:
+        """The seat's player makes their decision and leaves standing orders after it."""
+        self.now = when
+        answered = next(p for p in prompts if p.seat == seat)
+        # the game passes to another player; the same player's next decision is the same visit
+        handoff = self.width[answered.phase] == 1 and seat != self.last_seat
+        self.handoffs += handoff
+        self.spent(answered.kind, handoff, seat)
+        action = self.game.bot_action(self.state, seat, self.bots)
+        self.leave(seat, self.game.bot_standing(self.state, seat, action, self.bots))
+        self.state, _ = self.game.apply(self.state, seat, action)
+        del self.plans[seat]
+        self.decisions += 1
+        self.last_seat = seat
+
+
 def play_timed(
     game: Game,
     players: int,
@@ -149,185 +389,7 @@ def play_timed(
     max_steps: int = 20_000,
 ) -> GameTiming:
     """One game on the calendar. Deterministic for a seed."""
-    settings = settings or Settings()
-    rng = rng_for(seed, "pacing", "people")
-    bots = random.Random(seed ^ 0x5EED)
-    seats = [f"s{i + 1}" for i in range(players)]
-    state = game.setup(seats, options or game.Options(), seed)
-    start = rng.uniform(0, 7 * DAY)
-    sessions = model.sessions(start, start + 365 * DAY)
-    people = {
-        seat: _Presence(model, model.timezone(i, players), rng_for(seed, "pacing", seat), sessions)
-        for i, seat in enumerate(seats)
-    }
-    mu = math.log(model.answer_median_minutes * MINUTE)
-
-    def answer_time() -> float:
-        return rng.lognormvariate(mu, model.answer_sigma)
-
-    def noticed(seat: str, t: float) -> float | None:
-        """When a notice at `t` brings the seat's player, if it does."""
-        person = people[seat]
-        if person.present(t) or rng.random() >= model.notice_probability:
-            return None
-        come = t + rng.uniform(0, model.notice_within_minutes) * MINUTE
-        if not person.awake(come):
-            return None
-        person.visit(come)
-        return come
-
-    t = start
-    plans: dict[str, float] = {}  # seat -> when it answers
-    looks: dict[str, float] = {}  # seat owing nothing -> when it next looks at the table
-    looked: dict[str, int] = {}  # seat -> the state (its step) it last looked at
-    ahead = getattr(game.bot_ahead, "__func__", None) is not Game.bot_ahead  # the game's players look in
-    due: dict[str, float] = {}  # phase -> deadline
-    reminders: list[tuple[float, str]] = []  # heap of (time, phase)
-    owing_before: set[str] = set()
-    width: dict[str, int] = {}  # phase -> the most seats that owed in it at once
-    orders: dict[str, dict[str, str]] = {seat: {} for seat in seats}  # standing orders: name -> scope
-    handoffs = decisions = defaults = 0
-    last_seat: str | None = None  # who made the last decision (None: a deadline gave it)
-    kinds: dict[str, list[float]] = {}
-    log: list[tuple[float, str, str]] = []
-    last = t
-
-    def spent(kind: str, handoff: bool, seat: str) -> None:
-        """Where the days go: the time since the decision before, by the kind answered."""
-        nonlocal last
-        log.append((t, seat, kind))
-        row = kinds.setdefault(kind, [0.0, 0.0, 0.0])
-        row[0] += 1
-        row[1] += handoff
-        row[2] += (t - last) / HOUR
-        last = t
-
-    # a table whose single-player steps wait for the next live session (between_sessions)
-    wait = settings.between_sessions == "wait" and bool(sessions)
-
-    def in_session_from(at: float) -> float:
-        """The first moment at or after `at` inside a live session (everyone is there)."""
-        return next((max(b, at) for b, e in sessions if e > at), math.inf)
-
-    def leave(seat: str, names: list[str]) -> None:
-        for name in names:
-            scope = game.standing_scope(state, seat, name)
-            if scope is not None:
-                mine = orders[seat]
-                for old in [n for n in mine if n.split(" ")[0] == name.split(" ")[0]]:
-                    del mine[old]  # one order of a kind, as the service keeps them
-                mine[name] = scope
-
-    for _ in range(max_steps):
-        if game.outcome(state) is not None:
-            break
-        prompts = game.prompts(state)
-        taken = _take_at_once(game, state, prompts, orders)
-        if taken is not None:  # no real choice: the table takes it without waiting (not a hand-off)
-            state = taken
-            decisions += 1
-            continue
-        phases = list(dict.fromkeys(p.phase for p in prompts))
-        for phase in phases:
-            if phase not in due:
-                # a live session that outlasts it: a single-player step is due in session_minutes
-                live = any(b <= t and t + settings.session_minutes * 60 <= e for b, e in sessions)
-                next_in = next((b - t for b, _ in sessions if b > t), None) if wait and not live else None
-                due[phase] = t + phase_seconds(settings, prompts, phase, live, next_in)
-                for h in settings.reminders_hours:
-                    if due[phase] - h * HOUR > t:
-                        heapq.heappush(reminders, (due[phase] - h * HOUR, phase))
-        for phase in [p for p in due if p not in phases]:
-            del due[phase]
-        soon = t + settings.session_minutes * 60
-        if sessions and any(b <= t and soon <= e for b, e in sessions):
-            for phase in phases:  # in a session the short deadline runs from the latest decision
-                if due[phase] < soon and single_step(prompts, phase):
-                    due[phase] = soon
-        owing = {p.seat for p in prompts}
-        for phase in phases:
-            width[phase] = max(width.get(phase, 0), sum(p.phase == phase for p in prompts))
-        for seat in [s for s in plans if s not in owing]:
-            del plans[seat]
-        waiting = {p.seat for p in prompts if wait and single_step(prompts, p.phase)}
-        for seat in sorted(owing - plans.keys()):
-            if seat in waiting:  # the table plays single-player steps in its sessions
-                plans[seat] = in_session_from(t) + answer_time()
-                continue
-            arrival = people[seat].next_arrival(t)
-            if seat not in owing_before and arrival > t:  # a turn notice goes out
-                come = noticed(seat, t)
-                if come is not None:
-                    arrival = min(arrival, come)
-            plans[seat] = arrival + answer_time()
-        owing_before = owing
-        for seat in [s for s in looks if s in owing]:
-            del looks[seat]
-        if ahead:  # everyone else sees the table at their next visit (at once if there)
-            for seat in seats:
-                if seat not in owing and seat not in looks and looked.get(seat) != state.step:
-                    looks[seat] = people[seat].next_arrival(t) + answer_time()
-        while reminders and reminders[0][1] not in due:
-            heapq.heappop(reminders)
-        seat, when = min(plans.items(), key=lambda kv: (kv[1], kv[0]))
-        phase, deadline = min(due.items(), key=lambda kv: kv[1])
-        looker, look_at = min(looks.items(), key=lambda kv: (kv[1], kv[0])) if looks else ("", math.inf)
-        if reminders and reminders[0][0] < min(when, deadline, look_at):
-            at, phase = heapq.heappop(reminders)
-            t = at
-            for p in prompts:
-                if p.phase == phase and p.seat not in waiting:
-                    come = noticed(p.seat, t)
-                    if come is not None:
-                        plans[p.seat] = min(plans[p.seat], come + answer_time())
-            continue
-        if look_at < min(when, deadline):  # a player looks in and answers ahead what they can
-            t = look_at
-            del looks[looker]
-            looked[looker] = state.step
-            leave(looker, game.bot_ahead(state, looker, bots))
-            continue
-        if deadline <= when:  # time is up: the default for every seat still owing in the phase
-            t = deadline
-            del due[phase]
-            turns: set[tuple[str, str]] = set()
-            for _ in range(200):
-                owing_now = owed_at_expiry(game.prompts(state), phase, turns)
-                if not owing_now or game.outcome(state) is not None:
-                    break
-                handoff = width[phase] == 1 and owing_now[0].phase == phase  # a turn's rest is no hand-off
-                handoffs += handoff
-                spent(owing_now[0].kind, handoff, owing_now[0].seat)
-                seat = owing_now[0].seat
-                if owing_now[0].turn is not None:
-                    turns.add((seat, owing_now[0].turn))
-                state, _ = game.apply(state, seat, game.default_action(state, seat))
-                decisions += 1
-                defaults += 1
-                last_seat = None
-            continue
-        t = when
-        answered = next(p for p in prompts if p.seat == seat)
-        # the game passes to another player; the same player's next decision is the same visit
-        handoff = width[answered.phase] == 1 and seat != last_seat
-        handoffs += handoff
-        spent(answered.kind, handoff, seat)
-        action = game.bot_action(state, seat, bots)
-        leave(seat, game.bot_standing(state, seat, action, bots))
-        state, _ = game.apply(state, seat, action)
-        del plans[seat]
-        decisions += 1
-        last_seat = seat
-    else:
-        raise AssertionError(f"{game.id}: no outcome after {max_steps} steps")
-    return GameTiming(
-        days=(t - start) / DAY,
-        handoffs=handoffs,
-        decisions=decisions,
-        defaults=defaults,
-        kinds=kinds,
-        log=log,
-    )
+    return TimedGame(game, players, seed, model, settings, options).run(max_steps)
 
 
 @dataclass
