@@ -204,7 +204,7 @@ def shown_database(database: Path | str) -> str:
 async def _run_console(
     config: Config, db: Path | str, script: Path | None, as_user: str, stdin: TextIO, stdout: TextIO
 ) -> int:
-    from bot.console.console import run_console
+    from bot.console.console import LOOP_CODES, run_console
     from bot.process import metrics
     from bot.service.tables import TableService
     from bot.store import open_store
@@ -213,7 +213,7 @@ async def _run_console(
     store = await open_store(db)
     server = backups = service = None
     health = metrics.Health(metrics.database_probe(db), store=store)  # the console runs: no gateway
-    stop = _ConsoleStop(config.shutdown_grace_seconds, run_console.__code__)
+    stop = _ConsoleStop(config.shutdown_grace_seconds, LOOP_CODES)
     try:
         service = TableService(
             store,
@@ -253,16 +253,16 @@ class _ConsoleStop:
     """SIGTERM or SIGINT end the console cleanly: a line being run is finished first (its
     action saved and printed), then the console stops before reading another; the store
     is closed and the process exits 0. The console waits for lines synchronously, so a
-    signal can only be acted on where the console's own loop runs (`console_code`): at
+    signal can only be acted on where the console's own loop runs (`console_codes`: the script and prompt loops): at
     its prompt, or between two lines of a script. There it raises `_Stopped`; elsewhere it
     is noted, and looked at again every 50 ms, and at the console's next write between
     lines. Past the grace period the console is stopped wherever it is."""
 
     POLL = 0.05
 
-    def __init__(self, grace: float, console_code: object) -> None:
+    def __init__(self, grace: float, console_codes: tuple[object, ...]) -> None:
         self.grace = grace
-        self.console_code = console_code
+        self.console_codes = console_codes
         self.since: float | None = None
         self._previous: dict[int, object] = {}
 
@@ -290,7 +290,7 @@ class _ConsoleStop:
             self.since = time.monotonic()
         if self.since is None:
             return
-        if getattr(frame, "f_code", None) is self.console_code or time.monotonic() - self.since > self.grace:
+        if getattr(frame, "f_code", None) in self.console_codes or time.monotonic() - self.since > self.grace:
             raise _Stopped
         signal.setitimer(signal.ITIMER_REAL, self.POLL)
 
@@ -317,7 +317,7 @@ class _StopAtWrite:
         self._stop = stop
 
     def write(self, text: str) -> int:
-        if self._stop.since is not None and sys._getframe(1).f_code is self._stop.console_code:
+        if self._stop.since is not None and sys._getframe(1).f_code in self._stop.console_codes:
             raise _Stopped
         return self._stream.write(text)
 

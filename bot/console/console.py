@@ -629,3 +629,9 @@ async def _run_interactive(console: Console, stdin: TextIO, stdout: TextIO, as_u
     finally:
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
+
+
+# The code of the console's own loops (between two lines of a script, at the interactive
+# prompt): the only places where `python -m bot` lets a SIGTERM or SIGINT stop the console,
+# so that a line in flight is always finished first.
+LOOP_CODES = (_run_script.__code__, _run_interactive.__code__)
