@@ -221,7 +221,6 @@ async def _run_console(
             cache_size=config.table_cache,
             automatic_workers=config.automatic_workers,
         )
-        metrics.instrument(service)
         server = metrics.serve(config, health)
         backups = ScheduledBackups.from_config(config, db)
         # the board pictures go beside the database file (a PostgreSQL database: ./data)

@@ -325,7 +325,6 @@ def run_discord(config: Any) -> None:
                 cache_size=config.table_cache,
                 automatic_workers=config.automatic_workers,
             )
-            metrics.instrument(service)
             async with create_bot(config, service) as bot:
                 health.front_end = bot.gateway_up
                 server = metrics.serve(config, health)

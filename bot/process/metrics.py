@@ -46,7 +46,6 @@ __all__ = [
     "database_error",
     "set_undelivered",
     "backup_made",
-    "instrument",
     "database_probe",
     "serve",
 ]
@@ -160,51 +159,6 @@ def backup_made(ok: bool) -> None:
     BACKUPS.labels("ok" if ok else "failed").inc()
     if ok:
         LAST_BACKUP.set(time.time())
-
-
-def instrument(service: Any) -> None:
-    """Time every action and automatic decision of a table service, from outside it.
-
-    Every action, whoever takes it (a member, a button, an automatic seat, a deadline's
-    default), is one `Play.step`; every automatic player's choice one
-    `AutomaticPlayers.choose`. Both are wrapped on this service object only."""
-    from bot.service.automatic import name_for
-    from bot.service.errors import TableError
-    from bot.store import StoreError
-
-    play = getattr(service, "play", None)
-    step = getattr(play, "step", None)
-    if step is None:
-        log.warning("the table service has no Play.step: actions are not measured")
-    else:
-
-        async def timed_step(t: Any, *args: Any, **kwargs: Any) -> Any:
-            start = time.perf_counter()
-            try:
-                result = await step(t, *args, **kwargs)
-            except TableError:
-                observe_action(t.game.id, time.perf_counter() - start, refused=True)
-                raise
-            except StoreError:
-                database_error("action")
-                raise
-            observe_action(t.game.id, time.perf_counter() - start, refused=False)
-            return result
-
-        play.step = timed_step
-    automatic = getattr(service, "automatic", None)
-    choose = getattr(automatic, "choose", None)
-    if choose is None:
-        log.warning("the table service has no AutomaticPlayers.choose: decisions are not measured")
-        return
-
-    async def timed_choose(game: Any, state: Any, seat: str, rng: Any, setting: str) -> Any:
-        start = time.perf_counter()
-        result = await choose(game, state, seat, rng, setting)
-        observe_decision(game.id, name_for(game, setting), time.perf_counter() - start)
-        return result
-
-    automatic.choose = timed_choose
 
 
 # -- the database probe -------------------------------------------------------------------

@@ -27,6 +27,7 @@ import asyncio
 import logging
 import multiprocessing
 import random
+import time
 from collections.abc import Mapping
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -35,6 +36,8 @@ from typing import Any
 from engine.core import Game
 from engine.core.players import player
 from engine.core.search import STRENGTHS, Search, Strength
+
+from ..process import metrics
 
 __all__ = ["AUTOMATIC_PLAYERS", "BUDGET", "AutomaticPlayers", "name_for"]
 
@@ -118,8 +121,15 @@ class AutomaticPlayers:
         return [pool.submit(_prepare) for _ in range(self.workers)]
 
     async def choose(self, game: Game, state: Any, seat: str, rng: random.Random, setting: str) -> Any:
-        """The action the table's automatic player takes for `seat` now."""
+        """The action the table's automatic player takes for `seat` now, timed for the
+        operator's metrics."""
         name = name_for(game, setting)
+        start = time.perf_counter()
+        action = await self._decided(game, name, state, seat, rng)
+        metrics.observe_decision(game.id, name, time.perf_counter() - start)
+        return action
+
+    async def _decided(self, game: Game, name: str, state: Any, seat: str, rng: random.Random) -> Any:
         if name == "basic":  # a few microseconds: not worth a hop
             return game.bot_action(state, seat, rng)
         stream = random.Random()

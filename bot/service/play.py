@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import functools
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from types import SimpleNamespace
@@ -21,6 +22,7 @@ from pydantic import ValidationError
 
 from engine.core import Event, Game, GameState, IllegalAction, Prompt, rng_for, seed_commitment
 
+from ..process import metrics
 from ..process.logsafe import log_game_failure
 from ..render import standings
 from ..store import ActionRow, EventRow, SeatRow, StoreError
@@ -97,7 +99,23 @@ class Play:
         of the service's work per action: bench/README.md). The table forgets that object
         as soon as it changes (`LoadedTable.forget_state`): until the save succeeds the
         stored JSON is the truth, read again by whoever asks, and if anything fails the
-        table is as stored. The saved table takes the changed state over."""
+        table is as stored. The saved table takes the changed state over. Every step is
+        timed for the operator's metrics, a refusal counted as one."""
+        start = time.perf_counter()
+        try:
+            stepped = await self._step(t, seat, user_id, action, said)
+        except TableError:
+            metrics.observe_action(t.game.id, time.perf_counter() - start, refused=True)
+            raise
+        except StoreError:
+            metrics.database_error("action")
+            raise
+        metrics.observe_action(t.game.id, time.perf_counter() - start, refused=False)
+        return stepped
+
+    async def _step(
+        self, t: LoadedTable, seat: str, user_id: int | None, action: Any, said: str
+    ) -> tuple[LoadedTable, Outbox]:
         g = t.game
         before, before_json = t.prompts, t.row.state
         action, action_json = _parsed(g, action, before, seat)

@@ -34,7 +34,6 @@ def _sample(text: str, name: str) -> float:
 async def _played(db) -> tuple[object, TableService]:
     store = await open_store(db)
     service = TableService(store)
-    metrics.instrument(service)
     console = Console(service, io.StringIO())
     for line in [*SETUP, "auto 3"]:
         assert await console.line(line)
