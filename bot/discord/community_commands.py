@@ -20,7 +20,7 @@ from discord import app_commands
 
 from bot.service.community import Community, community_of
 
-from .context import is_admin, table_channel_id
+from .context import is_admin, refuse_in_dms, table_channel_id
 from .host import host
 from .interact import answer_file, answer_private, run_refusable, say
 from .table_commands import _game_choices
@@ -54,12 +54,11 @@ class CommunityGroup(app_commands.Group):
         )
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        command = interaction.command
-        if interaction.guild_id is None and (command is None or command.name not in ANYWHERE):
-            raise app_commands.NoPrivateMessage(
-                "This is about a server's tables: use it there. /community mydata and /community forget work here."
-            )
-        return True
+        return refuse_in_dms(
+            interaction,
+            ANYWHERE,
+            "This is about a server's tables: use it there. /community mydata and /community forget work here.",
+        )
 
     @app_commands.command(name="history", description="The server's finished games, newest first, or one game")
     @app_commands.describe(

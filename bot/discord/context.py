@@ -6,7 +6,10 @@ of them imports another for these.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import discord
+from discord import app_commands
 
 from .host import host
 
@@ -27,3 +30,13 @@ async def table_channel_id(interaction: discord.Interaction) -> int:
 def is_admin(interaction: discord.Interaction) -> bool:
     """The caller may manage the server: a host's powers at every table in it."""
     return bool(interaction.guild_id) and interaction.permissions.manage_guild
+
+
+def refuse_in_dms(interaction: discord.Interaction, anywhere: Collection[str], why: str) -> bool:
+    """A group's `interaction_check`: a command not in `anywhere` is refused in a DM, with
+    `why` (Discord shows it to the caller); otherwise True."""
+    command = interaction.command
+    if interaction.guild_id is None and (command is None or command.name not in anywhere):
+        raise app_commands.NoPrivateMessage(why)
+    return True
+

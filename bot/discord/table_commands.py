@@ -17,7 +17,7 @@ from bot.service import reference
 from bot.service.tablebase import Settings
 from engine import games
 
-from .context import is_admin, table_channel_id
+from .context import is_admin, refuse_in_dms, table_channel_id
 from .host import host
 from .interact import REFUSALS, answer_outbox, answer_private, say
 from .long_commands import ANYWHERE, COMMANDS
@@ -61,12 +61,11 @@ class GameGroup(app_commands.Group):
             self.add_command(command)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        command = interaction.command
-        if interaction.guild_id is None and (command is None or command.name not in ANYWHERE):
-            raise app_commands.NoPrivateMessage(
-                "Tables live in server channels: use this there. `/game mine`, `/game notify`, `/game card` and `/game help` work here."
-            )
-        return True
+        return refuse_in_dms(
+            interaction,
+            ANYWHERE,
+            "Tables live in server channels: use this there. `/game mine`, `/game notify`, `/game card` and `/game help` work here.",
+        )
 
     @app_commands.command(name="new", description="Open a table for a game in this channel")
     @app_commands.describe(
