@@ -45,39 +45,36 @@ ensure_env() {
     echo "$want" >"$stamp"
 }
 
+# apt_install PACKAGE WHY: install a Debian package the tests need when we may (root with
+# apt-get), updating the package lists once if the first attempt fails.
+apt_install() {
+    local package="$1" why="$2"
+    [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 || return 1
+    echo "Installing $why (apt-get install $package) ..." >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y -q "$package" >/dev/null 2>&1 \
+        || { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q "$package" >/dev/null 2>&1; }
+}
+
 # ensure_postgres: the tests start PostgreSQL servers of their own (tests/pgserver.py) from
-# the machine's server binaries; install them when missing and we may (root with apt-get).
+# the machine's server binaries; install them when missing.
 ensure_postgres() {
     if command -v initdb >/dev/null 2>&1 || compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null; then
         return 0
     fi
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-        echo "Installing the PostgreSQL server binaries for the tests (apt-get install postgresql) ..." >&2
-        export DEBIAN_FRONTEND=noninteractive
-        if apt-get install -y -q postgresql >/dev/null 2>&1 \
-            || { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q postgresql >/dev/null 2>&1; }; then
-            return 0
-        fi
-    fi
+    apt_install postgresql "the PostgreSQL server binaries for the tests" && return 0
     echo "The tests need the PostgreSQL server binaries (initdb, pg_ctl): apt-get install postgresql." >&2
     return 1
 }
 
 # ensure_chromium: the replay page's tests open it in Debian's headless chromium
-# (/usr/bin/chromium, driven by Playwright); install it when missing and we may (root with
-# apt-get), so those tests run everywhere the suite runs and are never skipped.
+# (/usr/bin/chromium, driven by Playwright); install it when missing, so those tests run
+# everywhere the suite runs and are never skipped.
 ensure_chromium() {
     if [ -x /usr/bin/chromium ]; then
         return 0
     fi
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-        echo "Installing chromium for the replay page's browser tests (apt-get install chromium) ..." >&2
-        export DEBIAN_FRONTEND=noninteractive
-        if apt-get install -y -q chromium >/dev/null 2>&1 \
-            || { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q chromium >/dev/null 2>&1; }; then
-            return 0
-        fi
-    fi
+    apt_install chromium "chromium for the replay page's browser tests" && return 0
     echo "The tests need Debian's chromium at /usr/bin/chromium: apt-get install chromium." >&2
     return 1
 }
