@@ -27,7 +27,7 @@ from ..store import SeatHistoryRow, SeatRow
 from .history import setup_again
 from .outbox import Outbox, Post
 from .play import automatic_row, order_text
-from .tablebase import NOT_SEATED, OVER, TableError, deadlines_after, phase_seconds, reminder_times
+from .tablebase import NOT_SEATED, OVER, TableError, deadlines_after, host_only, phase_seconds, reminder_times
 
 if TYPE_CHECKING:
     from .loaded import LoadedTable, TableAccess
@@ -198,7 +198,7 @@ class Controls:
         admin: bool = False,
     ) -> Outbox:
         async def run(t: LoadedTable) -> Outbox:
-            self._host_only(t, user_id, admin, "hand a seat to someone else")
+            host_only(t, user_id, admin, "hand a seat to someone else")
             self._started(t)
             target = self._resolve_seat(t, seat)
             if any(s.user_id == new_user_id for s in t.seats):
@@ -285,7 +285,7 @@ class Controls:
         self, channel_id: int, user_id: int, seat: str | None, on: bool, *, admin: bool = False
     ) -> Outbox:
         async def run(t: LoadedTable) -> Outbox:
-            self._host_only(t, user_id, admin, "set automatic seats")
+            host_only(t, user_id, admin, "set automatic seats")
             if t.row.status in ("finished", "abandoned"):
                 raise TableError(OVER)
             out = Outbox(channel_id=channel_id)
@@ -420,7 +420,7 @@ class Controls:
         of them used randomness or revealed anything. Rebuilt by replaying the log."""
 
         async def run(t: LoadedTable) -> Outbox:
-            self._host_only(t, user_id, admin, "undo")
+            host_only(t, user_id, admin, "undo")
             if t.row.status in ("finished", "abandoned"):
                 raise TableError("The game is over (and its seed revealed); nothing can be taken back.")
             self._started(t)
@@ -557,12 +557,6 @@ class Controls:
             return partial[0]
         listing = seat_list([(t.who(s) if t.holder(s) else "(empty)", t.label(s)) for s in seats])
         raise TableError(f"Which seat is {_shown(text)!r}? Seats:\n{listing}")
-
-    def _host_only(self, t: LoadedTable, user_id: int, admin: bool, what: str) -> None:
-        if user_id != t.row.host_id and not admin:
-            raise TableError(
-                f"Only the host ({self.posts.host_name(t)}) or a member with Manage Server can {what}."
-            )
 
     @staticmethod
     def _started(t: LoadedTable) -> None:

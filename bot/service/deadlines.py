@@ -24,6 +24,7 @@ from .tablebase import (
     DEFAULT_LOOP_CAP,
     ENGINE_FAILED,
     TableError,
+    host_only,
     owed_at_expiry,
     phase_seconds,
     reminder_times,
@@ -111,8 +112,7 @@ class Deadlines:
 
     # -- host tools for a running game ------------------------------------------------------
     def _running_for_host(self, t: LoadedTable, user_id: int, admin: bool, what: str) -> None:
-        if user_id != t.row.host_id and not admin:
-            raise TableError(f"Only the host ({self.posts.host_name(t)}) or a member with Manage Server can {what}.")
+        host_only(t, user_id, admin, what)
         if t.row.status == "paused":
             raise TableError("The game is paused; /game resume it first.")
         if t.row.status != "running" or t.state is None:

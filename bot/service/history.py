@@ -26,7 +26,7 @@ from ..render.text import split_message
 from ..store import ActionRow, EventRow, TableExists, TableRow
 from .outbox import Outbox, Post
 from .records import PUBLIC_FORMAT, Record, ReplayError, check_format, record_from_store, replay
-from .tablebase import LOG_PAGE, OVER, Settings, TableError, first_error, note_saved
+from .tablebase import LOG_PAGE, OVER, Settings, TableError, first_error, host_only, note_saved
 
 if TYPE_CHECKING:
     from .loaded import LoadedTable, TableAccess
@@ -262,10 +262,7 @@ class History:
         orders) goes to the channel. Refused before the end."""
 
         async def run(t: LoadedTable) -> Outbox:
-            if user_id != t.row.host_id and not admin:
-                raise TableError(
-                    f"Only the host ({self.posts.host_name(t)}) or a member with Manage Server can publish the history."
-                )
+            host_only(t, user_id, admin, "publish the history")
             if t.row.status != "finished":
                 raise TableError(
                     "The full history, with hands and secret orders, can be published only after the game ends."

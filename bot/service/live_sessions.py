@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .sessions import MAX_SESSIONS, occurrences, parse_session, sessions_of
-from .tablebase import TableError
+from .tablebase import TableError, host_only
 
 if TYPE_CHECKING:
     from .loaded import LoadedTable, TableAccess
@@ -58,10 +58,7 @@ class LiveSessions:
                     )
                 lines = [f"- {s.describe()}" for s in current]
                 return "Live sessions:\n" + "\n".join(lines) + "\n" + _session_rules(t), []
-            if user_id != t.row.host_id and not admin:
-                raise TableError(
-                    f"Only the host ({self.posts.host_name(t)}) or a member with Manage Server can schedule sessions."
-                )
+            host_only(t, user_id, admin, "schedule sessions")
             new = parse_session(day, start or "", hours, timezone)
             if remove:
                 kept = [s for s in current if (s.day, s.start) != (new.day, new.start)]

@@ -21,7 +21,7 @@ from ..render.summary import Line, Part, parts, round_name
 from ..store import DeadlineRow
 from .outbox import Outbox, Post, seat_post
 from .sessions import in_session, sessions_of
-from .tablebase import OVER, single_step
+from .tablebase import OVER, host_name, single_step
 
 if TYPE_CHECKING:
     from .loaded import LoadedTable, TableAccess
@@ -199,7 +199,7 @@ class Posts:
         return "\n".join(lines)
 
     def host_name(self, t: LoadedTable) -> str:
-        return next((s.name for s in t.seats if s.user_id == t.row.host_id), "the host")
+        return host_name(t)
 
     def closed_text(self, t: LoadedTable, verb: str) -> str:
         if t.row.status in ("finished", "abandoned"):

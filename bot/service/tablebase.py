@@ -238,6 +238,17 @@ def single_step(prompts: list[Prompt], phase: str) -> bool:
     )
 
 
+def host_name(t: Any) -> str:
+    """The name of loaded table `t`'s host, as seated ("the host" if they are not)."""
+    return next((s.name for s in t.seats if s.user_id == t.row.host_id), "the host")
+
+
+def host_only(t: Any, user_id: int, admin: bool, what: str) -> None:
+    """Refuse, saying who may, unless `user_id` hosts table `t` or has Manage Server (`admin`)."""
+    if user_id != t.row.host_id and not admin:
+        raise TableError(f"Only the host ({host_name(t)}) or a member with Manage Server can {what}.")
+
+
 def owed_at_expiry(prompts: list[Prompt], phase: str, turns: set[tuple[str, str]]) -> list[Prompt]:
     """What a deadline's expiry still plays the default for: the decisions owed in the expired
     `phase`, and those that go on a turn a default was just given for (`turns`: (seat, turn)

@@ -67,6 +67,7 @@ from .tablebase import (
     Settings,
     TableError,
     TableInfo,
+    host_only,
 )
 
 __all__ = ["TableError", "Settings", "SeatInfo", "TableInfo", "TableService"]
@@ -157,10 +158,7 @@ class TableService:
         async def run(t: LoadedTable) -> Outbox:
             if t.row.status in ("finished", "abandoned"):
                 raise TableError(OVER)
-            if user_id != t.row.host_id and not admin:
-                raise TableError(
-                    f"Only the host ({self.posts.host_name(t)}) or a member with Manage Server can abandon the game."
-                )
+            host_only(t, user_id, admin, "abandon the game")
             closed = [d for d in t.deadlines if d.thread]
             t = await self.access.save(t, row=replace(t.row, status="abandoned"), deadlines=[])
             out = Outbox(channel_id=channel_id, close_thread=bool(closed))
@@ -427,10 +425,7 @@ class TableService:
             current = t.settings
             if not changes:
                 return Outbox(channel_id=channel_id, reply=f"Settings:\n{current.describe()}")
-            if user_id != t.row.host_id and not admin:
-                raise TableError(
-                    f"Only the host ({self.posts.host_name(t)}) or a member with Manage Server can change settings."
-                )
+            host_only(t, user_id, admin, "change settings")
             new = current
             for key, value in changes.items():
                 new = new.changed(key, value, t.game.deadline_settings)
