@@ -30,7 +30,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -80,6 +80,9 @@ class Delivery:
         # Turn notices not yet sent, by (table channel, user). Kept in memory only: a crash
         # within the grace loses the DM, never the turn (the status and /game me show it).
         self._notices: dict[tuple[int, int], _Notice] = {}
+        # Shows a table's entry in its server's lobby channel as the table is now; the bot
+        # sets it (bot/discord/announcements.py). None: no lobby channel support.
+        self.announce: Callable[[int], Awaitable[None]] | None = None
 
     # ------------------------------------------------------------------ entry points
 
@@ -132,6 +135,11 @@ class Delivery:
             else:
                 await self._mention(channel, post.user_id, post.text)
         await self._private(channel, outbox, caller_id)
+        if outbox.lobby_changed and self.announce is not None:
+            try:
+                await self.announce(outbox.channel_id)
+            except Exception:  # the table's own posts went out; its lobby entry is refreshed next time
+                log.warning("could not refresh the lobby entry of table %s", outbox.channel_id, exc_info=True)
 
     async def _final_pictures(self, channel_id: int, public: list[Post]) -> list[Picture]:
         if not any(p.kind in ("standings", "history") and p.user_id is None for p in public):

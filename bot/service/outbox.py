@@ -41,6 +41,9 @@ class Outbox:
     open_thread: str | None = None  # open a thread with this name for the phase that began
     open_thread_due: float | None = None  # that phase's deadline (unix time), if it has one
     close_thread: bool = False  # archive the phase thread: its phase ended
+    # The table's entry in the server's lobby channel should be shown again as it is now
+    # (posted, edited as seats fill, removed when the game starts or is abandoned).
+    lobby_changed: bool = False
     # The public status, to edit in place (one message per table): the text, or a function
     # that writes it when a front end first reads `status`. The service passes a function,
     # so an action whose front end shows the status some other way (Discord reads the
@@ -64,6 +67,7 @@ class Outbox:
         self.open_thread = open_thread
         self.open_thread_due = open_thread_due
         self.close_thread = close_thread
+        self.lobby_changed = False
 
     @property
     def status(self) -> str | None:
@@ -79,6 +83,7 @@ class Outbox:
         """Add what a later step of the same call produced (an automatic seat's move)."""
         self.posts.extend(later.posts)
         self.close_thread = self.close_thread or later.close_thread
+        self.lobby_changed = self.lobby_changed or later.lobby_changed
         if later.close_thread and not later.open_thread:
             # a thread this call opened has already ended again: never open it (automatic
             # seats ending a Congress and the game in one command)
