@@ -447,6 +447,31 @@ class Store(ABC):
     @abstractmethod
     async def get_lobby(self, guild_id: int) -> int | None: ...
 
+    # -- sign-ups and abandoned games (migration 0005; its section below) ------------------
+    @abstractmethod
+    async def get_lobby_entry(self, channel_id: int) -> LobbyEntry | None: ...
+
+    @abstractmethod
+    async def set_lobby_entry(self, entry: LobbyEntry) -> None:
+        """Keep the table's lobby entry, replacing the one of the channel's previous table."""
+
+    @abstractmethod
+    async def delete_lobby_entry(self, channel_id: int) -> None: ...
+
+    @abstractmethod
+    async def record_abandoned(self, seats: Sequence[AbandonedSeat]) -> None:
+        """Archive the members' seats of an abandoned game (a second write of one is ignored)."""
+
+    @abstractmethod
+    async def member_abandoned_games(self, user_id: int) -> list[AbandonedSeat]: ...
+
+    @abstractmethod
+    async def forget_abandoned(self, user_id: int) -> None: ...
+
+    @abstractmethod
+    async def servers_with_tables(self) -> list[int]:
+        """Every server with a lobby, running or paused table."""
+
     @abstractmethod
     async def close(self) -> None: ...
 
@@ -560,9 +585,8 @@ MEMBER_RECORD_SQL = (
     "FROM finished_seats WHERE user_id = ? AND guild_id = ? GROUP BY game, label ORDER BY game, label"
 )
 MEMBER_RATINGS_SQL = f"SELECT {RATING_COLUMNS} FROM ratings WHERE user_id = ? AND guild_id = ? ORDER BY game"
-MEMBER_ABANDONED_SQL = (
-    "SELECT t.game, COUNT(*) FROM seats s JOIN tables t ON t.channel_id = s.channel_id "
-    "WHERE s.user_id = ? AND t.guild_id = ? AND t.status = 'abandoned' GROUP BY t.game"
+MEMBER_ABANDONED_SQL = (  # the archive of abandoned games (migration 0005)
+    "SELECT game, COUNT(*) FROM abandoned_seats WHERE user_id = ? AND guild_id = ? GROUP BY game"
 )
 
 
@@ -645,3 +669,60 @@ def member_data_of(
         "watches": [{"server": g, "game": game} for g, game in watches],
         "hidden_from_leaderboards": hidden,
     }
+
+
+# -- sign-ups and abandoned games (migration 0005), shared by both backends ---------------
+
+
+@dataclass
+class LobbyEntry:
+    """A lobby table's entry in its server's lobby channel (bot/discord/announcements.py)."""
+
+    channel_id: int  # the table's channel
+    created_at: float  # the table's creation: a channel's next table is a new entry
+    guild_id: int | None
+    lobby_channel: int | None = None  # where the entry was posted; None: not posted
+    message_id: int | None = None
+    told: bool = False  # the game's watchers were told of the table
+
+
+@dataclass
+class AbandonedSeat:
+    """A member's seat at a game abandoned after its start: counted in their profile."""
+
+    guild_id: int  # 0: a table outside a server (the console)
+    channel_id: int
+    created_at: float
+    game: str
+    user_id: int
+    abandoned_at: float
+
+
+LOBBY_ENTRY_COLUMNS = "channel_id, created_at, guild_id, lobby_channel, message_id, told"
+ABANDONED_COLUMNS = "guild_id, channel_id, created_at, game, user_id, abandoned_at"
+GET_LOBBY_ENTRY_SQL = f"SELECT {LOBBY_ENTRY_COLUMNS} FROM lobby_entries WHERE channel_id = ?"
+SET_LOBBY_ENTRY_SQL = (
+    f"INSERT INTO lobby_entries ({LOBBY_ENTRY_COLUMNS}) VALUES (?,?,?,?,?,?) ON CONFLICT (channel_id) DO UPDATE "
+    "SET created_at=excluded.created_at, guild_id=excluded.guild_id, lobby_channel=excluded.lobby_channel, "
+    "message_id=excluded.message_id, told=excluded.told"
+)
+DELETE_LOBBY_ENTRY_SQL = "DELETE FROM lobby_entries WHERE channel_id = ?"
+RECORD_ABANDONED_SQL = f"INSERT INTO abandoned_seats ({ABANDONED_COLUMNS}) VALUES (?,?,?,?,?,?) ON CONFLICT DO NOTHING"
+MEMBER_ABANDONED_GAMES_SQL = f"SELECT {ABANDONED_COLUMNS} FROM abandoned_seats WHERE user_id = ? ORDER BY abandoned_at"
+FORGET_ABANDONED_SQL = "DELETE FROM abandoned_seats WHERE user_id = ?"
+SERVERS_WITH_TABLES_SQL = (
+    "SELECT DISTINCT guild_id FROM tables WHERE guild_id IS NOT NULL AND status IN ('lobby', 'running', 'paused')"
+)
+
+
+def lobby_entry_row(values: Sequence[Any]) -> LobbyEntry:
+    channel_id, created_at, guild_id, lobby_channel, message_id, told = values
+    return LobbyEntry(channel_id, created_at, guild_id, lobby_channel, message_id, bool(told))
+
+
+def lobby_entry_values(e: LobbyEntry) -> tuple[Any, ...]:
+    return (e.channel_id, e.created_at, e.guild_id, e.lobby_channel, e.message_id, e.told)
+
+
+def abandoned_values(s: AbandonedSeat) -> tuple[Any, ...]:
+    return (s.guild_id, s.channel_id, s.created_at, s.game, s.user_id, s.abandoned_at)

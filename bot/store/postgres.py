@@ -687,6 +687,32 @@ class PostgresStore(Store):
     async def get_lobby(self, guild_id: int) -> int | None:
         return await self._pool.fetchval("SELECT lobby_channel FROM community_servers WHERE guild_id=$1", guild_id)
 
+    # -- sign-ups and abandoned games (migration 0005) ----------------------------------
+    async def get_lobby_entry(self, channel_id: int) -> community.LobbyEntry | None:
+        row = await self._pool.fetchrow(numbered(community.GET_LOBBY_ENTRY_SQL), channel_id)
+        return community.lobby_entry_row(tuple(row)) if row else None
+
+    async def set_lobby_entry(self, entry: community.LobbyEntry) -> None:
+        await self._pool.execute(numbered(community.SET_LOBBY_ENTRY_SQL), *community.lobby_entry_values(entry))
+
+    async def delete_lobby_entry(self, channel_id: int) -> None:
+        await self._pool.execute(numbered(community.DELETE_LOBBY_ENTRY_SQL), channel_id)
+
+    async def record_abandoned(self, seats: Sequence[community.AbandonedSeat]) -> None:
+        rows = [community.abandoned_values(s) for s in seats]
+        if rows:
+            await self._pool.executemany(numbered(community.RECORD_ABANDONED_SQL), rows)
+
+    async def member_abandoned_games(self, user_id: int) -> list[community.AbandonedSeat]:
+        rows = await self._pool.fetch(numbered(community.MEMBER_ABANDONED_GAMES_SQL), user_id)
+        return [community.AbandonedSeat(*r) for r in rows]
+
+    async def forget_abandoned(self, user_id: int) -> None:
+        await self._pool.execute(numbered(community.FORGET_ABANDONED_SQL), user_id)
+
+    async def servers_with_tables(self) -> list[int]:
+        return [r[0] for r in await self._pool.fetch(community.SERVERS_WITH_TABLES_SQL)]
+
 
 def numbered(sql: str) -> str:
     """A query shared with the SQLite store, its `?` placeholders numbered for PostgreSQL."""

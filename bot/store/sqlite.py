@@ -759,6 +759,35 @@ class SqliteStore(Store):
         rows = await self._fetch("SELECT lobby_channel FROM community_servers WHERE guild_id=?", (guild_id,))
         return rows[0][0] if rows else None
 
+    # -- sign-ups and abandoned games (migration 0005) ----------------------------------
+    async def get_lobby_entry(self, channel_id: int) -> community.LobbyEntry | None:
+        rows = await self._fetch(community.GET_LOBBY_ENTRY_SQL, (channel_id,))
+        return community.lobby_entry_row(rows[0]) if rows else None
+
+    async def set_lobby_entry(self, entry: community.LobbyEntry) -> None:
+        values = community.lobby_entry_values(entry)
+        await self._run(lambda c: self._transaction(c, lambda: c.execute(community.SET_LOBBY_ENTRY_SQL, values)))
+
+    async def delete_lobby_entry(self, channel_id: int) -> None:
+        sql = community.DELETE_LOBBY_ENTRY_SQL
+        await self._run(lambda c: self._transaction(c, lambda: c.execute(sql, (channel_id,))))
+
+    async def record_abandoned(self, seats: Sequence[community.AbandonedSeat]) -> None:
+        rows = [community.abandoned_values(s) for s in seats]
+        sql = community.RECORD_ABANDONED_SQL
+        await self._run(lambda c: self._transaction(c, lambda: c.executemany(sql, rows)))
+
+    async def member_abandoned_games(self, user_id: int) -> list[community.AbandonedSeat]:
+        rows = await self._fetch(community.MEMBER_ABANDONED_GAMES_SQL, (user_id,))
+        return [community.AbandonedSeat(*r) for r in rows]
+
+    async def forget_abandoned(self, user_id: int) -> None:
+        sql = community.FORGET_ABANDONED_SQL
+        await self._run(lambda c: self._transaction(c, lambda: c.execute(sql, (user_id,))))
+
+    async def servers_with_tables(self) -> list[int]:
+        return [r[0] for r in await self._fetch(community.SERVERS_WITH_TABLES_SQL)]
+
 
 def _is_full(exc: sqlite3.OperationalError) -> bool:
     """SQLite's "database or disk is full" (raised by the COMMIT that finds no room)."""
