@@ -1,5 +1,5 @@
-"""`python -m bot` (installed as `chancellery`): run, console, simulate, pacing, replay, export, migrate,
-ratings, render, backup, restore (docs/architecture.md §6).
+"""`python -m bot` (installed as `chancellery`): run, console, simulate, balance, pacing, replay, export,
+migrate, ratings, render, backup, restore (docs/architecture.md §6).
 
 The front ends (Discord, console) and the store are imported only by the subcommands
 that need them, so `simulate` and `replay` work without a database or discord.py setup.
@@ -84,6 +84,22 @@ def _parser() -> argparse.ArgumentParser:
         " (e.g. strong,basic: one strong player among basic ones; default: basic everywhere)",
     )
     sim.add_argument("--progress", action="store_true", help="say on standard error as games finish")
+
+    bal = sub.add_parser(
+        "balance", parents=[common], help="seat balance: play a stored part, or regenerate docs/balance/GAME.md"
+    )
+    bal_sub = bal.add_subparsers(dest="balance_command", required=True, metavar="ACTION")
+    bal_run = bal_sub.add_parser("run", help="play K games and store them in docs/balance/results/")
+    bal_run.add_argument("game", help="game id, e.g. crisis1914, origins, schonbrunn")
+    bal_run.add_argument("--players", type=int, required=True, metavar="N", help="player count")
+    bal_run.add_argument("--games", type=int, required=True, metavar="K", help="games in this part")
+    bal_run.add_argument("--seed", type=int, required=True, metavar="S", help="seed of the run")
+    bal_run.add_argument("--start", type=int, default=0, metavar="I", help="index of the part's first game (default 0)")
+    bal_run.add_argument("--lineup", metavar="NAME", help="the automatic player of every seat (default: the game's goal)")
+    bal_run.add_argument("--jobs", type=int, default=1, metavar="J", help="worker processes (default 1)")
+    bal_run.add_argument("--progress", action="store_true", help="say on standard error as games finish")
+    bal_report = bal_sub.add_parser("report", help="merge the stored parts into docs/balance/GAME.md")
+    bal_report.add_argument("game", help="game id, e.g. crisis1914, origins, schonbrunn")
 
     pacing = sub.add_parser(
         "pacing", parents=[common], help="how many calendar days games take under the visit model"
@@ -386,6 +402,33 @@ def _cmd_simulate(args: argparse.Namespace, stdout: TextIO) -> int:
     return 0
 
 
+def _cmd_balance(args: argparse.Namespace, stdout: TextIO) -> int:
+    from bot.tools import balance
+    from engine import games
+    from engine.core import GameError
+
+    try:
+        game = games.get(args.game)
+        if args.balance_command == "report":
+            stdout.write(f"Wrote {balance.write_report(game)}\n")
+            return 0
+        lineup = args.lineup or balance.goal_for(game).lineup
+        path = balance.results_file(game.id, lineup)
+        balance.check_free(path, game, args.players, args.seed, args.start, args.games)
+        commit = balance.commit_of(game)
+        part = balance.run_part(
+            game, args.players, args.games, args.seed, args.start, lineup, args.jobs, commit, args.progress
+        )
+        if balance.commit_of(game) != commit or balance.content_key(game) != part.content:
+            raise balance.BalanceError("The game's content or the commit changed while the part was played: not stored.")
+        balance.store(path, part)
+    except (GameError, ValueError, balance.BalanceError) as exc:
+        print(f"balance: {exc}", file=sys.stderr)
+        return 2
+    stdout.write("\n".join(balance.summary(part)) + f"\nStored in {path}.\n")
+    return 0
+
+
 def _cmd_pacing(args: argparse.Namespace, stdout: TextIO) -> int:
     from bot.tools.pacing import VisitModel, pace
     from bot.tools.simulate import player_counts
@@ -633,6 +676,8 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
             return _cmd_console(args, config, stdin, stdout)
         if args.command == "simulate":
             return _cmd_simulate(args, stdout)
+        if args.command == "balance":
+            return _cmd_balance(args, stdout)
         if args.command == "export":
             return _cmd_export(args, config, stdout)
         if args.command == "render":
