@@ -15,6 +15,12 @@ missed deadline when the deadline acted for a member (no user on the action), or
 deadline handed the seat to the automatic player. The answer time of a decision is the
 time from the table's previous move to it (the decision may have been owed a little
 longer in a phase of simultaneous orders).
+
+An abandoned game is archived too (`archive_abandoned`), apart from the finished ones: one
+row per member seated when it was abandoned, so a profile counts it after the channel's
+next table replaced its row. It has no ranking, so it moves no rating and is nobody's win;
+a table abandoned before its game started is no game and is not archived (docs/rulings.md,
+Platform).
 """
 
 from __future__ import annotations
@@ -25,13 +31,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..store import ActionRow, SeatHistoryRow, Store
-from ..store.base import FinishedGame, FinishedSeat
+from ..store.base import AbandonedSeat, FinishedGame, FinishedSeat
 from .ratings import rate_game
 
 if TYPE_CHECKING:
     from .loaded import LoadedTable
 
-__all__ = ["AUTOMATIC_ID", "AUTOMATIC_NAME", "archive_finished", "finished_record", "tally"]
+__all__ = ["AUTOMATIC_ID", "AUTOMATIC_NAME", "archive_abandoned", "archive_finished", "finished_record", "tally"]
 
 log = logging.getLogger(__name__)
 
@@ -183,3 +189,21 @@ async def archive_missing(store: Store, tables: Sequence[LoadedTable], now: floa
         if t.row.status == "finished" and await _archive(store, t, t.row.updated_at or now) is not None:
             added += 1
     return added
+
+
+async def archive_abandoned(store: Store, t: LoadedTable, now: float) -> None:
+    """Record the abandoned table `t` for its members' profiles, if its game had started.
+    Never raises: the abandon is saved already, and a profile then counts one game fewer."""
+    if t.row.seed is None and t.state is None:
+        return  # abandoned in the lobby: no game was played
+    seats = [
+        AbandonedSeat(t.row.guild_id or 0, t.row.channel_id, t.row.created_at, t.game.id, s.user_id, now)
+        for s in t.seats
+        if s.user_id > 0  # a member, even one whose seat is played automatically now
+    ]
+    if not seats:
+        return
+    try:
+        await store.record_abandoned(seats)
+    except Exception:
+        log.exception("could not archive the abandoned game in channel %s", t.row.channel_id)

@@ -4,7 +4,9 @@
 (bot/service/ratings.py) for `/community history`, `/community leaderboard` and
 `/community profile`; keeps a member's community settings (hidden from the leaderboards,
 the data kept about them, forgetting them); lists the server's tables
-(`/community tables`); and keeps a table's `rated` setting, watches and the lobby channel.
+(`/community tables`, in one server or, from a DM, in every server the member shares
+with the bot); and keeps a table's `rated` setting, watches and the lobby channel, and
+says what a lobby table's entry there reads (bot/service/signups.py).
 
 It reaches tables only through `TableAccess`, as every part does, and writes a table's row
 only for its `rated` mark (in the table's meta, beside the game's own options, which
@@ -20,7 +22,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from engine import games
@@ -29,17 +31,29 @@ from engine.core import GameError
 from ..render.text import timestamp
 from ..store import NotifyPrefs
 from ..store.base import FinishedGame, FinishedSeat
+from . import signups
+from .signups import LobbyNews, jump, option_text
 from .tablebase import TableError
 
 if TYPE_CHECKING:
     from .loaded import LoadedTable
     from .tables import TableService
 
-__all__ = ["Community", "community_of", "FORMER_MEMBER", "PAGE"]
+__all__ = ["Community", "community_of", "FORMER_MEMBER", "PAGE", "Server", "jump"]
 
 PAGE = 10  # games, ratings or tables a page
 FORMER_MEMBER = "a former member"
 Visible = Callable[[int], bool]
+
+
+@dataclass(frozen=True)
+class Server:
+    """A server whose tables a directory lists: its id, its name (None: the only one
+    listed) and which of its channels the reader may see."""
+
+    guild_id: int
+    name: str | None
+    visible: Visible
 
 _parts: weakref.WeakKeyDictionary[TableService, Community] = weakref.WeakKeyDictionary()
 
@@ -80,14 +94,6 @@ def _pages(total: int) -> int:
 def wins_text(wins: float) -> str:
     """Wins as counted: whole, or to a tenth where members shared a seat."""
     return f"{wins:g}" if float(wins).is_integer() else f"{wins:.1f}"
-
-
-def jump(guild_id: int | None, channel_id: int, message_id: int | None = None) -> str:
-    """A link a member follows to the channel (and the message, when known)."""
-    if not guild_id:  # a table outside a server (the console)
-        return f"<#{channel_id}>"
-    tail = f"/{message_id}" if message_id else ""
-    return f"https://discord.com/channels/{guild_id}/{channel_id}{tail}"
 
 
 class Community:
@@ -226,6 +232,10 @@ class Community:
                     }
                 )
         data["tables"] = current
+        data["abandoned_games"] = [
+            {"server": a.guild_id, "channel": a.channel_id, "game": a.game, "abandoned_at": a.abandoned_at}
+            for a in await self.store.member_abandoned_games(user_id)
+        ]
         return {"format": "chancellery-member-data/1", "member": user_id, **data}
 
     async def forget(self, user_id: int) -> str:
@@ -242,6 +252,7 @@ class Community:
                 await self.access.with_table(channel_id, run)
             except TableError:
                 continue
+        await self.store.forget_abandoned(user_id)
         await self.store.forget_member(user_id, FORMER_MEMBER)
         self.service.preferences.cache[user_id] = NotifyPrefs(user_id)  # the defaults, as stored now
         return (
@@ -314,25 +325,44 @@ class Community:
     ) -> str:
         """The server's tables the reader may see, by game and status: lobbies with their open
         seats and options, running tables with whose turn it is and the deadline, paused ones."""
+        return await self.directory_of([Server(guild_id, None, visible)], game=game, open_seat=open_seat, page=page)
+
+    async def directory_of(
+        self, servers: list[Server], *, game: str | None = None, open_seat: bool = False, page: int = 1
+    ) -> str:
+        """The tables of these servers that the reader may see in each (from a DM: every
+        server the member shares with the bot), a page at a time."""
         game = _game(game)
         order = {"lobby": 0, "running": 1, "paused": 2}
-        rows = [r for r in await self.store.directory(guild_id, game) if visible(r.channel_id)]
+        rows = []
+        for server in servers:
+            found = await self.store.directory(server.guild_id, game)
+            rows += [(server.name or "", r) for r in found if server.visible(r.channel_id)]
         if open_seat:
-            rows = [r for r in rows if r.status == "lobby" and r.seated < _most(r.game)]
-        rows.sort(key=lambda r: (game_title(r.game), order.get(r.status, 3), r.channel_id))
+            rows = [(n, r) for n, r in rows if r.status == "lobby" and r.seated < _most(r.game)]
+        rows.sort(key=lambda nr: (nr[0].casefold(), game_title(nr[1].game), order.get(nr[1].status, 3), nr[1].channel_id))
         if not rows:
             return "No tables with an open seat here." if open_seat else "No tables here that you can see."
         page = min(max(1, page), _pages(len(rows)))
         lines = [f"**Tables** (page {page} of {_pages(len(rows))}):"]
-        for r in rows[(page - 1) * PAGE : page * PAGE]:
+        heading = None
+        for name, r in rows[(page - 1) * PAGE : page * PAGE]:
             try:
                 t = await self.access.load(r.channel_id)
             except TableError:
                 continue
+            if name and name != heading:
+                heading = name
+                lines.append(f"__{name}__")
             lines.append(_table_line(t))
         if page < _pages(len(rows)):
             lines.append(f"More: /community tables page:{page + 1}")
         return "\n".join(lines)
+
+    async def servers_with_tables(self) -> list[int]:
+        """The servers with a lobby, running or paused table (a DM's directory asks which of
+        them the member belongs to)."""
+        return await self.store.servers_with_tables()
 
     # -- watches and the lobby channel ----------------------------------------------------
     async def watch(self, guild_id: int, user_id: int, game: str, on: bool) -> str:
@@ -342,14 +372,40 @@ class Community:
         await self.store.set_watch(guild_id, game_id, user_id, on)
         title = game_title(game_id)
         if on:
-            return f"You will be told when a table of {title} opens on this server. /community unwatch stops it."
+            return (
+                f"You will be told when a table of {title} opens on this server (by DM, or by a mention "
+                f"if your DMs are closed or /game notify says mention). /community unwatch game:{game_id} stops it."
+            )
         return f"You will no longer be told about new tables of {title} here."
 
-    async def set_lobby(self, guild_id: int, channel_id: int | None) -> str:
+    async def set_lobby(self, guild_id: int, channel_id: int | None, *, admin: bool = True) -> str:
+        """Announce the server's lobby tables in `channel_id` (None: nowhere); Manage Server."""
+        if not admin:
+            raise TableError("Only a member with Manage Server can choose the lobby channel.")
         await self.store.set_lobby(guild_id, channel_id, self.clock())
         if channel_id is None:
-            return "New tables are no longer announced."
-        return f"New tables with open seats are announced in <#{channel_id}>, and the notice follows them."
+            return "New tables are no longer announced; their entries in the old lobby channel are removed."
+        return (
+            f"New tables with open seats are announced in <#{channel_id}>: each entry follows its table as "
+            "seats fill and goes when the game starts or is abandoned. A table in a channel that not "
+            "everyone there can see is not announced."
+        )
+
+    async def lobby_channel(self, guild_id: int) -> int | None:
+        return await self.store.get_lobby(guild_id)
+
+    async def open_lobbies(self, guild_id: int) -> list[int]:
+        """The channels of the server's tables still in their lobby (shown again when the
+        lobby channel changes)."""
+        return [r.channel_id for r in await self.store.directory(guild_id) if r.status == "lobby"]
+
+    async def lobby_news(self, channel_id: int) -> LobbyNews | None:
+        """What the table's lobby-channel entry and its game's watchers need now (signups.py)."""
+        return await signups.lobby_news(self.store, self.access, channel_id)
+
+    async def keep_entry(self, news: LobbyNews, message_id: int | None) -> None:
+        """The front end showed `news` (its entry's message, if any): kept for next time."""
+        await signups.keep(self.store, news, message_id)
 
 
 def _most(game: str) -> int:
@@ -365,7 +421,7 @@ def _table_line(t: LoadedTable) -> str:
     head = f"{t.game.title} in {where}"
     if t.row.status == "lobby":
         free = t.game.max_players - len(t.seats)
-        options = ", ".join(f"{k}={_option(v)}" for k, v in sorted(t.row.options.items()) if k != "preferences")
+        options = option_text(t)
         rated = "" if t.row.meta.get("rated", True) else "; not rated"
         return (
             f"• {head}: lobby, {len(t.seats)} seated, {free} open seat{'s' if free != 1 else ''}"
@@ -380,14 +436,6 @@ def _table_line(t: LoadedTable) -> str:
         when = f", due {timestamp(due[p.phase])}" if p.phase in due else ""
         waiting.append(f"{t.who(p.seat)} ({t.label(p.seat)}){when}")
     return f"• {head}: waiting for {'; '.join(dict.fromkeys(waiting)) or 'nobody'}."
-
-
-def _option(value: Any) -> str:
-    if value is True:
-        return "yes"
-    if value is False:
-        return "no"
-    return str(value)
 
 
 def _game_line(game: str, record: list[dict[str, Any]], abandoned: int, ratings: dict) -> str:

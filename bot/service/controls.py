@@ -351,6 +351,7 @@ class Controls:
         out.posts.append(Post(to="channel", kind="notice", text=text))
         out.reply = text
         out.status = self.posts.status(t)
+        out.lobby_changed = True  # a seat taken or freed: the lobby channel's entry shows it
         return out
 
     # -- standing orders ----------------------------------------------------------------------

@@ -8,6 +8,11 @@ start: the seed and its commitment, the setup, who gets which nation (the game's
 It also seats a newcomer on a free seat of an imported game that waits for players.
 Every change runs under the table's lock through `TableAccess.with_table` (a new table
 through `Store.create_table`); the automatic seats' first moves are played by `Play`.
+
+Every change to who sits at a lobby table, its creation, its start and its end asks the
+front end to show the table's entry in the server's lobby channel again
+(`Outbox.lobby_changed`; the entry's text is `Community.lobby_entry`'s); an abandoned game
+is archived for its members' profiles (`abandoned`, bot/service/archive.py).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from engine.core import Choice, GameError, GameState, IllegalAction, matches_sea
 from ..render import seat_list
 from ..store import DatabaseLost, EventRow, SeatHistoryRow, SeatRow, StorageFull, Store, TableExists, TableRow
 from ..store.guard import FULL_MESSAGE, LOST_MESSAGE
+from .archive import archive_abandoned
 from .history import SEED_MAX, SEED_MIN
 from .loaded import LoadedTable
 from .outbox import Outbox, Post
@@ -119,6 +125,7 @@ class Lobby:
             table = LoadedTable(row=row, seats=[host], deadlines=[], game=g, state=None)
             self.access.remember(table)
         out = Outbox(channel_id=channel_id, status=self.posts.status(table))
+        out.lobby_changed = True  # announced in the lobby channel, its watchers told
         out.posts.append(
             Post(
                 to="channel",
@@ -153,6 +160,7 @@ class Lobby:
             )
             t = await self.access.save(t, seats=[*t.seats, seat])
             out = Outbox(channel_id=channel_id, status=self.posts.status(t))
+            out.lobby_changed = True  # one open seat fewer
             wants = f", hoping for {wish}" if wish else ""
             out.posts.append(
                 Post(to="channel", kind="notice", text=f"{name} joined{wants}. ({len(t.seats)} seated)")
@@ -221,6 +229,7 @@ class Lobby:
                 )
             rest = [s for s in t.seats if s.user_id != user_id]
             out = Outbox(channel_id=channel_id)
+            out.lobby_changed = True  # a seat opened again, or the table closed
             if not rest:
                 t = await self.access.save(t, row=replace(t.row, status="abandoned"), seats=[])
                 out.posts.append(
@@ -277,6 +286,7 @@ class Lobby:
                 events=[EventRow(channel_id, None, e.audience, e.kind, e.text, now) for e in opening],
             )
             out = Outbox(channel_id=channel_id)
+            out.lobby_changed = True  # the entry is removed: the seats are taken for good
             out.posts.append(Post(to="channel", kind="begins", text=begins))
             self.posts.event_posts(t, out, opening)
             self.posts.prompt_posts(t, out, [], prompts)
@@ -289,6 +299,12 @@ class Lobby:
             return out
 
         return await self.access.with_table(channel_id, run)
+
+    async def abandoned(self, t: LoadedTable, out: Outbox) -> None:
+        """The table `t` was just abandoned (its saved version): its lobby entry goes, and
+        a game that had started is archived for its members' profiles."""
+        out.lobby_changed = True
+        await archive_abandoned(self.store, t, self.clock())
 
     def _dealt(self, t: LoadedTable, seed: int | None) -> tuple[list[SeatRow], GameState, int]:
         """The seats, the game set up and its seed, for a table about to start: the players on

@@ -162,6 +162,7 @@ class TableService:
             closed = [d for d in t.deadlines if d.thread]
             t = await self.access.save(t, row=replace(t.row, status="abandoned"), deadlines=[])
             out = Outbox(channel_id=channel_id, close_thread=bool(closed))
+            await self.lobby.abandoned(t, out)  # its lobby entry removed, the game archived
             who = next((s.name for s in t.seats if s.user_id == user_id), "A server manager")
             out.posts.append(Post(to="channel", kind="notice", text=f"{who} abandoned the game."))
             out.status = self.posts.status(t)

@@ -1,0 +1,157 @@
+"""Sign-ups (docs/architecture.md §3): a lobby table's entry in its server's lobby channel,
+and the members watching its game told when it opens.
+
+The service says what must be shown and to whom (`lobby_news`): the entry's text as the
+table is now, or that it must go (the game started, the table was abandoned, the server
+has no lobby channel any more), and the watchers not yet told. A front end acts on it
+(bot/discord/announcements.py posts, edits and deletes the message and sends the notices;
+the console prints them) and then keeps what it did (`keep`): the entry's message, and
+that the watchers were told, so a restart neither posts a second entry nor tells them
+twice. An entry is named by its table's channel and creation, as the archive names a
+table: the channel's next table is a new entry.
+
+Only lobby tables are announced. Who may see the table's channel is the front end's to
+say: Discord posts no entry for a table the lobby channel's readers could not open, and
+tells no watcher who cannot see it (docs/rulings.md, Platform).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from ..store import Store
+from ..store.base import LobbyEntry
+from .tablebase import TableError
+
+if TYPE_CHECKING:
+    from .loaded import LoadedTable, TableAccess
+
+__all__ = ["LobbyNews", "lobby_news", "keep", "entry_text", "option_text", "jump"]
+
+
+def jump(guild_id: int | None, channel_id: int, message_id: int | None = None) -> str:
+    """A link a member follows to the channel (and the message, when known)."""
+    if not guild_id:  # a table outside a server (the console)
+        return f"<#{channel_id}>"
+    tail = f"/{message_id}" if message_id else ""
+    return f"https://discord.com/channels/{guild_id}/{channel_id}{tail}"
+
+
+def option_text(t: LoadedTable) -> str:
+    """The table's options as a member reads them ("rounds=3, congress=no"), or ""."""
+    shown = []
+    for key, value in sorted(t.row.options.items()):
+        if key == "preferences":
+            continue
+        shown.append(f"{key}={'yes' if value is True else 'no' if value is False else value}")
+    return ", ".join(shown)
+
+
+@dataclass
+class LobbyNews:
+    """What a lobby table's entry and its watchers need now."""
+
+    table_channel: int
+    guild_id: int  # 0: a table outside a server (the console)
+    game: str  # the game's id
+    title: str  # the game's title
+    lobby_channel: int | None  # where the entry belongs now; None: nowhere
+    text: str | None  # the entry as the table is now; None: it must go
+    previous: LobbyEntry | None  # as kept: its message is edited, or deleted when it must go
+    entry: LobbyEntry  # what to keep once the front end has acted (`keep`)
+    tell: list[int] = field(default_factory=list)  # watchers to tell now
+    host: str = ""
+    open: bool = False  # the table is in its lobby: its entry is kept
+
+    def notice(self, server: str | None = None) -> str:
+        """What a watcher is told (by DM): the game, the host, the open seats, where."""
+        where = f" on **{server}**" if server else ""
+        return (
+            f"A table of **{self.title}** is open{where}, hosted by {self.host}. "
+            f"To take a seat, use /game join in {jump(self.guild_id, self.table_channel)}.\n"
+            f"-# You watch {self.title}: /community unwatch game:{self.game} stops these notices."
+        )
+
+    def mention(self, user_ids: list[int]) -> str:
+        """The same notice as one public line that pings `user_ids` (their DMs are closed,
+        or they asked for mentions)."""
+        pings = " ".join(f"<@{uid}>" for uid in user_ids)
+        return (
+            f"{pings} a table of **{self.title}** is open, hosted by {self.host}: "
+            f"/game join in {jump(self.guild_id, self.table_channel)} takes a seat."
+        )
+
+    def must_remove(self) -> bool:
+        """Whether the kept message must be deleted: the table is no longer open, the lobby
+        channel changed, or it belongs to the channel's previous table."""
+        p = self.previous
+        if p is None or p.message_id is None:
+            return False
+        same_table = p.created_at == self.entry.created_at
+        return self.text is None or not same_table or p.lobby_channel != self.lobby_channel
+
+
+def entry_text(t: LoadedTable) -> str:
+    """A lobby table's entry: game, host, who sits, open seats, options, where and how to join."""
+    g = t.game
+    host = _host_name(t)
+    free = g.max_players - len(t.seats)
+    names = ", ".join(s.name + (" (automatic)" if s.automatic else "") for s in t.seats)
+    link = jump(t.row.guild_id, t.row.channel_id)
+    lines = [f"**{g.title}**, hosted by {host}: {len(t.seats)} of {g.max_players} seated ({names})."]
+    if free > 0:
+        lines.append(
+            f"{free} open seat{'s' if free != 1 else ''}. To take one, use /game join in {link} "
+            "(/game join preference:<nation> to ask for a nation)."
+        )
+    else:
+        lines.append(f"Full: waiting for {host} to begin with /game start in {link}.")
+    if len(t.seats) < g.min_players:
+        lines.append(f"It can start with {g.min_players} players.")
+    options = option_text(t)
+    rated = "rated" if t.row.meta.get("rated", True) else "not rated"
+    lines.append((f"Options: {options}; " if options else "") + f"{rated}.")
+    return "\n".join(lines)
+
+
+def _host_name(t: LoadedTable) -> str:
+    return next((s.name for s in t.seats if s.user_id == t.row.host_id), "a member")
+
+
+async def lobby_news(store: Store, access: TableAccess, channel_id: int) -> LobbyNews | None:
+    """What the table in `channel_id` needs shown in its lobby channel and told to its
+    game's watchers; None when there is nothing there (no table, nothing kept)."""
+    previous = await store.get_lobby_entry(channel_id)
+    try:
+        t = await access.load(channel_id)
+    except TableError:
+        t = None
+    if t is None:
+        if previous is None:
+            return None
+        return LobbyNews(channel_id, previous.guild_id or 0, "", "", None, None, previous, previous)
+    guild = t.row.guild_id or 0
+    is_open = t.row.status == "lobby"
+    lobby = await store.get_lobby(guild) if is_open else None
+    same = previous is not None and previous.created_at == t.row.created_at
+    told = same and previous is not None and previous.told
+    entry = LobbyEntry(channel_id, t.row.created_at, t.row.guild_id, lobby, None, True)
+    text = entry_text(t) if is_open and lobby else None
+    news = LobbyNews(
+        channel_id, guild, t.game.id, t.game.title, lobby, text, previous, entry, host=_host_name(t), open=is_open
+    )
+    if is_open and not told:  # the table's first showing: its game's watchers hear of it
+        seated = {s.user_id for s in t.seats}
+        news.tell = [uid for uid in await store.watchers(guild, t.game.id) if uid not in seated]
+    return news
+
+
+async def keep(store: Store, news: LobbyNews, message_id: int | None) -> None:
+    """Keep what the front end did: the entry's message (None: none is shown), and that the
+    watchers were told. A table no longer in its lobby is forgotten: it never reopens."""
+    if not news.open:
+        if news.previous is not None:
+            await store.delete_lobby_entry(news.table_channel)
+        return
+    await store.set_lobby_entry(replace(news.entry, message_id=message_id))
