@@ -33,6 +33,7 @@ from ..store import (
 )
 from ..store.guard import FULL_MESSAGE, LOST_MESSAGE
 from .bounded import KeyedLocks
+from .outbox import Outbox, outbox_row
 from .preferences import Preferences
 from .tablebase import NO_TABLE, Settings, TableError, note_saved, track_saves
 
@@ -253,10 +254,14 @@ class TableAccess:
         prompts: list[Prompt] | None = None,
         history: list[SeatHistoryRow] = (),  # type: ignore[assignment]
         truncate_from: int | None = None,
+        outbox: Outbox | None = None,
     ) -> LoadedTable:
         """Save a changed table in one transaction; the cache only learns of it on success.
         Only what changed is written: the columns that differ, deadlines and seats if new.
-        The new version takes over the state object; `t` forgets it (`forget_state`)."""
+        The new version takes over the state object; `t` forgets it (`forget_state`).
+        `outbox`: what the change asks the front end to say, stored with it (what it
+        holds not stored yet: bot/service/deliveries.py), so it is said even if this
+        process dies before saying it."""
         row = _copy_row(row or t.row)  # the cached row stays as it was until the save succeeds
         row.updated_at = self.clock()
         if state is not None:
@@ -269,6 +274,7 @@ class TableAccess:
         ]
         if deadlines == t.deadlines:
             deadlines = None
+        said = outbox_row(outbox, row.updated_at) if outbox is not None else None
         try:
             saved = await self.store.save(
                 row,
@@ -280,11 +286,14 @@ class TableAccess:
                 columns=columns,
                 history=history,
                 truncate_from=truncate_from,
+                outbox=(said,) if said is not None else (),
             )
         except BaseException:
             self.cache.pop(t.row.channel_id, None)  # the database is the truth; reload next time
             raise
         note_saved(t.row.channel_id)
+        if said is not None:
+            outbox.mark_kept(said.id)  # type: ignore[union-attr]
         if prompts is None and state is None:
             prompts = t.known_prompts()  # the same state: the same prompts
         new = LoadedTable(

@@ -158,7 +158,8 @@ class Notifications:
             return
         mention = f"<@{human.user_id}> {public}"
         if self.preferences.of(human.user_id).mode == "mention":
-            out.posts.append(Post(to="channel", kind=kind, user_id=human.user_id, text=mention))
+            # the seat named too: a notice delivered late is dropped if the seat owes nothing then
+            out.posts.append(Post(to="channel", kind=kind, seat=seat, user_id=human.user_id, text=mention))
             seat_post(t, out, seat, text, kind=kind, dm=False)
         else:
             seat_post(t, out, seat, text, kind=kind, dm=True, public=mention)

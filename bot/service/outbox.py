@@ -11,11 +11,21 @@ every action and never needs them validated (bench/README.md measured the differ
 
 from __future__ import annotations
 
+import json
+import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-__all__ = ["Post", "Outbox", "seat_post"]
+from ..store import OutboxRow
+
+__all__ = ["Post", "Outbox", "seat_post", "outbox_row", "LEASE"]
+
+LEASE = 120.0  # seconds a process holds the outbox rows it is delivering
+
+# What a stored outbox row keeps besides its posts (docs/architecture.md §3, "Deliveries").
+_FLAGS = ("open_thread", "open_thread_due", "close_thread", "lobby_changed")
 
 
 @dataclass(slots=True, kw_only=True)
@@ -31,6 +41,15 @@ class Post:
     # event | prompt | reminder | standings | notice | briefing (a substitute's catch-up) | history
     # | begins (the line a game begins with: the Discord adapter heads the round summary with it)
     kind: str = "event"
+    # Stored in an outbox row already (bot/service/deliveries.py); not part of the row itself.
+    kept: bool = field(default=False, repr=False, compare=False)
+
+    def body(self) -> dict[str, Any]:
+        """The post as a stored row holds it."""
+        return {
+            "to": self.to, "text": self.text, "seat": self.seat, "user_id": self.user_id,
+            "dm": self.dm, "public": self.public, "kind": self.kind,
+        }
 
 
 @dataclass(slots=True, init=False)
@@ -49,6 +68,10 @@ class Outbox:
     # so an action whose front end shows the status some other way (Discord reads the
     # table's latest) does not pay for the text.
     status_source: str | Callable[[], str] | None = field(default=None, repr=False)
+    # The outbox rows holding it (bot/service/deliveries.py): deleted once it is delivered.
+    kept_ids: list[int] = field(default_factory=list)
+    kept_flags: dict[str, Any] | None = field(default=None, repr=False)  # the flags as last kept
+    kept_status: bool = field(default=False, repr=False)  # a kept row says the status changed
 
     def __init__(
         self,
@@ -68,6 +91,9 @@ class Outbox:
         self.open_thread_due = open_thread_due
         self.close_thread = close_thread
         self.lobby_changed = False
+        self.kept_ids = []
+        self.kept_flags = None
+        self.kept_status = False
 
     @property
     def status(self) -> str | None:
@@ -81,6 +107,9 @@ class Outbox:
 
     def merge(self, later: Outbox) -> None:
         """Add what a later step of the same call produced (an automatic seat's move)."""
+        both_kept = self.kept_flags == self.flags() and later.kept_flags == later.flags()
+        self.kept_ids = [*self.kept_ids, *later.kept_ids]
+        self.kept_status = self.kept_status or later.kept_status
         self.posts.extend(later.posts)
         self.close_thread = self.close_thread or later.close_thread
         self.lobby_changed = self.lobby_changed or later.lobby_changed
@@ -92,6 +121,48 @@ class Outbox:
             self.open_thread, self.open_thread_due = later.open_thread, later.open_thread_due
         if later.status_source is not None:
             self.status_source = later.status_source
+        self.kept_flags = self.flags() if both_kept else None
+
+    # -- kept until delivered (bot/service/deliveries.py) ------------------------------------
+    def flags(self) -> dict[str, Any]:
+        """The thread and lobby changes asked for, as a stored row holds them."""
+        return {name: getattr(self, name) for name in _FLAGS}
+
+    def unkept(self) -> dict[str, Any] | None:
+        """What is not stored yet, as an outbox row's JSON body; None when everything is.
+        The status is not stored as text (a front end shows the table's latest), only
+        that it changed; the flags are stored whole (delivering a row folds them as
+        `merge` does, so one stored twice is shown once)."""
+        posts = [p.body() for p in self.posts if not p.kept]
+        flags = self.flags()
+        status = self.status_source is not None and not self.kept_status
+        if not posts and flags == self.kept_flags and not status:
+            return None
+        if not posts and not status and not any(flags.values()):
+            return None  # nothing at all to say
+        return {"posts": posts, **{k: v for k, v in flags.items() if v}, "status": self.status_source is not None}
+
+    def mark_kept(self, row_id: int) -> None:
+        """Everything the outbox holds is stored now, the last of it in row `row_id`."""
+        for post in self.posts:
+            post.kept = True
+        self.kept_flags = self.flags()
+        self.kept_status = self.kept_status or self.status_source is not None
+        self.kept_ids = [*self.kept_ids, row_id]
+
+    @classmethod
+    def from_body(cls, channel_id: int, body: str) -> Outbox:
+        """A stored row as an outbox to deliver again; its status, if it changed, is the
+        table's latest (an empty text asks the front end to show that)."""
+        data = json.loads(body)
+        out = cls(channel_id, posts=[Post(**p, kept=True) for p in data.get("posts", [])])
+        for name in _FLAGS:
+            if name in data:
+                setattr(out, name, data[name])
+        if data.get("status"):
+            out.status = ""
+        out.kept_flags, out.kept_status = out.flags(), True
+        return out
 
     def public(self) -> list[Post]:
         return [p for p in self.posts if p.to != "seat"]
@@ -126,3 +197,25 @@ def seat_post(
             public=public,
         )
     )
+
+
+_last_id = 0
+_id_lock = threading.Lock()
+
+
+def new_row_id() -> int:
+    """When the row is made, in nanoseconds, and after every id this process made: a
+    channel's rows sort in the order of its saves."""
+    global _last_id
+    with _id_lock:
+        _last_id = max(time.time_ns(), _last_id + 1)
+        return _last_id
+
+
+def outbox_row(out: Outbox, now: float) -> OutboxRow | None:
+    """The row holding what `out` has not stored yet (None: nothing new), leased to the
+    process that is about to deliver it."""
+    body = out.unkept()
+    if body is None:
+        return None
+    return OutboxRow(new_row_id(), out.channel_id, now, json.dumps(body), 0, now + LEASE)

@@ -28,6 +28,7 @@ from ..render import standings
 from ..store import ActionRow, EventRow, SeatRow, StoreError
 from .archive import archive_finished
 from .automatic import AutomaticPlayers
+from .loaded import LoadedTable
 from .outbox import Outbox, Post, seat_post
 from .tablebase import (
     AUTO_CAP,
@@ -42,7 +43,7 @@ from .tablebase import (
 )
 
 if TYPE_CHECKING:
-    from .loaded import LoadedTable, TableAccess
+    from .loaded import TableAccess
     from .posts import Posts
 
 log = logging.getLogger(__name__)
@@ -122,10 +123,10 @@ class Play:
         # what the confirmation reads of the state before the step, taken while it is before it
         reply = confirm_before(g, t.state, seat, action)
         kept = kept_for_confirm(g, t.state) if reply is None else None
-        t, events, changes = await self._played_and_saved(t, seat, user_id, action, action_json, said)
+        t, out, changes = await self._played_and_saved(t, seat, user_id, action, action_json, said)
         if changes["outcome"] is not None:  # the game is over: the server's archive and ratings learn it
             await archive_finished(self.access.store, t, self.clock())
-        out = self._step_outbox(t, before, events, changes)
+        out.status = functools.partial(self.posts.status, t)  # written only if a front end reads it
         if reply is None:
             reply = confirm_after(g, kept, before_json, seat, action, changes["applied_events"])
         out.reply = reply
@@ -133,8 +134,9 @@ class Play:
 
     async def _played_and_saved(
         self, t: LoadedTable, seat: str, user_id: int | None, action: Any, action_json: str, said: str
-    ) -> tuple[LoadedTable, list[Event], dict[str, Any]]:
-        """The step on the state in place, saved; the table as stored if anything fails."""
+    ) -> tuple[LoadedTable, Outbox, dict[str, Any]]:
+        """The step on the state in place, saved with what it says (its outbox, stored in
+        the same transaction); the table as stored if anything fails."""
         g = t.game
         before, idx = t.prompts, t.state.step
         try:
@@ -155,6 +157,21 @@ class Play:
             action_row = ActionRow(channel_id, idx, seat, user_id, action_json, now, applied.undoable)
             event_rows = [EventRow(channel_id, idx, e.audience, e.kind, e.text, now) for e in events]
             row, old_round, new_round = _row_after(t, state, outcome, deadlines)
+            changes = {
+                "after": after,
+                "outcome": outcome,
+                "opened": opened,
+                "closed": closed,
+                "old_round": old_round,
+                "new_round": new_round,
+                "applied_events": applied.events,
+            }
+            # what the step says, read from the table as it will be saved, saved with it
+            saving = LoadedTable(
+                row, t.seats, deadlines, g, state,
+                prompts=after, settings=t.known_settings(), holders=t.known_holders(),
+            )
+            out = self._step_outbox(saving, before, events, changes)
             t = await self.access.save(
                 t,
                 row=row,
@@ -163,20 +180,12 @@ class Play:
                 actions=[action_row],
                 events=event_rows,
                 prompts=after,
+                outbox=out,
             )
         except BaseException:
             t.forget_state()  # the step may have changed it halfway: the stored JSON is the truth
             raise
-        changes = {
-            "after": after,
-            "outcome": outcome,
-            "opened": opened,
-            "closed": closed,
-            "old_round": old_round,
-            "new_round": new_round,
-            "applied_events": applied.events,
-        }
-        return t, events, changes
+        return t, out, changes
 
     def _step_outbox(
         self, t: LoadedTable, before: list[Prompt], events: list[Event], changes: dict[str, Any]
@@ -205,7 +214,7 @@ class Play:
                 "/game export and `python -m bot replay` check every shuffle and roll)."
             )
             out.posts.append(Post(to="channel", kind="standings", text=text))
-        out.status = functools.partial(posts.status, t)  # written only if a front end reads it
+        out.status = ""  # changed: the status the front end shows is set once the step is saved
         return out
 
     async def pause_for(self, t: LoadedTable, out: Outbox, why: str) -> LoadedTable:
@@ -215,7 +224,7 @@ class Play:
                 to="channel", kind="notice", text=f"{why}; the game is paused. The host can /game resume it."
             )
         )
-        return await self.access.save(t, row=replace(t.row, status="paused"))
+        return await self.access.save(t, row=replace(t.row, status="paused"), outbox=out)
 
     # -- decisions taken without waiting ---------------------------------------------------
     async def autoplay(self, t: LoadedTable, out: Outbox) -> LoadedTable:

@@ -139,7 +139,16 @@ async def lobby_news(store: Store, access: TableAccess, channel_id: int) -> Lobb
     entry = LobbyEntry(channel_id, t.row.created_at, t.row.guild_id, lobby, None, True)
     text = entry_text(t) if is_open and lobby else None
     news = LobbyNews(
-        channel_id, guild, t.game.id, t.game.title, lobby, text, previous, entry, host=_host_name(t), open=is_open
+        channel_id,
+        guild,
+        t.game.id,
+        t.game.title,
+        lobby,
+        text,
+        previous,
+        entry,
+        host=_host_name(t),
+        open=is_open,
     )
     if is_open and not told:  # the table's first showing: its game's watchers hear of it
         seated = {s.user_id for s in t.seats}

@@ -48,6 +48,7 @@ from ..store import (
 from .automatic import AutomaticPlayers
 from .controls import Controls
 from .deadlines import Deadlines
+from .deliveries import Deliveries
 from .history import History
 from .live_sessions import LiveSessions
 from .loaded import LoadedTable, TableAccess
@@ -136,13 +137,15 @@ class TableService:
         self.lobby = Lobby(store, self.access, self.posts, self.play, clock, self.default_settings, seed_source)
         self.controls = Controls(self.access, self.play, self.posts, clock)
         self.sessions = LiveSessions(self.access, self.posts, clock)
+        # what the tables still have to say, kept until a front end has said it
+        self.deliveries = Deliveries(store, self.access, clock)
 
     def set_clock(self, clock: Callable[[], float]) -> None:
         """Read the time from `clock` from now on, here and in every part (the console's
         `wait` moves it)."""
         self.clock = clock
         parts = (self.access, self.notifications, self.posts, self.play, self.history, self.deadlines)
-        for part in (*parts, self.lobby, self.controls, self.sessions):
+        for part in (*parts, self.lobby, self.controls, self.sessions, self.deliveries):
             part.clock = clock
 
     def close(self) -> None:

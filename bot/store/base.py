@@ -46,6 +46,8 @@ __all__ = [
     "FinishedSeat",
     "RatingRow",
     "DirectoryRow",
+    "OutboxRow",
+    "NoticeRow",
 ]
 
 Status = Literal["lobby", "running", "paused", "finished", "abandoned"]
@@ -173,6 +175,29 @@ class NotifyPrefs:
     quiet_hours: str | None = None  # "22-07" in `timezone`
 
 
+@dataclass
+class OutboxRow:
+    """What one save (or a later addition to the same answer) asked the front end to say,
+    kept until it is delivered (bot/service/deliveries.py)."""
+
+    id: int  # when it was made, in nanoseconds, unique in its process: a channel's order
+    channel_id: int
+    created_at: float
+    body: str  # JSON: Outbox.to_body
+    attempts: int = 0
+    next_try_at: float = 0.0
+
+
+@dataclass
+class NoticeRow:
+    """A turn notice waiting out its grace before it goes by DM."""
+
+    channel_id: int
+    user_id: int
+    due_at: float
+    body: str  # JSON: the DM's texts, the mention and the fallback
+
+
 # -- the community: finished games, ratings, members (bot/service/community.py) ------------
 
 
@@ -277,13 +302,15 @@ class Store(ABC):
         columns: Sequence[str] | None = None,
         history: Sequence[SeatHistoryRow] = (),
         truncate_from: int | None = None,
+        outbox: Sequence[OutboxRow] = (),
     ) -> TableRow:
         """Write everything in one transaction, if the stored version is still
         `expected_version`; else StaleWrite and nothing changes. `deadlines` / `seats`,
         when given, replace the table's rows; `columns`, when given, names the only table
         columns that changed (version and updated_at are always written). Returns the
         table with its new version. `history` appends seat-history rows; `truncate_from`
-        first deletes the actions from that index on and their events (undo)."""
+        first deletes the actions from that index on and their events (undo); `outbox`
+        adds what the save asked the front end to say."""
 
     # -- reading -------------------------------------------------------------------------
     @abstractmethod
@@ -471,6 +498,38 @@ class Store(ABC):
     @abstractmethod
     async def servers_with_tables(self) -> list[int]:
         """Every server with a lobby, running or paused table."""
+
+    # -- the outbox and the turn notices (bot/service/deliveries.py) ----------------------
+    @abstractmethod
+    async def add_outbox(self, rows: Sequence[OutboxRow]) -> None:
+        """Keep posts asked for outside a save (an answer's lines added after its last save)."""
+
+    @abstractmethod
+    async def claim_outbox(self, now: float, lease: float, *, everything: bool = False) -> list[OutboxRow]:
+        """The rows of every channel whose rows are all due (`next_try_at` <= now), in id
+        order, claimed for `lease` seconds (their `next_try_at` moved on) so no other
+        process delivers them meanwhile. `everything`: every row, due or not (a process
+        that alone uses the database, starting up: nobody else holds a lease)."""
+
+    @abstractmethod
+    async def outbox_done(self, ids: Sequence[int], notices: Sequence[NoticeRow] = ()) -> None:
+        """In one transaction: the delivered rows deleted, the turn notices they leave
+        waiting for their grace kept (a notice of the same channel and member replaced)."""
+
+    @abstractmethod
+    async def outbox_retry(self, ids: Sequence[int], next_try_at: float) -> None:
+        """The rows' delivery failed: one attempt more, not again before `next_try_at`."""
+
+    @abstractmethod
+    async def outbox_waiting(self) -> tuple[int, float | None, set[int]]:
+        """How many rows wait, the oldest one's `created_at`, and their channels."""
+
+    @abstractmethod
+    async def turn_notices(self) -> list[NoticeRow]: ...
+
+    @abstractmethod
+    async def drop_turn_notices(self, keys: Sequence[tuple[int, int]]) -> None:
+        """The notices of these (channel, member) pairs were sent or are moot."""
 
     @abstractmethod
     async def close(self) -> None: ...

@@ -36,7 +36,9 @@ from .base import (
     ActionRow,
     DeadlineRow,
     EventRow,
+    NoticeRow,
     NotifyPrefs,
+    OutboxRow,
     SeatHistoryRow,
     SeatRow,
     Shards,
@@ -104,6 +106,10 @@ _ARRAYS = {
         "channel_id, phase, started_at, due_at, next_at, reminders, reminders_sent, extended, thread",
         ("bigint", "text", "float8", "float8", "float8", "text", "text", "bool", "text"),
     ),
+    "outbox": (
+        "id, channel_id, created_at, body, attempts, next_try_at",
+        ("bigint", "bigint", "float8", "text", "int", "float8"),
+    ),
 }
 
 
@@ -145,6 +151,7 @@ def _one_statement(
     events: Sequence[EventRow],
     deadlines: Sequence[DeadlineRow] | None,
     history: Sequence[SeatHistoryRow],
+    outbox: Sequence[OutboxRow] = (),
 ) -> tuple[str, list[Any]]:
     rows: dict[str, list[tuple[Any, ...]]] = {
         "actions": [(a.channel_id, a.idx, a.seat, a.user_id, a.action, a.at, a.undoable) for a in actions],
@@ -166,6 +173,7 @@ def _one_statement(
             )
             for d in deadlines or ()
         ],
+        "outbox": [_outbox_values(o) for o in outbox],
     }
     kinds = tuple(k for k, r in rows.items() if r)
     params = list(head)
@@ -174,6 +182,13 @@ def _one_statement(
     if deadlines is not None:
         params.append([d.phase for d in deadlines])
     return _one_statement_sql(names, kinds, deadlines is not None), params
+
+
+def _outbox_values(o: OutboxRow) -> tuple[Any, ...]:
+    return (o.id, o.channel_id, o.created_at, o.body, o.attempts, o.next_try_at)
+
+
+_ADD_OUTBOX = "INSERT INTO outbox (id, channel_id, created_at, body, attempts, next_try_at) VALUES ($1,$2,$3,$4,$5,$6)"
 
 
 class PostgresStore(Store):
@@ -256,6 +271,7 @@ class PostgresStore(Store):
         columns: Sequence[str] | None = None,
         history: Sequence[SeatHistoryRow] = (),
         truncate_from: int | None = None,
+        outbox: Sequence[OutboxRow] = (),
     ) -> TableRow:
         names = UPDATABLE_COLUMNS if columns is None else tuple(c for c in UPDATABLE_COLUMNS if c in columns)
         values = column_values(table, names)
@@ -263,11 +279,13 @@ class PostgresStore(Store):
         try:
             if truncate_from is None and seats is None:
                 # the common save (an action): one statement, one round trip
-                sql, params = _one_statement(names, head, actions, events, deadlines, history)
+                sql, params = _one_statement(names, head, actions, events, deadlines, history, outbox)
                 if await self._pool.fetchval(sql, *params) != 1:
                     raise StaleWrite(f"table {table.channel_id} changed since version {expected_version}")
             else:
-                await self._save_in_steps(table, head, names, actions, events, deadlines, seats, history, truncate_from)
+                await self._save_in_steps(
+                    table, head, names, actions, events, deadlines, seats, history, truncate_from, outbox
+                )
         except (asyncpg.IntegrityConstraintViolationError, asyncpg.DataError) as exc:
             raise StoreError(f"save refused by the database: {exc}") from exc
         table.version = expected_version + 1
@@ -284,6 +302,7 @@ class PostgresStore(Store):
         seats: Sequence[SeatRow] | None,
         history: Sequence[SeatHistoryRow],
         truncate_from: int | None,
+        outbox: Sequence[OutboxRow] = (),
     ) -> None:
         """A save that replaces seats or takes back actions (deletes and inserts of the same
         keys, which one statement cannot order): statement by statement in one transaction."""
@@ -304,6 +323,8 @@ class PostgresStore(Store):
             if seats is not None:
                 await self._write_seats(conn, {table.channel_id: seats})
             await self._append_history(conn, history)
+            if outbox:
+                await conn.executemany(_ADD_OUTBOX, [_outbox_values(o) for o in outbox])
 
     @staticmethod
     async def _append_actions(conn: asyncpg.Connection, actions: Sequence[ActionRow]) -> None:
@@ -712,6 +733,53 @@ class PostgresStore(Store):
 
     async def servers_with_tables(self) -> list[int]:
         return [r[0] for r in await self._pool.fetch(community.SERVERS_WITH_TABLES_SQL)]
+
+    # -- the outbox and the turn notices ---------------------------------------------------
+    async def add_outbox(self, rows: Sequence[OutboxRow]) -> None:
+        if rows:
+            await self._pool.executemany(_ADD_OUTBOX, [_outbox_values(o) for o in rows])
+
+    async def claim_outbox(self, now: float, lease: float, *, everything: bool = False) -> list[OutboxRow]:
+        # SKIP LOCKED: two processes claiming at once each take other rows, never the same
+        due = "" if everything else "WHERE channel_id NOT IN (SELECT channel_id FROM outbox WHERE next_try_at > $2)"
+        sql = (
+            f"WITH claimed AS (SELECT id FROM outbox {due} FOR UPDATE SKIP LOCKED) "
+            "UPDATE outbox SET next_try_at = $1 FROM claimed WHERE outbox.id = claimed.id "
+            "RETURNING outbox.id, channel_id, created_at, body, attempts, next_try_at"
+        )
+        rows = await self._pool.fetch(sql, now + lease, *(() if everything else (now,)))
+        return sorted((OutboxRow(*r) for r in rows), key=lambda o: (o.channel_id, o.id))
+
+    async def outbox_done(self, ids: Sequence[int], notices: Sequence[NoticeRow] = ()) -> None:
+        async with self._pool.acquire() as conn, conn.transaction():
+            await conn.execute("DELETE FROM outbox WHERE id = ANY($1::bigint[])", list(ids))
+            if notices:
+                await conn.executemany(
+                    "INSERT INTO turn_notices (channel_id, user_id, due_at, body) VALUES ($1,$2,$3,$4) "
+                    "ON CONFLICT (channel_id, user_id) DO UPDATE SET due_at=excluded.due_at, body=excluded.body",
+                    [(n.channel_id, n.user_id, n.due_at, n.body) for n in notices],
+                )
+
+    async def outbox_retry(self, ids: Sequence[int], next_try_at: float) -> None:
+        await self._pool.execute(
+            "UPDATE outbox SET attempts=attempts+1, next_try_at=$1 WHERE id = ANY($2::bigint[])",
+            next_try_at, list(ids),
+        )
+
+    async def outbox_waiting(self) -> tuple[int, float | None, set[int]]:
+        rows = await self._pool.fetch("SELECT channel_id, COUNT(*), MIN(created_at) FROM outbox GROUP BY channel_id")
+        oldest = min((r[2] for r in rows), default=None)
+        return sum(r[1] for r in rows), oldest, {r[0] for r in rows}
+
+    async def turn_notices(self) -> list[NoticeRow]:
+        rows = await self._pool.fetch("SELECT channel_id, user_id, due_at, body FROM turn_notices")
+        return [NoticeRow(*r) for r in rows]
+
+    async def drop_turn_notices(self, keys: Sequence[tuple[int, int]]) -> None:
+        if keys:
+            await self._pool.executemany(
+                "DELETE FROM turn_notices WHERE channel_id=$1 AND user_id=$2", list(keys)
+            )
 
 
 def numbered(sql: str) -> str:

@@ -32,7 +32,9 @@ from .base import (
     ActionRow,
     DeadlineRow,
     EventRow,
+    NoticeRow,
     NotifyPrefs,
+    OutboxRow,
     SeatHistoryRow,
     SeatRow,
     Shards,
@@ -99,6 +101,7 @@ class _Save:
     seats: Sequence[SeatRow] | None
     history: Sequence[SeatHistoryRow]
     truncate_from: int | None
+    outbox: Sequence[OutboxRow] = ()
 
 
 class SqliteStore(Store):
@@ -260,6 +263,8 @@ class SqliteStore(Store):
             self._write_seats(conn, {s.table.channel_id: s.seats for s in seats})
         if history := [h for s in saves for h in s.history]:
             self._append_history(conn, history)
+        if outbox := [o for s in saves for o in s.outbox]:
+            self._append_outbox(conn, outbox)
 
     async def create_table(
         self,
@@ -317,9 +322,10 @@ class SqliteStore(Store):
         columns: Sequence[str] | None = None,
         history: Sequence[SeatHistoryRow] = (),
         truncate_from: int | None = None,
+        outbox: Sequence[OutboxRow] = (),
     ) -> TableRow:
         save = _Save(
-            table, expected_version, columns, actions, events, deadlines, seats, history, truncate_from
+            table, expected_version, columns, actions, events, deadlines, seats, history, truncate_from, outbox
         )
         try:
             await self._saves.submit(save)
@@ -787,6 +793,63 @@ class SqliteStore(Store):
 
     async def servers_with_tables(self) -> list[int]:
         return [r[0] for r in await self._fetch(community.SERVERS_WITH_TABLES_SQL)]
+
+    # -- the outbox and the turn notices ---------------------------------------------------
+    @staticmethod
+    def _append_outbox(conn: sqlite3.Connection, rows: Sequence[OutboxRow]) -> None:
+        conn.executemany(
+            "INSERT INTO outbox (id, channel_id, created_at, body, attempts, next_try_at) VALUES (?,?,?,?,?,?)",
+            [(o.id, o.channel_id, o.created_at, o.body, o.attempts, o.next_try_at) for o in rows],
+        )
+
+    async def add_outbox(self, rows: Sequence[OutboxRow]) -> None:
+        if rows:
+            await self._run(lambda conn: self._transaction(conn, lambda: self._append_outbox(conn, rows)))
+
+    async def claim_outbox(self, now: float, lease: float, *, everything: bool = False) -> list[OutboxRow]:
+        def claim(conn: sqlite3.Connection) -> list[OutboxRow]:
+            due = "" if everything else (
+                "WHERE channel_id NOT IN (SELECT channel_id FROM outbox WHERE next_try_at > ?)"
+            )
+            found = conn.execute(
+                "SELECT id, channel_id, created_at, body, attempts, next_try_at FROM outbox "
+                f"{due} ORDER BY channel_id, id",
+                () if everything else (now,),
+            ).fetchall()
+            conn.executemany("UPDATE outbox SET next_try_at=? WHERE id=?", [(now + lease, r[0]) for r in found])
+            return [OutboxRow(*r) for r in found]
+
+        return await self._run(lambda conn: self._transaction(conn, lambda: claim(conn)))
+
+    async def outbox_done(self, ids: Sequence[int], notices: Sequence[NoticeRow] = ()) -> None:
+        def done(conn: sqlite3.Connection) -> None:
+            conn.executemany("DELETE FROM outbox WHERE id=?", [(i,) for i in ids])
+            conn.executemany(
+                "INSERT INTO turn_notices (channel_id, user_id, due_at, body) VALUES (?,?,?,?) "
+                "ON CONFLICT (channel_id, user_id) DO UPDATE SET due_at=excluded.due_at, body=excluded.body",
+                [(n.channel_id, n.user_id, n.due_at, n.body) for n in notices],
+            )
+
+        await self._run(lambda conn: self._transaction(conn, lambda: done(conn)))
+
+    async def outbox_retry(self, ids: Sequence[int], next_try_at: float) -> None:
+        sql = "UPDATE outbox SET attempts=attempts+1, next_try_at=? WHERE id=?"
+        params = [(next_try_at, i) for i in ids]
+        await self._run(lambda conn: self._transaction(conn, lambda: conn.executemany(sql, params)))
+
+    async def outbox_waiting(self) -> tuple[int, float | None, set[int]]:
+        rows = await self._fetch("SELECT channel_id, COUNT(*), MIN(created_at) FROM outbox GROUP BY channel_id", ())
+        oldest = min((r[2] for r in rows), default=None)
+        return sum(r[1] for r in rows), oldest, {r[0] for r in rows}
+
+    async def turn_notices(self) -> list[NoticeRow]:
+        rows = await self._fetch("SELECT channel_id, user_id, due_at, body FROM turn_notices", ())
+        return [NoticeRow(*r) for r in rows]
+
+    async def drop_turn_notices(self, keys: Sequence[tuple[int, int]]) -> None:
+        if keys:
+            sql = "DELETE FROM turn_notices WHERE channel_id=? AND user_id=?"
+            await self._run(lambda conn: self._transaction(conn, lambda: conn.executemany(sql, list(keys))))
 
 
 def _is_full(exc: sqlite3.OperationalError) -> bool:

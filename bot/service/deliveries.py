@@ -1,0 +1,146 @@
+"""What the bot still has to say, kept until it is said (docs/reliability.md, "Every post an
+acknowledged action asks for is delivered").
+
+An action's posts (its turn notices, events, standings, thread changes) are stored as an
+outbox row in the same transaction as the action's save (`TableAccess.save(outbox=…)`), and
+anything an answer adds after its last save is stored before the front end delivers it
+(`keep`). The front end deletes the rows once delivered (`done`). A delivery that fails
+leaves its rows for later (`failed`): retried with a growing wait, never sooner than Discord's
+rate limit asks; a process that died leaves them too. `due` hands the rows that wait back,
+each channel's rows together and in the order they were made (one outbox, folded as
+`Outbox.merge` folds an answer's steps), so a channel's messages keep their order, and a
+status change stored twice is shown once. A turn notice for a decision already taken by
+then is dropped.
+
+Rows a process is delivering are leased to it (`next_try_at` moved on by `LEASE`), so where
+several processes share the database (PostgreSQL) only one delivers a row; a process that
+dies leaves its lease to run out.
+
+Turn notices waiting for their grace before their DM are rows of their own (`NoticeRow`):
+the front end keeps them as it takes them from a delivered row, and drops them when sent or
+moot.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..store import NoticeRow, OutboxRow, Store
+from .outbox import LEASE, Outbox, Post, outbox_row
+
+if TYPE_CHECKING:
+    from .loaded import TableAccess
+
+__all__ = ["Deliveries", "Redelivery", "outbox_row", "LEASE", "retry_wait"]
+
+log = logging.getLogger(__name__)
+
+WAITS = (5.0, 15.0, 30.0, 60.0, 120.0, 300.0, 600.0)  # seconds before attempt 2, 3, … (then 600)
+GIVE_UP = 7 * 86400.0  # a row undeliverable for a week is dropped, and said so in the log
+STALE_KINDS = ("prompt", "reminder")  # posts about a decision: moot once it is taken
+
+def retry_wait(attempts: int, retry_after: float | None = None) -> float:
+    """Seconds before the next attempt after `attempts` failed ones; at least what a rate
+    limit asked for."""
+    wait = WAITS[min(max(attempts, 1), len(WAITS)) - 1]
+    return max(wait, retry_after or 0.0)
+
+
+@dataclass
+class Redelivery:
+    """A channel's waiting rows as one outbox to deliver again."""
+
+    outbox: Outbox
+    ids: list[int]
+    attempts: int  # the most any of its rows failed
+    since: float  # when its oldest row was made
+
+
+class Deliveries:
+    """The outbox rows and turn notices of every table.
+
+    Owns: the `outbox` and `turn_notices` rows. It never changes a table: what a table says
+    is decided by the part that saved it."""
+
+    def __init__(self, store: Store, access: TableAccess, clock: Callable[[], float]) -> None:
+        self.store = store
+        self.access = access  # read only: which decisions are still owed, for stale notices
+        self.clock = clock
+
+    async def keep(self, out: Outbox) -> None:
+        """Store what `out` holds that no save stored (lines added after an answer's last
+        save), before it is delivered."""
+        row = outbox_row(out, self.clock())
+        if row is not None:
+            await self.store.add_outbox([row])
+            out.mark_kept(row.id)
+
+    async def done(self, ids: Sequence[int], notices: Sequence[NoticeRow] = ()) -> None:
+        """Delivered: the rows go, the turn notices they leave waiting are kept."""
+        if ids or notices:
+            await self.store.outbox_done(list(ids), notices)
+
+    async def failed(self, ids: Sequence[int], attempts: int, retry_after: float | None = None) -> float:
+        """The delivery failed (the `attempts`-th time): the rows wait; returns the wait."""
+        wait = retry_wait(attempts, retry_after)
+        if ids:
+            await self.store.outbox_retry(list(ids), self.clock() + wait)
+        return wait
+
+    async def release(self, ids: Sequence[int]) -> None:
+        """Rows not delivered now, to be delivered behind older ones of their channel."""
+        if ids:
+            await self.store.outbox_retry(list(ids), self.clock())
+
+    async def due(self, *, everything: bool = False) -> list[Redelivery]:
+        """The waiting rows whose time has come, claimed, one outbox per channel.
+        `everything`: all of them (a process alone on its database, starting up)."""
+        rows = await self.store.claim_outbox(self.clock(), LEASE, everything=everything)
+        by_channel: dict[int, list[OutboxRow]] = defaultdict(list)
+        for row in rows:
+            by_channel[row.channel_id].append(row)
+        found = []
+        for channel_id, mine in by_channel.items():
+            mine.sort(key=lambda r: r.id)
+            if self.clock() - mine[0].created_at > GIVE_UP:
+                log.error("dropping %d posts for channel %s undelivered for a week", len(mine), channel_id)
+                await self.done([r.id for r in mine])
+                continue
+            out = Outbox.from_body(channel_id, mine[0].body)
+            for row in mine[1:]:
+                out.merge(Outbox.from_body(channel_id, row.body))
+            out.posts = await self._current(channel_id, out.posts)
+            found.append(Redelivery(out, [r.id for r in mine], max(r.attempts for r in mine), mine[0].created_at))
+        return found
+
+    async def _current(self, channel_id: int, posts: list[Post]) -> list[Post]:
+        """The posts without turn notices and reminders for decisions no longer owed."""
+        if not any(p.kind in STALE_KINDS for p in posts):
+            return posts
+        owing = await self.owing(channel_id)
+        return [p for p in posts if p.kind not in STALE_KINDS or owing is None or p.seat in owing or p.seat is None]
+
+    async def owing(self, channel_id: int) -> set[str] | None:
+        """The seats that owe a decision at the table now (None: the table cannot be read)."""
+        try:
+            table = await self.access.load(channel_id)
+        except Exception:
+            return None
+        if table.row.status != "running":
+            return set()
+        return {p.seat for p in table.prompts}
+
+    async def waiting(self) -> tuple[int, float | None, set[int]]:
+        """How many rows wait, the oldest one's age in seconds, and their channels."""
+        count, oldest, channels = await self.store.outbox_waiting()
+        return count, (self.clock() - oldest if oldest is not None else None), channels
+
+    async def notices(self) -> list[NoticeRow]:
+        return await self.store.turn_notices()
+
+    async def drop_notices(self, keys: Sequence[tuple[int, int]]) -> None:
+        await self.store.drop_turn_notices(list(keys))
