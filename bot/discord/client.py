@@ -30,6 +30,7 @@ from bot.service.tables import TableService
 from bot.store import open_store
 from engine import games
 
+from .announcements import Announcements
 from .community_commands import CommunityGroup
 from .delivery import Delivery
 from .interact import APOLOGY_UNKNOWN, say
@@ -126,6 +127,7 @@ class ChancelleryBot(commands.Bot):
         self.service = service
         clock = clock or getattr(service, "clock", None) or time.time
         self.delivery = Delivery(self, service, clock)
+        self.delivery.announce = Announcements(self, service, self.delivery).refresh  # the lobby channel
         self.ticker = Ticker(service, self.delivery, clock)
         self._ticker_task: asyncio.Task[None] | None = None
         self._heartbeat_task: asyncio.Task[None] | None = None

@@ -2,23 +2,26 @@
 
 The finished games (`history`), the ratings (`leaderboard`), a member's record
 (`profile`), the data kept about them (`mydata`, `forget`), the table directory
-(`tables`) and a table's rated mark (`rated`). Its own group beside `/game`, which
-already holds the 25 verbs Discord allows a group.
+(`tables`), a table's rated mark (`rated`), sign-ups: the server's lobby channel
+(`lobby`, Manage Server) and the games a member watches (`watch`, `unwatch`). Its own
+group beside `/game`, which already holds the 25 verbs Discord allows a group.
 
 Who may see which channel is Discord's to say: the directory and the profile list only
 tables whose channel the caller may view (`_viewer`), so no private table leaks into
-another member's answer.
+another member's answer. From a DM, the directory lists each server the member shares
+with the bot, read with the member's own permissions there (`_servers`).
 """
 
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable
 
 import discord
 from discord import app_commands
 
-from bot.service.community import Community, community_of
+from bot.service.community import Community, Server, community_of
 
 from .context import is_admin, refuse_in_dms, table_channel_id
 from .host import host
@@ -27,7 +30,11 @@ from .table_commands import _game_choices
 
 __all__ = ["CommunityGroup"]
 
-ANYWHERE = frozenset({"mydata", "forget"})  # about the caller alone: they work in a DM too
+log = logging.getLogger(__name__)
+
+# about the caller alone, or every server they share with the bot: they work in a DM too
+ANYWHERE = frozenset({"mydata", "forget", "tables"})
+DM_SERVERS = 25  # servers with tables a DM's directory looks into (one request each)
 
 
 def _community(interaction: discord.Interaction) -> Community:
@@ -47,6 +54,55 @@ def _viewer(interaction: discord.Interaction) -> Callable[[int], bool]:
     return visible
 
 
+def _visible_to(guild: discord.Guild, member: discord.Member) -> Callable[[int], bool]:
+    def visible(channel_id: int) -> bool:
+        channel = guild.get_channel_or_thread(channel_id)
+        return channel is not None and channel.permissions_for(member).view_channel
+
+    return visible
+
+
+async def _servers(interaction: discord.Interaction, community: Community) -> tuple[list[Server], bool]:
+    """The servers with tables that the caller shares with the bot, each with what the caller
+    may see there; and whether more were left unsearched (beyond DM_SERVERS)."""
+    with_tables = set(await community.servers_with_tables())
+    guilds = [g for g in interaction.client.guilds if g.id in with_tables]
+    servers = []
+    for guild in guilds[:DM_SERVERS]:
+        member = guild.get_member(interaction.user.id)
+        if member is None:
+            try:
+                member = await guild.fetch_member(interaction.user.id)
+            except discord.HTTPException:  # not a member there
+                continue
+        servers.append(Server(guild.id, guild.name, _visible_to(guild, member)))
+    return servers, len(guilds) > DM_SERVERS
+
+
+async def _everywhere(
+    interaction: discord.Interaction, game: str | None, open_seat: bool, page: int
+) -> str:
+    """The directory from a DM: every server the caller shares with the bot."""
+    community = _community(interaction)
+    servers, more = await _servers(interaction, community)
+    if not servers:
+        return "You share no server with tables with me. /community tables in a server lists its tables."
+    text = await community.directory_of(servers, game=game, open_seat=open_seat, page=page)
+    if more:
+        text += f"\nOnly {DM_SERVERS} servers were searched; /community tables in a server lists all of its own."
+    return text
+
+
+async def _refresh(interaction: discord.Interaction, *channel_ids: int) -> None:
+    """Show these tables' lobby-channel entries again (the bot's `Announcements.refresh`)."""
+    announce = getattr(host(interaction).delivery, "announce", None)
+    for channel_id in channel_ids if announce is not None else ():
+        try:
+            await announce(channel_id)
+        except Exception:  # the answer stands; the entry follows at the table's next change
+            log.warning("could not refresh the lobby entry of table %s", channel_id, exc_info=True)
+
+
 class CommunityGroup(app_commands.Group):
     def __init__(self) -> None:
         super().__init__(
@@ -57,7 +113,8 @@ class CommunityGroup(app_commands.Group):
         return refuse_in_dms(
             interaction,
             ANYWHERE,
-            "This is about a server's tables: use it there. /community mydata and /community forget work here.",
+            "This is about a server's tables: use it there. /community mydata, /community forget and "
+            "/community tables work here.",
         )
 
     @app_commands.command(name="history", description="The server's finished games, newest first, or one game")
@@ -139,8 +196,11 @@ class CommunityGroup(app_commands.Group):
         open_seat: bool = False,
         page: app_commands.Range[int, 1] = 1,
     ) -> None:
+        if interaction.guild_id is None:
+            await answer_private(interaction, _everywhere(interaction, game, open_seat, page))
+            return
         work = _community(interaction).directory(
-            interaction.guild_id or 0, game=game, open_seat=open_seat, visible=_viewer(interaction), page=page
+            interaction.guild_id, game=game, open_seat=open_seat, visible=_viewer(interaction), page=page
         )
         await answer_private(interaction, work)
 
@@ -151,4 +211,34 @@ class CommunityGroup(app_commands.Group):
         work = _community(interaction).set_rated(
             channel_id, interaction.user.id, rated, admin=is_admin(interaction)
         )
+        ok, text = await run_refusable(interaction, work)
+        if ok:
+            await say(interaction, text)
+            await _refresh(interaction, channel_id)  # the lobby entry says whether it is rated
+
+    @app_commands.command(
+        name="lobby", description="Announce new tables in a channel, or stop (Manage Server)"
+    )
+    @app_commands.describe(channel="Where new tables with open seats are announced; leave out to stop")
+    async def lobby(self, interaction: discord.Interaction, channel: discord.TextChannel | None = None) -> None:
+        community, guild_id = _community(interaction), interaction.guild_id or 0
+        work = community.set_lobby(guild_id, channel.id if channel else None, admin=is_admin(interaction))
+        ok, text = await run_refusable(interaction, work)
+        if ok:
+            await say(interaction, text)
+            # the tables waiting for players now: their entries move to the new channel (or go)
+            await _refresh(interaction, *await community.open_lobbies(guild_id))
+
+    @app_commands.command(name="watch", description="Be told when a table of a game opens on this server")
+    @app_commands.describe(game="Which game")
+    @app_commands.autocomplete(game=_game_choices)
+    async def watch(self, interaction: discord.Interaction, game: str) -> None:
+        work = _community(interaction).watch(interaction.guild_id or 0, interaction.user.id, game, True)
+        await answer_private(interaction, work)
+
+    @app_commands.command(name="unwatch", description="Stop being told when a table of a game opens here")
+    @app_commands.describe(game="Which game")
+    @app_commands.autocomplete(game=_game_choices)
+    async def unwatch(self, interaction: discord.Interaction, game: str) -> None:
+        work = _community(interaction).watch(interaction.guild_id or 0, interaction.user.id, game, False)
         await answer_private(interaction, work)

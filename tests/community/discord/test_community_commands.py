@@ -145,8 +145,10 @@ async def test_only_the_host_marks_a_table_not_rated_before_it_starts(env, servi
 
 async def test_server_commands_are_refused_in_a_dm_and_mydata_works_there(env, service):
     stranger = env.create_user("dave")
-    refused = await stranger.slash("community tables")
+    refused = await stranger.slash("community leaderboard", game="envoys")
     assert refused.ephemeral and "use it there" in refused.response.content
     assert [type(e).__name__ for e in env.errors] == ["NoPrivateMessage"]  # a refusal, not a crash
     data = await stranger.slash("community mydata")
     assert json.loads(_attached(env, data))["finished_games"] == []
+    tables = await stranger.slash("community tables")  # every server they share with the bot: none
+    assert "You share no server with tables with me" in tables.response.content
