@@ -89,6 +89,8 @@ HELP = """Console lines use the slash commands' grammar: /<command> <option>:<va
   /game notify [mode:dm|mention] [timezone:<zone>] [quiet_hours:22-07] | /game standing [order:<name>] [withdraw:yes]
   /game session [day:<weekday> time:<HH:MM> hours:<h> timezone:<zone>] [remove:yes]
   /<game> <command> <option>:<value> …           e.g. /crisis play card:Conrad belligerence:yes
+  /community history|leaderboard|profile|mydata|forget|rated|tables [<option>:<value> …]
+  /community lobby channel:lobby (entries printed as [lobby] lines; no channel: stop) | watch|unwatch game:<id>
   wait <minutes> | auto [<n>|all] | help [<game>] | # comment | quit (or Ctrl-C, Ctrl-D)"""
 
 
@@ -174,6 +176,8 @@ class Console:
                 self._write_picture(picture)
         if out.reply and caller:
             self.private(caller, out.reply)
+        if out.lobby_changed:  # the lobby channel's entry and the watchers (bot/service/signups.py)
+            await self._lobby_entry(out.channel_id)
 
     async def show_picture(self) -> None:
         """Write the board picture beside the status, once per picture, and say where."""
@@ -493,9 +497,58 @@ class Console:
             self.private(user, await c.forget(uid))
         elif verb == "rated":
             self.private(user, await c.set_rated(CHANNEL, uid, options.get("rated", "yes").lower() in YES))
+            await self._lobby_entry(CHANNEL)
+        else:
+            await self._signups(user, uid, verb, options, page)
+
+    async def _signups(self, user: str, uid: int, verb: str, options: dict[str, str], page: int) -> None:
+        """`/community tables|lobby|watch|unwatch`: the console's one table as server 0's."""
+        from ..service.community import Server, community_of
+
+        c = community_of(self.service)
+        if verb == "tables":
+            here = Server(0, None, channels=(CHANNEL,))
+            open_seat = options.get("open_seat", "no").lower() in YES
+            text = await c.directory_of([here], game=options.get("game"), open_seat=open_seat, page=page)
+            self.private(user, text)
+        elif verb == "lobby":  # anyone manages the console's "server"
+            on = options.get("channel", "").lower() not in ("", "off", "none", "no")
+            self.private(user, await c.set_lobby(0, LOBBY_CHANNEL if on else None))
+            await self._lobby_entry(CHANNEL)
+        else:
+            self.private(user, await c.watch(0, uid, options.get("game", ""), verb == "watch"))
+
+    async def _lobby_entry(self, channel_id: int) -> None:
+        """Show the table's entry in the lobby channel as labelled lines, and tell its
+        watchers (privately) when it opens."""
+        from ..service.community import community_of
+
+        c = community_of(self.service)
+        news = await c.lobby_news(channel_id)
+        if news is None:
+            return
+        if news.must_remove():
+            self.say("(the entry is removed)", "lobby")
+        if news.text:
+            self.say(news.text, "lobby")
+        for uid in news.tell:
+            self.private(self.names.get(uid, "a watcher"), news.notice())
+        await c.keep_entry(news, 1 if news.text else None)  # the console's entry has no message of its own
 
 
-COMMUNITY_VERBS = ("history", "leaderboard", "profile", "mydata", "forget", "rated")
+COMMUNITY_VERBS = (
+    "history",
+    "leaderboard",
+    "profile",
+    "mydata",
+    "forget",
+    "rated",
+    "tables",
+    "lobby",
+    "watch",
+    "unwatch",
+)
+LOBBY_CHANNEL = 2  # the console's lobby channel: its entries are printed labelled [lobby]
 
 
 def _aliases(game_id: str) -> tuple[str, ...]:

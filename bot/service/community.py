@@ -30,7 +30,7 @@ from engine.core import GameError
 
 from ..render.text import timestamp
 from ..store import NotifyPrefs
-from ..store.base import FinishedGame, FinishedSeat
+from ..store.base import DirectoryRow, FinishedGame, FinishedSeat
 from . import signups
 from .signups import LobbyNews, jump, option_text
 from .tablebase import TableError
@@ -46,14 +46,20 @@ FORMER_MEMBER = "a former member"
 Visible = Callable[[int], bool]
 
 
+def _everything(channel_id: int) -> bool:
+    return True
+
+
 @dataclass(frozen=True)
 class Server:
     """A server whose tables a directory lists: its id, its name (None: the only one
-    listed) and which of its channels the reader may see."""
+    listed) and which of its channels the reader may see. Outside any server (the
+    console), `channels` names the tables' channels instead."""
 
     guild_id: int
     name: str | None
-    visible: Visible
+    visible: Visible = _everything
+    channels: tuple[int, ...] | None = None
 
 _parts: weakref.WeakKeyDictionary[TableService, Community] = weakref.WeakKeyDictionary()
 
@@ -64,10 +70,6 @@ def community_of(service: TableService) -> Community:
     if part is None:
         part = _parts[service] = Community(service)
     return part
-
-
-def _everything(channel_id: int) -> bool:
-    return True
 
 
 def game_title(game_id: str) -> str:
@@ -336,7 +338,7 @@ class Community:
         order = {"lobby": 0, "running": 1, "paused": 2}
         rows = []
         for server in servers:
-            found = await self.store.directory(server.guild_id, game)
+            found = await self._rows(server, game)
             rows += [(server.name or "", r) for r in found if server.visible(r.channel_id)]
         if open_seat:
             rows = [(n, r) for n, r in rows if r.status == "lobby" and r.seated < _most(r.game)]
@@ -358,6 +360,19 @@ class Community:
         if page < _pages(len(rows)):
             lines.append(f"More: /community tables page:{page + 1}")
         return "\n".join(lines)
+
+    async def _rows(self, server: Server, game: str | None) -> list[DirectoryRow]:
+        if server.channels is None:
+            return await self.store.directory(server.guild_id, game)
+        rows = []
+        for channel_id in server.channels:  # outside a server: the tables in these channels
+            try:
+                t = await self.access.load(channel_id)
+            except TableError:
+                continue
+            if t.row.status in ("lobby", "running", "paused") and game in (None, t.game.id):
+                rows.append(DirectoryRow(channel_id, t.game.id, t.row.status, len(t.seats)))
+        return rows
 
     async def servers_with_tables(self) -> list[int]:
         """The servers with a lobby, running or paused table (a DM's directory asks which of
