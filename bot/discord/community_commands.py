@@ -106,7 +106,7 @@ async def _refresh(interaction: discord.Interaction, *channel_ids: int) -> None:
 class CommunityGroup(app_commands.Group):
     def __init__(self) -> None:
         super().__init__(
-            name="community", description="This server's finished games, ratings, profiles and table directory"
+            name="community", description="This server's finished games, ratings, profiles, table directory and sign-ups"
         )
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
@@ -186,7 +186,9 @@ class CommunityGroup(app_commands.Group):
             return
         await answer_private(interaction, _community(interaction).forget(interaction.user.id))
 
-    @app_commands.command(name="tables", description="Every table of this server you can see, by game and status")
+    @app_commands.command(
+        name="tables", description="Every table of this server you can see (in a DM: of every server you share with me)"
+    )
     @app_commands.describe(game="Only this game", open_seat="Only lobbies with a seat free", page="Page number")
     @app_commands.autocomplete(game=_game_choices)
     async def tables(

@@ -232,7 +232,9 @@ TABLE_HELP = (
     "`/game settings`, `/game export`, `/game talk`. `/game help game:<game>` explains a game's turn.\n"
     "The server: `/community tables` every table you can see, `/community history` finished games, "
     "`/community leaderboard game:<game>` ratings, `/community profile` a member's record, "
-    "`/community rated rated:False` before the start for a game that moves no rating."
+    "`/community rated rated:False` before the start for a game that moves no rating, "
+    "`/community watch game:<game>` to be told when a table of it opens (`/community unwatch` stops it), "
+    "`/community lobby channel:` where new tables are announced (Manage Server)."
 )
 
 
