@@ -419,8 +419,8 @@ def _cmd_balance(args: argparse.Namespace, stdout: TextIO) -> int:
         part = balance.run_part(
             game, args.players, args.games, args.seed, args.start, lineup, args.jobs, commit, args.progress
         )
-        if balance.commit_of(game) != commit or balance.content_key(game) != part.content:
-            raise balance.BalanceError("The game's content or the commit changed while the part was played: not stored.")
+        if not balance.unchanged_since(game, commit) or balance.content_key(game) != part.content:
+            raise balance.BalanceError("The game's content or engine changed while the part was played: not stored.")
         balance.store(path, part)
     except (GameError, ValueError, balance.BalanceError) as exc:
         print(f"balance: {exc}", file=sys.stderr)

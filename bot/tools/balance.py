@@ -127,6 +127,14 @@ def commit_of(game: Game) -> str:
     return _git("rev-parse", "--short=7", "HEAD") or "unknown"
 
 
+def unchanged_since(game: Game, commit: str) -> bool:
+    """Whether the game's content and engine are as they were at `commit` (other files may
+    have moved on: the work tree is shared) and still committed."""
+    commit_of(game)  # refuses uncommitted changes
+    paths = [f"engine/content/{game.id}", f"engine/{game.id}"]
+    return _git("diff", "--name-only", commit, "HEAD", "--", *paths) == ""
+
+
 @dataclass
 class Part:
     """One stored run: games number start..start+games-1 of `seed` at `players` seats."""
@@ -176,8 +184,8 @@ class Part:
         return cls(**record)
 
 
-def results_file(game_id: str, lineup: str, docs: Path = DOCS) -> Path:
-    return docs / "results" / f"{game_id}-{lineup}.jsonl"
+def results_file(game_id: str, lineup: str, docs: Path | None = None) -> Path:
+    return (docs or DOCS) / "results" / f"{game_id}-{lineup}.jsonl"
 
 
 def load(path: Path) -> list[Part]:
@@ -423,8 +431,9 @@ def _lineup_section(game: Game, goal: Goal, lineup: str, parts: list[Part]) -> l
     return lines
 
 
-def report(game: Game, docs: Path = DOCS) -> str:
+def report(game: Game, docs: Path | None = None) -> str:
     """docs/balance/GAME.md as `balance report` writes it: the notes with the results inserted."""
+    docs = docs or DOCS
     notes_path = docs / f"{game.id}.notes.md"
     if not notes_path.exists():
         raise BalanceError(f"{notes_path} is missing: it holds the report's hand-written prose.")
@@ -448,8 +457,8 @@ def report(game: Game, docs: Path = DOCS) -> str:
     return banner + head + "\n".join(generated).rstrip("\n") + "\n" + tail
 
 
-def write_report(game: Game, docs: Path = DOCS) -> Path:
-    path = docs / f"{game.id}.md"
+def write_report(game: Game, docs: Path | None = None) -> Path:
+    path = (docs or DOCS) / f"{game.id}.md"
     path.write_text(report(game, docs), encoding="utf-8")
     return path
 
