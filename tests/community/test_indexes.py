@@ -22,6 +22,8 @@ QUERIES = {
     "profile record": (base.MEMBER_RECORD_SQL, (3, GUILD)),
     "profile ratings": (base.MEMBER_RATINGS_SQL, (3, GUILD)),
     "profile abandoned": (base.MEMBER_ABANDONED_SQL, (3, GUILD)),
+    "a member's abandoned games": (base.MEMBER_ABANDONED_GAMES_SQL, (3,)),
+    "a lobby entry": (base.GET_LOBBY_ENTRY_SQL, (1000,)),
 }
 # read in the index's order, a page at a time, never sorted whole
 IN_ORDER = {"leaderboard", "history", "history of a game"}

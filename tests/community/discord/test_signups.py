@@ -186,3 +186,25 @@ async def test_a_profile_counts_an_abandoned_game_after_the_channel_has_a_new_ta
     assert "Envoys (test game): 1 played, 0 finished, 0 won, 1 abandoned." in seen
     board = await table["bob"].slash(table.channel, "community leaderboard", game="envoys")
     assert "Nobody has a rating" in board.response.content
+
+
+async def test_a_watcher_whose_dms_are_closed_is_mentioned_in_the_lobby_instead(env, service):
+    table, lobby = _lobby(env, "alice", "bob")
+    await _set_lobby(table, lobby)
+    await table["bob"].slash(table.channel, "community watch", game="envoys")
+    await service.notifications.mark_dm_closed(table["bob"].id)  # known from an earlier table
+    await table.open("alice")
+    pings = [m.content for m in lobby.history() if table["bob"].mention in m.content]
+    assert len(pings) == 1 and "/game join in" in pings[0]
+    assert not any("is open" in text for text in table.dms("bob"))
+
+
+async def test_after_a_restart_the_same_entry_is_edited(env, service, make_bot):
+    table, lobby = _lobby(env, "alice", "bob")
+    await _set_lobby(table, lobby)
+    await table.open("alice")
+    (first,) = lobby.history()
+    await env.restart_bot(make_bot())
+    await table["bob"].slash(table.channel, "game join")
+    (entry,) = lobby.history()
+    assert entry.id == first.id and "2 of 4 seated (alice, bob)" in entry.content
