@@ -224,6 +224,11 @@ class CommunityGroup(app_commands.Group):
     @app_commands.describe(channel="Where new tables with open seats are announced; leave out to stop")
     async def lobby(self, interaction: discord.Interaction, channel: discord.TextChannel | None = None) -> None:
         community, guild_id = _community(interaction), interaction.guild_id or 0
+        me = interaction.guild.me if interaction.guild is not None else None
+        if channel is not None and me is not None and is_admin(interaction):
+            if not channel.permissions_for(me).send_messages:
+                await say(interaction, f"I cannot post in {channel.mention}: let me see it and send messages there first.")
+                return
         work = community.set_lobby(guild_id, channel.id if channel else None, admin=is_admin(interaction))
         ok, text = await run_refusable(interaction, work)
         if ok:

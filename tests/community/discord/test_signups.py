@@ -54,6 +54,12 @@ async def test_only_manage_server_chooses_the_lobby_channel(env, service):
     assert f"<#{lobby.id}>" in said
     stopped = await table["dora"].slash(table.channel, "community lobby")
     assert "no longer announced" in stopped.response.content
+    closed = table.guild.create_text_channel(
+        "closed", overwrites={table.guild.me: discord.PermissionOverwrite(send_messages=False)}
+    )
+    refused = await table["dora"].slash(table.channel, "community lobby", channel=closed)
+    assert "I cannot post in" in refused.response.content
+    assert await service.store.get_lobby(table.guild.id) is None
 
 
 async def test_an_entry_is_posted_edited_as_seats_fill_and_removed_at_the_start(env, service):
