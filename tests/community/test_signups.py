@@ -146,3 +146,34 @@ async def test_the_console_prints_the_lobby_entry_and_tells_the_watcher(store, t
     assert "[lobby] (the entry is removed)" in text
     assert "[private to carol] No tables with an open seat here." in text
     assert "[private to bob] You will no longer be told about new tables of Envoys (test game) here." in text
+
+
+async def test_the_migration_counts_the_games_abandoned_before_it_once(database, monkeypatch):
+    """Tables abandoned before the archive of abandoned games existed are counted from their
+    rows: a started game for each member seated, a lobby for nobody."""
+    from dataclasses import replace
+
+    from bot.store import open_store, postgres, sqlite
+
+    for module in (sqlite, postgres):
+        every = module.migrations()
+        monkeypatch.setattr(module, "migrations", lambda every=every: [m for m in every if m[0] < 5])
+    old = await open_store(database)
+    older = TableService(old, clock=Clock())
+    await older.lobby.create(CHANNEL, GUILD, "envoys", ALICE, "alice")
+    await older.lobby.join(CHANNEL, BOB, "bob")
+    await older.lobby.start(CHANNEL, ALICE, seed=7)
+    await older.lobby.create(CHANNEL + 1, GUILD, "envoys", CAROL, "carol")  # abandoned in its lobby
+    for channel in (CHANNEL, CHANNEL + 1):
+        row = await old.get_table(channel)
+        await old.save(replace(row, status="abandoned"), row.version)
+    await old.close()
+    monkeypatch.undo()
+
+    store = await open_store(database)
+    try:
+        assert await store.member_abandoned(GUILD, ALICE) == {"envoys": 1}
+        assert await store.member_abandoned(GUILD, BOB) == {"envoys": 1}
+        assert await store.member_abandoned(GUILD, CAROL) == {}
+    finally:
+        await store.close()
