@@ -163,4 +163,6 @@ async def keep(store: Store, news: LobbyNews, message_id: int | None) -> None:
         if news.previous is not None:
             await store.delete_lobby_entry(news.table_channel)
         return
-    await store.set_lobby_entry(replace(news.entry, message_id=message_id))
+    entry = replace(news.entry, message_id=message_id)
+    if entry != news.previous:  # a join that changes nothing kept (no lobby channel) writes nothing
+        await store.set_lobby_entry(entry)
