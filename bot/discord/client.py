@@ -105,7 +105,12 @@ class Ticker:
             await self.delivery.send_notices(self.clock())
         except Exception:
             log.exception("could not send turn notices")
-        return delay
+        try:  # posts Discord did not take before (or a run of the bot that died left)
+            waiting = await self.delivery.pending.run_due()
+        except Exception:
+            log.exception("could not deliver the posts that wait")
+            waiting = self.RETRY
+        return delay if waiting is None else min(delay, waiting)
 
     def poke(self) -> None:
         self._poked = True
@@ -129,6 +134,7 @@ class ChancelleryBot(commands.Bot):
         self.delivery = Delivery(self, service, clock)
         self.delivery.announce = Announcements(self, service, self.delivery).refresh  # the lobby channel
         self.ticker = Ticker(service, self.delivery, clock)
+        self.delivery.pending.poke = self.poke  # posts released behind a channel's waiting ones
         self._ticker_task: asyncio.Task[None] | None = None
         self._heartbeat_task: asyncio.Task[None] | None = None
         self.heartbeat_seconds = float(getattr(config, "heartbeat_seconds", None) or HEARTBEAT)
@@ -272,11 +278,8 @@ class ChancelleryBot(commands.Bot):
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
-        if not self.is_closed():
-            try:  # turn notices still in their grace would be lost: send them now
-                await self.delivery.send_notices()
-            except Exception:
-                log.exception("could not send turn notices while closing")
+        # turn notices still in their grace are kept in the database: the next start sends
+        # them when their grace is over (the player may have acted by then)
         await super().close()
 
     async def _on_tree_error(

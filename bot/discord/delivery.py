@@ -27,7 +27,10 @@ service and the clock; handlers reach it through `host.Host.delivery`.
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import hashlib
+import json
 import logging
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
@@ -40,11 +43,14 @@ from bot.render.pictures import Picture
 from bot.render.status import StatusCard
 from bot.render.text import split_message
 from bot.service.bounded import KeyedLocks
+from bot.service.deliveries import retry_wait
 from bot.service.outbox import Outbox, Post
 from bot.service.posts import Summary
 from bot.service.tables import TableService
+from bot.store import NoticeRow
 
 from .interact import picture_file
+from .pending import PendingPosts, discord_failure, retry_after
 from .views import CUSTOM_ID, own_choices, status_view
 
 __all__ = ["Delivery", "CLOSED_DM"]
@@ -57,6 +63,10 @@ NO_MENTIONS = discord.AllowedMentions.none()
 # Public posts that stay in the channel as their own message (a published history too).
 STANDALONE = {"standings", "notice", "history"}
 NOTICE_GRACE = 60.0  # seconds a turn notice waits for the player to act before it is DMed
+LOOK_BACK = 50  # recent messages a retry looks through for one it may have sent already
+# True while an outbox is said again: each message is looked for before it is sent. A
+# context variable, as deliveries of several tables run at once in their own tasks.
+SAYING_AGAIN: contextvars.ContextVar[bool] = contextvars.ContextVar("saying_again", default=False)
 
 
 @dataclass
@@ -65,6 +75,8 @@ class _Notice:
     texts: list[str] = field(default_factory=list)  # for a DM
     mention: str | None = None  # for a player who chose mentions: the public ping instead
     fallback: str | None = None  # the public ping, naming no secret, should the DM fail
+    tries: int = 0  # attempts Discord did not take
+    sent: bool = False  # the DM went (the mention, if any, had not yet)
 
 
 class Delivery:
@@ -83,6 +95,9 @@ class Delivery:
         # Shows a table's entry in its server's lobby channel as the table is now; the bot
         # sets it (bot/discord/announcements.py). None: no lobby channel support.
         self.announce: Callable[[int], Awaitable[None]] | None = None
+        # what waits to be said, and saying it (pending.py); the bot sets its poke
+        self.pending = PendingPosts(self, service, clock)
+        self._forgetting: set[asyncio.Future[None]] = set()  # notices being dropped from the store
 
     # ------------------------------------------------------------------ entry points
 
@@ -103,10 +118,27 @@ class Delivery:
     async def deliver(
         self, outbox: Outbox, *, caller_id: int | None = None, new_status: bool = False
     ) -> None:
+        """Say what an answer asks: stored first, then said, or left to wait and be said
+        later if Discord fails (bot/discord/pending.py)."""
+        await self.pending.deliver(outbox, caller_id=caller_id, new_status=new_status)
+
+    async def deliver_now(
+        self, outbox: Outbox, *, caller_id: int | None = None, new_status: bool = False, again: bool = False
+    ) -> set[tuple[int, int]]:
+        """Say it now; raises if Discord fails. `again`: part of it may have been said
+        already (an attempt that failed, a process that died): each message is looked for
+        before it is sent. Returns the turn notices it left waiting for their grace."""
+        token = SAYING_AGAIN.set(again)
+        try:
+            return await self._say(outbox, caller_id, new_status)
+        finally:
+            SAYING_AGAIN.reset(token)
+
+    async def _say(self, outbox: Outbox, caller_id: int | None, new_status: bool) -> set[tuple[int, int]]:
         channel = await self._channel(outbox.channel_id)
         if channel is None:
             log.warning("table channel %s is gone; dropping its outbox", outbox.channel_id)
-            return
+            return set()
         await self._threads(channel, outbox)
         public = [p for p in outbox.posts if p.to == "channel"]
         events = [p.text for p in public if p.kind not in STANDALONE and p.user_id is None]
@@ -122,7 +154,7 @@ class Delivery:
         parts = split_message("\n\n".join(standalone))
         for n, part in enumerate(parts):
             extra = {"files": [picture_file(p) for p in final]} if final and n == len(parts) - 1 else {}
-            await channel.send(part, allowed_mentions=NO_MENTIONS, **extra)
+            await self.send_once(channel, part, allowed_mentions=NO_MENTIONS, **extra)
         # For a player who chose mentions: a reminder is its own message, so the ping fires;
         # a turn notice waits out the grace like a DM would (and the caller needs neither).
         for post in public:
@@ -140,6 +172,7 @@ class Delivery:
                 await self.announce(outbox.channel_id)
             except Exception:  # the table's own posts went out; its lobby entry is refreshed next time
                 log.warning("could not refresh the lobby entry of table %s", outbox.channel_id, exc_info=True)
+        return {k for k in self._notices if k[0] == outbox.channel_id}
 
     async def _final_pictures(self, channel_id: int, public: list[Post]) -> list[Picture]:
         if not any(p.kind in ("standings", "history") and p.user_id is None for p in public):
@@ -164,7 +197,7 @@ class Delivery:
                 log.warning("could not read the status of table %s", channel.id, exc_info=True)
                 text = "\n".join([status, *events]).strip()
                 for part in split_message(text):
-                    await channel.send(part, allowed_mentions=NO_MENTIONS)
+                    await self.send_once(channel, part, allowed_mentions=NO_MENTIONS)
                 return
             picture = None
             try:
@@ -198,7 +231,7 @@ class Delivery:
         elif status_id is not None:
             await self._retire(channel, status_id)  # the lobby's: the game's first summary begins below it
         for text in texts:
-            await channel.send(text, allowed_mentions=NO_MENTIONS)
+            await self.send_once(channel, text, allowed_mentions=NO_MENTIONS)
         posted = await self._edit_status(channel, None, live.text(), embed, picture, remember=False)
         await self.service.posts.summary_moved(channel.id, posted, live)
 
@@ -256,7 +289,7 @@ class Delivery:
                 content=text, embeds=[], attachments=[], view=None, allowed_mentions=NO_MENTIONS
             )
         except discord.NotFound:  # deleted by someone: the summary goes on as a message
-            await channel.send(text, allowed_mentions=NO_MENTIONS)
+            await self.send_once(channel, text, allowed_mentions=NO_MENTIONS)
         self._forget(channel.id)
 
     async def _retire(self, channel: Any, message_id: int) -> None:
@@ -305,7 +338,7 @@ class Delivery:
         current = await self._thread(info.thread_id) if info is not None and info.thread_id else None
         if current is not None and lines and (outbox.close_thread or not outbox.open_thread):
             for part in split_message("\n".join(lines)):
-                await current.send(part, allowed_mentions=NO_MENTIONS)
+                await self.send_once(current, part, allowed_mentions=NO_MENTIONS)
             lines = []
         if outbox.close_thread:
             if current is not None:
@@ -334,7 +367,7 @@ class Delivery:
         if lines:
             target = current if current is not None else channel
             for part in split_message("\n".join(lines)):
-                await target.send(part, allowed_mentions=NO_MENTIONS)
+                await self.send_once(target, part, allowed_mentions=NO_MENTIONS)
 
     async def _thread_due(self, channel_id: int, name: str) -> float | None:
         """When the phase that opened this thread ends, for an outbox that does not carry it
@@ -373,7 +406,8 @@ class Delivery:
             if post.kind == "prompt":
                 key = (outbox.channel_id, post.user_id)
                 notice = self._notices.setdefault(key, _Notice(due=now + NOTICE_GRACE))
-                notice.texts.append(post.text)
+                if post.text not in notice.texts:  # said again after a failed attempt
+                    notice.texts.append(post.text)
                 notice.fallback = post.public or notice.fallback
             else:
                 by_user[post.user_id].append(post)
@@ -385,7 +419,8 @@ class Delivery:
             just_closed = not closed_before and user_id in self._closed  # dm() told them just now
             if briefing and not sent and not just_closed:
                 # A newcomer must learn they now hold a seat even without DMs.
-                await channel.send(
+                await self.send_once(
+                    channel,
                     f"<@{user_id}>, you have taken over a seat here. Use `/game me` in this channel "
                     "to see your hand, your orders in progress and what you owe.",
                     allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
@@ -393,20 +428,75 @@ class Delivery:
 
     def seen(self, channel_id: int, user_id: int) -> None:
         """The player acted or looked at their view at this table: their notices are moot."""
-        self._notices.pop((channel_id, user_id), None)
+        if self._notices.pop((channel_id, user_id), None) is not None:
+            self._forget_notices([(channel_id, user_id)])
 
     def next_notice(self) -> float | None:
         return min((n.due for n in self._notices.values()), default=None)
 
-    async def send_notices(self, now: float | None = None) -> None:
-        """DM every turn notice whose grace is over (all of them when `now` is None)."""
-        due = [k for k, n in self._notices.items() if now is None or n.due <= now]
-        for channel_id, user_id in due:
-            notice = self._notices.pop((channel_id, user_id))
-            channel = await self._channel(channel_id)
-            if channel is None:
+    def notice_rows(self, keys: set[tuple[int, int]]) -> list[NoticeRow]:
+        """The waiting turn notices of `keys`, as the store keeps them."""
+        rows = []
+        for channel_id, user_id in sorted(keys):
+            notice = self._notices.get((channel_id, user_id))
+            if notice is not None:
+                body = {"texts": notice.texts, "mention": notice.mention, "fallback": notice.fallback}
+                rows.append(NoticeRow(channel_id, user_id, notice.due, json.dumps(body)))
+        return rows
+
+    async def restore_notices(self, rows: list[NoticeRow]) -> None:
+        """The turn notices the last run of the bot left waiting, for seats that still owe."""
+        moot = []
+        for row in rows:
+            if not await self.service.deliveries.still_owes(row.channel_id, row.user_id):
+                moot.append((row.channel_id, row.user_id))
                 continue
-            if notice.texts:
+            body = json.loads(row.body)
+            notice = self._notices.setdefault((row.channel_id, row.user_id), _Notice(due=row.due_at))
+            notice.texts = [*notice.texts, *(t for t in body["texts"] if t not in notice.texts)]
+            notice.mention = notice.mention or body.get("mention")
+            notice.fallback = notice.fallback or body.get("fallback")
+        self._forget_notices(moot)
+
+    def _forget_notices(self, keys: list[tuple[int, int]]) -> None:
+        """Drop stored notices without holding up the caller (a player's answer)."""
+        if not keys:
+            return
+        task = asyncio.ensure_future(self.service.deliveries.drop_notices(keys))
+        self._forgetting.add(task)
+        task.add_done_callback(self._forgot)
+
+    def _forgot(self, task: asyncio.Future[None]) -> None:
+        self._forgetting.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("could not drop sent turn notices", exc_info=task.exception())
+
+    async def send_notices(self, now: float | None = None) -> None:
+        """DM every turn notice whose grace is over (all of them when `now` is None). One
+        that Discord does not take waits and is tried again."""
+        due = [k for k, n in self._notices.items() if now is None or n.due <= now]
+        for key in due:
+            notice = self._notices.pop(key)
+            try:
+                await self._send_notice(key, notice)
+            except Exception as exc:
+                if not discord_failure(exc):
+                    raise
+                notice.tries += 1
+                notice.due = self.clock() + retry_wait(notice.tries, retry_after(exc))
+                self._notices.setdefault(key, notice)
+                log.warning("a turn notice at table %s waits: %s", key[0], exc)
+                continue
+            self._forget_notices([key])
+
+    async def _send_notice(self, key: tuple[int, int], notice: _Notice) -> None:
+        channel_id, user_id = key
+        channel = await self._channel(channel_id)
+        if channel is None:
+            return
+        token = SAYING_AGAIN.set(notice.tries > 0)
+        try:
+            if notice.texts and not notice.sent:
                 # A DM is the player's own: their turn buttons may name cards in their Hand.
                 view = await self.turn_buttons(channel_id, user_id)
                 fallback = None if notice.mention is not None else notice.fallback
@@ -414,8 +504,11 @@ class Delivery:
                 await self.dm(
                     channel, user_id, "\n".join(notice.texts), view=view, fallback=fallback, picture=picture
                 )
+                notice.sent = True
             if notice.mention is not None:
                 await self._mention(channel, user_id, notice.mention)
+        finally:
+            SAYING_AGAIN.reset(token)
 
     async def _own_picture(self, channel_id: int, user_id: int) -> Picture | None:
         try:
@@ -426,7 +519,9 @@ class Delivery:
 
     async def _mention(self, channel: Any, user_id: int, text: str) -> None:
         for part in split_message(text):
-            await channel.send(part, allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]))
+            await self.send_once(
+                channel, part, allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)])
+            )
 
     async def dm(
         self,
@@ -452,7 +547,7 @@ class Delivery:
                 extra["file"] = picture_file(picture)
             parts = split_message(f"{text}\n-# {channel.mention}")
             for n, part in enumerate(parts):  # the buttons go with the last part
-                await dm.send(part, **(extra if n == len(parts) - 1 else {}))
+                await self.send_once(dm, part, **(extra if n == len(parts) - 1 else {}))
             return True
         except discord.Forbidden as exc:
             if exc.code != CLOSED_DM:
@@ -461,7 +556,9 @@ class Delivery:
                     await self._mention(channel, user_id, fallback)
                 return False
         except discord.HTTPException as exc:
-            log.warning("DM to %s failed: %s", user_id, exc)  # transient: the next one may pass
+            if discord_failure(exc):
+                raise  # Discord is failing: the whole notice waits and is tried again
+            log.warning("DM to %s failed: %s", user_id, exc)
             if fallback:
                 await self._mention(channel, user_id, fallback)
             return False
@@ -482,6 +579,24 @@ class Delivery:
     def reopened(self, user_id: int) -> None:
         """The member asked for DMs again (`/game notify mode:dm`): try them next time."""
         self._closed.discard(user_id)
+
+    async def send_once(self, target: Any, text: str, **kwargs: Any) -> Any:
+        """`target.send(text)`, unless the outbox is said again and the bot's recent
+        messages there have it already (a failed attempt, or a process that died, said it)."""
+        if SAYING_AGAIN.get() and text and await self._sent_before(target, text):
+            return None
+        return await target.send(text, **kwargs)
+
+    async def _sent_before(self, target: Any, text: str) -> bool:
+        me = self.client.user.id if self.client.user else None
+        try:
+            async for message in target.history(limit=LOOK_BACK):
+                if message.author.id == me and message.content == text:
+                    return True
+        except discord.HTTPException as exc:
+            if discord_failure(exc):
+                raise
+        return False
 
     async def _channel(self, channel_id: int) -> Any:
         channel = self.client.get_channel(channel_id)

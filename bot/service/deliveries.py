@@ -134,10 +134,20 @@ class Deliveries:
             return set()
         return {p.seat for p in table.prompts}
 
-    async def waiting(self) -> tuple[int, float | None, set[int]]:
-        """How many rows wait, the oldest one's age in seconds, and their channels."""
-        count, oldest, channels = await self.store.outbox_waiting()
-        return count, (self.clock() - oldest if oldest is not None else None), channels
+    async def still_owes(self, channel_id: int, user_id: int) -> bool:
+        """Whether the member holds a seat that owes a decision at the table now."""
+        try:
+            table = await self.access.load(channel_id)
+        except Exception:
+            return False
+        seat = table.seat_of(user_id)
+        return table.row.status == "running" and seat is not None and any(p.seat == seat.seat for p in table.prompts)
+
+    async def waiting(self) -> tuple[int, float | None, set[int], float | None]:
+        """How many rows wait, the oldest one's age in seconds, their channels and when
+        the soonest may be tried again."""
+        count, oldest, channels, soonest = await self.store.outbox_waiting()
+        return count, (self.clock() - oldest if oldest is not None else None), channels, soonest
 
     async def notices(self) -> list[NoticeRow]:
         return await self.store.turn_notices()

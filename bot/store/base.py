@@ -521,8 +521,9 @@ class Store(ABC):
         """The rows' delivery failed: one attempt more, not again before `next_try_at`."""
 
     @abstractmethod
-    async def outbox_waiting(self) -> tuple[int, float | None, set[int]]:
-        """How many rows wait, the oldest one's `created_at`, and their channels."""
+    async def outbox_waiting(self) -> tuple[int, float | None, set[int], float | None]:
+        """How many rows wait, the oldest one's `created_at`, their channels, and the
+        soonest time a channel's rows are all due (a channel is delivered all at once)."""
 
     @abstractmethod
     async def turn_notices(self) -> list[NoticeRow]: ...

@@ -766,10 +766,11 @@ class PostgresStore(Store):
             next_try_at, list(ids),
         )
 
-    async def outbox_waiting(self) -> tuple[int, float | None, set[int]]:
-        rows = await self._pool.fetch("SELECT channel_id, COUNT(*), MIN(created_at) FROM outbox GROUP BY channel_id")
+    async def outbox_waiting(self) -> tuple[int, float | None, set[int], float | None]:
+        rows = await self._pool.fetch("SELECT channel_id, COUNT(*), MIN(created_at), MAX(next_try_at) FROM outbox GROUP BY channel_id")
         oldest = min((r[2] for r in rows), default=None)
-        return sum(r[1] for r in rows), oldest, {r[0] for r in rows}
+        soonest = min((r[3] for r in rows), default=None)
+        return sum(r[1] for r in rows), oldest, {r[0] for r in rows}, soonest
 
     async def turn_notices(self) -> list[NoticeRow]:
         rows = await self._pool.fetch("SELECT channel_id, user_id, due_at, body FROM turn_notices")

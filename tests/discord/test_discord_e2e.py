@@ -278,11 +278,14 @@ async def test_a_turn_notice_is_dropped_when_the_player_acts_within_the_grace(en
     assert table.dms("alice") == []
 
 
-async def test_turn_notices_still_in_their_grace_are_sent_on_shutdown(env, service):
+async def test_turn_notices_still_in_their_grace_wait_over_a_restart(env, service, make_bot):
     table = await _started(env, service, "alice", "bob")
     assert table.dms("bob") == []
     await env.bot.close()  # SimCord's restart_bot detaches without closing; a real stop closes
-    assert len(table.dms("bob")) == 1
+    assert table.dms("bob") == []  # not sent early: kept in the database
+    await env.restart_bot(make_bot(BotConfig()))
+    await env.advance_time(NOTICE_GRACE)
+    assert len(table.dms("bob")) == 1  # sent once, when its grace was over
 
 
 async def test_a_slow_answer_is_deferred_then_followed_up(env, service, monkeypatch):
@@ -324,10 +327,10 @@ async def test_a_failure_after_the_save_does_not_claim_the_table_is_unchanged(en
 
     table = await _started(env, service, "alice", "bob")
 
-    def broken(*args, **kwargs):
-        raise RuntimeError("the announcement failed")
+    async def broken(*args, **kwargs):
+        raise RuntimeError("the automatic moves failed")
 
-    monkeypatch.setattr(service.posts, "event_posts", broken)  # runs after the action's save
+    monkeypatch.setattr(service.play, "autoplay", broken)  # runs after the action's save
     answered = await table["alice"].slash(table.channel, "envoys commit", value=2)
     assert answered.ephemeral and answered.response.content == APOLOGY_SAVED != APOLOGY
     assert [a.seat for a in await service.store.get_actions(table.channel.id)] == ["s1"]  # it stands

@@ -7,9 +7,15 @@ import asyncio
 from bot.discord.client import Ticker
 
 
+class _Pending:
+    async def run_due(self) -> float | None:
+        return None  # nothing waits
+
+
 class _Delivery:
     def __init__(self) -> None:
         self.delivered: list[object] = []
+        self.pending = _Pending()
 
     async def deliver(self, outbox: object) -> None:
         self.delivered.append(outbox)
