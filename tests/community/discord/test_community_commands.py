@@ -103,6 +103,7 @@ async def test_the_directory_lists_what_a_member_may_see_and_no_private_table(en
         "secret-table",
         overwrites={
             everyone: discord.PermissionOverwrite(view_channel=False),
+            table.guild.me: discord.PermissionOverwrite(view_channel=True),  # the bot plays there
             table["alice"]: discord.PermissionOverwrite(view_channel=True),
             table["bob"]: discord.PermissionOverwrite(view_channel=True),
         },
