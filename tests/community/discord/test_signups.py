@@ -15,7 +15,9 @@ from tests.discord.test_discord_e2e import Table
 def entries_never_fail(caplog):
     """No test here passes because an entry or a notice failed quietly."""
     yield
-    failed = [r.getMessage() for r in caplog.records if r.name.startswith("bot.discord") and r.levelname != "INFO"]
+    failed = [
+        r.getMessage() for r in caplog.records if r.name.startswith("bot.discord") and r.levelname != "INFO"
+    ]
     assert not failed, failed
 
 
@@ -188,7 +190,9 @@ async def test_a_profile_counts_an_abandoned_game_after_the_channel_has_a_new_ta
     await table["alice"].slash(table.channel, "game start")
     await table["alice"].slash(table.channel, "game abandon")
     await table["alice"].slash(table.channel, "game new", game="envoys")  # the abandoned row is replaced
-    seen = (await table["bob"].slash(table.channel, "community profile", member=table["alice"])).response.content
+    seen = (
+        await table["bob"].slash(table.channel, "community profile", member=table["alice"])
+    ).response.content
     assert "Envoys (test game): 1 played, 0 finished, 0 won, 1 abandoned." in seen
     board = await table["bob"].slash(table.channel, "community leaderboard", game="envoys")
     assert "Nobody has a rating" in board.response.content
