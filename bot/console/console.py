@@ -155,6 +155,25 @@ class Console:
         self.say(text, f"private to {name}")
 
     async def show(self, out: Outbox, caller: str | None = None) -> None:
+        """Print an answer's outbox; stored first and deleted once printed, so what a
+        console killed before printing it would have said is printed at its next start."""
+        deliveries = self.service.deliveries
+        await deliveries.keep(out)
+        await self._print(out, caller)
+        await deliveries.done(out.kept_ids)
+
+    async def said_late(self) -> None:
+        """What the last run left unsaid (it stopped between a save and its print)."""
+        for waiting in await self.service.deliveries.due(everything=True):
+            if waiting.outbox.status == "":  # the status changed: shown as the table is now
+                try:
+                    waiting.outbox.status = await self.service.status(waiting.outbox.channel_id)
+                except TableError:
+                    waiting.outbox.status = None
+            await self._print(waiting.outbox, None)
+            await self.service.deliveries.done(waiting.ids)
+
+    async def _print(self, out: Outbox, caller: str | None) -> None:
         for post in out.posts:
             if post.to == "seat":
                 who = self.names.get(post.user_id or -1) or await self._name_of(post.user_id, post.seat)
@@ -621,6 +640,7 @@ async def run_console(
     1 if a script had lines the console could not read; refusals are ordinary output.
     With `pictures`, each new board picture is written there and its path printed."""
     console = Console(service, stdout, as_user, pictures)
+    await console.said_late()  # what the last run saved but did not get to print
     await console.tick()  # deadlines that passed while nobody was here
     if script is not None:
         return await _run_script(console, script, stdout)

@@ -334,8 +334,14 @@ class Delivery:
 
     async def _threads(self, channel: Any, outbox: Outbox) -> None:
         lines = [p.text for p in outbox.posts if p.to == "thread"]
-        info = await self.service.table_info(outbox.channel_id) if (outbox.close_thread or lines) else None
+        wanted = outbox.open_thread[:100] if outbox.open_thread else None
+        again = SAYING_AGAIN.get() and wanted is not None  # an earlier attempt may have opened it
+        needed = outbox.close_thread or lines or again
+        info = await self.service.table_info(outbox.channel_id) if needed else None
         current = await self._thread(info.thread_id) if info is not None and info.thread_id else None
+        if again and current is not None and getattr(current, "name", None) == wanted:
+            outbox = _without_thread_changes(outbox)  # it did: only its lines are left to say
+            lines.insert(0, self._opening(outbox, wanted, await self._thread_due(outbox.channel_id, wanted)))
         if current is not None and lines and (outbox.close_thread or not outbox.open_thread):
             for part in split_message("\n".join(lines)):
                 await self.send_once(current, part, allowed_mentions=NO_MENTIONS)
@@ -344,15 +350,17 @@ class Delivery:
             if current is not None:
                 try:
                     await current.edit(archived=True)
-                except discord.HTTPException:
+                except discord.HTTPException as exc:
+                    if discord_failure(exc):
+                        raise
                     log.warning("could not archive thread %s", current.id, exc_info=True)
             await self.service.set_thread(outbox.channel_id, None)
         if outbox.open_thread:
             try:
-                current = await channel.create_thread(
-                    name=outbox.open_thread[:100], type=discord.ChannelType.public_thread
-                )
-            except discord.HTTPException:
+                current = await channel.create_thread(name=wanted, type=discord.ChannelType.public_thread)
+            except discord.HTTPException as exc:
+                if discord_failure(exc):
+                    raise
                 log.warning("could not open thread %r", outbox.open_thread, exc_info=True)
                 current = None
             else:
@@ -360,14 +368,16 @@ class Delivery:
                 due = getattr(outbox, "open_thread_due", None) or await self._thread_due(
                     outbox.channel_id, outbox.open_thread
                 )
-                opening = f"**{outbox.open_thread}**" + (
-                    f": this phase ends <t:{int(due)}:F> (<t:{int(due)}:R>)." if due is not None else "."
-                )
-                lines.insert(0, opening)  # with any thread lines: one message, one call
+                lines.insert(0, self._opening(outbox, outbox.open_thread, due))  # one message, one call
         if lines:
             target = current if current is not None else channel
             for part in split_message("\n".join(lines)):
                 await self.send_once(target, part, allowed_mentions=NO_MENTIONS)
+
+    @staticmethod
+    def _opening(outbox: Outbox, name: str, due: float | None) -> str:
+        due = outbox.open_thread_due or due
+        return f"**{name}**" + (f": this phase ends <t:{int(due)}:F> (<t:{int(due)}:R>)." if due is not None else ".")
 
     async def _thread_due(self, channel_id: int, name: str) -> float | None:
         """When the phase that opened this thread ends, for an outbox that does not carry it
@@ -606,6 +616,13 @@ class Delivery:
             return await self.client.fetch_channel(channel_id)
         except discord.HTTPException:
             return None
+
+
+def _without_thread_changes(outbox: Outbox) -> Outbox:
+    """The outbox with its thread changes already made (by an earlier attempt)."""
+    copy = Outbox(outbox.channel_id, posts=outbox.posts, status=outbox.status_source, reply=outbox.reply)
+    copy.lobby_changed = outbox.lobby_changed
+    return copy
 
 
 def _embed(card: StatusCard, picture: Picture | None) -> discord.Embed:

@@ -80,7 +80,8 @@ class PendingPosts:
         deliveries = self.service.deliveries
         await deliveries.keep(outbox)
         if outbox.channel_id in self.behind:
-            await deliveries.release(outbox.kept_ids)  # delivered with the older ones, after them
+            # said with the older ones, after them (the caller's own lines were in their answer)
+            await deliveries.release(outbox.kept_ids, answered=caller_id)
             self._next = self.clock()
             self.poke()
             return
@@ -96,6 +97,12 @@ class PendingPosts:
             keys = await self.delivery.deliver_now(
                 outbox, caller_id=caller_id, new_status=new_status, again=attempts > 0
             )
+        except (discord.Forbidden, discord.NotFound) as exc:
+            # Discord answered, and no retry changes that answer (no permission, no channel)
+            log.warning("dropping the posts of table %s: %s", channel_id, exc)
+            await deliveries.done(ids)
+            self.behind.discard(channel_id)
+            return
         except Exception as exc:
             tries = attempts + 1
             if not discord_failure(exc):
@@ -107,7 +114,7 @@ class PendingPosts:
                     return
             else:
                 log.warning("Discord did not take the posts of table %s (%s); they wait", channel_id, exc)
-            wait = await deliveries.failed(ids, tries, retry_after(exc))
+            wait = await deliveries.failed(ids, tries, retry_after(exc), answered=caller_id)
             self.behind.add(channel_id)
             due = self.clock() + wait
             self._next = due if self._next is None else min(self._next, due)

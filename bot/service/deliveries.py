@@ -60,6 +60,14 @@ class Redelivery:
     since: float  # when its oldest row was made
 
 
+def _unanswered(row: OutboxRow) -> Outbox:
+    """A stored row as an outbox, without the private lines its member's answer showed."""
+    out = Outbox.from_body(row.channel_id, row.body)
+    if row.answered is not None:
+        out.posts = [p for p in out.posts if not (p.to == "seat" and p.user_id == row.answered)]
+    return out
+
+
 class Deliveries:
     """The outbox rows and turn notices of every table.
 
@@ -84,17 +92,21 @@ class Deliveries:
         if ids or notices:
             await self.store.outbox_done(list(ids), notices)
 
-    async def failed(self, ids: Sequence[int], attempts: int, retry_after: float | None = None) -> float:
-        """The delivery failed (the `attempts`-th time): the rows wait; returns the wait."""
+    async def failed(
+        self, ids: Sequence[int], attempts: int, retry_after: float | None = None, answered: int | None = None
+    ) -> float:
+        """The delivery failed (the `attempts`-th time): the rows wait; returns the wait.
+        `answered`: the member whose answer showed them their own lines (not said again)."""
         wait = retry_wait(attempts, retry_after)
         if ids:
-            await self.store.outbox_retry(list(ids), self.clock() + wait)
+            await self.store.outbox_retry(list(ids), self.clock() + wait, answered)
         return wait
 
-    async def release(self, ids: Sequence[int]) -> None:
-        """Rows not delivered now, to be delivered behind older ones of their channel."""
+    async def release(self, ids: Sequence[int], answered: int | None = None) -> None:
+        """Rows not delivered now, to be delivered behind older ones of their channel.
+        `answered`: the member whose answer showed them their own lines (not said again)."""
         if ids:
-            await self.store.outbox_retry(list(ids), self.clock())
+            await self.store.outbox_retry(list(ids), self.clock(), answered)
 
     async def due(self, *, everything: bool = False) -> list[Redelivery]:
         """The waiting rows whose time has come, claimed, one outbox per channel.
@@ -110,9 +122,9 @@ class Deliveries:
                 log.error("dropping %d posts for channel %s undelivered for a week", len(mine), channel_id)
                 await self.done([r.id for r in mine])
                 continue
-            out = Outbox.from_body(channel_id, mine[0].body)
+            out = _unanswered(mine[0])
             for row in mine[1:]:
-                out.merge(Outbox.from_body(channel_id, row.body))
+                out.merge(_unanswered(row))
             out.posts = await self._current(channel_id, out.posts)
             found.append(Redelivery(out, [r.id for r in mine], max(r.attempts for r in mine), mine[0].created_at))
         return found

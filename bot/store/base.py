@@ -186,6 +186,7 @@ class OutboxRow:
     body: str  # JSON: Outbox.to_body
     attempts: int = 0
     next_try_at: float = 0.0
+    answered: int | None = None  # the member whose answer (an ephemeral reply) showed their lines
 
 
 @dataclass
@@ -517,8 +518,9 @@ class Store(ABC):
         waiting for their grace kept (a notice of the same channel and member replaced)."""
 
     @abstractmethod
-    async def outbox_retry(self, ids: Sequence[int], next_try_at: float) -> None:
-        """The rows' delivery failed: one attempt more, not again before `next_try_at`."""
+    async def outbox_retry(self, ids: Sequence[int], next_try_at: float, answered: int | None = None) -> None:
+        """The rows' delivery failed: one attempt more, not again before `next_try_at`.
+        `answered`: the member whose answer showed them their private lines already."""
 
     @abstractmethod
     async def outbox_waiting(self) -> tuple[int, float | None, set[int], float | None]:

@@ -745,7 +745,7 @@ class PostgresStore(Store):
         sql = (
             f"WITH claimed AS (SELECT id FROM outbox {due} FOR UPDATE SKIP LOCKED) "
             "UPDATE outbox SET next_try_at = $1 FROM claimed WHERE outbox.id = claimed.id "
-            "RETURNING outbox.id, channel_id, created_at, body, attempts, next_try_at"
+            "RETURNING outbox.id, channel_id, created_at, body, attempts, next_try_at, answered"
         )
         rows = await self._pool.fetch(sql, now + lease, *(() if everything else (now,)))
         return sorted((OutboxRow(*r) for r in rows), key=lambda o: (o.channel_id, o.id))
@@ -760,10 +760,11 @@ class PostgresStore(Store):
                     [(n.channel_id, n.user_id, n.due_at, n.body) for n in notices],
                 )
 
-    async def outbox_retry(self, ids: Sequence[int], next_try_at: float) -> None:
+    async def outbox_retry(self, ids: Sequence[int], next_try_at: float, answered: int | None = None) -> None:
         await self._pool.execute(
-            "UPDATE outbox SET attempts=attempts+1, next_try_at=$1 WHERE id = ANY($2::bigint[])",
-            next_try_at, list(ids),
+            "UPDATE outbox SET attempts=attempts+1, next_try_at=$1, answered=COALESCE(answered, $3) "
+            "WHERE id = ANY($2::bigint[])",
+            next_try_at, list(ids), answered,
         )
 
     async def outbox_waiting(self) -> tuple[int, float | None, set[int], float | None]:

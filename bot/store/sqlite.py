@@ -812,7 +812,7 @@ class SqliteStore(Store):
                 "WHERE channel_id NOT IN (SELECT channel_id FROM outbox WHERE next_try_at > ?)"
             )
             found = conn.execute(
-                "SELECT id, channel_id, created_at, body, attempts, next_try_at FROM outbox "
+                "SELECT id, channel_id, created_at, body, attempts, next_try_at, answered FROM outbox "
                 f"{due} ORDER BY channel_id, id",
                 () if everything else (now,),
             ).fetchall()
@@ -832,9 +832,9 @@ class SqliteStore(Store):
 
         await self._run(lambda conn: self._transaction(conn, lambda: done(conn)))
 
-    async def outbox_retry(self, ids: Sequence[int], next_try_at: float) -> None:
-        sql = "UPDATE outbox SET attempts=attempts+1, next_try_at=? WHERE id=?"
-        params = [(next_try_at, i) for i in ids]
+    async def outbox_retry(self, ids: Sequence[int], next_try_at: float, answered: int | None = None) -> None:
+        sql = "UPDATE outbox SET attempts=attempts+1, next_try_at=?, answered=COALESCE(answered, ?) WHERE id=?"
+        params = [(next_try_at, answered, i) for i in ids]
         await self._run(lambda conn: self._transaction(conn, lambda: conn.executemany(sql, params)))
 
     async def outbox_waiting(self) -> tuple[int, float | None, set[int], float | None]:

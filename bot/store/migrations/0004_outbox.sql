@@ -11,7 +11,8 @@ CREATE TABLE outbox (
     created_at   REAL    NOT NULL,              -- unix time, for the metrics' oldest age
     body         TEXT    NOT NULL,              -- JSON: the posts, thread changes, what to show again
     attempts     INTEGER NOT NULL DEFAULT 0,    -- deliveries tried and failed
-    next_try_at  REAL    NOT NULL DEFAULT 0     -- not before: the backoff, or the lease of the process delivering it
+    next_try_at  REAL    NOT NULL DEFAULT 0,    -- not before: the backoff, or the lease of the process delivering it
+    answered     INTEGER                        -- the member whose answer showed their private lines already
 );
 CREATE INDEX outbox_by_channel ON outbox (channel_id, id);
 

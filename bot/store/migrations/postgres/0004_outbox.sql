@@ -10,7 +10,8 @@ CREATE TABLE outbox (
     created_at   DOUBLE PRECISION NOT NULL,
     body         TEXT    NOT NULL,
     attempts     INTEGER NOT NULL DEFAULT 0,
-    next_try_at  DOUBLE PRECISION NOT NULL DEFAULT 0
+    next_try_at  DOUBLE PRECISION NOT NULL DEFAULT 0,
+    answered     BIGINT
 );
 CREATE INDEX outbox_by_channel ON outbox (channel_id, id);
 
