@@ -165,13 +165,14 @@ class Console:
     async def said_late(self) -> None:
         """What the last run left unsaid (it stopped between a save and its print)."""
         for waiting in await self.service.deliveries.due(everything=True):
-            if waiting.outbox.status == "":  # the status changed: shown as the table is now
-                try:
-                    waiting.outbox.status = await self.service.status(waiting.outbox.channel_id)
-                except TableError:
-                    waiting.outbox.status = None
-            await self._print(waiting.outbox, None)
-            await self.service.deliveries.done(waiting.ids)
+            for ids, outbox in waiting.parts:
+                if outbox.status == "":  # the status changed: shown as the table is now
+                    try:
+                        outbox.status = await self.service.status(outbox.channel_id)
+                    except TableError:
+                        outbox.status = None
+                await self._print(outbox, None)
+                await self.service.deliveries.done(ids)
 
     async def _print(self, out: Outbox, caller: str | None) -> None:
         for post in out.posts:

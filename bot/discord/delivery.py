@@ -340,8 +340,8 @@ class Delivery:
         info = await self.service.table_info(outbox.channel_id) if needed else None
         current = await self._thread(info.thread_id) if info is not None and info.thread_id else None
         if again and current is not None and getattr(current, "name", None) == wanted:
-            outbox = _without_thread_changes(outbox)  # it did: only its lines are left to say
             lines.insert(0, self._opening(outbox, wanted, await self._thread_due(outbox.channel_id, wanted)))
+            outbox = _without_thread_changes(outbox)  # it did: only its lines are left to say
         if current is not None and lines and (outbox.close_thread or not outbox.open_thread):
             for part in split_message("\n".join(lines)):
                 await self.send_once(current, part, allowed_mentions=NO_MENTIONS)

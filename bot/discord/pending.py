@@ -88,8 +88,17 @@ class PendingPosts:
         await self._attempt(outbox, outbox.kept_ids, 0, caller_id=caller_id, new_status=new_status)
 
     async def _attempt(
-        self, outbox: Outbox, ids: list[int], attempts: int, *, caller_id: int | None = None, new_status: bool = False
-    ) -> None:
+        self,
+        outbox: Outbox,
+        ids: list[int],
+        attempts: int,
+        *,
+        caller_id: int | None = None,
+        new_status: bool = False,
+        behind: list[int] = (),  # type: ignore[assignment]
+    ) -> bool:
+        """Say `outbox` (rows `ids`); True if it was said (or dropped for good). If not,
+        its rows and the rows `behind` it wait."""
         deliveries = self.service.deliveries
         channel_id = outbox.channel_id
         self._saying[channel_id] = self._saying.get(channel_id, 0) + 1
@@ -101,8 +110,7 @@ class PendingPosts:
             # Discord answered, and no retry changes that answer (no permission, no channel)
             log.warning("dropping the posts of table %s: %s", channel_id, exc)
             await deliveries.done(ids)
-            self.behind.discard(channel_id)
-            return
+            return True
         except Exception as exc:
             tries = attempts + 1
             if not discord_failure(exc):
@@ -110,21 +118,23 @@ class PendingPosts:
                 if tries >= OUR_FAULT_TRIES:
                     log.error("dropping the posts of table %s after %d attempts", channel_id, tries)
                     await deliveries.done(ids)
-                    self.behind.discard(channel_id)
-                    return
+                    return True
             else:
                 log.warning("Discord did not take the posts of table %s (%s); they wait", channel_id, exc)
             wait = await deliveries.failed(ids, tries, retry_after(exc), answered=caller_id)
+            await deliveries.failed(behind, attempts, retry_after(exc))
             self.behind.add(channel_id)
             due = self.clock() + wait
             self._next = due if self._next is None else min(self._next, due)
-            return
+            return False
         finally:
             self._saying[channel_id] -= 1
             if not self._saying[channel_id]:
                 del self._saying[channel_id]
         await deliveries.done(ids, self.delivery.notice_rows(keys))
-        self.behind.discard(channel_id)
+        if not behind:
+            self.behind.discard(channel_id)
+        return True
 
     async def run_due(self) -> float | None:
         """Deliver the rows whose wait is over (at the first call, every row the last run
@@ -140,7 +150,10 @@ class PendingPosts:
             await self.delivery.restore_notices(await deliveries.notices())
         for waiting in await deliveries.due(everything=first and not shared):
             # tried before, or left by a process that died while saying it: look before saying
-            await self._attempt(waiting.outbox, waiting.ids, max(waiting.attempts, 1))
+            for n, (ids, outbox) in enumerate(waiting.parts):
+                behind = [i for later, _ in waiting.parts[n + 1 :] for i in later]
+                if not await self._attempt(outbox, ids, max(waiting.attempts, 1), behind=behind):
+                    break
         count, oldest, channels, soonest = await deliveries.waiting()
         metrics.set_undelivered(count, oldest or 0.0)
         self.behind = channels - set(self._saying)

@@ -52,12 +52,34 @@ def retry_wait(attempts: int, retry_after: float | None = None) -> float:
 
 @dataclass
 class Redelivery:
-    """A channel's waiting rows as one outbox to deliver again."""
+    """A channel's waiting rows, in order, as the outboxes to say again: consecutive rows
+    folded into one (their status shown once), except a row that opens or closes a phase
+    thread, which is said alone, so the threads open and close as they did at the table."""
 
-    outbox: Outbox
-    ids: list[int]
-    attempts: int  # the most any of its rows failed
+    channel_id: int
+    parts: list[tuple[list[int], Outbox]]  # (row ids, their outbox), oldest first
+    attempts: int  # how often its oldest row failed
     since: float  # when its oldest row was made
+
+    @property
+    def ids(self) -> list[int]:
+        return [i for ids, _ in self.parts for i in ids]
+
+
+def _threads_change(out: Outbox) -> bool:
+    return bool(out.open_thread or out.close_thread)
+
+
+def _about_a_decision(out: Outbox) -> bool:
+    return any(p.kind in STALE_KINDS for p in out.posts)
+
+
+def _current(posts: list[Post], owing: set[str] | None) -> list[Post]:
+    """The posts without turn notices and reminders for decisions no longer owed (all of
+    them when the table cannot be read: better a notice too many than one too few)."""
+    if owing is None:
+        return posts
+    return [p for p in posts if p.kind not in STALE_KINDS or p.seat is None or p.seat in owing]
 
 
 def _unanswered(row: OutboxRow) -> Outbox:
@@ -122,19 +144,20 @@ class Deliveries:
                 log.error("dropping %d posts for channel %s undelivered for a week", len(mine), channel_id)
                 await self.done([r.id for r in mine])
                 continue
-            out = _unanswered(mine[0])
-            for row in mine[1:]:
-                out.merge(_unanswered(row))
-            out.posts = await self._current(channel_id, out.posts)
-            found.append(Redelivery(out, [r.id for r in mine], max(r.attempts for r in mine), mine[0].created_at))
+            parts: list[tuple[list[int], Outbox]] = []
+            for row in mine:
+                out = _unanswered(row)
+                if parts and not _threads_change(out) and not _threads_change(parts[-1][1]):
+                    parts[-1][0].append(row.id)
+                    parts[-1][1].merge(out)
+                else:
+                    parts.append(([row.id], out))
+            owing = await self.owing(channel_id) if any(_about_a_decision(o) for _, o in parts) else None
+            for _, out in parts:
+                out.posts = _current(out.posts, owing)
+            # the wait grows with the failures of the oldest row: the ones behind it failed with it
+            found.append(Redelivery(channel_id, parts, mine[0].attempts, mine[0].created_at))
         return found
-
-    async def _current(self, channel_id: int, posts: list[Post]) -> list[Post]:
-        """The posts without turn notices and reminders for decisions no longer owed."""
-        if not any(p.kind in STALE_KINDS for p in posts):
-            return posts
-        owing = await self.owing(channel_id)
-        return [p for p in posts if p.kind not in STALE_KINDS or owing is None or p.seat in owing or p.seat is None]
 
     async def owing(self, channel_id: int) -> set[str] | None:
         """The seats that owe a decision at the table now (None: the table cannot be read)."""

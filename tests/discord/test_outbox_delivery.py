@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 import discord
+import pytest
 
 from .reading import shown
 from .test_discord_e2e import _started
@@ -33,21 +34,24 @@ def _failure(status: int) -> discord.HTTPException:
     return discord.DiscordServerError(_Answer(503, {}), {"message": "Service Unavailable", "code": 0})  # type: ignore[arg-type]
 
 
+# Which calls fail, in turn (0: it passes): short runs of failures, and a Discord that is
+# mostly down (six calls of ten fail), where every retry fails again for a while.
+SHORT_RUNS = (0, 0, 503, 503, 503, 429, 0, 0)
+MOSTLY_DOWN = (0, 503, 503, 503, 503, 503, 429, 0, 0, 0)
+
+
 class Outage:
-    """Answers calls that post, edit or open something with failures: of every eight, the
-    third to fifth fail with 503 and the sixth with 429 (so runs of failures, and retries
-    that fail again)."""
+    """Answers the calls that post, edit or open something with failures, in the turn of
+    `pattern`, for ever."""
 
-    PATTERN = (0, 0, 503, 503, 503, 429, 0, 0)
-
-    def __init__(self, bot: discord.Client) -> None:
+    def __init__(self, bot: discord.Client, pattern: tuple[int, ...]) -> None:
         self.calls = 0
         self.failed = 0
         inner = bot.http.request
 
         async def request(route, **kwargs):
             if route.method in ("POST", "PATCH", "DELETE") and "/channels/" in route.url:
-                status = self.PATTERN[self.calls % len(self.PATTERN)]
+                status = pattern[self.calls % len(pattern)]
                 self.calls += 1
                 if status:
                     self.failed += 1
@@ -93,16 +97,19 @@ def _transcript(table) -> dict[str, list[str]]:
     return said
 
 
-async def test_a_game_played_through_server_errors_and_rate_limits_says_everything_once_in_order(env, service):
+@pytest.mark.parametrize("pattern", [SHORT_RUNS, MOSTLY_DOWN], ids=["short runs", "mostly down"])
+async def test_a_game_played_through_server_errors_and_rate_limits_says_everything_once_in_order(
+    env, service, pattern
+):
     service.lobby.seed_source = lambda: SEED
     calm = await _started(env, service, "alice", "bob")
     await _play_whole_game(env, service, calm, pause=20)
     await env.advance_time(3600)
 
     stormy = await _started(env, service, "alice", "bob")
-    outage = Outage(env.bot)
+    outage = Outage(env.bot, pattern)
     await _play_whole_game(env, service, stormy, pause=20)
-    await env.advance_time(3600)  # every wait is over
+    await env.advance_time(6 * 3600)  # every wait is over
 
     assert outage.failed >= 6  # the outage was real: 503s and 429s, retries failing again
     assert _transcript(stormy) == _transcript(calm)
