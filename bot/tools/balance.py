@@ -285,7 +285,7 @@ def run_part(
 
 
 def _say(progress: bool, game: Game, players: int, done: int, games: int) -> None:
-    if progress:
+    if progress and (done % max(1, games // 10) == 0 or done == games):
         print(f"{game.title}, {players} players: {done}/{games} games", file=sys.stderr, flush=True)
 
 
