@@ -123,6 +123,7 @@ class PendingPosts:
                 log.warning("Discord did not take the posts of table %s (%s); they wait", channel_id, exc)
             wait = await deliveries.failed(ids, tries, retry_after(exc), answered=caller_id)
             await deliveries.failed(behind, attempts, retry_after(exc))
+            await self._report()
             self.behind.add(channel_id)
             due = self.clock() + wait
             self._next = due if self._next is None else min(self._next, due)
@@ -135,6 +136,12 @@ class PendingPosts:
         if not behind:
             self.behind.discard(channel_id)
         return True
+
+    async def _report(self) -> tuple[int, set[int], float | None]:
+        """The metrics' count of waiting posts and the oldest one's age, brought up to date."""
+        count, oldest, channels, soonest = await self.service.deliveries.waiting()
+        metrics.set_undelivered(count, oldest or 0.0)
+        return count, channels, soonest
 
     async def run_due(self) -> float | None:
         """Deliver the rows whose wait is over (at the first call, every row the last run
@@ -154,8 +161,7 @@ class PendingPosts:
                 behind = [i for later, _ in waiting.parts[n + 1 :] for i in later]
                 if not await self._attempt(outbox, ids, max(waiting.attempts, 1), behind=behind):
                     break
-        count, oldest, channels, soonest = await deliveries.waiting()
-        metrics.set_undelivered(count, oldest or 0.0)
+        count, channels, soonest = await self._report()
         self.behind = channels - set(self._saying)
         # Look again when the soonest wait ends; and now and then for rows nobody is saying
         # (a call that failed after its save, or, sharing the database, a process that died).

@@ -112,7 +112,7 @@ BACKUPS = Counter(
 LAST_BACKUP = Gauge(
     "chancellery_last_backup_timestamp_seconds", "When the last checked backup was written", registry=REGISTRY
 )
-# Until the bot keeps an outbox of its own, nothing waits undelivered: the gauges say 0.
+# Set by the pass over the posts that wait (bot/discord/pending.py); 0 until it first runs.
 UNDELIVERED.set(0)
 UNDELIVERED_AGE.set(0)
 
