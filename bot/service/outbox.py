@@ -45,11 +45,20 @@ class Post:
     kept: bool = field(default=False, repr=False, compare=False)
 
     def body(self) -> dict[str, Any]:
-        """The post as a stored row holds it."""
-        return {
-            "to": self.to, "text": self.text, "seat": self.seat, "user_id": self.user_id,
-            "dm": self.dm, "public": self.public, "kind": self.kind,
-        }
+        """The post as a stored row holds it: what differs from the defaults (most posts
+        are a public event line)."""
+        body: dict[str, Any] = {"to": self.to, "text": self.text}
+        if self.seat is not None:
+            body["seat"] = self.seat
+        if self.user_id is not None:
+            body["user_id"] = self.user_id
+        if self.dm:
+            body["dm"] = True
+        if self.public is not None:
+            body["public"] = self.public
+        if self.kind != "event":
+            body["kind"] = self.kind
+        return body
 
 
 @dataclass(slots=True, init=False)
@@ -218,4 +227,4 @@ def outbox_row(out: Outbox, now: float) -> OutboxRow | None:
     body = out.unkept()
     if body is None:
         return None
-    return OutboxRow(new_row_id(), out.channel_id, now, json.dumps(body), 0, now + LEASE)
+    return OutboxRow(new_row_id(), out.channel_id, now, json.dumps(body, separators=(",", ":")), 0, now + LEASE)

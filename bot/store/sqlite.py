@@ -90,9 +90,10 @@ def migrations() -> list[tuple[int, str]]:
 
 @dataclass(slots=True)
 class _Save:
-    """One table's save, queued for the next group commit."""
+    """One table's save, queued for the next group commit; or, with no table, the outbox
+    rows a delivery said (deleted with the saves of the same moment, in their transaction)."""
 
-    table: TableRow
+    table: TableRow | None
     expected_version: int
     columns: Sequence[str] | None
     actions: Sequence[ActionRow]
@@ -102,6 +103,8 @@ class _Save:
     history: Sequence[SeatHistoryRow]
     truncate_from: int | None
     outbox: Sequence[OutboxRow] = ()
+    said: Sequence[int] = ()  # outbox rows to delete
+    notices: Sequence[NoticeRow] = ()  # turn notices to keep
 
 
 class SqliteStore(Store):
@@ -249,7 +252,7 @@ class SqliteStore(Store):
         """The statements of `saves`: each table row under its version check, then each
         kind of row for all of them at once (every statement is a trip into SQLite and a
         GIL hand-back, so none for no rows)."""
-        self._update_tables(conn, saves)
+        self._update_tables(conn, [s for s in saves if s.table is not None])
         for s in saves:
             if s.truncate_from is not None:
                 self._truncate(conn, s.table.channel_id, s.truncate_from)
@@ -265,6 +268,10 @@ class SqliteStore(Store):
             self._append_history(conn, history)
         if outbox := [o for s in saves for o in s.outbox]:
             self._append_outbox(conn, outbox)
+        if said := [i for s in saves for i in s.said]:
+            conn.executemany("DELETE FROM outbox WHERE id=?", [(i,) for i in said])
+        if notices := [n for s in saves for n in s.notices]:
+            self._keep_notices(conn, notices)
 
     async def create_table(
         self,
@@ -822,15 +829,18 @@ class SqliteStore(Store):
         return await self._run(lambda conn: self._transaction(conn, lambda: claim(conn)))
 
     async def outbox_done(self, ids: Sequence[int], notices: Sequence[NoticeRow] = ()) -> None:
-        def done(conn: sqlite3.Connection) -> None:
-            conn.executemany("DELETE FROM outbox WHERE id=?", [(i,) for i in ids])
-            conn.executemany(
-                "INSERT INTO turn_notices (channel_id, user_id, due_at, body) VALUES (?,?,?,?) "
-                "ON CONFLICT (channel_id, user_id) DO UPDATE SET due_at=excluded.due_at, body=excluded.body",
-                [(n.channel_id, n.user_id, n.due_at, n.body) for n in notices],
-            )
+        # through the group commit: one delivery per action would otherwise be one more
+        # transaction per action
+        said = _Save(None, 0, None, (), (), None, None, (), None, (), list(ids), list(notices))
+        await self._saves.submit(said)
 
-        await self._run(lambda conn: self._transaction(conn, lambda: done(conn)))
+    @staticmethod
+    def _keep_notices(conn: sqlite3.Connection, notices: Sequence[NoticeRow]) -> None:
+        conn.executemany(
+            "INSERT INTO turn_notices (channel_id, user_id, due_at, body) VALUES (?,?,?,?) "
+            "ON CONFLICT (channel_id, user_id) DO UPDATE SET due_at=excluded.due_at, body=excluded.body",
+            [(n.channel_id, n.user_id, n.due_at, n.body) for n in notices],
+        )
 
     async def outbox_retry(self, ids: Sequence[int], next_try_at: float, answered: int | None = None) -> None:
         sql = "UPDATE outbox SET attempts=attempts+1, next_try_at=?, answered=COALESCE(answered, ?) WHERE id=?"

@@ -14,7 +14,8 @@ CREATE TABLE outbox (
     next_try_at  REAL    NOT NULL DEFAULT 0,    -- not before: the backoff, or the lease of the process delivering it
     answered     INTEGER                        -- the member whose answer showed their private lines already
 );
-CREATE INDEX outbox_by_channel ON outbox (channel_id, id);
+-- No index but the key: a row lives from its save to its delivery, so the table holds
+-- only what is being said or waits, and its queries read it whole.
 
 -- A turn notice whose row was delivered to the channel and that waits for its DM.
 CREATE TABLE turn_notices (

@@ -13,7 +13,8 @@ CREATE TABLE outbox (
     next_try_at  DOUBLE PRECISION NOT NULL DEFAULT 0,
     answered     BIGINT
 );
-CREATE INDEX outbox_by_channel ON outbox (channel_id, id);
+-- No index but the key: a row lives from its save to its delivery, so the table holds
+-- only what is being said or waits, and its queries read it whole.
 
 CREATE TABLE turn_notices (
     channel_id   BIGINT NOT NULL,
