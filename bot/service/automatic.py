@@ -52,11 +52,11 @@ STRONGEST = "strong"
 
 # A game whose search is not yet measurably stronger than another of its players: its
 # "strong" and "quick" seats play that one instead, so a real seat never gets a player
-# weaker than the basic one. Origins: the search did not beat the basic player in the
-# strength ladder; "reserve" (engine/origins/planner.py: the basic player keeping PFs at
-# home for the last turn's 10-PF cap, and bidding for the last word of the last turn) wins
-# about 2x its fair share among basic players and leaves basic 0.2-0.4x among it
-# (docs/balance/origins.md).
+# weaker than the basic one. Origins: "reserve" (engine/origins/planner.py: the basic
+# player keeping PFs at home for the last turn's 10-PF cap, and bidding for the last word
+# of the last turn) wins about 2x its fair share among basic players and leaves basic
+# 0.2-0.4x among it, while the search at "quick" wins 0.4x its share among reserve players
+# (3 players), so Origins' tables never run the search (docs/balance/origins.md).
 BEST_FOR = {"origins": "reserve"}
 
 # Seconds of real time a decision may take from its submission, waiting for a worker
