@@ -39,7 +39,7 @@ from .play_commands import build_game_group
 from .table_commands import GameGroup
 from .views import ActChoice, ActPick, FullStatus, LogPage, ShowMine
 
-__all__ = ["ChancelleryBot", "Ticker", "create_bot", "run_discord"]
+__all__ = ["ChancelleryBot", "Ticker", "create_bot", "run_discord", "stop_on_signals"]
 
 log = logging.getLogger(__name__)
 
@@ -312,6 +312,15 @@ def create_bot(config: Any, service: TableService) -> ChancelleryBot:
     return ShardedChancelleryBot(config, service, shard_count=count, shard_ids=ids)
 
 
+def stop_on_signals(bot: ChancelleryBot, grace: float) -> None:
+    """SIGTERM and SIGINT (`systemctl stop`, `docker stop`, Ctrl-C) stop `bot` cleanly with
+    `ChancelleryBot.shutdown`, from the running event loop. Shared by `run_discord` and the
+    test that signals a child bot (tests/operations/test_shutdown_discord.py)."""
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.shutdown(grace)))
+
+
 def run_discord(config: Any) -> None:
     """Open the database, build the table service and connect; returns when the bot stops."""
 
@@ -334,10 +343,7 @@ def run_discord(config: Any) -> None:
                 health.front_end = bot.gateway_up
                 server = metrics.serve(config, health)
                 backups = ScheduledBackups.from_config(config, config.database)
-                grace = float(getattr(config, "shutdown_grace_seconds", 10.0))
-                loop = asyncio.get_running_loop()
-                for sig in (signal.SIGTERM, signal.SIGINT):
-                    loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.shutdown(grace)))
+                stop_on_signals(bot, float(getattr(config, "shutdown_grace_seconds", 10.0)))
                 await bot.start(config.token)
         except discord.LoginFailure:
             raise CannotStart(
