@@ -135,11 +135,11 @@ class Deadlines:
             now = self.clock()
             due = now + hours * 3600
             deadlines = [replace(d, due_at=due, reminders=reminder_times(t.settings, now, due)) for d in t.deadlines]
-            t = await self.access.save(t, deadlines=deadlines)
             out = Outbox(channel_id=channel_id, reply=f"The deadline is now {timestamp(due)}.")
             out.posts.append(
                 Post(to="channel", kind="notice", text=f"The host moved the deadline to {timestamp(due, 'F')}.")
             )
+            t = await self.access.save(t, deadlines=deadlines, outbox=out)
             out.status = self.posts.status(t)
             return out
 
@@ -155,9 +155,11 @@ class Deadlines:
             now = self.clock()
             first = min(t.deadlines, key=lambda d: d.due_at)
             ended = replace(first, due_at=now, reminders=[], extended=True)
-            t = await self.access.save(t, deadlines=[ended if d.phase == first.phase else d for d in t.deadlines])
             out = Outbox(channel_id=channel_id)
             out.posts.append(Post(to="channel", kind="notice", text="The host ended the phase now."))
+            t = await self.access.save(
+                t, deadlines=[ended if d.phase == first.phase else d for d in t.deadlines], outbox=out
+            )
             ticked = await self._tick_table(t, now)
             if ticked is not None:
                 out.merge(ticked)
@@ -246,11 +248,11 @@ class Deadlines:
             t,
             row=replace(t.row, meta=meta),
             deadlines=[new if x.phase == d.phase else x for x in t.deadlines],
+            outbox=out,  # the reminders are said even if the process dies now
         )
 
     async def _pause_expired(self, t: LoadedTable, d: DeadlineRow, prompts: list[Prompt], out: Outbox) -> LoadedTable:
         owing = _and([t.who(p.seat) for p in prompts if p.phase == d.phase])
-        t = await self.access.save(t, row=replace(t.row, status="paused"))
         out.posts.append(
             Post(
                 to="channel",
@@ -259,7 +261,7 @@ class Deadlines:
                 "The host can /game resume it.",
             )
         )
-        return t
+        return await self.access.save(t, row=replace(t.row, status="paused"), outbox=out)
 
     async def _extend(
         self, t: LoadedTable, d: DeadlineRow, prompts: list[Prompt], now: float, out: Outbox
@@ -267,7 +269,6 @@ class Deadlines:
         length = phase_seconds(t.settings, prompts, d.phase)
         due = max(d.due_at, now) + length
         new = replace(d, due_at=due, extended=True, reminders=reminder_times(t.settings, now, due))
-        t = await self.access.save(t, deadlines=[new if x.phase == d.phase else x for x in t.deadlines])
         owing = ", ".join(t.who(p.seat) for p in prompts if p.phase == d.phase)
         out.posts.append(
             Post(
@@ -276,7 +277,9 @@ class Deadlines:
                 text=f"Time is up; the deadline is extended once, to {timestamp(due)}. Still owing: {owing}.",
             )
         )
-        return t
+        return await self.access.save(
+            t, deadlines=[new if x.phase == d.phase else x for x in t.deadlines], outbox=out
+        )
 
     async def _default_orders(self, t: LoadedTable, phase: str, out: Outbox) -> LoadedTable:
         """Give the default order for every seat still owing in `phase`, one transaction each,

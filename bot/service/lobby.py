@@ -158,13 +158,14 @@ class Lobby:
                 preference=wish,
                 joined_at=self.clock(),
             )
-            t = await self.access.save(t, seats=[*t.seats, seat])
-            out = Outbox(channel_id=channel_id, status=self.posts.status(t))
+            out = Outbox(channel_id=channel_id)
             out.lobby_changed = True  # one open seat fewer
             wants = f", hoping for {wish}" if wish else ""
             out.posts.append(
-                Post(to="channel", kind="notice", text=f"{name} joined{wants}. ({len(t.seats)} seated)")
+                Post(to="channel", kind="notice", text=f"{name} joined{wants}. ({len(t.seats) + 1} seated)")
             )
+            t = await self.access.save(t, seats=[*t.seats, seat], outbox=out)
+            out.status = self.posts.status(t)
             rule = f" {t.game.nation_rule}" if t.game.nation_rule else ""
             out.reply = "You are seated." + (f" Your preference “{wish}” is noted.{rule}" if wish else "")
             return out
@@ -231,16 +232,16 @@ class Lobby:
             out = Outbox(channel_id=channel_id)
             out.lobby_changed = True  # a seat opened again, or the table closed
             if not rest:
-                t = await self.access.save(t, row=replace(t.row, status="abandoned"), seats=[])
                 out.posts.append(
                     Post(to="channel", kind="notice", text=f"{me.name} left; the table is closed.")
                 )
+                t = await self.access.save(t, row=replace(t.row, status="abandoned"), seats=[], outbox=out)
             else:
                 host, passed = t.row.host_id, ""
                 if user_id == host:  # the host role passes to the next in table order
                     host, passed = rest[0].user_id, f" {rest[0].name} is now the host."
-                t = await self.access.save(t, row=replace(t.row, host_id=host), seats=rest)
                 out.posts.append(Post(to="channel", kind="notice", text=f"{me.name} left the table.{passed}"))
+                t = await self.access.save(t, row=replace(t.row, host_id=host), seats=rest, outbox=out)
             out.status = self.posts.status(t)
             out.reply = "You left the table."
             return out
@@ -275,24 +276,28 @@ class Lobby:
                 for s in seats
             ]
             opening = g.opening_events(state)  # what setup already did (a First Draw)
+            row = replace(t.row, status="running", seed=table_seed, meta=meta)
+            # what the start says, read from the table as it will be saved, saved with it
+            saving = started.replaced(row=row, seats=seats, deadlines=deadlines, state=state)
+            out = Outbox(channel_id=channel_id)
+            out.lobby_changed = True  # the entry is removed: the seats are taken for good
+            out.posts.append(Post(to="channel", kind="begins", text=begins))
+            self.posts.event_posts(saving, out, opening)
+            self.posts.prompt_posts(saving, out, [], prompts)
+            self.posts.thread_changes(out, opened, [])
+            if round_label:
+                out.open_thread = round_label
             t = await self.access.save(
                 started,
-                row=replace(t.row, status="running", seed=table_seed, meta=meta),
+                row=row,
                 state=state,
                 seats=seats,
                 deadlines=deadlines,
                 prompts=prompts,
                 history=history,
                 events=[EventRow(channel_id, None, e.audience, e.kind, e.text, now) for e in opening],
+                outbox=out,
             )
-            out = Outbox(channel_id=channel_id)
-            out.lobby_changed = True  # the entry is removed: the seats are taken for good
-            out.posts.append(Post(to="channel", kind="begins", text=begins))
-            self.posts.event_posts(t, out, opening)
-            self.posts.prompt_posts(t, out, [], prompts)
-            self.posts.thread_changes(out, opened, [])
-            if round_label:
-                out.open_thread = round_label
             t = await self.play.autoplay(t, out)
             out.status = self.posts.status(t)
             out.reply = "The game has started."

@@ -163,11 +163,12 @@ class TableService:
                 raise TableError(OVER)
             host_only(t, user_id, admin, "abandon the game")
             closed = [d for d in t.deadlines if d.thread]
-            t = await self.access.save(t, row=replace(t.row, status="abandoned"), deadlines=[])
             out = Outbox(channel_id=channel_id, close_thread=bool(closed))
-            await self.lobby.abandoned(t, out)  # its lobby entry removed, the game archived
             who = next((s.name for s in t.seats if s.user_id == user_id), "A server manager")
             out.posts.append(Post(to="channel", kind="notice", text=f"{who} abandoned the game."))
+            out.lobby_changed = True  # its lobby entry, if any, removed
+            t = await self.access.save(t, row=replace(t.row, status="abandoned"), deadlines=[], outbox=out)
+            await self.lobby.abandoned(t, out)  # its lobby entry removed, the game archived
             out.status = self.posts.status(t)
             out.reply = "The game is abandoned."
             return out
