@@ -72,9 +72,12 @@ class Controls:
                 return await self._vote_counted(t, user_id, "pause", voter)
             meta = {k: v for k, v in t.row.meta.items() if k not in ("pause_votes", "resume_votes")}
             meta["paused_at"] = self.clock()
-            t = await self.access.save(t, row=replace(t.row, status="paused", meta=meta))
+            row = replace(t.row, status="paused", meta=meta)
             text = f"{self._caller_name(t, user_id)} paused the game; the deadlines are frozen. /game resume continues it."
-            return self._tell_everyone(t, text, reply="The game is paused.")
+            # written from the table as it will be saved, and saved with it
+            out = self._tell_everyone(t.replaced(row=row), text, reply="The game is paused.")
+            await self.access.save(t, row=row, outbox=out)
+            return out
 
         return await self.access.with_table(channel_id, run)
 
@@ -124,9 +127,11 @@ class Controls:
             }
             # phases with no deadline yet (an imported game) get one now
             deadlines, opened, _ = deadlines_after(t.replaced(deadlines=deadlines), prompts, now)
-            t = await self.access.save(t, row=replace(t.row, status="running", meta=meta), deadlines=deadlines)
-            out = self._tell_everyone(t, "The game resumes." + self.posts.due_text(t), reply="The game resumes.")
+            row = replace(t.row, status="running", meta=meta)
+            saving = t.replaced(row=row, deadlines=deadlines)  # what it says is saved with it
+            out = self._tell_everyone(saving, "The game resumes." + self.posts.due_text(saving), reply="The game resumes.")
             self.posts.thread_changes(out, opened, [])
+            t = await self.access.save(t, row=row, deadlines=deadlines, outbox=out)
             t = await self.play.autoplay(t, out)
             out.status = self.posts.status(t)
             return out
