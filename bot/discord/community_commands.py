@@ -240,12 +240,16 @@ class CommunityGroup(app_commands.Group):
     @app_commands.describe(game="Which game")
     @app_commands.autocomplete(game=_game_choices)
     async def watch(self, interaction: discord.Interaction, game: str) -> None:
-        work = _community(interaction).watch(interaction.guild_id or 0, interaction.user.id, game, True)
-        await answer_private(interaction, work)
+        await _set_watch(interaction, game, True)
 
     @app_commands.command(name="unwatch", description="Stop being told when a table of a game opens here")
     @app_commands.describe(game="Which game")
     @app_commands.autocomplete(game=_game_choices)
     async def unwatch(self, interaction: discord.Interaction, game: str) -> None:
-        work = _community(interaction).watch(interaction.guild_id or 0, interaction.user.id, game, False)
-        await answer_private(interaction, work)
+        await _set_watch(interaction, game, False)
+
+
+async def _set_watch(interaction: discord.Interaction, game: str, on: bool) -> None:
+    """`/community watch` and `unwatch`: the member's watch of a game on this server."""
+    work = _community(interaction).watch(interaction.guild_id or 0, interaction.user.id, game, on)
+    await answer_private(interaction, work)

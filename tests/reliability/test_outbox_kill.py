@@ -46,6 +46,19 @@ def _killed_after_the_save(db: Path) -> tuple[dict, str]:
     return ack, "".join(printed)
 
 
+def _console_started_again(db: Path, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """The console on the same database, with nothing to do but what it finds waiting."""
+    script = tmp_path / "nothing.txt"
+    script.write_text("", encoding="utf-8")
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "console", "--db", str(db), "--script", str(script)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
 def test_a_turn_notice_saved_but_not_said_before_a_kill_is_said_once_after_the_restart(tmp_path):
     db = tmp_path / "tables.sqlite3"
     ack, printed_before = _killed_after_the_save(db)
@@ -53,15 +66,7 @@ def test_a_turn_notice_saved_but_not_said_before_a_kill_is_said_once_after_the_r
         waiting = conn.execute("SELECT COUNT(*) FROM outbox").fetchone()[0]
     assert waiting >= 1  # the answer's posts were stored with its save
 
-    script = tmp_path / "nothing.txt"
-    script.write_text("", encoding="utf-8")
-    restarted = subprocess.run(
-        [sys.executable, "-m", "bot", "console", "--db", str(db), "--script", str(script)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    restarted = _console_started_again(db, tmp_path)
     assert restarted.returncode == 0, restarted.stderr
     out = restarted.stdout
     assert out.count(ack["line"]) == 1, out  # said once
@@ -71,11 +76,5 @@ def test_a_turn_notice_saved_but_not_said_before_a_kill_is_said_once_after_the_r
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT COUNT(*) FROM outbox").fetchone()[0] == 0
 
-    again = subprocess.run(
-        [sys.executable, "-m", "bot", "console", "--db", str(db), "--script", str(script)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    again = _console_started_again(db, tmp_path)
     assert ack["line"] not in again.stdout  # a second start has nothing left to say
