@@ -19,6 +19,7 @@ dropped and the log says so: one broken post must not hold its channel for a wee
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -29,10 +30,14 @@ import discord
 from bot.process import metrics
 from bot.service.outbox import LEASE, Outbox
 
-__all__ = ["PendingPosts", "discord_failure", "retry_after"]
+__all__ = ["PendingPosts", "SAYING_AGAIN", "discord_failure", "retry_after", "send_once"]
 
 log = logging.getLogger(__name__)
 
+LOOK_BACK = 50  # recent messages a retry looks through for one it may have sent already
+# True while an outbox is said again: each message is looked for before it is sent. A
+# context variable, as deliveries of several tables run at once in their own tasks.
+SAYING_AGAIN: contextvars.ContextVar[bool] = contextvars.ContextVar("saying_again", default=False)
 OUR_FAULT_TRIES = 5  # attempts of a row that fails for another reason than Discord's
 SWEEP = LEASE  # seconds between looks for rows another process may have left
 IDLE_SWEEP = 3600.0  # the same, for a process alone on its database
@@ -59,6 +64,26 @@ def retry_after(exc: BaseException) -> float | None:
         except ValueError:
             return None
     return None
+
+
+async def send_once(client: discord.Client, target: Any, text: str, **kwargs: Any) -> Any:
+    """`target.send(text)`, unless an outbox is being said again and the bot's recent
+    messages there have this text already (a failed attempt, or a process that died, said it)."""
+    if SAYING_AGAIN.get() and text and await _sent_before(client, target, text):
+        return None
+    return await target.send(text, **kwargs)
+
+
+async def _sent_before(client: discord.Client, target: Any, text: str) -> bool:
+    me = client.user.id if client.user else None
+    try:
+        async for message in target.history(limit=LOOK_BACK):
+            if message.author.id == me and message.content == text:
+                return True
+    except discord.HTTPException as exc:
+        if discord_failure(exc):
+            raise
+    return False
 
 
 class PendingPosts:
@@ -132,7 +157,7 @@ class PendingPosts:
             self._saying[channel_id] -= 1
             if not self._saying[channel_id]:
                 del self._saying[channel_id]
-        await deliveries.done(ids, self.delivery.notice_rows(keys))
+        await deliveries.done(ids, self.delivery.private.notice_rows(keys))
         if not behind:
             self.behind.discard(channel_id)
         return True
@@ -154,7 +179,7 @@ class PendingPosts:
         deliveries = self.service.deliveries
         shared = getattr(self.service.store, "shared", False)
         if first:
-            await self.delivery.restore_notices(await deliveries.notices())
+            await self.delivery.private.restore(await deliveries.notices())
         for waiting in await deliveries.due(everything=first and not shared):
             # tried before, or left by a process that died while saying it: look before saying
             for n, (ids, outbox) in enumerate(waiting.parts):

@@ -13,7 +13,7 @@ import random
 import pytest
 
 from bot.discord import create_bot
-from bot.discord.delivery import NOTICE_GRACE
+from bot.discord.private import NOTICE_GRACE
 from engine import games
 
 from .conftest import BotConfig

@@ -19,7 +19,7 @@ import random
 import pytest
 
 from bot.discord import create_bot
-from bot.discord.delivery import NOTICE_GRACE
+from bot.discord.private import NOTICE_GRACE
 from bot.discord.views import CUSTOM_ID, FULL_LABEL
 from bot.render.status import LIMIT, MORE
 from bot.render.text import MESSAGE_LIMIT

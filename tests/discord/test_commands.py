@@ -76,7 +76,7 @@ async def test_every_registered_game_is_synced_and_offered(simcord_env):
 
 @pytest.mark.parametrize("game_id", [g.id for g in games.all() if g.commands])
 async def test_a_real_game_starts_in_discord_and_tells_everyone_what_they_owe(env, store, service, game_id):
-    from bot.discord.delivery import NOTICE_GRACE
+    from bot.discord.private import NOTICE_GRACE
 
     game = games.get(game_id)
     guild = env.create_guild()

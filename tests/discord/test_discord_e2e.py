@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.discord.delivery import NOTICE_GRACE
+from bot.discord.private import NOTICE_GRACE
 from bot.discord.views import CUSTOM_ID, LABEL
 
 from .conftest import BotConfig

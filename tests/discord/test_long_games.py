@@ -13,7 +13,7 @@ import pytest
 from simcord import SetupError
 
 from bot.discord.client import HEARTBEAT
-from bot.discord.delivery import NOTICE_GRACE
+from bot.discord.private import NOTICE_GRACE
 from engine import games
 from engine.core import seed_commitment
 from tests import tinygame

@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from bot.discord import create_bot
-from bot.discord.delivery import NOTICE_GRACE
+from bot.discord.private import NOTICE_GRACE
 from bot.discord.views import CUSTOM_ID
 from engine import games
 

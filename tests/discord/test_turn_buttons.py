@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from bot.discord import create_bot
-from bot.discord.delivery import NOTICE_GRACE
+from bot.discord.private import NOTICE_GRACE
 from bot.discord.views import choices_view
 from bot.service import tables
 from engine.crisis1914 import GAME

@@ -17,8 +17,8 @@ from typing import Any, ClassVar
 import pytest
 
 from bot.discord import create_bot
-from bot.discord.delivery import NOTICE_GRACE
 from bot.discord.play_commands import command_name
+from bot.discord.private import NOTICE_GRACE
 from bot.discord.views import CUSTOM_ID, FULL_LABEL
 from bot.service.automatic import AutomaticPlayers, decide, name_for
 from bot.service.tables import TableService
