@@ -240,6 +240,10 @@ class ChancelleryBot(commands.Bot):
             return None
 
     async def _recover_then_tick(self, outage: Any) -> None:
+        try:  # what the last run left unsaid goes first: the downtime notices come after it
+            await self.delivery.pending.run_due()
+        except Exception:
+            log.exception("could not deliver the posts the last run left")
         if outage is not None:
             await self.recover(outage)
         await self.ticker.run()
