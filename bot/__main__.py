@@ -244,9 +244,11 @@ async def _run_console(
         with stop:
             return await run_console(
                 service, script=script, stdin=stdin, stdout=stop.wrap(stdin, stdout), as_user=as_user,
-                pictures=pictures,
+                pictures=pictures, stopping=stop.stopping if stop.installed else None,
             )
     except _Stopped:
+        if stdin.isatty():  # stopped at the prompt: the shell's own prompt on a line of its own
+            stdout.write("\n")
         return 0
     finally:
         health.store_closing()
@@ -268,10 +270,13 @@ class _ConsoleStop:
     """SIGTERM or SIGINT end the console cleanly: a line being run is finished first (its
     action saved and printed), then the console stops before reading another; the store
     is closed and the process exits 0. The console waits for lines synchronously, so a
-    signal can only be acted on where the console's own loop runs (`console_codes`: the script and prompt loops): at
-    its prompt, or between two lines of a script. There it raises `_Stopped`; elsewhere it
-    is noted, and looked at again every 50 ms, and at the console's next write between
-    lines. Past the grace period the console is stopped wherever it is."""
+    signal can only be acted on where the console's own loop runs (`console_codes`: the
+    script and prompt loops): at its prompt, or between two lines of a script. There it
+    raises `_Stopped`; elsewhere it is noted, and looked at again every 50 ms, at the
+    console's next write between lines, and before the console runs another line
+    (`stopping`: a line typed ahead comes back from the prompt at once). Past the grace
+    period the console is stopped wherever it is, and so it is by a second Ctrl-C (SIGINT
+    after either signal): the person at the terminal will not wait."""
 
     POLL = 0.05
 
@@ -280,6 +285,15 @@ class _ConsoleStop:
         self.console_codes = console_codes
         self.since: float | None = None
         self._previous: dict[int, object] = {}
+
+    @property
+    def installed(self) -> bool:
+        """Whether the handlers are in place (only the main thread can install them)."""
+        return bool(self._previous)
+
+    def stopping(self) -> bool:
+        """Whether a signal came: the console runs no further line."""
+        return self.since is not None
 
     def __enter__(self) -> _ConsoleStop:
         import signal
@@ -301,12 +315,17 @@ class _ConsoleStop:
         import signal
         import time
 
-        if signum != signal.SIGALRM and self.since is None:
+        first = signum != signal.SIGALRM and self.since is None
+        if first:
             self.since = time.monotonic()
+        elif signum == signal.SIGINT:
+            raise _Stopped  # a second Ctrl-C
         if self.since is None:
             return
         if getattr(frame, "f_code", None) in self.console_codes or time.monotonic() - self.since > self.grace:
             raise _Stopped
+        if first and signum == signal.SIGINT:  # Ctrl-C mid-line: say why the console goes on
+            _tell("\nStopping after this line; press Ctrl-C again to stop now.\n")
         signal.setitimer(signal.ITIMER_REAL, self.POLL)
 
     def wrap(self, stdin: TextIO, stdout: TextIO) -> TextIO:
@@ -315,6 +334,15 @@ class _ConsoleStop:
         if stdin is sys.stdin and stdout is sys.stdout and stdin.isatty():
             return stdout
         return _StopAtWrite(stdout, self)
+
+
+def _tell(text: str) -> None:
+    """Write to standard error from a signal handler: os.write, as a buffered stream may be
+    in the middle of a write of its own."""
+    try:
+        os.write(sys.stderr.fileno(), text.encode())
+    except (OSError, ValueError):  # no standard error to write to: the stop goes on
+        pass
 
 
 def threading_is_main() -> bool:

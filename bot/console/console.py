@@ -15,6 +15,7 @@ import math
 import shlex
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
@@ -636,19 +637,27 @@ async def run_console(
     stdout: TextIO = sys.stdout,
     as_user: str = "you",
     pictures: Path | None = None,
+    stopping: Callable[[], bool] | None = None,
 ) -> int:
     """Run a script (echoing each line) or an interactive session. Returns the exit code:
     1 if a script had lines the console could not read; refusals are ordinary output.
-    With `pictures`, each new board picture is written there and its path printed."""
+    With `pictures`, each new board picture is written there and its path printed.
+    `stopping`: the caller handles SIGTERM and SIGINT itself (`python -m bot`), and says
+    here once one came; the line being run is finished and no other is run. Without it,
+    Ctrl-C ends an interactive session at once."""
     console = Console(service, stdout, as_user, pictures)
     await console.said_late()  # what the last run saved but did not get to print
     await console.tick()  # deadlines that passed while nobody was here
     if script is not None:
-        return await _run_script(console, script, stdout)
-    return await _run_interactive(console, stdin, stdout, as_user)
+        return await _run_script(console, script, stdout, stopping or _never)
+    return await _run_interactive(console, stdin, stdout, as_user, stopping)
 
 
-async def _run_script(console: Console, script: Path, stdout: TextIO) -> int:
+def _never() -> bool:
+    return False
+
+
+async def _run_script(console: Console, script: Path, stdout: TextIO, stopping: Callable[[], bool]) -> int:
     """Each line of the script, echoed; 2 if it cannot be read, 1 if a line could not."""
     try:
         lines = Path(script).read_bytes().decode("utf-8").splitlines()
@@ -660,6 +669,8 @@ async def _run_script(console: Console, script: Path, stdout: TextIO) -> int:
         return 2
     failed = 0
     for number, raw in enumerate(lines, 1):
+        if stopping():
+            return 0
         if raw.strip() and not raw.strip().startswith("#"):
             stdout.write(f"> {raw.strip()}\n")
         if not await console.line(raw):
@@ -668,7 +679,9 @@ async def _run_script(console: Console, script: Path, stdout: TextIO) -> int:
     return 1 if failed else 0
 
 
-async def _run_interactive(console: Console, stdin: TextIO, stdout: TextIO, as_user: str) -> int:
+async def _run_interactive(
+    console: Console, stdin: TextIO, stdout: TextIO, as_user: str, stopping: Callable[[], bool] | None
+) -> int:
     """Prompt for lines until quit, Ctrl-C or the end of input."""
     stdout.write(f"Chancellery console. You are {as_user}; `as <name>` switches; `help` lists the lines.\n")
     # At a terminal, the standard library's readline gives line editing and history.
@@ -679,11 +692,13 @@ async def _run_interactive(console: Console, stdin: TextIO, stdout: TextIO, as_u
         except ImportError:  # not on every platform (Windows): plain lines then
             pass
     # asyncio.run turns Ctrl-C into a cancellation that waits for the prompt to return; at
-    # the prompt Ctrl-C ends the console at once instead.
-    try:
-        previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    except ValueError:  # not the main thread: leave Ctrl-C as it is
-        previous = None
+    # the prompt Ctrl-C ends the console at once instead (unless the caller stops it).
+    previous = None
+    if stopping is None:
+        try:
+            previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+        except ValueError:  # not the main thread: leave Ctrl-C as it is
+            pass
     try:
         while True:
             try:
@@ -696,7 +711,9 @@ async def _run_interactive(console: Console, stdin: TextIO, stdout: TextIO, as_u
             except (KeyboardInterrupt, EOFError):
                 stdout.write("\n")
                 return 0
-            if not raw or raw.strip() in ("quit", "exit"):
+            # a line read after a stop came is not run (typed ahead at a terminal, the
+            # prompt returns it at once, with no wait for the signal to interrupt)
+            if not raw or raw.strip() in ("quit", "exit") or (stopping is not None and stopping()):
                 return 0
             await console.tick()  # real time passed while the prompt waited
             await console.line(raw)

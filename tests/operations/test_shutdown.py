@@ -5,13 +5,19 @@ grace period (`shutdown_grace_seconds`)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
+import pty
+import select
 import signal
+import sys
+import time
 
 from bot.service.records import record_from_store, replay
 from bot.store import open_store
 from engine import games
 
-from .conftest import SETUP, actions_in, integrity
+from .conftest import PROMPT, ROOT, SETUP, actions_in, child_env, integrity
 
 GRACE = 5.0
 
@@ -85,3 +91,109 @@ def test_without_a_signal_a_script_runs_to_its_end(clean_env, children):
     assert child.proc.wait(60) == 0
     assert "> wait 1" in child.text()
     assert actions_in(db) >= 3
+
+
+def _typed_in_flight(clean_env, children, line: str):
+    """The console reading typed lines from a pipe, running `line` with the next line
+    already typed behind it; returns once `line` has saved its first move."""
+    db = clean_env / "tables.sqlite3"
+    child = children(["console", "--db", str(db)], clean_env, shutdown_grace_seconds="30")
+    for setup in SETUP:
+        child.type(setup)
+    child.proc.stdin.write(f"{line}\nauto 5\n".encode())
+    child.proc.stdin.flush()
+    child.wait_for(lambda: actions_in(db) >= 1)
+    return child, db
+
+
+def test_ctrl_c_during_a_typed_line_finishes_it_then_stops(clean_env, children):
+    """Ctrl-C (SIGINT) at the interactive console while `auto 60` runs, as SIGTERM: all
+    sixty moves are played and saved, and the line typed after it is never run."""
+    child, db = _typed_in_flight(clean_env, children, "auto 60")
+    assert actions_in(db) < 50  # the signal lands mid-line
+    code, seconds = child.stop(signal.SIGINT, timeout=30)
+    assert code == 0, child.proc.stderr.read().decode()
+    assert seconds < 30
+    assert actions_in(db) == 60
+    assert integrity(db) == [("ok",)]
+    assert _replays(db)
+
+
+def test_a_second_ctrl_c_stops_at_once(clean_env, children):
+    """A second Ctrl-C does not wait for the line: the console stops mid-line, and what it
+    saved is whole (the database intact, the game replays)."""
+    child, db = _typed_in_flight(clean_env, children, "auto 200")
+    child.proc.send_signal(signal.SIGINT)
+    time.sleep(0.2)
+    code, seconds = child.stop(signal.SIGINT, timeout=10)
+    assert code == 0, child.proc.stderr.read().decode()
+    assert seconds < 5
+    assert actions_in(db) < 200
+    assert integrity(db) == [("ok",)]
+    assert _replays(db)
+
+
+class Terminal:
+    """`python -m bot ARGS` at a pseudo-terminal (it reads with input(), as for a person),
+    its output read as it comes so that the console never blocks on a full terminal."""
+
+    def __init__(self, args: list[str], cwd) -> None:
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the child
+            try:
+                os.chdir(cwd)
+                env = child_env() | {"PYTHONPATH": str(ROOT)}
+                os.execve(sys.executable, [sys.executable, "-m", "bot", *args], env)
+            finally:
+                os._exit(127)
+        self.seen = bytearray()
+        self.closed = False
+
+    def read_until(self, done, timeout: float = 60.0) -> None:
+        end = time.monotonic() + timeout
+        while not done():
+            assert time.monotonic() < end, self.seen.decode(errors="replace")[-2000:]
+            if select.select([self.fd], [], [], 0.05)[0]:
+                try:
+                    self.seen.extend(os.read(self.fd, 65536))
+                except OSError:  # the console closed the terminal: it exited
+                    self.closed = True
+
+    def type(self, keys: bytes) -> None:
+        os.write(self.fd, keys)
+
+    def exit_code(self, timeout: float) -> int:
+        self.read_until(lambda: self.closed, timeout)
+        return os.waitstatus_to_exitcode(os.waitpid(self.pid, 0)[1])
+
+    def kill(self) -> None:
+        with contextlib.suppress(ProcessLookupError, ChildProcessError):
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        os.close(self.fd)
+
+
+def test_ctrl_c_at_a_terminal_finishes_the_line_and_runs_none_typed_ahead(clean_env):
+    """Ctrl-C typed at a terminal while `auto 60` runs, with `auto 5` typed ahead: the
+    prompt returns the typed line at once, and the console stops without running it."""
+    db = clean_env / "tables.sqlite3"
+    term = Terminal(["console", "--db", str(db)], clean_env)
+    try:
+        for line in SETUP:
+            term.read_until(lambda: term.seen.endswith(PROMPT))
+            term.seen.clear()
+            term.type(line.encode() + b"\r")
+        term.read_until(lambda: term.seen.endswith(PROMPT))
+        term.type(b"auto 60\r")
+        term.read_until(lambda: actions_in(db) >= 1)
+        assert actions_in(db) < 50  # the Ctrl-C lands mid-line
+        term.type(b"\x03auto 5\r")  # Ctrl-C, then the next line typed ahead
+        start = time.monotonic()
+        code = term.exit_code(timeout=30)
+        seconds = time.monotonic() - start
+    finally:
+        term.kill()
+    assert code == 0
+    assert seconds < 30
+    assert actions_in(db) == 60
+    assert integrity(db) == [("ok",)]
