@@ -30,7 +30,7 @@ from bot.service import ratings  # noqa: E402
 from bot.service.community import community_of  # noqa: E402
 from bot.service.tables import TableService  # noqa: E402
 from bot.store import open_store  # noqa: E402
-from bot.store.base import FinishedGame, FinishedSeat  # noqa: E402
+from bot.store.community_rows import FinishedGame, FinishedSeat  # noqa: E402
 
 GUILD = 1
 GAME = "origins"

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..store import ActionRow, SeatHistoryRow, Store
-from ..store.base import AbandonedSeat, FinishedGame, FinishedSeat
+from ..store.community_rows import AbandonedSeat, FinishedGame, FinishedSeat
 from .ratings import rate_game
 
 if TYPE_CHECKING:

@@ -30,7 +30,7 @@ from engine.core import GameError
 
 from ..render.text import timestamp
 from ..store import NotifyPrefs
-from ..store.base import DirectoryRow, FinishedGame, FinishedSeat
+from ..store.community_rows import DirectoryRow, FinishedGame, FinishedSeat
 from . import signups
 from .signups import LobbyNews, jump, option_text
 from .tablebase import TableError

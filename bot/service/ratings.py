@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from openskill.models import PlackettLuce
 
 from ..store import Store
-from ..store.base import FinishedGame, FinishedSeat, RatingRow
+from ..store.community_rows import FinishedGame, FinishedSeat, RatingRow
 
 __all__ = ["MODEL", "counts", "member_shares", "rate_game", "rebuild", "replay"]
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ..store import Store
-from ..store.base import LobbyEntry
+from ..store.community_rows import LobbyEntry
 from .tablebase import TableError
 
 if TYPE_CHECKING:

@@ -26,7 +26,7 @@ from typing import Any
 
 import asyncpg
 
-from . import base as community  # the community's rows and queries (its section below)
+from . import community_rows as community  # the community's rows and queries (its section below)
 from .base import (
     DEADLINE_COLUMNS,
     EVERY_SHARD,

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from . import base as community  # the community's rows and queries (its section below)
+from . import community_rows as community  # the community's rows and queries (its section below)
 from .base import (
     DEADLINE_COLUMNS,
     EVERY_SHARD,

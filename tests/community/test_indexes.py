@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.store import base
-from bot.store.base import FinishedGame, FinishedSeat, RatingRow
+from bot.store import community_rows as base
+from bot.store.community_rows import FinishedGame, FinishedSeat, RatingRow
 from bot.store.postgres import numbered
 
 GUILD = 9

@@ -6,7 +6,7 @@ import pytest
 
 from bot.service import ratings
 from bot.service.community import community_of
-from bot.store.base import FinishedGame, FinishedSeat, RatingRow
+from bot.store.community_rows import FinishedGame, FinishedSeat, RatingRow
 
 from .conftest import ALICE, BOB, CAROL, GUILD, finish
 
