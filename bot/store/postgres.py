@@ -682,7 +682,7 @@ class PostgresStore(Store):
                 former, user_id,
             )
             await conn.execute("UPDATE seat_history SET name=$1 WHERE user_id=$2", former, user_id)
-            for table in ("ratings", "community_members", "watches", "notify_prefs", "deliveries"):
+            for table in ("ratings", "community_members", "watches", "notify_prefs", "deliveries", "turn_notices"):
                 await conn.execute(f"DELETE FROM {table} WHERE user_id=$1", user_id)
 
     async def set_watch(self, guild_id: int, game: str, user_id: int, on: bool) -> None:

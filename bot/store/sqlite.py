@@ -743,7 +743,7 @@ class SqliteStore(Store):
                 (former, user_id),
             )
             conn.execute("UPDATE seat_history SET name=? WHERE user_id=?", (former, user_id))
-            for table in ("ratings", "community_members", "watches", "notify_prefs", "deliveries"):
+            for table in ("ratings", "community_members", "watches", "notify_prefs", "deliveries", "turn_notices"):
                 conn.execute(f"DELETE FROM {table} WHERE user_id=?", (user_id,))
 
         await self._run(lambda conn: self._transaction(conn, lambda: write(conn)))

@@ -86,3 +86,12 @@ async def test_turn_notices_are_kept_with_the_delivery_and_dropped(store, clock,
     assert await service.deliveries.notices() == []
     count, _, _, _ = await store.outbox_waiting()
     assert count == 0
+
+
+async def test_a_forgotten_member_s_waiting_turn_notices_are_deleted(store, clock, service):
+    await make_table(store, 51)
+    out = await _saved_with(store, 51, "x", clock, service)
+    body = '{"texts": ["Your turn: your Hand holds Conrad."], "mention": null, "fallback": null}'
+    await service.deliveries.done(out.kept_ids, [NoticeRow(51, 7, clock() + 60, body), NoticeRow(51, 8, clock(), body)])
+    await store.forget_member(7, "a former member")
+    assert [(n.channel_id, n.user_id) for n in await service.deliveries.notices()] == [(51, 8)]
