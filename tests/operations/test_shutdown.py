@@ -152,7 +152,7 @@ class Terminal:
     def read_until(self, done, timeout: float = 60.0) -> None:
         end = time.monotonic() + timeout
         while not done():
-            assert time.monotonic() < end, self.seen.decode(errors="replace")[-2000:]
+            assert time.monotonic() < end and not self.closed, self.seen.decode(errors="replace")[-2000:]
             if select.select([self.fd], [], [], 0.05)[0]:
                 try:
                     self.seen.extend(os.read(self.fd, 65536))
