@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import random
 import time
 from collections.abc import Mapping
@@ -63,6 +64,11 @@ BEST_FOR = {"origins": "reserve"}
 # included: about ten times what the strong search is sized for (engine/core/search.py).
 BUDGET = 10.0
 
+# How much lower the workers' priority is than the bot's (os.nice): with fewer cores than
+# busy processes, a worker gets about a tenth of a core against the bot's process when
+# both want one, and all the rest whenever the tables are quiet (they mostly are).
+WORKER_NICENESS = 10
+
 # Threads that wait for the pool's answers with the budget as their timeout (a real-time
 # wait that no simulated clock moves); idle ones cost nothing.
 WAITERS = 16
@@ -90,7 +96,13 @@ def decide(game: Game, name: str, strength: Strength | None, state: Any, seat: s
 
 
 def _prepare() -> None:
-    """A new worker imports the games once, before its first decision needs them."""
+    """A new worker lowers its priority, so that where cores are short the bot's own
+    process (every human table's actions) is served first, and imports the games once,
+    before its first decision needs them."""
+    try:
+        os.nice(WORKER_NICENESS)
+    except OSError:  # not allowed here: the worker runs at the bot's priority
+        pass
     from engine import games
 
     games.all()

@@ -84,6 +84,19 @@ async def test_the_decisions_run_in_a_worker_process_and_close_stops_it(pool):
     assert not workers & set(multiprocessing.active_children())
 
 
+async def test_the_worker_thinks_at_a_lower_priority_than_the_bot(pool):
+    """Where cores are short, the bot's own process (every human table) is served first."""
+    import os
+
+    from bot.service.automatic import WORKER_NICENESS
+
+    state = ENVOYS.setup(["s1", "s2", "s3"], ENVOYS.Options(), 9)
+    await pool.choose(ENVOYS, state, "s1", random.Random(1), "strong")
+    (worker,) = pool._executor._processes.values()
+    mine = os.getpriority(os.PRIO_PROCESS, 0)
+    assert os.getpriority(os.PRIO_PROCESS, worker.pid) == min(mine + WORKER_NICENESS, 19)
+
+
 async def test_workers_zero_decides_on_a_thread_of_this_process(strong_automatic_seats):
     automatic = AutomaticPlayers(workers=0, strengths={**STRENGTHS, "strong": FEW})
     state = ENVOYS.setup(["s1", "s2", "s3"], ENVOYS.Options(), 9)
