@@ -95,14 +95,18 @@ def decide(game: Game, name: str, strength: Strength | None, state: Any, seat: s
     return player(game, name)(state, seat, rng)
 
 
-def _prepare() -> None:
+def _worker_started() -> None:
     """A new worker lowers its priority, so that where cores are short the bot's own
-    process (every human table's actions) is served first, and imports the games once,
-    before its first decision needs them."""
+    process (every human table's actions) is served first, and imports the games."""
     try:
         os.nice(WORKER_NICENESS)
     except OSError:  # not allowed here: the worker runs at the bot's priority
         pass
+    _prepare()
+
+
+def _prepare() -> None:
+    """The games imported, once, before a worker's first decision needs them."""
     from engine import games
 
     games.all()
@@ -180,7 +184,7 @@ class AutomaticPlayers:
                 self._executor = ProcessPoolExecutor(
                     max_workers=self.workers,
                     mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_prepare,
+                    initializer=_worker_started,
                 )
         return self._executor
 
