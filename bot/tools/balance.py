@@ -35,12 +35,14 @@ import json
 import math
 import subprocess
 import sys
+import time
 from collections import defaultdict
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import engine
 from engine.core import Game
@@ -149,6 +151,7 @@ class Part:
     date: str
     labels: list[str]
     results: list[list[int]]  # per game: [length, winner index, ...]
+    cpu: float | None = None  # seconds of CPU the part's games took, all processes together
 
     @property
     def games(self) -> int:
@@ -175,6 +178,8 @@ class Part:
             "labels": self.labels,
             "results": self.results,
         }
+        if self.cpu is not None:
+            record["cpu"] = self.cpu
         return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
 
     @classmethod
@@ -252,7 +257,7 @@ def run_part(
         raise BalanceError(
             "A group's own content is configured (content_dir): balance measures the shipped content."
         )
-    play = partial(_play, game, players, seed, None, (name,))
+    play = partial(_timed, partial(_play, game, players, seed, None, (name,)))
     indexes = range(start, start + games)
     played = []
     if jobs > 1:
@@ -264,9 +269,9 @@ def run_part(
         for index in indexes:
             played.append(play(index))
             _say(progress, game, players, len(played), games)
-    labels = sorted(played[0].labels)
+    labels = sorted(played[0][0].labels)
     results = []
-    for one in played:
+    for one, _ in played:
         if sorted(one.labels) != labels:
             raise BalanceError(f"The seats' nations differ between games at {players} players: {one.labels}.")
         results.append([one.length, *sorted(labels.index(w) for w in one.winners)])
@@ -281,7 +286,15 @@ def run_part(
         date=datetime.datetime.now(datetime.UTC).date().isoformat(),
         labels=labels,
         results=results,
+        cpu=round(sum(seconds for _, seconds in played), 1),
     )
+
+
+def _timed(play: Any, index: int) -> tuple[Any, float]:
+    """One game and the CPU it took in the process that played it."""
+    began = time.process_time()
+    one = play(index)
+    return one, time.process_time() - began
 
 
 def _say(progress: bool, game: Game, players: int, done: int, games: int) -> None:
@@ -323,6 +336,11 @@ class Count:
                 for index in winners:
                     wins[part.labels[index]] += 1 / len(winners)
         return dict(sorted(wins.items()))
+
+    def cpu_a_game(self) -> float | None:
+        """Mean seconds of CPU a game, over the parts that were timed."""
+        timed = [p for p in self.parts if p.cpu is not None]
+        return sum(p.cpu or 0.0 for p in timed) / sum(p.games for p in timed) if timed else None
 
     def mean_length(self) -> float:
         lengths = [r[0] for p in self.parts for r in p.results]
@@ -390,10 +408,18 @@ def _count_section(game: Game, goal: Goal, lineup: str, count: Count) -> tuple[l
             outside.append(f"{label} {wins / count.games * count.players:.2f}×")
     lines.append("")
     if count.games < goal.games:
+        cpu = count.cpu_a_game()
+        if cpu is not None:
+            hours = cpu * (goal.games - count.games) / 3600
+            lines += [
+                f"CPU: {cpu:.1f} s a game where timed, so the {goal.games - count.games:,} games to go "
+                f"need about {hours:.1f} CPU-hours.",
+                "",
+            ]
         lines += [f"Next part: `{_next_command(game, goal, lineup, count)}`", ""]
     verdict = "not met" if outside else "met"
     if count.games < goal.games:
-        verdict = f"{'outside' if outside else 'inside'} so far, {goal.games - count.games} games to go"
+        verdict = f"{'outside' if outside else 'inside'} so far, {goal.games - count.games:,} games to go"
     summary = f"| {count.players} | {count.games} | {verdict} | {', '.join(outside)} |"
     return lines, summary
 
@@ -408,7 +434,7 @@ def _lineup_section(game: Game, goal: Goal, lineup: str, parts: list[Part]) -> l
         f"## Results: `{lineup}` in every seat (generated)",
         "",
         f"Goal: every seat's share of wins (a shared first place split) within {LOW}-{HIGH}× its fair "
-        f"share{interval}, at {goal.games} games a count. Content {key} (rules version "
+        f"share{interval}, at {goal.games:,} games a count. Content {key} (rules version "
         f"{game.rules_version}); stored in `docs/balance/results/{game.id}-{lineup}.jsonl`.",
         "",
         "| Players | Games | Goal | Seats outside |",

@@ -41,6 +41,7 @@ def test_parts_are_stored_and_merged_into_the_report(envoys, docs):
         (2, 9, 0, 5),
     ]
     assert all(p.content == balance.content_key(envoys) and p.commit for p in parts)
+    assert all(p.cpu is not None and p.cpu >= 0 for p in parts)
     code, _ = _run("report", "envoys")
     assert code == 0
     text = (docs / "envoys.md").read_text(encoding="utf-8")
