@@ -394,7 +394,7 @@ def _count_section(game: Game, goal: Goal, lineup: str, count: Count) -> tuple[l
         lines += ["No games stored.", "", f"Next part: `{_next_command(game, goal, lineup, count)}`", ""]
         return lines, f"| {count.players} | 0 | not measured | |"
     lines += [
-        f"{count.games} games ({_seeds(count.parts)}); measured at {_measured(count.parts)}. "
+        f"{count.games:,} games ({_seeds(count.parts)}); measured at {_measured(count.parts)}. "
         f"Mean length {count.mean_length():.1f} actions. Fair share {1 / count.players:.1%}.",
         "",
         "| Seat | Share of wins | × fair | 95% interval (× fair) | 0.67-1.5× |",
@@ -420,7 +420,7 @@ def _count_section(game: Game, goal: Goal, lineup: str, count: Count) -> tuple[l
     verdict = "not met" if outside else "met"
     if count.games < goal.games:
         verdict = f"{'outside' if outside else 'inside'} so far, {goal.games - count.games:,} games to go"
-    summary = f"| {count.players} | {count.games} | {verdict} | {', '.join(outside)} |"
+    summary = f"| {count.players} | {count.games:,} | {verdict} | {', '.join(outside)} |"
     return lines, summary
 
 
