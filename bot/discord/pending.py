@@ -96,6 +96,7 @@ class PendingPosts:
         self.poke: Callable[[], None] = lambda: None  # wakes the loop that calls run_due
         self.behind: set[int] = set()  # channels with rows waiting: new posts go behind them
         self._saying: dict[int, int] = {}  # channel -> deliveries under way (their rows are not behind)
+        self._in_hand: set[int] = set()  # rows being said now: never said twice at once
         self._next: float | None = None  # when the next look for waiting rows is due
         self._started = False
 
@@ -127,6 +128,7 @@ class PendingPosts:
         deliveries = self.service.deliveries
         channel_id = outbox.channel_id
         self._saying[channel_id] = self._saying.get(channel_id, 0) + 1
+        self._in_hand.update(ids)
         try:
             keys = await self.delivery.deliver_now(
                 outbox, caller_id=caller_id, new_status=new_status, again=attempts > 0
@@ -154,6 +156,7 @@ class PendingPosts:
             self._next = due if self._next is None else min(self._next, due)
             return False
         finally:
+            self._in_hand.difference_update(ids)
             self._saying[channel_id] -= 1
             if not self._saying[channel_id]:
                 del self._saying[channel_id]
@@ -180,7 +183,11 @@ class PendingPosts:
         shared = getattr(self.service.store, "shared", False)
         if first:
             await self.delivery.private.restore(await deliveries.notices())
+            # an answer given meanwhile in one of these channels goes behind what waits there
+            self.behind |= (await deliveries.waiting())[2]
         for waiting in await deliveries.due(everything=first and not shared):
+            if self._in_hand.intersection(waiting.ids):
+                continue  # an answer is saying its own rows now: the next look takes the rest
             # tried before, or left by a process that died while saying it: look before saying
             for n, (ids, outbox) in enumerate(waiting.parts):
                 behind = [i for later, _ in waiting.parts[n + 1 :] for i in later]
