@@ -181,7 +181,7 @@ class ChancelleryBot(commands.Bot):
     async def shutdown(self, grace: float) -> None:
         """Stop cleanly (SIGTERM, SIGINT): take no new commands, let the commands and the
         deadline pass under way finish and deliver, within `grace` seconds, then close
-        (the turn notices still in their grace are sent by `close`)."""
+        (the turn notices still in their grace stay in the database for the next start)."""
         if self.stopping:
             return
         self.stopping = True
