@@ -71,7 +71,7 @@ VERB_OPTIONS: dict[str, frozenset[str] | None] = {
     "help": frozenset({"game", "aid"}),
     "substitute": frozenset({"seat", "member"}),
     "bot": frozenset({"seat", "on", "off"}),
-    "export": frozenset({"file"}),
+    "export": frozenset({"file", "format"}),
     "notify": frozenset({"mode", "timezone", "quiet_hours"}),
     "standing": frozenset({"order", "withdraw"}),
     "session": frozenset({"day", "time", "hours", "timezone", "remove"}),
@@ -86,7 +86,7 @@ HELP = """Console lines use the slash commands' grammar: /<command> <option>:<va
   /game rules [game:<id>] | /game card name:<name> [game:<id>] | /game help [game:<id>] [aid:yes]
   /game settings [<key>:<value> …] | /game pause | /game resume | /game undo | /game publish
   /game deadline hours:<h> | /game deadline end_now:yes | /game deadline nudge:yes   (host)
-  /game substitute seat:<x> member:<name> | /game bot [seat:<x>] [on:no] | /game export [file:<path>]
+  /game substitute seat:<x> member:<name> | /game bot [seat:<x>] [on:no] | /game export [format:json|html] [file:<path>]
   /game notify [mode:dm|mention] [timezone:<zone>] [quiet_hours:22-07] | /game standing [order:<name>] [withdraw:yes]
   /game session [day:<weekday> time:<HH:MM> hours:<h> timezone:<zone>] [remove:yes]
   /<game> <command> <option>:<value> …           e.g. /crisis play card:Conrad belligerence:yes
@@ -446,6 +446,19 @@ class Console:
         await self.show(await self.service.controls.undo(CHANNEL, uid), user)
 
     async def _export(self, user: str, uid: int, options: dict[str, str]) -> None:
+        form = options.get("format", "json").lower()
+        if form not in ("json", "html"):
+            raise ConsoleError(f"format: takes json or html, not {form!r}")
+        if form == "html":  # the replay page, after the end: it needs a file to go to
+            if not options.get("file"):
+                raise ConsoleError("/game export format:html needs file:<path> (the page is a file to open)")
+            page = await self.service.history.export_html(CHANNEL)
+            try:
+                Path(options["file"]).write_bytes(page)
+            except OSError as exc:
+                raise ConsoleError(f"cannot write {options['file']}: {exc.strerror}") from None
+            self.private(user, f"The replay page is in {options['file']}: open it in a browser.")
+            return
         record = json.dumps(await self.service.history.export(CHANNEL), indent=1)
         if options.get("file"):
             try:

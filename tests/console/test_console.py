@@ -199,3 +199,16 @@ def test_ctrl_c_at_the_prompt_ends_the_console_at_once(tmp_path):
         assert "Traceback" not in proc.stderr.read()
     finally:
         proc.kill()
+
+
+async def test_the_replay_page_is_written_from_the_console_after_the_end_only(store, tmp_path):
+    page = tmp_path / "replay.html"
+    early = "as alice /game new game:envoys\nas bob /game join\nas alice /game start seed:3\n"
+    rc, out = await run(store, early + f"as alice /game export format:html file:{page}\n")
+    assert rc == 0 and "Refused: The replay page comes when the game ends" in out and not page.exists()
+    rc, out = await run(store, "auto all\n" + f"as alice /game export format:html file:{page}\n")
+    assert rc == 0, out
+    assert f"[private to alice] The replay page is in {page}" in out
+    assert page.read_bytes().startswith(b"<!DOCTYPE html>")
+    rc, out = await run(store, "as alice /game export format:pdf\n")
+    assert rc == 1 and "format: takes json or html, not 'pdf'" in out
