@@ -24,6 +24,17 @@ from ..render.pictures import Picture
 from ..service import reference
 from ..service.outbox import Outbox
 from ..service.tables import TableError, TableService
+from .grammar import (
+    COMMUNITY_VERBS,
+    GAME_VERBS,
+    HELP,
+    YES,
+    ConsoleError,
+    aliases,
+    check_command_options,
+    check_verb_options,
+    line_options,
+)
 
 __all__ = ["run_console", "Console", "CHANNEL", "user_id_for"]
 
@@ -31,77 +42,9 @@ CHANNEL = 1  # the console's one table lives in "channel" 1
 AUTO_CAP = 100_000  # `auto all` stops here even if a game never ends
 MAX_WAIT_MINUTES = 10 * 365 * 24 * 60  # `wait` moves the clock at most ten years
 
-GAME_VERBS = (
-    "new",
-    "join",
-    "leave",
-    "start",
-    "status",
-    "me",
-    "log",
-    "rules",
-    "card",
-    "help",
-    "settings",
-    "abandon",
-    "pause",
-    "resume",
-    "deadline",
-    "substitute",
-    "bot",
-    "undo",
-    "export",
-    "publish",
-    "notify",
-    "standing",
-    "session",
-    "mine",
-)
-# The options each /game verb reads: any other is refused, as Discord refuses it.
-# `new` and `settings` take the game's options and the table's settings, which the
-# service checks by name.
-VERB_OPTIONS: dict[str, frozenset[str] | None] = {
-    "new": None,
-    "settings": None,
-    "join": frozenset({"nation", "preference"}),
-    "start": frozenset({"seed"}),
-    "log": frozenset({"page"}),
-    "rules": frozenset({"game"}),
-    "card": frozenset({"name", "game"}),
-    "help": frozenset({"game", "aid"}),
-    "substitute": frozenset({"seat", "member"}),
-    "bot": frozenset({"seat", "on", "off"}),
-    "export": frozenset({"file", "format"}),
-    "notify": frozenset({"mode", "timezone", "quiet_hours"}),
-    "standing": frozenset({"order", "withdraw"}),
-    "session": frozenset({"day", "time", "hours", "timezone", "remove"}),
-    "deadline": frozenset({"hours", "end_now", "nudge"}),
-}
-YES_NO = {"on", "off", "withdraw", "remove", "aid", "end_now", "nudge"}  # options that are a yes or a no
-HELP = """Console lines use the slash commands' grammar: /<command> <option>:<value> (quote a value with spaces).
-  as <name> /game …          act as <name>; `as <name>` alone switches who you are
-  /game new game:<id> [<option>:<value> …]      e.g. /game new game:crisis1914 congress:no
-  /game join [nation:<x>] | /game leave | /game start [seed:<n>] | /game abandon
-  /game status | /game me | /game log [page:<n>] | /game mine
-  /game rules [game:<id>] | /game card name:<name> [game:<id>] | /game help [game:<id>] [aid:yes]
-  /game settings [<key>:<value> …] | /game pause | /game resume | /game undo | /game publish
-  /game deadline hours:<h> | /game deadline end_now:yes | /game deadline nudge:yes   (host)
-  /game substitute seat:<x> member:<name> | /game bot [seat:<x>] [on:no] | /game export [format:json|html] [file:<path>]
-  /game notify [mode:dm|mention] [timezone:<zone>] [quiet_hours:22-07] | /game standing [order:<name>] [withdraw:yes]
-  /game session [day:<weekday> time:<HH:MM> hours:<h> timezone:<zone>] [remove:yes]
-  /<game> <command> <option>:<value> …           e.g. /crisis play card:Conrad belligerence:yes
-  /community history|leaderboard|profile|mydata|forget|rated|tables [<option>:<value> …]
-  /community lobby channel:lobby (entries printed as [lobby] lines; no channel: stop) | watch|unwatch game:<id>
-  wait <minutes> | auto [<n>|all] | help [<game>] | # comment | quit (or Ctrl-C, Ctrl-D)"""
-
-
 def user_id_for(name: str) -> int:
     """A stable user id per console name, so a saved console table survives restarts."""
     return int.from_bytes(hashlib.sha256(name.casefold().encode()).digest()[:6], "big")
-
-
-class ConsoleError(Exception):
-    """A line the console cannot read."""
 
 
 class Console:
@@ -322,22 +265,22 @@ class Console:
             return
         if len(words) < 2 or words[1].lower() not in GAME_VERBS:
             raise ConsoleError(f"/game takes one of: {', '.join(GAME_VERBS)}")
-        verb, options = words[1].lower(), _options(words[2:])
-        _check_verb_options(verb, options)
+        verb, options = words[1].lower(), line_options(words[2:])
+        check_verb_options(verb, options)
         await self._game_verbs[verb](user, user_id_for(user), options)
 
     async def _game_command(self, user: str, group: str, words: list[str]) -> None:
         """`/<game> <command> …`: a move in the game the table plays."""
         if len(words) < 2:
             raise ConsoleError(f"/{group} needs a command")
-        verb, options = words[1].lower(), _options(words[2:])
+        verb, options = words[1].lower(), line_options(words[2:])
         uid = user_id_for(user)
         info = await self.service.table_info(CHANNEL)
-        if info is not None and group not in (info.game, *_aliases(info.game)):
+        if info is not None and group not in (info.game, *aliases(info.game)):
             raise TableError(f"This table plays {info.game}; its commands are /{info.game} ….")
         if info is None:
             raise TableError("There is no table in this channel.")
-        _check_command_options(info.game, verb, options)
+        check_command_options(info.game, verb, options)
         await self.show(await self.service.command(CHANNEL, uid, verb, options), user)
 
     # -- /game verbs: each takes (user, uid, options) ---------------------------------------
@@ -509,7 +452,7 @@ class Console:
 
         if not words or words[0].lower() not in COMMUNITY_VERBS:
             raise ConsoleError(f"/community takes one of: {', '.join(COMMUNITY_VERBS)}")
-        verb, options = words[0].lower(), _options(words[1:])
+        verb, options = words[0].lower(), line_options(words[1:])
         c, uid = community_of(self.service), user_id_for(user)
         page = int(options.get("page", "1")) if options.get("page", "1").isdigit() else 1
         if verb == "history" and options.get("id", "").isdigit():
@@ -570,76 +513,7 @@ class Console:
         await c.keep_entry(news, 1 if news.text else None)  # the console's entry has no message of its own
 
 
-COMMUNITY_VERBS = (
-    "history",
-    "leaderboard",
-    "profile",
-    "mydata",
-    "forget",
-    "rated",
-    "tables",
-    "lobby",
-    "watch",
-    "unwatch",
-)
 LOBBY_CHANNEL = 2  # the console's lobby channel: its entries are printed labelled [lobby]
-
-
-def _aliases(game_id: str) -> tuple[str, ...]:
-    from engine import games
-
-    try:
-        return tuple(a.casefold() for a in games.get(game_id).aliases)
-    except Exception:  # noqa: BLE001 - an unknown game simply has no aliases
-        return ()
-
-
-YES = ("yes", "true", "on")
-
-
-def _check_verb_options(verb: str, options: dict[str, str]) -> None:
-    """Refuse an option the verb does not read, or a yes/no option given anything else."""
-    allowed = VERB_OPTIONS.get(verb, frozenset())
-    if allowed is None:
-        return
-    for name, value in options.items():
-        if name not in allowed:
-            known = ", ".join(f"{o}:" for o in sorted(allowed)) or "no options"
-            raise ConsoleError(f"/game {verb} has no option {name}: (it takes {known})")
-        if name in YES_NO and value.lower() not in ("yes", "no", "true", "false", "on", "off"):
-            raise ConsoleError(f"{name}: takes yes or no, not {value!r}")
-
-
-def _check_command_options(game_id: str, verb: str, options: dict[str, str]) -> None:
-    """A game command's options as Discord declares them: unknown names and yes/no options
-    given anything else are refused (an unknown command is the service's to refuse)."""
-    from engine import games
-
-    try:
-        game = games.get(game_id)
-    except Exception:  # noqa: BLE001 - no such game: the service says so
-        return
-    cmd = next((c for c in game.commands if c.name == verb), None)
-    if cmd is None:
-        return
-    declared = {o.name: o for o in cmd.options}
-    for name, value in options.items():
-        option = declared.get(name)
-        if option is None:
-            known = ", ".join(f"{o}:" for o in declared) or "no options"
-            raise ConsoleError(f"/{game.group} {verb} has no option {name}: (it takes {known})")
-        if option.type == "bool" and value.lower() not in ("yes", "no", "true", "false", "on", "off"):
-            raise ConsoleError(f"{name}: takes yes or no, not {value!r}")
-
-
-def _options(words: list[str]) -> dict[str, str]:
-    options = {}
-    for word in words:
-        name, sep, value = word.partition(":")
-        if not sep or not name:
-            raise ConsoleError(f"options look like name:value, not {word!r}")
-        options[name.lower()] = value
-    return options
 
 
 async def run_console(
