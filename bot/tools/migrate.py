@@ -3,7 +3,8 @@ database from SQLite to PostgreSQL, and prove the copy.
 
 Every row of every table is copied in one PostgreSQL transaction (tables, seats, the
 action log, events with their order, deadlines, seat history, DM and notification
-preferences, the heartbeat). Then the copy is checked: the same number of rows in each
+preferences, the heartbeat; the server's finished games, ratings, members, watches, lobby
+channels and entries, abandoned games; the posts and turn notices still to be said). Then the copy is checked: the same number of rows in each
 table, and every started game's record, built from the copy, replays to the state the
 copy holds. A target that already holds tables is refused unless `--replace` empties it
 first. The SQLite file is only read (it is first brought to the newest schema, as the
@@ -35,8 +36,21 @@ COPIED: dict[str, tuple[str, ...]] = {
     "deliveries": ("dm_closed",),
     "seat_history": ("automatic",),
     "notify_prefs": (),
+    # the server's games (bot/service/community.py): the archive, ratings, members, sign-ups
+    "finished_games": ("rated", "counted"),
+    "finished_seats": ("automatic",),
+    "ratings": ("hidden",),
+    "community_members": ("hidden",),
+    "watches": (),
+    "community_servers": (),
+    "lobby_entries": ("told",),
+    "abandoned_seats": (),
+    # what the bot still has to say (bot/service/deliveries.py)
+    "outbox": (),
+    "turn_notices": (),
 }
-IDENTITIES = ("events", "seat_history")  # ids kept as they were; the sequences continue after them
+# ids kept as they were; the sequences continue after them
+IDENTITIES = ("events", "seat_history", "finished_games")
 
 
 class MigrationError(Exception):
