@@ -135,3 +135,18 @@ def test_migrate_refuses_a_missing_file_and_a_target_that_is_not_postgresql(tmp_
     assert "no such SQLite database" in capsys.readouterr().err
     assert main(["migrate", "--from", str(tmp_path / "a.sqlite3"), "--to", str(tmp_path / "b.sqlite3")]) == 2
     assert "--to must be a postgresql:// URL" in capsys.readouterr().err
+
+
+def test_every_table_of_the_schema_is_copied(tmp_path):
+    """A table added by a later migration and left out of the copy fails here."""
+    import sqlite3
+
+    from bot.tools.migrate import COPIED
+
+    async def made() -> None:  # every migration run
+        await (await open_store(tmp_path / "empty.sqlite3")).close()
+
+    asyncio.run(made())
+    with sqlite3.connect(tmp_path / "empty.sqlite3") as conn:
+        names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert names - {"schema_version", "heartbeat", "sqlite_sequence"} == set(COPIED)
