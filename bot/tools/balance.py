@@ -374,8 +374,13 @@ def _seeds(parts: list[Part]) -> str:
 
 
 def _measured(parts: list[Part]) -> str:
-    seen = sorted({(p.date, p.commit) for p in parts})
-    return ", ".join(f"{commit} ({date})" for date, commit in seen)
+    """The commits the parts were measured at, in the order they were stored (the work tree
+    moves on between parts, the game's content does not: it is part of the results' key)."""
+    seen = list(dict.fromkeys((p.commit, p.date) for p in parts))
+    if len(seen) > 3:
+        (first, began), (last, ended) = seen[0], seen[-1]
+        return f"{len(seen)} commits, from {first} ({began}) to {last} ({ended})"
+    return ", ".join(f"{commit} ({date})" for commit, date in seen)
 
 
 def _next_command(game: Game, goal: Goal, lineup: str, count: Count) -> str:
