@@ -141,15 +141,17 @@ class PendingPosts:
         except Exception as exc:
             tries = attempts + 1
             if not discord_failure(exc):
-                log.error("could not deliver the posts of table %s (attempt %d)", channel_id, tries, exc_info=True)
+                log.error(
+                    "could not deliver the posts of table %s (attempt %d)", channel_id, tries, exc_info=True
+                )
                 if tries >= OUR_FAULT_TRIES:
                     log.error("dropping the posts of table %s after %d attempts", channel_id, tries)
                     await deliveries.done(ids)
                     return True
             else:
                 log.warning("Discord did not take the posts of table %s (%s); they wait", channel_id, exc)
-            wait = await deliveries.failed(ids, tries, retry_after(exc), answered=caller_id)
-            await deliveries.failed(behind, attempts, retry_after(exc))
+            # the rows behind it wait with it (behind is only ever a redelivery's: no caller)
+            wait = await deliveries.failed([*ids, *behind], tries, retry_after(exc), answered=caller_id)
             await self._report()
             self.behind.add(channel_id)
             due = self.clock() + wait

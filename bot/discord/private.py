@@ -54,12 +54,15 @@ class _Notice:
     sent: bool = False  # the DM went (the mention, if any, had not yet)
 
 
-
 class PrivateLines:
     """The DMs and turn notices of every table, for `Delivery`."""
 
     def __init__(
-        self, client: discord.Client, service: Any, clock: Callable[[], float], channel_of: Callable[[int], Awaitable[Any]]
+        self,
+        client: discord.Client,
+        service: Any,
+        clock: Callable[[], float],
+        channel_of: Callable[[int], Awaitable[Any]],
     ) -> None:
         self.client = client
         self.service = service
@@ -70,10 +73,13 @@ class PrivateLines:
         self._notices: dict[tuple[int, int], _Notice] = {}
         self._forgetting: set[asyncio.Future[None]] = set()  # notices being dropped from the store
 
+    def _waiting(self, channel_id: int, user_id: int) -> _Notice:
+        """The member's turn notice at the table, begun now if none waits."""
+        return self._notices.setdefault((channel_id, user_id), _Notice(due=self.clock() + NOTICE_GRACE))
+
     def hold_mention(self, channel_id: int, user_id: int, text: str) -> None:
         """A turn notice for a member who chose mentions: it waits out the grace as a DM would."""
-        notice = self._notices.setdefault((channel_id, user_id), _Notice(due=self.clock() + NOTICE_GRACE))
-        notice.mention = text
+        self._waiting(channel_id, user_id).mention = text
 
     def waiting_in(self, channel_id: int) -> set[tuple[int, int]]:
         """The turn notices waiting at a table."""
@@ -82,7 +88,6 @@ class PrivateLines:
     async def say(self, channel: Any, outbox: Outbox, caller_id: int | None) -> None:
         """Every private line not already in the caller's reply: turn notices after the
         grace, anything else (private events, reminders) now, one DM per player."""
-        now = self.clock()
         by_user: dict[int, list[Post]] = defaultdict(list)
         for post in outbox.posts:
             if post.to != "seat" or post.user_id is None or post.user_id == caller_id:
@@ -90,8 +95,7 @@ class PrivateLines:
             if post.kind in ("prompt", "reminder") and not post.dm:
                 continue  # the player chose mentions: the line waits in /game me, not in a DM
             if post.kind == "prompt":
-                key = (outbox.channel_id, post.user_id)
-                notice = self._notices.setdefault(key, _Notice(due=now + NOTICE_GRACE))
+                notice = self._waiting(outbox.channel_id, post.user_id)
                 if post.text not in notice.texts:  # said again after a failed attempt
                     notice.texts.append(post.text)
                 notice.fallback = post.public or notice.fallback
@@ -99,13 +103,16 @@ class PrivateLines:
                 by_user[post.user_id].append(post)
         for user_id, posts in by_user.items():
             briefing = any(p.kind == "briefing" for p in posts)
-            closed_before = briefing and (user_id in self._closed or await self.service.notifications.dm_closed(user_id))
+            closed_before = briefing and (
+                user_id in self._closed or await self.service.notifications.dm_closed(user_id)
+            )
             fallback = "\n".join(p.public for p in posts if p.public) or None
             sent = await self.dm(channel, user_id, "\n".join(p.text for p in posts), fallback=fallback)
             just_closed = not closed_before and user_id in self._closed  # dm() told them just now
             if briefing and not sent and not just_closed:
                 # A newcomer must learn they now hold a seat even without DMs.
-                await send_once(self.client,
+                await send_once(
+                    self.client,
                     channel,
                     f"<@{user_id}>, you have taken over a seat here. Use `/game me` in this channel "
                     "to see your hand, your orders in progress and what you owe.",
@@ -205,8 +212,11 @@ class PrivateLines:
 
     async def mention(self, channel: Any, user_id: int, text: str) -> None:
         for part in split_message(text):
-            await send_once(self.client,
-                channel, part, allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)])
+            await send_once(
+                self.client,
+                channel,
+                part,
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
             )
 
     async def dm(

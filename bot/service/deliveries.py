@@ -35,13 +35,14 @@ from .outbox import LEASE, Outbox, Post, outbox_row
 if TYPE_CHECKING:
     from .loaded import TableAccess
 
-__all__ = ["Deliveries", "Redelivery", "outbox_row", "LEASE", "retry_wait"]
+__all__ = ["Deliveries", "Redelivery", "retry_wait"]
 
 log = logging.getLogger(__name__)
 
 WAITS = (5.0, 15.0, 30.0, 60.0, 120.0, 300.0, 600.0)  # seconds before attempt 2, 3, … (then 600)
 GIVE_UP = 7 * 86400.0  # a row undeliverable for a week is dropped, and said so in the log
 STALE_KINDS = ("prompt", "reminder")  # posts about a decision: moot once it is taken
+
 
 def retry_wait(attempts: int, retry_after: float | None = None) -> float:
     """Seconds before the next attempt after `attempts` failed ones; at least what a rate
@@ -59,7 +60,6 @@ class Redelivery:
     channel_id: int
     parts: list[tuple[list[int], Outbox]]  # (row ids, their outbox), oldest first
     attempts: int  # how often its oldest row failed
-    since: float  # when its oldest row was made
 
     @property
     def ids(self) -> list[int]:
@@ -156,7 +156,7 @@ class Deliveries:
             for _, out in parts:
                 out.posts = _current(out.posts, owing)
             # the wait grows with the failures of the oldest row: the ones behind it failed with it
-            found.append(Redelivery(channel_id, parts, mine[0].attempts, mine[0].created_at))
+            found.append(Redelivery(channel_id, parts, mine[0].attempts))
         return found
 
     async def owing(self, channel_id: int) -> set[str] | None:
@@ -165,18 +165,15 @@ class Deliveries:
             table = await self.access.load(channel_id)
         except Exception:
             return None
-        if table.row.status != "running":
-            return set()
-        return {p.seat for p in table.prompts}
+        return {p.seat for p in table.prompts} if table.row.status == "running" else set()
 
     async def still_owes(self, channel_id: int, user_id: int) -> bool:
         """Whether the member holds a seat that owes a decision at the table now."""
-        try:
-            table = await self.access.load(channel_id)
-        except Exception:
+        owing = await self.owing(channel_id)
+        if not owing:
             return False
-        seat = table.seat_of(user_id)
-        return table.row.status == "running" and seat is not None and any(p.seat == seat.seat for p in table.prompts)
+        seat = (await self.access.load(channel_id)).seat_of(user_id)
+        return seat is not None and seat.seat in owing
 
     async def waiting(self) -> tuple[int, float | None, set[int], float | None]:
         """How many rows wait, the oldest one's age in seconds, their channels and when
