@@ -202,10 +202,6 @@ class Play:
             out.close_thread = out.close_thread or old_round is not None
             if new_round:
                 out.open_thread, out.open_thread_due = new_round, None  # a round has no one deadline
-        if out.open_thread and out.open_thread_due is None:
-            # when the thread's phase ends, kept with the row: said as it was, however late
-            due = [d.due_at for d in t.deadlines if d.thread == out.open_thread]
-            out.open_thread_due = min(due) if due else None
         outcome = changes["outcome"]
         if outcome is not None:
             # the game is over: its last thread is archived and no new one opens
