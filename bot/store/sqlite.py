@@ -831,7 +831,10 @@ class SqliteStore(Store):
     async def outbox_done(self, ids: Sequence[int], notices: Sequence[NoticeRow] = ()) -> None:
         # through the group commit: one delivery per action would otherwise be one more
         # transaction per action
-        said = _Save(None, 0, None, (), (), None, None, (), None, (), list(ids), list(notices))
+        said = _Save(
+            table=None, expected_version=0, columns=None, actions=(), events=(), deadlines=None,
+            seats=None, history=(), truncate_from=None, said=list(ids), notices=list(notices),
+        )
         await self._saves.submit(said)
 
     @staticmethod
