@@ -53,7 +53,7 @@ async def build(store, service: TableService, games: int, members: int, tables: 
                 )
             )
         game = FinishedGame(GUILD, 10_000 + n, GAME, float(n), float(n) + 0.5, {"standings": standings}, "over")
-        await store.record_finished(game, seats, [])
+        await store.community.record_finished(game, seats, [])
     await ratings.rebuild(store)
     for n in range(tables):
         channel = 1_000_000 + n

@@ -167,7 +167,7 @@ async def archive_finished(store: Store, t: LoadedTable, now: float) -> None:
 async def _archive(store: Store, t: LoadedTable, now: float) -> int | None:
     if t.state is None or t.game.outcome(t.state) is None:
         return None
-    if await store.finished_recorded(t.row.channel_id, t.row.created_at):
+    if await store.community.finished_recorded(t.row.channel_id, t.row.created_at):
         return None
     channel_id = t.row.channel_id
     actions = await store.get_actions(channel_id)
@@ -175,10 +175,10 @@ async def _archive(store: Store, t: LoadedTable, now: float) -> int | None:
     forced = {e.action_idx for e in await store.get_all_events(channel_id) if e.kind == "forced"}
     game, seats = finished_record(t, actions, history, forced, now)
     members = sorted({s.user_id for s in seats if s.user_id > 0})
-    before = await store.get_ratings(game.guild_id or 0, game.game, members)
+    before = await store.community.get_ratings(game.guild_id or 0, game.game, members)
     ratings = rate_game(game, seats, before)
     game.counted = bool(ratings)
-    return await store.record_finished(game, seats, ratings)
+    return await store.community.record_finished(game, seats, ratings)
 
 
 async def archive_missing(store: Store, tables: Sequence[LoadedTable], now: float) -> int:
@@ -204,6 +204,6 @@ async def archive_abandoned(store: Store, t: LoadedTable, now: float) -> None:
     if not seats:
         return
     try:
-        await store.record_abandoned(seats)
+        await store.community.record_abandoned(seats)
     except Exception:
         log.exception("could not archive the abandoned game in channel %s", t.row.channel_id)

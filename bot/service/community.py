@@ -135,14 +135,14 @@ class Community:
         """The server's finished games, newest first, a page at a time."""
         game = _game(game)
         page = max(1, page)
-        rows = await self.store.finished_games(
+        rows = await self.store.community.finished_games(
             guild_id, game=game, user_id=user_id, offset=(page - 1) * PAGE, limit=PAGE + 1
         )
         more, rows = len(rows) > PAGE, rows[:PAGE]
         if not rows:
             what = f" of {game_title(game)}" if game else ""
             return f"No finished games{what} on this page." if page > 1 else f"No finished games{what} yet."
-        seats = await self.store.finished_seats([g.id for g in rows if g.id is not None])
+        seats = await self.store.community.finished_seats([g.id for g in rows if g.id is not None])
         lines = [f"**Finished games**, newest first (page {page}):"]
         for g in rows:
             mine = [s for s in seats if s.game_id == g.id]
@@ -165,10 +165,10 @@ class Community:
 
     async def finished(self, guild_id: int, game_id: int) -> tuple[str, dict[str, Any]]:
         """One finished game's standings, and its archived record as JSON."""
-        g = await self.store.finished_game(guild_id, game_id)
+        g = await self.store.community.finished_game(guild_id, game_id)
         if g is None:
             raise TableError(f"This server has no finished game #{game_id}; /community history lists them.")
-        seats = await self.store.finished_seats([game_id])
+        seats = await self.store.community.finished_seats([game_id])
         lines = [
             f"**#{g.id} {game_title(g.game)}**, finished {timestamp(g.finished_at, 'F')} "
             f"({g.reason.rstrip('.')}){'' if g.counted else '; not rated'}."
@@ -190,7 +190,7 @@ class Community:
         if game_id is None:
             raise TableError("Name a game, e.g. /community leaderboard game:crisis1914.")
         page = max(1, page)
-        rows, total = await self.store.leaderboard(guild_id, game_id, (page - 1) * PAGE, PAGE)
+        rows, total = await self.store.community.leaderboard(guild_id, game_id, (page - 1) * PAGE, PAGE)
         title = game_title(game_id)
         if not rows:
             return f"Nobody has a rating in {title} on this server yet." if page == 1 else "No one on this page."
@@ -205,7 +205,7 @@ class Community:
 
     # -- a member's settings and data -----------------------------------------------------
     async def set_hidden(self, user_id: int, hidden: bool) -> str:
-        await self.store.set_hidden(user_id, hidden, self.clock())
+        await self.store.community.set_hidden(user_id, hidden, self.clock())
         if hidden:
             return "Your profile is hidden: you are left off every leaderboard. /community profile hidden:no shows it again."
         return "Your profile is shown: you appear on the leaderboards of the games you are rated in."
@@ -213,7 +213,7 @@ class Community:
     async def mydata(self, user_id: int) -> dict[str, Any]:
         """What is stored about the member, as JSON values: community rows, notification
         preferences, the tables they sit at now."""
-        data = await self.store.member_data(user_id)
+        data = await self.store.community.member_data(user_id)
         prefs = await self.store.get_notify(user_id)
         data["notification_preferences"] = {
             "mode": prefs.mode, "timezone": prefs.timezone, "quiet_hours": prefs.quiet_hours,
@@ -236,7 +236,7 @@ class Community:
         data["tables"] = current
         data["abandoned_games"] = [
             {"server": a.guild_id, "channel": a.channel_id, "game": a.game, "abandoned_at": a.abandoned_at}
-            for a in await self.store.member_abandoned_games(user_id)
+            for a in await self.store.community.member_abandoned_games(user_id)
         ]
         return {"format": "chancellery-member-data/1", "member": user_id, **data}
 
@@ -254,8 +254,8 @@ class Community:
                 await self.access.with_table(channel_id, run)
             except TableError:
                 continue
-        await self.store.forget_abandoned(user_id)
-        await self.store.forget_member(user_id, FORMER_MEMBER)
+        await self.store.community.forget_abandoned(user_id)
+        await self.store.community.forget_member(user_id, FORMER_MEMBER)
         self.service.preferences.cache[user_id] = NotifyPrefs(user_id)  # the defaults, as stored now
         return (
             "Done: your name and preferences are removed, your seats in finished games no longer name "
@@ -269,10 +269,10 @@ class Community:
         nations played and won with, ratings; answer time and reliability; the tables they
         sit at now (those the reader may see) and what they owe there. Only what each
         table's channel shows: no secret of a running game."""
-        record = await self.store.member_record(guild_id, user_id)
-        ratings = {r.game: r for r in await self.store.member_ratings(guild_id, user_id)}
-        abandoned = await self.store.member_abandoned(guild_id, user_id)
-        hidden = await self.store.is_hidden(user_id)
+        record = await self.store.community.member_record(guild_id, user_id)
+        ratings = {r.game: r for r in await self.store.community.member_ratings(guild_id, user_id)}
+        abandoned = await self.store.community.member_abandoned(guild_id, user_id)
+        hidden = await self.store.community.is_hidden(user_id)
         lines = [f"**{name}**" + (" (hidden from the leaderboards)" if hidden else "")]
         for game in sorted({r["game"] for r in record} | set(abandoned) | set(ratings), key=game_title):
             lines.append(_game_line(game, [r for r in record if r["game"] == game], abandoned.get(game, 0), ratings))
@@ -363,7 +363,7 @@ class Community:
 
     async def _rows(self, server: Server, game: str | None) -> list[DirectoryRow]:
         if server.channels is None:
-            return await self.store.directory(server.guild_id, game)
+            return await self.store.community.directory(server.guild_id, game)
         rows = []
         for channel_id in server.channels:  # outside a server: the tables in these channels
             try:
@@ -377,14 +377,14 @@ class Community:
     async def servers_with_tables(self) -> list[int]:
         """The servers with a lobby, running or paused table (a DM's directory asks which of
         them the member belongs to)."""
-        return await self.store.servers_with_tables()
+        return await self.store.community.servers_with_tables()
 
     # -- watches and the lobby channel ----------------------------------------------------
     async def watch(self, guild_id: int, user_id: int, game: str, on: bool) -> str:
         game_id = _game(game)
         if game_id is None:
             raise TableError("Name a game, e.g. /community watch game:origins.")
-        await self.store.set_watch(guild_id, game_id, user_id, on)
+        await self.store.community.set_watch(guild_id, game_id, user_id, on)
         title = game_title(game_id)
         if on:
             return (
@@ -397,7 +397,7 @@ class Community:
         """Announce the server's lobby tables in `channel_id` (None: nowhere); Manage Server."""
         if not admin:
             raise TableError("Only a member with Manage Server can choose the lobby channel.")
-        await self.store.set_lobby(guild_id, channel_id, self.clock())
+        await self.store.community.set_lobby(guild_id, channel_id, self.clock())
         if channel_id is None:
             return "New tables are no longer announced; their entries in the old lobby channel are removed."
         return (
@@ -407,12 +407,12 @@ class Community:
         )
 
     async def lobby_channel(self, guild_id: int) -> int | None:
-        return await self.store.get_lobby(guild_id)
+        return await self.store.community.get_lobby(guild_id)
 
     async def open_lobbies(self, guild_id: int) -> list[int]:
         """The channels of the server's tables still in their lobby (shown again when the
         lobby channel changes)."""
-        return [r.channel_id for r in await self.store.directory(guild_id) if r.status == "lobby"]
+        return [r.channel_id for r in await self.store.community.directory(guild_id) if r.status == "lobby"]
 
     async def lobby_news(self, channel_id: int) -> LobbyNews | None:
         """What the table's lobby-channel entry and its game's watchers need now (signups.py)."""

@@ -120,6 +120,6 @@ def replay(games: Sequence[tuple[FinishedGame, Sequence[FinishedSeat]]]) -> list
 async def rebuild(store: Store) -> int:
     """Recompute every rating from the finished games in order and replace the stored ones;
     returns how many ratings there are now."""
-    rows = replay(await store.finished_in_order())
-    await store.replace_ratings(rows)
+    rows = replay(await store.community.finished_in_order())
+    await store.community.replace_ratings(rows)
     return len(rows)

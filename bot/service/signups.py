@@ -122,7 +122,7 @@ def _host_name(t: LoadedTable) -> str:
 async def lobby_news(store: Store, access: TableAccess, channel_id: int) -> LobbyNews | None:
     """What the table in `channel_id` needs shown in its lobby channel and told to its
     game's watchers; None when there is nothing there (no table, nothing kept)."""
-    previous = await store.get_lobby_entry(channel_id)
+    previous = await store.community.get_lobby_entry(channel_id)
     try:
         t = await access.load(channel_id)
     except TableError:
@@ -133,7 +133,7 @@ async def lobby_news(store: Store, access: TableAccess, channel_id: int) -> Lobb
         return LobbyNews(channel_id, previous.guild_id or 0, "", "", None, None, previous, previous)
     guild = t.row.guild_id or 0
     is_open = t.row.status == "lobby"
-    lobby = await store.get_lobby(guild) if is_open else None
+    lobby = await store.community.get_lobby(guild) if is_open else None
     same = previous is not None and previous.created_at == t.row.created_at
     told = same and previous is not None and previous.told
     entry = LobbyEntry(channel_id, t.row.created_at, t.row.guild_id, lobby, None, True)
@@ -152,7 +152,7 @@ async def lobby_news(store: Store, access: TableAccess, channel_id: int) -> Lobb
     )
     if is_open and not told:  # the table's first showing: its game's watchers hear of it
         seated = {s.user_id for s in t.seats}
-        news.tell = [uid for uid in await store.watchers(guild, t.game.id) if uid not in seated]
+        news.tell = [uid for uid in await store.community.watchers(guild, t.game.id) if uid not in seated]
     return news
 
 
@@ -161,8 +161,8 @@ async def keep(store: Store, news: LobbyNews, message_id: int | None) -> None:
     watchers were told. A table no longer in its lobby is forgotten: it never reopens."""
     if not news.open:
         if news.previous is not None:
-            await store.delete_lobby_entry(news.table_channel)
+            await store.community.delete_lobby_entry(news.table_channel)
         return
     entry = replace(news.entry, message_id=message_id)
     if entry != news.previous:  # a join that changes nothing kept (no lobby channel) writes nothing
-        await store.set_lobby_entry(entry)
+        await store.community.set_lobby_entry(entry)

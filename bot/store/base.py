@@ -14,14 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..process.shards import EVERY_SHARD, Shards
-from .community_rows import (  # the community's rows, named in the contract below
-    AbandonedSeat,
-    DirectoryRow,
-    FinishedGame,
-    FinishedSeat,
-    LobbyEntry,
-    RatingRow,
-)
+from .community import CommunityStore
 
 __all__ = [
     "DEADLINE_COLUMNS",
@@ -50,10 +43,7 @@ __all__ = [
     "StorageFull",
     "UPDATABLE_COLUMNS",
     "Shards",
-    "FinishedGame",
-    "FinishedSeat",
-    "RatingRow",
-    "DirectoryRow",
+    "CommunityStore",
     "OutboxRow",
     "NoticeRow",
 ]
@@ -214,6 +204,9 @@ class Store(ABC):
     # True once the database went away under a running process (bot/store/guard.py): from
     # then on nothing is saved, and the service says so instead of acknowledging.
     lost: bool = False
+    # The community's part: finished games, ratings, members, the directory, sign-ups
+    # (bot/store/community.py), built by each backend with what it reads and writes through.
+    community: CommunityStore
 
     # -- tables --------------------------------------------------------------------------
     @abstractmethod
@@ -329,121 +322,6 @@ class Store(ABC):
 
     @abstractmethod
     async def get_heartbeat(self, owner: str = "") -> float | None: ...
-
-    # -- the community: finished games, ratings, members (bot/service/community.py) --------
-    @abstractmethod
-    async def finished_recorded(self, channel_id: int, created_at: float) -> bool:
-        """Whether the table created at `created_at` in the channel is in the archive."""
-
-    @abstractmethod
-    async def record_finished(
-        self, game: FinishedGame, seats: Sequence[FinishedSeat], ratings: Sequence[RatingRow]
-    ) -> int | None:
-        """Archive a finished game with its seats and write the ratings it changed, in one
-        transaction; None (and nothing written) if the table is archived already."""
-
-    @abstractmethod
-    async def get_ratings(self, guild_id: int, game: str, user_ids: Sequence[int]) -> dict[int, RatingRow]: ...
-
-    @abstractmethod
-    async def finished_games(
-        self,
-        guild_id: int,
-        *,
-        game: str | None = None,
-        user_id: int | None = None,
-        offset: int = 0,
-        limit: int = 10,
-    ) -> list[FinishedGame]:
-        """The server's finished games, newest first (a member's only, with `user_id`)."""
-
-    @abstractmethod
-    async def finished_game(self, guild_id: int, game_id: int) -> FinishedGame | None: ...
-
-    @abstractmethod
-    async def finished_seats(self, game_ids: Sequence[int]) -> list[FinishedSeat]: ...
-
-    @abstractmethod
-    async def finished_in_order(self) -> list[tuple[FinishedGame, list[FinishedSeat]]]:
-        """Every finished game with its seats, in the order they finished (rebuilding ratings)."""
-
-    @abstractmethod
-    async def replace_ratings(self, rows: Sequence[RatingRow]) -> None:
-        """Every rating replaced by `rows` in one transaction (members' hidden kept)."""
-
-    @abstractmethod
-    async def leaderboard(self, guild_id: int, game: str, offset: int, limit: int) -> tuple[list[RatingRow], int]:
-        """A page of the server's ratings of `game`, best conservative estimate first, with
-        how many there are; members who hid their profile left out."""
-
-    @abstractmethod
-    async def member_ratings(self, guild_id: int, user_id: int) -> list[RatingRow]: ...
-
-    @abstractmethod
-    async def member_record(self, guild_id: int, user_id: int) -> list[dict[str, Any]]:
-        """Per game and nation the member played in the server's finished games: games, wins,
-        decisions, missed deadlines, the summed answer time."""
-
-    @abstractmethod
-    async def member_abandoned(self, guild_id: int, user_id: int) -> dict[str, int]:
-        """Abandoned tables of the server the member sat at, by game (those still on record)."""
-
-    @abstractmethod
-    async def directory(self, guild_id: int, game: str | None = None) -> list[DirectoryRow]:
-        """The server's lobby, running and paused tables."""
-
-    @abstractmethod
-    async def set_hidden(self, user_id: int, hidden: bool, at: float) -> None: ...
-
-    @abstractmethod
-    async def is_hidden(self, user_id: int) -> bool: ...
-
-    @abstractmethod
-    async def member_data(self, user_id: int) -> dict[str, Any]:
-        """Every community row about the member (finished seats, ratings, settings, watches)."""
-
-    @abstractmethod
-    async def forget_member(self, user_id: int, former: str) -> None:
-        """The member's finished seats named `former` under an id of their own that names
-        nobody, their ratings, community settings, watches, notification and delivery
-        preferences deleted, their name in seat histories replaced."""
-
-    @abstractmethod
-    async def set_watch(self, guild_id: int, game: str, user_id: int, on: bool) -> None: ...
-
-    @abstractmethod
-    async def watchers(self, guild_id: int, game: str) -> list[int]: ...
-
-    @abstractmethod
-    async def set_lobby(self, guild_id: int, channel_id: int | None, at: float) -> None: ...
-
-    @abstractmethod
-    async def get_lobby(self, guild_id: int) -> int | None: ...
-
-    # -- sign-ups and abandoned games (migration 0005; its section below) ------------------
-    @abstractmethod
-    async def get_lobby_entry(self, channel_id: int) -> LobbyEntry | None: ...
-
-    @abstractmethod
-    async def set_lobby_entry(self, entry: LobbyEntry) -> None:
-        """Keep the table's lobby entry, replacing the one of the channel's previous table."""
-
-    @abstractmethod
-    async def delete_lobby_entry(self, channel_id: int) -> None: ...
-
-    @abstractmethod
-    async def record_abandoned(self, seats: Sequence[AbandonedSeat]) -> None:
-        """Archive the members' seats of an abandoned game (a second write of one is ignored)."""
-
-    @abstractmethod
-    async def member_abandoned_games(self, user_id: int) -> list[AbandonedSeat]: ...
-
-    @abstractmethod
-    async def forget_abandoned(self, user_id: int) -> None: ...
-
-    @abstractmethod
-    async def servers_with_tables(self) -> list[int]:
-        """Every server with a lobby, running or paused table."""
 
     # -- the outbox and the turn notices (bot/service/deliveries.py) ----------------------
     @abstractmethod

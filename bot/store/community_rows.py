@@ -1,7 +1,7 @@
 """The community's rows and queries, shared by both backends (docs/architecture.md §4):
 finished games, ratings, members, the table directory, sign-ups and abandoned games
-(bot/service/community.py, archive.py, ratings.py, signups.py). The Store contract that
-reads and writes them is in base.py."""
+(bot/service/community.py, archive.py, ratings.py, signups.py). The contract that
+reads and writes them is CommunityStore, in community.py."""
 
 from __future__ import annotations
 

@@ -34,7 +34,7 @@ async def rebuild_ratings(database: str | Path, out: TextIO) -> int:
                 continue
         added = await archive_missing(store, tables, time.time())
         count = await rebuild(store)
-        games = len(await store.finished_in_order())
+        games = len(await store.community.finished_in_order())
     finally:
         await store.close()
     out.write(

@@ -46,12 +46,12 @@ async def _server_rows(store) -> None:
     """The server's games and what is still to be said: one row or more of each table."""
     game = FinishedGame(9, 40, "origins", 1.0, 2.0, {"reason": "r", "standings": []}, "r", True, True, 555)
     seats = [FinishedSeat("s1", "France", 1, "anna", 1, 12.0, 30, 1, 30, 0, 1.0, 60.0)]
-    await store.record_finished(game, seats, [RatingRow(9, "origins", 1, "anna", 27.0, 7.5, 4.5, 1, 1.0)])
-    await store.set_hidden(2, True, 1.0)
-    await store.set_watch(9, "origins", 3, True)
-    await store.set_lobby(9, 99, 1.0)
-    await store.set_lobby_entry(LobbyEntry(LOBBY, 5.0, 9, 99, 1234, True))
-    await store.record_abandoned([AbandonedSeat(9, 41, 3.0, "crisis1914", 2, 4.0)])
+    await store.community.record_finished(game, seats, [RatingRow(9, "origins", 1, "anna", 27.0, 7.5, 4.5, 1, 1.0)])
+    await store.community.set_hidden(2, True, 1.0)
+    await store.community.set_watch(9, "origins", 3, True)
+    await store.community.set_lobby(9, 99, 1.0)
+    await store.community.set_lobby_entry(LobbyEntry(LOBBY, 5.0, 9, 99, 1234, True))
+    await store.community.record_abandoned([AbandonedSeat(9, 41, 3.0, "crisis1914", 2, 4.0)])
     out = Outbox(CRISIS, posts=[Post(to="channel", kind="notice", text="still to be said")])
     await store.add_outbox([outbox_row(out, 1_800_000_000.0)])
     await store.outbox_done([], [NoticeRow(CRISIS, 2, 1_800_000_060.0, '{"texts": ["Your turn."]}')])
@@ -73,10 +73,10 @@ async def _everything(database) -> dict:
         out["prefs"] = [await store.get_notify(u) for u in (1, 2, 3)]
         out["dm"] = [await store.is_dm_closed(u) for u in (1, 2, 3)]
         out["beat"] = await store.get_heartbeat()
-        out["archive"] = await store.finished_in_order()
-        out["ratings"] = await store.leaderboard(9, "origins", 0, 10)
-        out["members"] = (await store.is_hidden(2), await store.watchers(9, "origins"), await store.get_lobby(9))
-        out["sign-ups"] = (await store.get_lobby_entry(LOBBY), await store.member_abandoned_games(2))
+        out["archive"] = await store.community.finished_in_order()
+        out["ratings"] = await store.community.leaderboard(9, "origins", 0, 10)
+        out["members"] = (await store.community.is_hidden(2), await store.community.watchers(9, "origins"), await store.community.get_lobby(9))
+        out["sign-ups"] = (await store.community.get_lobby_entry(LOBBY), await store.community.member_abandoned_games(2))
         out["to say"] = (await store.outbox_waiting(), await store.turn_notices())
         return out
     finally:

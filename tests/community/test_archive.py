@@ -11,10 +11,10 @@ from .conftest import ALICE, BOB, CAROL, GUILD, finish
 async def test_a_finished_game_is_archived_with_its_ranking_and_every_members_decisions(service, store):
     await finish(service, 100, {ALICE: "alice", BOB: "bob"})
     t = await service.load(100)
-    (game,) = await store.finished_games(GUILD)
+    (game,) = await store.community.finished_games(GUILD)
     assert game.channel_id == 100 and game.game == "envoys"
     assert game.outcome == t.game.outcome(t.state).model_dump(mode="json")
-    seats = await store.finished_seats([game.id])
+    seats = await store.community.finished_seats([game.id])
     assert {s.user_id for s in seats} == {ALICE, BOB}
     actions = await store.get_actions(100)
     for s in seats:
@@ -29,9 +29,9 @@ async def test_a_finished_game_is_archived_with_its_ranking_and_every_members_de
 async def test_the_archive_outlives_the_next_table_in_the_channel(service, store):
     await finish(service, 100, {ALICE: "alice", BOB: "bob"})
     await finish(service, 100, {BOB: "bob", CAROL: "carol"}, seed=8)  # the first table's row is gone
-    games = await store.finished_games(GUILD)
-    assert [len(await store.finished_seats([g.id])) for g in games] == [2, 2]
-    assert {s.user_id for s in await store.finished_seats([games[1].id])} == {ALICE, BOB}
+    games = await store.community.finished_games(GUILD)
+    assert [len(await store.community.finished_seats([g.id])) for g in games] == [2, 2]
+    assert {s.user_id for s in await store.community.finished_seats([games[1].id])} == {ALICE, BOB}
 
 
 async def test_an_abandoned_game_is_not_archived(service, store):
@@ -39,7 +39,7 @@ async def test_an_abandoned_game_is_not_archived(service, store):
     await service.lobby.join(100, BOB, "bob")
     await service.lobby.start(100, ALICE, seed=3)
     await service.abandon(100, ALICE)
-    assert await store.finished_games(GUILD) == []
+    assert await store.community.finished_games(GUILD) == []
 
 
 def _row(idx, seat, user, at, channel=1):
@@ -77,8 +77,8 @@ async def test_a_seat_the_automatic_player_decided_is_no_members_win(service, st
         service.clock.advance(60)
         if await service.auto(100) is None:
             break
-    (game,) = await store.finished_games(GUILD)
-    seats = {(s.seat, s.user_id): s for s in await store.finished_seats([game.id])}
+    (game,) = await store.community.finished_games(GUILD)
+    seats = {(s.seat, s.user_id): s for s in await store.community.finished_seats([game.id])}
     alice = next(s for (seat, uid), s in seats.items() if uid == ALICE)
     automatic = seats[(alice.seat, -1)]
     assert alice.decisions == 0 and alice.win == 0.0

@@ -7,7 +7,7 @@ import pytest
 
 from bot.store import community_rows as base
 from bot.store.community_rows import FinishedGame, FinishedSeat, RatingRow
-from bot.store.postgres import numbered
+from bot.store.postgres_community import numbered
 
 GUILD = 9
 QUERIES = {
@@ -36,7 +36,7 @@ async def _fill(store) -> None:
         game = FinishedGame(guild, 1000 + n, "envoys", float(n), float(n + 1), {"standings": []}, "over")
         seats = [FinishedSeat(f"s{i}", f"S{i}", (n + i) % 20 + 1, "m", i, 0.0, 3, 0, 3) for i in (1, 2)]
         ratings = [RatingRow(guild, "envoys", s.user_id, "m", 25.0, 8.0, float(n), 1, 0.0) for s in seats]
-        await store.record_finished(game, seats, ratings)
+        await store.community.record_finished(game, seats, ratings)
 
 
 @pytest.mark.parametrize("name", list(QUERIES))

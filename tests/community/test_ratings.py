@@ -15,14 +15,14 @@ NAMES = {ALICE: "alice", BOB: "bob", CAROL: "carol", DAVE: "dave"}
 
 
 async def _ratings(store) -> dict[int, RatingRow]:
-    rows, _ = await store.leaderboard(GUILD, "envoys", 0, 100)
+    rows, _ = await store.community.leaderboard(GUILD, "envoys", 0, 100)
     return {r.user_id: r for r in rows}
 
 
 async def test_the_winner_gains_and_the_last_loses_from_the_starting_rating(service, store):
     await finish(service, 100, {ALICE: "alice", BOB: "bob", CAROL: "carol"})
-    (game,) = await store.finished_games(GUILD)
-    seats = await store.finished_seats([game.id])
+    (game,) = await store.community.finished_games(GUILD)
+    seats = await store.community.finished_seats([game.id])
     best = min(s.rank for s in seats)
     worst = max(s.rank for s in seats)
     assert best < worst, "the seeded game has a winner and a loser"
@@ -50,7 +50,7 @@ async def test_rebuilding_gives_exactly_the_ratings_the_updates_gave(service, st
 
 async def test_a_table_marked_not_rated_is_archived_but_moves_no_rating(service, store):
     await finish(service, 100, {ALICE: "alice", BOB: "bob"}, rated=False)
-    (game,) = await store.finished_games(GUILD)
+    (game,) = await store.community.finished_games(GUILD)
     assert not game.rated and not game.counted
     assert await _ratings(store) == {}
     await ratings.rebuild(store)
@@ -105,10 +105,10 @@ async def test_the_rebuild_command_archives_a_finished_game_the_archive_missed(s
 
     await finish(service, 100, {ALICE: "alice", BOB: "bob"})
     updated = await _ratings(store)
-    (game,) = await store.finished_games(GUILD)
+    (game,) = await store.community.finished_games(GUILD)
     await finish(service, 101, {ALICE: "alice", CAROL: "carol"}, seed=9)
     # as if the second game's archive write had failed: its rows and its rating changes gone
-    await store.replace_ratings(list(updated.values()))
+    await store.community.replace_ratings(list(updated.values()))
     if hasattr(store, "_run"):
         await store._run(lambda c: c.execute("DELETE FROM finished_games WHERE channel_id = 101"))
     else:
@@ -116,7 +116,7 @@ async def test_the_rebuild_command_archives_a_finished_game_the_archive_missed(s
     out = io.StringIO()
     assert await rebuild_ratings(database, out) == 0
     assert "Archived 1 missing finished game; 3 ratings rebuilt from 2 finished games." in out.getvalue()
-    assert {g.channel_id for g in await store.finished_games(GUILD)} == {100, 101}
+    assert {g.channel_id for g in await store.community.finished_games(GUILD)} == {100, 101}
     assert (await _ratings(store))[CAROL].games == 1
 
 
@@ -125,10 +125,10 @@ async def test_watches_and_the_lobby_channel_are_kept_per_server(service, store)
     assert "Envoys (test game)" in await community.watch(GUILD, BOB, "envoys", True)
     await community.watch(GUILD, CAROL, "envoys", True)
     await community.watch(GUILD + 1, ALICE, "envoys", True)
-    assert await store.watchers(GUILD, "envoys") == [BOB, CAROL]
+    assert await store.community.watchers(GUILD, "envoys") == [BOB, CAROL]
     await community.watch(GUILD, BOB, "envoys", False)
-    assert await store.watchers(GUILD, "envoys") == [CAROL]
+    assert await store.community.watchers(GUILD, "envoys") == [CAROL]
     await community.set_lobby(GUILD, 555)
-    assert await store.get_lobby(GUILD) == 555 and await store.get_lobby(GUILD + 1) is None
+    assert await store.community.get_lobby(GUILD) == 555 and await store.community.get_lobby(GUILD + 1) is None
     await community.set_lobby(GUILD, None)
-    assert await store.get_lobby(GUILD) is None
+    assert await store.community.get_lobby(GUILD) is None

@@ -45,7 +45,7 @@ async def test_an_entry_follows_its_table_from_creation_to_start(service):
     assert (await service.lobby.start(CHANNEL, ALICE, seed=7)).lobby_changed
     news = await _shown(service)
     assert news.text is None and news.must_remove()
-    assert await service.store.get_lobby_entry(CHANNEL) is None  # forgotten once removed
+    assert await service.store.community.get_lobby_entry(CHANNEL) is None  # forgotten once removed
 
 
 async def test_abandoning_removes_the_entry_and_archives_a_started_game_only(service, store):
@@ -57,20 +57,20 @@ async def test_abandoning_removes_the_entry_and_archives_a_started_game_only(ser
     out = await service.abandon(CHANNEL, ALICE)
     assert out.lobby_changed
     assert (await _shown(service)).must_remove()
-    assert await store.member_abandoned(GUILD, ALICE) == {}  # a lobby abandoned is no game
+    assert await store.community.member_abandoned(GUILD, ALICE) == {}  # a lobby abandoned is no game
 
     await service.lobby.create(CHANNEL, GUILD, "envoys", ALICE, "alice")
     await service.lobby.join(CHANNEL, BOB, "bob")
     await service.lobby.start(CHANNEL, ALICE, seed=7)
     await service.abandon(CHANNEL, BOB, admin=True)
     await service.lobby.create(CHANNEL, GUILD, "envoys", CAROL, "carol")  # the row is replaced
-    assert await store.member_abandoned(GUILD, ALICE) == {"envoys": 1}
-    assert await store.member_abandoned(GUILD, BOB) == {"envoys": 1}
+    assert await store.community.member_abandoned(GUILD, ALICE) == {"envoys": 1}
+    assert await store.community.member_abandoned(GUILD, BOB) == {"envoys": 1}
     profile = await community.profile(GUILD, BOB, "bob")
     assert "Envoys (test game): 1 played, 0 finished, 0 won, 1 abandoned." in profile
     assert (await community.mydata(BOB))["abandoned_games"][0]["game"] == "envoys"
     await community.forget(BOB)
-    assert await store.member_abandoned(GUILD, BOB) == {}
+    assert await store.community.member_abandoned(GUILD, BOB) == {}
 
 
 async def test_watchers_are_told_once_when_a_table_opens_and_never_the_seated(service, clock):
@@ -172,8 +172,8 @@ async def test_the_migration_counts_the_games_abandoned_before_it_once(database,
 
     store = await open_store(database)
     try:
-        assert await store.member_abandoned(GUILD, ALICE) == {"envoys": 1}
-        assert await store.member_abandoned(GUILD, BOB) == {"envoys": 1}
-        assert await store.member_abandoned(GUILD, CAROL) == {}
+        assert await store.community.member_abandoned(GUILD, ALICE) == {"envoys": 1}
+        assert await store.community.member_abandoned(GUILD, BOB) == {"envoys": 1}
+        assert await store.community.member_abandoned(GUILD, CAROL) == {}
     finally:
         await store.close()

@@ -93,5 +93,5 @@ async def test_a_forgotten_member_s_waiting_turn_notices_are_deleted(store, cloc
     out = await _saved_with(store, 51, "x", clock, service)
     body = '{"texts": ["Your turn: your Hand holds Conrad."], "mention": null, "fallback": null}'
     await service.deliveries.done(out.kept_ids, [NoticeRow(51, 7, clock() + 60, body), NoticeRow(51, 8, clock(), body)])
-    await store.forget_member(7, "a former member")
+    await store.community.forget_member(7, "a former member")
     assert [(n.channel_id, n.user_id) for n in await service.deliveries.notices()] == [(51, 8)]

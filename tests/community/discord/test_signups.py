@@ -61,7 +61,7 @@ async def test_only_manage_server_chooses_the_lobby_channel(env, service):
     )
     refused = await table["dora"].slash(table.channel, "community lobby", channel=closed)
     assert "I cannot post in" in refused.response.content
-    assert await service.store.get_lobby(table.guild.id) is None
+    assert await service.store.community.get_lobby(table.guild.id) is None
 
 
 async def test_an_entry_is_posted_edited_as_seats_fill_and_removed_at_the_start(env, service):
