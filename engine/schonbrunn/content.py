@@ -26,6 +26,7 @@ class Nation(Sourced):
     head_power: Literal["influence", "free_screen", "plot_shield"]
     head_value: int = 0
     head_text: str
+    extra_receptions: int = 0  # Receptions above everyone's start (not in the simplified rules)
 
 
 class Card(Sourced):

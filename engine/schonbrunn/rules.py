@@ -67,7 +67,8 @@ def setup(
     roles = nations_in_play(n)
     rng.shuffle(roles)  # Setup step 2: Role cards dealt at random
     for seat, nation in zip(seats, roles, strict=True):
-        state.players[seat] = Player(seat=seat, nation=nation, receptions=start)
+        extra = 0 if simplified else nations()[nation].extra_receptions
+        state.players[seat] = Player(seat=seat, nation=nation, receptions=start + extra)
     _make_delegates(state)
     _start_round(state, [])
     return state
@@ -303,7 +304,7 @@ def play(state: SchonbrunnState, seat: str, action: object, rng: random.Random) 
         p, k = state.players[seat], state.choose_order.index(seat)
         pay = state.players[state.choose_order[k + 1]].bid or 0 if k + 1 < len(state.choose_order) else 0
         before = name(state, seat)
-        state.change(p, nation=nat, receptions=p.receptions - pay)
+        state.change(p, nation=nat, receptions=p.receptions - pay + nations()[nat].extra_receptions)
         state.nations_left = [n for n in state.nations_left if n != nat]
         state.queue.pop(0)
         events.append(

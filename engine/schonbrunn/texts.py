@@ -110,7 +110,11 @@ def entries() -> list[Entry]:
         Entry(
             name="Receptions",
             kind="Table",
-            text=f"Each nation starts with {t.receptions.start} Receptions.",
+            text=f"Each nation starts with {t.receptions.start} Receptions"
+            + "".join(
+                f", {n.name} {t.receptions.start + n.extra_receptions}" for n in nations().values() if n.extra_receptions
+            )
+            + ".",
             provenance=t.receptions.provenance,
         )
     )

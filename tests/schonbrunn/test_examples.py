@@ -144,7 +144,7 @@ def test_assignments_example_and_delegation_head_example():
     s = _turn(s, "AUT", [(3, "III"), (5, "V")], "GB", [(0, "III"), (2, "V"), (1, "I")], (4, "III"))
     assert s.players["GB"].receptions == 4 and s.players["AUT"].receptions == 5  # Klemens Wenzel: free
     s = _turn(s, "RUS", [(4, "I"), (1, "II")], "I", [(0, "I"), (3, "I"), (1, "I")], (5, "I"))
-    assert s.players["RUS"].receptions == 4  # the Reception went to the common reserve
+    assert s.players["RUS"].receptions == 6  # 7 at the start (the Tsar's court); 1 to the common reserve
     s, _ = act(s, "FRA", Assign(delegate=2, objective="III"))
     s, _ = act(s, "FRA", Assign(delegate=1, objective="III"))
     with pytest.raises(IllegalAction, match="Another Delegation Head"):

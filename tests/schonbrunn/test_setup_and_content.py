@@ -106,3 +106,14 @@ def test_round_label_names_the_round_for_round_threads():
     play_out(game, 4, seed=3, on_step=lambda b, s, a, n, e: seen.add(game.round_label(n)))
     assert {"Round 1", "Round 2", "Round 3", "Round 4"} <= seen
     assert "Round 5" not in seen  # 4 rounds with 4 players
+
+
+def test_russia_starts_with_two_receptions_more_except_in_the_simplified_rules():
+    """The Tsar's court (a designed ability, nations.toml): 7 Receptions against everyone
+    else's 5; the simplified rules have no Receptions at all."""
+    seats = ["a", "b", "c"]
+    s = GAME.setup(seats, GAME.Options(), seed=3)
+    start = {nations()[p.nation].name: p.receptions for p in s.players.values()}
+    assert start == {"Great Britain": 5, "Austria": 5, "Russia": 7}
+    plain = GAME.setup(seats, GAME.Options(simplified=True), seed=3)
+    assert all(p.receptions == 0 for p in plain.players.values())

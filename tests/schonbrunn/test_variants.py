@@ -38,7 +38,8 @@ def test_auction_for_the_nations():
     s, _ = GAME.apply(s, "d", Choose(nation="GB"))
     s, _ = GAME.apply(s, "c", Choose(nation="RUS"))
     s, _ = GAME.apply(s, "b", Choose(nation="AUT"))
-    assert {x: s.players[x].receptions for x in seats} == {"a": 3, "d": 4, "c": 5, "b": 6}
+    # c took Russia, whose court brings 2 Receptions more (nations.toml)
+    assert {x: s.players[x].receptions for x in seats} == {"a": 3, "d": 4, "c": 7, "b": 6}
     assert s.stage == "commit" and s.round == 1
     assert sum(d.owner == "d" for d in s.delegates) == 8  # Great Britain's eight Delegates
 
