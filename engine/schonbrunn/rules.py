@@ -38,6 +38,12 @@ from .state import Delegate, Player, SchonbrunnState
 # --------------------------------------------------------------------------- setup
 
 
+def extra_receptions(state: SchonbrunnState, nation: str) -> int:
+    """The Receptions a Nation starts with above everyone's start (Russia's court); none in
+    the simplified rules, which have no Receptions."""
+    return 0 if state.simplified else nations()[nation].extra_receptions
+
+
 def setup(
     game_id: str, seats: list[str], simplified: bool, auction: bool, see_own: bool, seed: int
 ) -> SchonbrunnState:
@@ -67,8 +73,7 @@ def setup(
     roles = nations_in_play(n)
     rng.shuffle(roles)  # Setup step 2: Role cards dealt at random
     for seat, nation in zip(seats, roles, strict=True):
-        extra = 0 if simplified else nations()[nation].extra_receptions
-        state.players[seat] = Player(seat=seat, nation=nation, receptions=start + extra)
+        state.players[seat] = Player(seat=seat, nation=nation, receptions=start + extra_receptions(state, nation))
     _make_delegates(state)
     _start_round(state, [])
     return state
@@ -304,7 +309,7 @@ def play(state: SchonbrunnState, seat: str, action: object, rng: random.Random) 
         p, k = state.players[seat], state.choose_order.index(seat)
         pay = state.players[state.choose_order[k + 1]].bid or 0 if k + 1 < len(state.choose_order) else 0
         before = name(state, seat)
-        state.change(p, nation=nat, receptions=p.receptions - pay + nations()[nat].extra_receptions)
+        state.change(p, nation=nat, receptions=p.receptions - pay + extra_receptions(state, nat))
         state.nations_left = [n for n in state.nations_left if n != nat]
         state.queue.pop(0)
         events.append(

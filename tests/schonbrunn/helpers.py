@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.schonbrunn import GAME, content, rules
+from engine.schonbrunn import GAME, rules
 from engine.schonbrunn.state import SchonbrunnState
 
 
@@ -14,9 +14,10 @@ def table(nations: list[str], seed: int = 1, **options: Any) -> SchonbrunnState:
     state = GAME.setup(list(nations), GAME.Options(**options), seed)
     for seat in nations:
         p = state.players[seat]
-        extra = 0 if state.simplified or not p.nation else content.nations()[seat].extra_receptions
-        dealt = 0 if state.simplified or not p.nation else content.nations()[p.nation].extra_receptions
-        state.change(p, nation=seat, receptions=p.receptions - dealt + extra)  # the seat's own Nation's start
+        if p.nation:  # dealt another Nation at setup: start as the seat's own Nation would
+            dealt = rules.extra_receptions(state, p.nation)
+            p = state.change(p, receptions=p.receptions - dealt + rules.extra_receptions(state, seat))
+        state.change(p, nation=seat)
     state.delegates = []
     rules._make_delegates(state)
     state.favours = dict.fromkeys(state.objectives, 0)  # placed at Assignments; tests may set them
