@@ -118,12 +118,17 @@ MEMBER_ABANDONED_SQL = (  # the archive of abandoned games (migration 0005)
 )
 
 
-def history_query(game: str | None, user_id: int | None) -> str:
-    """The finished-games query for these filters; its parameters: user_id and guild_id (or
-    guild_id), the game if given, then limit and offset."""
+def history_query(
+    guild_id: int, game: str | None, user_id: int | None, limit: int, offset: int
+) -> tuple[str, tuple[Any, ...]]:
+    """The finished-games query for these filters, and its parameters in its order: user_id
+    and guild_id (or guild_id), the game if given, then limit and offset."""
     if user_id is not None:
-        return HISTORY_MEMBER_GAME_SQL if game else HISTORY_MEMBER_SQL
-    return HISTORY_GAME_SQL if game else HISTORY_SQL
+        sql = HISTORY_MEMBER_GAME_SQL if game else HISTORY_MEMBER_SQL
+    else:
+        sql = HISTORY_GAME_SQL if game else HISTORY_SQL
+    member = (user_id,) if user_id is not None else ()
+    return sql, (*member, guild_id, *((game,) if game else ()), limit, offset)
 
 
 def finished_game_row(values: Sequence[Any]) -> FinishedGame:

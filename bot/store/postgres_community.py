@@ -100,10 +100,8 @@ class PostgresCommunityStore(CommunityStore):
         offset: int = 0,
         limit: int = 10,
     ) -> list[community.FinishedGame]:
-        params = ((user_id,) if user_id is not None else ()) + (guild_id,) + ((game,) if game else ())
-        rows = await self._pool.fetch(
-            numbered(community.history_query(game, user_id)), *params, limit, offset
-        )
+        sql, params = community.history_query(guild_id, game, user_id, limit, offset)
+        rows = await self._pool.fetch(numbered(sql), *params)
         return [community.finished_game_row(r) for r in rows]
 
     async def finished_game(self, guild_id: int, game_id: int) -> community.FinishedGame | None:

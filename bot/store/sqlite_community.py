@@ -112,8 +112,7 @@ class SqliteCommunityStore(CommunityStore):
         offset: int = 0,
         limit: int = 10,
     ) -> list[community.FinishedGame]:
-        params = ((user_id,) if user_id is not None else ()) + (guild_id,) + ((game,) if game else ())
-        rows = await self._fetch(community.history_query(game, user_id), (*params, limit, offset))
+        rows = await self._fetch(*community.history_query(guild_id, game, user_id, limit, offset))
         return [community.finished_game_row(r) for r in rows]
 
     async def finished_game(self, guild_id: int, game_id: int) -> community.FinishedGame | None:
