@@ -103,7 +103,7 @@ def test_ultimatum_is_forced_to_belligerence_and_pays_prestige_at_once():
     before = ah.score
     act(state, "AH", Play(card=cid("Ultimatum")))
     assert ah.tableau[-1].belligerence and ah.tableau[-1].dp == 8 and ah.score == before + 8
-    assert ah.belligerence == 1 and ah.prestige == 2
+    assert ah.belligerence == 1 and ah.prestige == 3  # Ultimatum's designed award, at once
 
 
 def test_ultimatum_at_belligerence_5_is_still_played_without_it():
@@ -116,7 +116,7 @@ def test_ultimatum_at_belligerence_5_is_still_played_without_it():
     with pytest.raises(IllegalAction, match="no Belligerence"):
         GAME.play(state, ah.seat, Play(card=cid("Hoyos"), belligerence=True), Stacked())
     act(state, "AH", Play(card=cid("Ultimatum")))
-    assert not ah.tableau[-1].belligerence and ah.tableau[-1].dp == 4 and ah.prestige == 2
+    assert not ah.tableau[-1].belligerence and ah.tableau[-1].dp == 4 and ah.prestige == 3
 
 
 def test_reduce_tension_never_below_the_belligerence_level():
