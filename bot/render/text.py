@@ -13,6 +13,8 @@ from engine.core import Outcome
 __all__ = [
     "timestamp",
     "plain_timestamps",
+    "escape",
+    "unescape",
     "relative",
     "seat_list",
     "standings",
@@ -49,6 +51,33 @@ def relative(seconds: float) -> str:
 def plain_timestamps(text: str, now: float) -> str:
     """Replace Discord timestamp markup with words relative to `now` (for the console)."""
     return _TIMESTAMP.sub(lambda m: relative(int(m.group(1)) - now), text)
+
+
+# Characters that format wherever they stand: bold/italic, underline, strike, spoiler,
+# code, a masked link's brackets (its parentheses format only after "]", so they stay
+# plain) and the backslash itself. A few more format only at the start of a line.
+_INLINE = re.compile(r"([\\*_~|`\[\]])")
+_LINE_START = re.compile(r"^([ \t]*)(?:([>#-])|(\d+)\.(?=\s))", re.MULTILINE)  # quote, heading, list
+# A mention, channel, slash command, custom emoji or timestamp is `<` then one of these;
+# a zero-width space after the `<` (or the `@`) leaves it plain text that pings nobody.
+_MENTION = re.compile(r"<(?=[@#/:]|a:|t:)|@(?=everyone|here)")
+_ZWSP = "\u200b"
+_ESCAPED = re.compile(r"\\([\\*_~|`\[\]>#.-])")
+
+
+def escape(text: str) -> str:
+    """`text` as Discord shows it typed: for a display name or anything a member typed that
+    goes into a message. Markdown is backslash-escaped (`**x**` stays two stars and an x),
+    mentions (`<@1>`, `@everyone`) and masked links (`[x](url)`) stay plain text. Never for
+    plain-text places (a thread's name); `unescape` gives the typed text back."""
+    text = _INLINE.sub(r"\\\1", text)
+    text = _LINE_START.sub(lambda m: m[1] + (f"\\{m[2]}" if m[2] else f"{m[3]}\\."), text)
+    return _MENTION.sub(lambda m: m[0] + _ZWSP, text)
+
+
+def unescape(text: str) -> str:
+    """A message as plain text, each `escape`d piece as it was typed (for the console)."""
+    return _ESCAPED.sub(r"\1", text).replace(_ZWSP, "")
 
 
 def seat_list(rows: Sequence[tuple[str, str | None]]) -> str:
