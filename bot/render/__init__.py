@@ -2,6 +2,4 @@
 
 from .text import button_labels, escape, plain_timestamps, seat_list, standings, timestamp, unescape
 
-__all__ = [
-    "button_labels", "escape", "plain_timestamps", "seat_list", "standings", "timestamp", "unescape"
-]
+__all__ = ["button_labels", "escape", "plain_timestamps", "seat_list", "standings", "timestamp", "unescape"]

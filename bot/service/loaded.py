@@ -18,6 +18,7 @@ from typing import Any
 from engine import games
 from engine.core import Game, GameError, GameState, Prompt
 
+from ..render.text import escape
 from ..store import (
     UPDATABLE_COLUMNS,
     ActionRow,
@@ -38,6 +39,18 @@ from .preferences import Preferences
 from .tablebase import NO_TABLE, Settings, TableError, note_saved, track_saves
 
 log = logging.getLogger(__name__)
+
+# Said only of a change that was not stored: another process kept saving the table first.
+BUSY = "The table is busy right now; please try again."
+# A change stored by its first save whose later saves (what follows it) were not made.
+SAVED_UNFINISHED = (
+    "Your change was saved, but the table changed at the same moment, so what comes after it "
+    "is left for later."
+)
+FULL_AFTER_SAVE = (
+    "Your change was saved, but the bot's disk is now full, so what comes after it was not. "
+    "The bot's operator has been told."
+)
 
 _UNREAD: Any = object()  # a cached value not computed yet
 
@@ -166,9 +179,10 @@ class LoadedTable:
         return [seat for seat in state.seats if seat not in held] if state is not None else []
 
     def who(self, seat: str) -> str:
-        """The player's name (the seat list shows which nation each plays)."""
+        """The player's name as a message shows it (escaped: a display name is never read as
+        markup or a mention); the seat list shows which nation each plays."""
         holder = self.holder(seat)
-        return holder.name if holder else self.label(seat)
+        return escape(holder.name) if holder else self.label(seat)
 
     def who_as(self, seat: str) -> str:
         """The player's name with their seat in the game's words: "alice (France)"."""
@@ -310,9 +324,28 @@ class TableAccess:
         self.remember(new)
         return new
 
+    async def reload(self, channel_id: int) -> LoadedTable:
+        """The stored table read afresh, with its members' preferences, for a caller that
+        holds the channel's lock and met another process's save (`Play.autoplay`)."""
+        table = await self.load(channel_id, fresh=True)
+        if self.preferences.missing(table.seats):
+            await self.preferences.load(table.seats)
+        return table
+
     async def with_table(self, channel_id: int, fn: Callable[[LoadedTable], Any]) -> Any:
         """Run `fn` on the table under its lock; once more on fresh rows if another
-        process saved in between.
+        process saved in between, but only if `fn` had stored nothing.
+
+        `fn` runs a second time, on rows read afresh, only when its first run stored
+        nothing of the table: its first save was refused because another process saved
+        first (`StaleWrite`), or it gave a refusal from a cached copy that was not the
+        stored one. Once `fn` has saved the table, it never runs again: that save is the
+        caller's change (a player's action, a vote, a setting), and a second run would
+        apply it twice, or refuse it as no longer owed. A part that saves more than once
+        in one call settles a later save that meets another process's itself: `Play.autoplay`
+        goes on from the stored table. One that does not is answered `SAVED_UNFINISHED`
+        (the change is stored, what was to follow it is not), never `BUSY`, which is said
+        only of a change not stored at all.
 
         Where other processes may save the table, a cached table is not checked before
         `fn` runs but after: a save checks the version itself (a stale one is refused and
@@ -326,25 +359,37 @@ class TableAccess:
             table = await self.load(channel_id, check=False)
             if self.preferences.missing(table.seats):
                 await self.preferences.load(table.seats)
+            ran, result = await self._run_once(table, fn, checked=not unchecked)
+            if ran:
+                return result
+            # nothing was stored and the table was not the stored one: once more on fresh rows
+            ran, result = await self._run_once(await self.load(channel_id, fresh=True), fn, checked=True)
+            if ran:
+                return result
+            raise TableError(BUSY)
+
+    async def _run_once(
+        self, table: LoadedTable, fn: Callable[[LoadedTable], Any], *, checked: bool
+    ) -> tuple[bool, Any]:
+        """One run of `fn`: (True, its result), or (False, None) if it stored nothing
+        because the table was not the stored one (it may run again). `checked`: `table`
+        is known to be the stored one (read fresh, or no other process saves it)."""
+        channel_id = table.row.channel_id
+        with track_saves() as saved:
             try:
-                if not unchecked:  # read fresh, or no other process saves it: the stored table
-                    return await fn(table)
-                ran, result = await self._run_checked(table, fn)
-                if ran:
-                    return result
+                if checked:
+                    return True, await fn(table)
+                return await self._run_checked(table, fn)
             except StaleWrite:
-                pass
+                if channel_id in saved:  # its change is stored: never run it again
+                    log.info("a later save in channel %s met another process's; the change stands", channel_id)
+                    raise TableError(SAVED_UNFINISHED) from None
+                return False, None
             except DatabaseLost:
                 raise TableError(LOST_MESSAGE) from None
             except StorageFull:
-                log.error("the disk holding the database is full; an action in channel %s was not saved", channel_id)
-                raise TableError(FULL_MESSAGE) from None
-            try:
-                return await fn(await self.load(channel_id, fresh=True))
-            except StaleWrite:
-                raise TableError("The table is busy right now; please try again.") from None
-            except DatabaseLost:
-                raise TableError(LOST_MESSAGE) from None
+                log.error("the disk holding the database is full; a change in channel %s was not saved", channel_id)
+                raise TableError(FULL_AFTER_SAVE if channel_id in saved else FULL_MESSAGE) from None
 
     async def _run_checked(self, table: LoadedTable, fn: Callable[[LoadedTable], Any]) -> tuple[bool, Any]:
         """`fn` on a cached table not checked against the store before: (True, its result)

@@ -26,8 +26,9 @@ from pydantic import ValidationError
 
 from engine import games
 from engine.core import Choice, GameError, GameState, IllegalAction, matches_seat, seed_commitment
+from engine.core.names import fold, seat_names
 
-from ..render import seat_list
+from ..render import escape, seat_list
 from ..store import DatabaseLost, EventRow, SeatHistoryRow, SeatRow, StorageFull, Store, TableExists, TableRow
 from ..store.guard import FULL_MESSAGE, LOST_MESSAGE
 from .archive import archive_abandoned
@@ -130,7 +131,7 @@ class Lobby:
             Post(
                 to="channel",
                 kind="notice",
-                text=f"{host_name} opened a table for **{g.title}** ({g.min_players}-{g.max_players} players). "
+                text=f"{escape(host_name)} opened a table for **{g.title}** ({g.min_players}-{g.max_players} players). "
                 "Use /game join to take a seat.",
             )
         )
@@ -160,14 +161,14 @@ class Lobby:
             )
             out = Outbox(channel_id=channel_id)
             out.lobby_changed = True  # one open seat fewer
-            wants = f", hoping for {wish}" if wish else ""
+            wants = f", hoping for {escape(wish)}" if wish else ""
             out.posts.append(
-                Post(to="channel", kind="notice", text=f"{name} joined{wants}. ({len(t.seats) + 1} seated)")
+                Post(to="channel", kind="notice", text=f"{escape(name)} joined{wants}. ({len(t.seats) + 1} seated)")
             )
             t = await self.access.save(t, seats=[*t.seats, seat], outbox=out)
             out.status = self.posts.status(t)
             rule = f" {t.game.nation_rule}" if t.game.nation_rule else ""
-            out.reply = "You are seated." + (f" Your preference “{wish}” is noted.{rule}" if wish else "")
+            out.reply = "You are seated." + (f" Your preference “{escape(wish)}” is noted.{rule}" if wish else "")
             return out
 
         return await self.access.with_table(channel_id, run)
@@ -204,7 +205,7 @@ class Lobby:
             if left
             else " Every seat is taken; the host can /game resume."
         )
-        out.posts.append(Post(to="channel", kind="notice", text=f"{name} takes {t.label(seat)}.{more}"))
+        out.posts.append(Post(to="channel", kind="notice", text=f"{escape(name)} takes {t.label(seat)}.{more}"))
         out.posts.append(
             Post(
                 to="seat",
@@ -233,14 +234,14 @@ class Lobby:
             out.lobby_changed = True  # a seat opened again, or the table closed
             if not rest:
                 out.posts.append(
-                    Post(to="channel", kind="notice", text=f"{me.name} left; the table is closed.")
+                    Post(to="channel", kind="notice", text=f"{escape(me.name)} left; the table is closed.")
                 )
                 t = await self.access.save(t, row=replace(t.row, status="abandoned"), seats=[], outbox=out)
             else:
                 host, passed = t.row.host_id, ""
                 if user_id == host:  # the host role passes to the next in table order
-                    host, passed = rest[0].user_id, f" {rest[0].name} is now the host."
-                out.posts.append(Post(to="channel", kind="notice", text=f"{me.name} left the table.{passed}"))
+                    host, passed = rest[0].user_id, f" {escape(rest[0].name)} is now the host."
+                out.posts.append(Post(to="channel", kind="notice", text=f"{escape(me.name)} left the table.{passed}"))
                 t = await self.access.save(t, row=replace(t.row, host_id=host), seats=rest, outbox=out)
             out.status = self.posts.status(t)
             out.reply = "You left the table."
@@ -262,7 +263,7 @@ class Lobby:
             prompts = g.prompts(state)
             deadlines, opened, _ = deadlines_after(started, prompts, now)
             round_label = g.round_label(state) if t.settings.round_threads else None
-            order = seat_list([(s.name, started.label(s.seat)) for s in seats])
+            order = seat_list([(escape(s.name), started.label(s.seat)) for s in seats])
             begins = (
                 f"**{g.title}** begins.\n{order}\nSeed commitment: `{seed_commitment(table_seed)}` "
                 "(SHA-256; the seed is revealed at the end, and `python -m bot replay` checks every "
@@ -339,8 +340,8 @@ class Lobby:
 
     def _checked_preference(self, t: LoadedTable, user_id: int, preference: str | None) -> str | None:
         """A lobby join's preference, if it names a nation or seat the game deals at some
-        table size still possible; else a refusal listing them. The text is echoed in the
-        public status, so nothing else is kept."""
+        table size still possible, in the game's words ("Germany" for `germany`): the
+        status shows it, never the text typed. Else a refusal listing them."""
         want = (preference or "").strip()
         if not want:
             return None
@@ -357,8 +358,9 @@ class Lobby:
             state = g.setup(stand_ins, g.Options.model_validate(t.row.options), 0)
             for sid in stand_ins:
                 labels.setdefault(g.seat_label(state, sid), sid)
-        if any(matches_seat(want, sid, label, g.nation_names()) for label, sid in labels.items()):
-            return want
+        for label, sid in labels.items():
+            if matches_seat(want, sid, label, g.nation_names()):
+                return _named(want, label, g.nation_names())
         raise TableError(
             f"{g.title} has no nation or seat called {_quoted(want)}. Choose one of: {', '.join(labels)}; "
             "or join without a preference."
@@ -415,7 +417,27 @@ def _honour_preferences(
     return [replace(s, seat=chosen.get(s.user_id) or free.pop(0)) for s in seats]
 
 
+def _named(want: str, label: str, alternatives: dict[str, tuple[str, ...]]) -> str:
+    """The part of seat `label` a preference names, in the game's words: "Berchtold" for
+    `**Berchtold**` or `berch` in "Berchtold (Austria-Hungary)", "Britain" for `England`;
+    the whole label when no one part is named (the seat's id)."""
+    key = fold(want).replace(" ", "")
+    parts = seat_names("", label)  # the label, then each of its parts
+    others = {fold(k): v for k, v in alternatives.items()}
+
+    def called(part: str, exact: bool) -> bool:
+        names = [part, *others.get(fold(part), ())]
+        folded = [fold(n).replace(" ", "") for n in names]
+        return any(key == n if exact else key in n for n in folded)
+
+    for exact in (True, False):
+        hits = [p for p in parts if called(p, exact)]
+        if hits:
+            return min(hits, key=len)
+    return label
+
+
 def _quoted(text: str, limit: int = 40) -> str:
-    """A member's text echoed back, cut short (it may be 2,000 characters)."""
+    """A member's text echoed back, cut short (it may be 2,000 characters), escaped."""
     text = " ".join(str(text).split())
-    return f"“{text[:limit]}…”" if len(text) > limit else f"“{text}”"
+    return f"“{escape(text[:limit])}…”" if len(text) > limit else f"“{escape(text)}”"

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from engine.core import Event, Layout, Prompt
 
-from ..render import seat_list, standings, timestamp
+from ..render import escape, seat_list, standings, timestamp
 from ..render.status import StatusCard, Waiting, card_of, waiting_line
 from ..render.summary import Line, Part, parts, round_name
 from ..store import DeadlineRow
@@ -40,6 +40,12 @@ class Summary:
     held_by: int | None
 
 
+def lobby_seats(t: LoadedTable) -> str:
+    """The lobby's seat list: each member's name (escaped) and the nation they asked for,
+    in the game's words (a game dealing from preferences keeps the text typed: escaped)."""
+    return seat_list([(escape(s.name), s.preference and f"wants {escape(s.preference)}") for s in t.seats])
+
+
 class Posts:
     """The public and private texts of a table and the posts an action produces."""
 
@@ -58,7 +64,7 @@ class Posts:
             lines = [
                 f"**{g.title}**: {t.row.status}, {len(t.seats)} seated ({g.min_players}-{g.max_players} players)"
             ]
-            lines.append(seat_list([(s.name, s.preference and f"wants {s.preference}") for s in t.seats]))
+            lines.append(lobby_seats(t))
             if t.row.status == "lobby":
                 lines.append(
                     f"/game join to sit down; the host ({self.host_name(t)}) starts with /game start."
@@ -68,7 +74,7 @@ class Posts:
         lines.append(
             seat_list(
                 [
-                    (s.name + (" (automatic)" if s.automatic else ""), t.label(s.seat))
+                    (escape(s.name) + (" (automatic)" if s.automatic else ""), t.label(s.seat))
                     for s in t.seats
                     if s.seat
                 ]
@@ -110,7 +116,7 @@ class Posts:
         the game's layout with each nation's player named, within 1,000 characters."""
         g = t.game
         if t.state is None:
-            seated = seat_list([(s.name, s.preference and f"wants {s.preference}") for s in t.seats])
+            seated = lobby_seats(t)
             lines = [f"{len(t.seats)} seated ({g.min_players}-{g.max_players} players)", seated]
             if t.row.status == "lobby":
                 lines.append(f"/game join to sit down; the host ({self.host_name(t)}) starts with /game start.")
@@ -136,7 +142,7 @@ class Posts:
         empty = t.free_seats()
         if empty:
             bottom.append("Seats to fill: " + ", ".join(t.label(s) for s in empty))
-        players = {s.seat: s.name + (" (automatic)" if s.automatic else "") for s in t.seats if s.seat}
+        players = {s.seat: escape(s.name) + (" (automatic)" if s.automatic else "") for s in t.seats if s.seat}
         layout: Layout = g.layout(g.view(t.state, None))
         return card_of(layout, top, players, bottom)
 
@@ -199,7 +205,8 @@ class Posts:
         return "\n".join(lines)
 
     def host_name(self, t: LoadedTable) -> str:
-        return host_name(t)
+        """The host's name as a message shows it (escaped)."""
+        return escape(host_name(t))
 
     def closed_text(self, t: LoadedTable, verb: str) -> str:
         if t.row.status in ("finished", "abandoned"):

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from ..render.text import escape
 from ..store import Store
 from ..store.community_rows import LobbyEntry
 from .tablebase import TableError
@@ -61,12 +62,12 @@ class LobbyNews:
     previous: LobbyEntry | None  # as kept: its message is edited, or deleted when it must go
     entry: LobbyEntry  # what to keep once the front end has acted (`keep`)
     tell: list[int] = field(default_factory=list)  # watchers to tell now
-    host: str = ""
+    host: str = ""  # escaped, as every name in a message
     open: bool = False  # the table is in its lobby: its entry is kept
 
     def notice(self, server: str | None = None) -> str:
         """What a watcher is told (by DM): the game, the host, the open seats, where."""
-        where = f" on **{server}**" if server else ""
+        where = f" on **{escape(server)}**" if server else ""
         return (
             f"A table of **{self.title}** is open{where}, hosted by {self.host}. "
             f"To take a seat, use /game join in {jump(self.guild_id, self.table_channel)}.\n"
@@ -97,7 +98,7 @@ def entry_text(t: LoadedTable) -> str:
     g = t.game
     host = _host_name(t)
     free = g.max_players - len(t.seats)
-    names = ", ".join(s.name + (" (automatic)" if s.automatic else "") for s in t.seats)
+    names = ", ".join(escape(s.name) + (" (automatic)" if s.automatic else "") for s in t.seats)
     link = jump(t.row.guild_id, t.row.channel_id)
     lines = [f"**{g.title}**, hosted by {host}: {len(t.seats)} of {g.max_players} seated ({names})."]
     if free > 0:
@@ -116,7 +117,7 @@ def entry_text(t: LoadedTable) -> str:
 
 
 def _host_name(t: LoadedTable) -> str:
-    return next((s.name for s in t.seats if s.user_id == t.row.host_id), "a member")
+    return next((escape(s.name) for s in t.seats if s.user_id == t.row.host_id), "a member")
 
 
 async def lobby_news(store: Store, access: TableAccess, channel_id: int) -> LobbyNews | None:

@@ -202,7 +202,7 @@ async def test_a_join_preference_must_name_a_nation_of_the_game(service):
         assert len(str(refused.value)) < 400  # 2,000 typed characters are not echoed back
     assert [s.name for s in (await service.table_info(CHANNEL)).seats] == ["alice"]
     out = await service.lobby.join(CHANNEL, BOB, "bob", preference="germany")
-    assert "hoping for germany" in out.posts[0].text
+    assert "hoping for Germany" in out.posts[0].text  # in the game's words, not as typed
 
 
 async def test_an_imported_games_free_seat_must_be_named_right(service):
