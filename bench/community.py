@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.service import ratings  # noqa: E402
-from bot.service.community import community_of  # noqa: E402
+from bot.service.community import EVERY_CHANNEL, community_of  # noqa: E402
 from bot.service.tables import TableService  # noqa: E402
 from bot.store import open_store  # noqa: E402
 from bot.store.community_rows import FinishedGame, FinishedSeat  # noqa: E402
@@ -82,13 +82,13 @@ async def main(args: argparse.Namespace) -> None:
             pages = max(1, args.tables // 10)
             board_pages = max(1, args.members // 10)
             directory = await timed(
-                args.runs, lambda: community.directory(GUILD, page=rnd.randint(1, pages))
+                args.runs, lambda: community.directory(EVERY_CHANNEL, GUILD, page=rnd.randint(1, pages))
             )
             leaderboard = await timed(
-                args.runs, lambda: community.leaderboard(GUILD, GAME, rnd.randint(1, board_pages))
+                args.runs, lambda: community.leaderboard(EVERY_CHANNEL, GUILD, GAME, rnd.randint(1, board_pages))
             )
             profile = await timed(
-                args.runs, lambda: community.profile(GUILD, (uid := rnd.randint(1, args.members)), f"member {uid}")
+                args.runs, lambda: community.profile(EVERY_CHANNEL, GUILD, (uid := rnd.randint(1, args.members)), f"member {uid}")
             )
         finally:
             await store.close()

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from ..render import plain_timestamps
+from ..render import plain_timestamps, unescape
 from ..render.pictures import Picture
 from ..service import reference
 from ..service.outbox import Outbox
@@ -91,7 +91,8 @@ class Console:
 
     # -- output ----------------------------------------------------------------------------
     def say(self, text: str, label: str | None = None) -> None:
-        text = plain_timestamps(text, self.service.clock())
+        # what Discord shows: its timestamps in words, escaped names as typed
+        text = unescape(plain_timestamps(text, self.service.clock()))
         for line in text.splitlines() or [""]:
             self.out.write(f"[{label}] {line}\n" if label else f"{line}\n")
 

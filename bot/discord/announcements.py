@@ -22,10 +22,13 @@ from typing import Any
 
 import discord
 
+from bot.service.audience import Reader
 from bot.service.bounded import KeyedLocks
 from bot.service.community import community_of
 from bot.service.signups import LobbyNews
 from bot.service.tables import TableService
+
+from .context import may_open
 
 __all__ = ["Announcements"]
 
@@ -111,7 +114,7 @@ class Announcements:
         notifications = self.service.notifications
         for user_id in news.tell:
             member = await _member(guild, user_id)
-            if member is None or not table.permissions_for(member).view_channel:
+            if member is None or not Reader(user_id, may_open(guild, member)).sees(news.table_channel):
                 continue  # never a word about a table they cannot open
             if notifications.prefs_of(user_id).mode == "mention" or await notifications.dm_closed(user_id):
                 mention.append(user_id)

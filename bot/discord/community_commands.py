@@ -6,17 +6,17 @@ The finished games (`history`), the ratings (`leaderboard`), a member's record
 (`lobby`, Manage Server) and the games a member watches (`watch`, `unwatch`). Its own
 group beside `/game`, which already holds the 25 verbs Discord allows a group.
 
-Who may see which channel is Discord's to say: the directory and the profile list only
-tables whose channel the caller may view (`_viewer`), so no private table leaks into
-another member's answer. From a DM, the directory lists each server the member shares
-with the bot, read with the member's own permissions there (`_servers`).
+Who may see which channel is Discord's to say (`context.reader_of`); what a reader sees of
+the server's games is the service's one rule (bot/service/audience.py): every answer here
+lists only tables and finished games whose channel the caller may open. From a DM, the
+directory lists each server the member shares with the bot, read with the member's own
+permissions there (`_servers`).
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable
 
 import discord
 from discord import app_commands
@@ -41,27 +41,6 @@ def _community(interaction: discord.Interaction) -> Community:
     return community_of(host(interaction).service)
 
 
-def _viewer(interaction: discord.Interaction) -> Callable[[int], bool]:
-    """Whether the caller may view a channel of this server (a thread: its parent's rule)."""
-    guild, member = interaction.guild, interaction.user
-    if guild is None or not isinstance(member, discord.Member):
-        return lambda channel_id: False
-
-    def visible(channel_id: int) -> bool:
-        channel = guild.get_channel_or_thread(channel_id)
-        return channel is not None and channel.permissions_for(member).view_channel
-
-    return visible
-
-
-def _visible_to(guild: discord.Guild, member: discord.Member) -> Callable[[int], bool]:
-    def visible(channel_id: int) -> bool:
-        channel = guild.get_channel_or_thread(channel_id)
-        return channel is not None and channel.permissions_for(member).view_channel
-
-    return visible
-
-
 async def _servers(interaction: discord.Interaction, community: Community) -> tuple[list[Server], bool]:
     """The servers with tables that the caller shares with the bot, each with what the caller
     may see there; and whether more were left unsearched (beyond DM_SERVERS)."""
@@ -75,7 +54,7 @@ async def _servers(interaction: discord.Interaction, community: Community) -> tu
                 member = await guild.fetch_member(interaction.user.id)
             except discord.HTTPException:  # not a member there
                 continue
-        servers.append(Server(guild.id, guild.name, _visible_to(guild, member)))
+        servers.append(Server(guild.id, guild.name, Reader(member.id, may_open(guild, member))))
     return servers, len(guilds) > DM_SERVERS
 
 
@@ -167,7 +146,7 @@ class CommunityGroup(app_commands.Group):
             await answer_private(interaction, community.set_hidden(interaction.user.id, hidden))
             return
         who = member or interaction.user
-        work = community.profile(interaction.guild_id or 0, who.id, who.display_name, _viewer(interaction))
+        work = community.profile(reader_of(interaction), interaction.guild_id or 0, who.id, who.display_name)
         await answer_private(interaction, work)
 
     @app_commands.command(name="mydata", description="A file of everything stored about you")
@@ -202,7 +181,7 @@ class CommunityGroup(app_commands.Group):
             await answer_private(interaction, _everywhere(interaction, game, open_seat, page))
             return
         work = _community(interaction).directory(
-            interaction.guild_id, game=game, open_seat=open_seat, visible=_viewer(interaction), page=page
+            reader_of(interaction), interaction.guild_id, game=game, open_seat=open_seat, page=page
         )
         await answer_private(interaction, work)
 

@@ -6,14 +6,16 @@ of them imports another for these.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 import discord
 from discord import app_commands
 
+from bot.service.audience import Reader
+
 from .host import host
 
-__all__ = ["table_channel_id", "is_admin"]
+__all__ = ["table_channel_id", "is_admin", "may_open", "reader_of"]
 
 
 async def table_channel_id(interaction: discord.Interaction) -> int:
@@ -25,6 +27,27 @@ async def table_channel_id(interaction: discord.Interaction) -> int:
         if await host(interaction).service.table_info(channel_id) is None:
             return parent
     return channel_id
+
+
+def may_open(guild: discord.Guild, member: discord.Member) -> Callable[[int], bool]:
+    """Whether the member may open a channel of the server, by Discord's permissions now (a
+    thread: its parent's rule; a channel the bot cannot find, deleted, nobody).
+    Every answer about the server's games asks this through a `Reader`
+    (bot/service/audience.py)."""
+
+    def visible(channel_id: int) -> bool:
+        channel = guild.get_channel_or_thread(channel_id)
+        return channel is not None and channel.permissions_for(member).view_channel
+
+    return visible
+
+
+def reader_of(interaction: discord.Interaction) -> Reader:
+    """The caller as a reader of this server's games; outside a server, one who opens nothing."""
+    guild, member = interaction.guild, interaction.user
+    if guild is None or not isinstance(member, discord.Member):
+        return Reader(interaction.user.id, lambda channel_id: False)
+    return Reader(member.id, may_open(guild, member))
 
 
 def is_admin(interaction: discord.Interaction) -> bool:

@@ -32,6 +32,7 @@ from ..render.text import timestamp
 from ..store import NotifyPrefs
 from ..store.community_rows import DirectoryRow, FinishedGame, FinishedSeat
 from . import signups
+from .audience import EVERY_CHANNEL, Reader, Seen
 from .signups import LobbyNews, jump, option_text
 from .tablebase import TableError
 
@@ -39,26 +40,20 @@ if TYPE_CHECKING:
     from .loaded import LoadedTable
     from .tables import TableService
 
-__all__ = ["Community", "community_of", "FORMER_MEMBER", "PAGE", "Server", "jump"]
+__all__ = ["Community", "community_of", "EVERY_CHANNEL", "FORMER_MEMBER", "PAGE", "Reader", "Server", "jump"]
 
 PAGE = 10  # games, ratings or tables a page
 FORMER_MEMBER = "a former member"
-Visible = Callable[[int], bool]
-
-
-def _everything(channel_id: int) -> bool:
-    return True
-
 
 @dataclass(frozen=True)
 class Server:
     """A server whose tables a directory lists: its id, its name (None: the only one
-    listed) and which of its channels the reader may see. Outside any server (the
-    console), `channels` names the tables' channels instead."""
+    listed) and who reads it (which of its channels they may open). Outside any server
+    (the console), `channels` names the tables' channels instead."""
 
     guild_id: int
     name: str | None
-    visible: Visible = _everything
+    reader: Reader = EVERY_CHANNEL
     channels: tuple[int, ...] | None = None
 
 _parts: weakref.WeakKeyDictionary[TableService, Community] = weakref.WeakKeyDictionary()
@@ -130,23 +125,19 @@ class Community:
 
     # -- history ---------------------------------------------------------------------------
     async def history(
-        self, guild_id: int, *, game: str | None = None, user_id: int | None = None, page: int = 1
+        self, reader: Reader, guild_id: int, *, game: str | None = None, user_id: int | None = None, page: int = 1
     ) -> str:
-        """The server's finished games, newest first, a page at a time."""
+        """The server's finished games the reader may see, newest first, a page at a time."""
         game = _game(game)
         page = max(1, page)
-        rows = await self.store.community.finished_games(
-            guild_id, game=game, user_id=user_id, offset=(page - 1) * PAGE, limit=PAGE + 1
-        )
-        more, rows = len(rows) > PAGE, rows[:PAGE]
+        seen = Seen(self.store.community, guild_id, reader)
+        rows, more = await seen.history(game=game, user_id=user_id, offset=(page - 1) * PAGE, limit=PAGE)
         if not rows:
             what = f" of {game_title(game)}" if game else ""
             return f"No finished games{what} on this page." if page > 1 else f"No finished games{what} yet."
-        seats = await self.store.community.finished_seats([g.id for g in rows if g.id is not None])
         lines = [f"**Finished games**, newest first (page {page}):"]
-        for g in rows:
-            mine = [s for s in seats if s.game_id == g.id]
-            lines.append(self._history_line(g, mine))
+        for g, seats in rows:
+            lines.append(self._history_line(g, seats))
         if more:
             lines.append(f"More: /community history page:{page + 1}")
         lines.append("One game's standings: /community history id:<number>.")
@@ -163,12 +154,13 @@ class Community:
             + f"{rated}. {where}"
         )
 
-    async def finished(self, guild_id: int, game_id: int) -> tuple[str, dict[str, Any]]:
-        """One finished game's standings, and its archived record as JSON."""
-        g = await self.store.community.finished_game(guild_id, game_id)
-        if g is None:
+    async def finished(self, reader: Reader, guild_id: int, game_id: int) -> tuple[str, dict[str, Any]]:
+        """One finished game's standings, and its archived record as JSON, if the reader may
+        see it (a game they may not see is answered as one that does not exist)."""
+        found = await Seen(self.store.community, guild_id, reader).one(game_id)
+        if found is None:
             raise TableError(f"This server has no finished game #{game_id}; /community history lists them.")
-        seats = await self.store.community.finished_seats([game_id])
+        g, seats = found
         lines = [
             f"**#{g.id} {game_title(g.game)}**, finished {timestamp(g.finished_at, 'F')} "
             f"({g.reason.rstrip('.')}){'' if g.counted else '; not rated'}."
@@ -185,12 +177,13 @@ class Community:
         return "\n".join(lines), _record(g, seats)
 
     # -- ratings ---------------------------------------------------------------------------
-    async def leaderboard(self, guild_id: int, game: str, page: int = 1) -> str:
+    async def leaderboard(self, reader: Reader, guild_id: int, game: str, page: int = 1) -> str:
+        """The ratings of a game, best first, from the finished games the reader may see."""
         game_id = _game(game)
         if game_id is None:
             raise TableError("Name a game, e.g. /community leaderboard game:crisis1914.")
         page = max(1, page)
-        rows, total = await self.store.community.leaderboard(guild_id, game_id, (page - 1) * PAGE, PAGE)
+        rows, total = await Seen(self.store.community, guild_id, reader).ratings(game_id, (page - 1) * PAGE, PAGE)
         title = game_title(game_id)
         if not rows:
             return f"Nobody has a rating in {title} on this server yet." if page == 1 else "No one on this page."
@@ -264,14 +257,15 @@ class Community:
         )
 
     # -- profiles --------------------------------------------------------------------------
-    async def profile(self, guild_id: int, user_id: int, name: str, visible: Visible = _everything) -> str:
-        """A member's record on this server: per game, games finished, won and abandoned, the
-        nations played and won with, ratings; answer time and reliability; the tables they
-        sit at now (those the reader may see) and what they owe there. Only what each
+    async def profile(self, reader: Reader, guild_id: int, user_id: int, name: str) -> str:
+        """A member's record on this server as the reader may see it: per game, games
+        finished, won and abandoned, the nations played and won with, ratings; answer time
+        and reliability; the tables they sit at now and what they owe there. Only what each
         table's channel shows: no secret of a running game."""
-        record = await self.store.community.member_record(guild_id, user_id)
-        ratings = {r.game: r for r in await self.store.community.member_ratings(guild_id, user_id)}
-        abandoned = await self.store.community.member_abandoned(guild_id, user_id)
+        seen = Seen(self.store.community, guild_id, reader)
+        record = await seen.member_record(user_id)
+        ratings = {r.game: r for r in await seen.member_ratings(user_id)}
+        abandoned = await seen.member_abandoned(user_id)
         hidden = await self.store.community.is_hidden(user_id)
         lines = [f"**{name}**" + (" (hidden from the leaderboards)" if hidden else "")]
         for game in sorted({r["game"] for r in record} | set(abandoned) | set(ratings), key=game_title):
@@ -288,14 +282,14 @@ class Community:
             )
         if decisions + missed:
             lines.append(f"Reliability: {100 * missed / (decisions + missed):.1f} deadlines missed per 100 decisions.")
-        lines += await self._current(guild_id, user_id, visible)
+        lines += await self._current(reader, guild_id, user_id)
         return "\n".join(lines)
 
-    async def _current(self, guild_id: int, user_id: int, visible: Visible) -> list[str]:
+    async def _current(self, reader: Reader, guild_id: int, user_id: int) -> list[str]:
         """The member's open tables on this server that the reader may see, and what they owe."""
         lines = []
         for channel_id in await self.store.tables_of_user(user_id):
-            if not visible(channel_id):
+            if not reader.sees(channel_id):
                 continue
             try:
                 t = await self.access.load(channel_id)
@@ -317,17 +311,11 @@ class Community:
 
     # -- the table directory ----------------------------------------------------------------
     async def directory(
-        self,
-        guild_id: int,
-        *,
-        game: str | None = None,
-        open_seat: bool = False,
-        visible: Visible = _everything,
-        page: int = 1,
+        self, reader: Reader, guild_id: int, *, game: str | None = None, open_seat: bool = False, page: int = 1
     ) -> str:
         """The server's tables the reader may see, by game and status: lobbies with their open
         seats and options, running tables with whose turn it is and the deadline, paused ones."""
-        return await self.directory_of([Server(guild_id, None, visible)], game=game, open_seat=open_seat, page=page)
+        return await self.directory_of([Server(guild_id, None, reader)], game=game, open_seat=open_seat, page=page)
 
     async def directory_of(
         self, servers: list[Server], *, game: str | None = None, open_seat: bool = False, page: int = 1
@@ -339,7 +327,7 @@ class Community:
         rows = []
         for server in servers:
             found = await self._rows(server, game)
-            rows += [(server.name or "", r) for r in found if server.visible(r.channel_id)]
+            rows += [(server.name or "", r) for r in found]
         if open_seat:
             rows = [(n, r) for n, r in rows if r.status == "lobby" and r.seated < _most(r.game)]
         rows.sort(key=lambda nr: (nr[0].casefold(), game_title(nr[1].game), order.get(nr[1].status, 3), nr[1].channel_id))
@@ -362,10 +350,11 @@ class Community:
         return "\n".join(lines)
 
     async def _rows(self, server: Server, game: str | None) -> list[DirectoryRow]:
+        """The server's tables the reader may see."""
         if server.channels is None:
-            return await self.store.community.directory(server.guild_id, game)
+            return await Seen(self.store.community, server.guild_id, server.reader).tables(game)
         rows = []
-        for channel_id in server.channels:  # outside a server: the tables in these channels
+        for channel_id in filter(server.reader.sees, server.channels):  # outside a server: these channels' tables
             try:
                 t = await self.access.load(channel_id)
             except TableError:

@@ -22,7 +22,7 @@ from pydantic import ValidationError
 from engine.core import Game, GameError
 
 from ..process.logsafe import log_game_failure
-from ..render import seat_list
+from ..render import escape, seat_list
 from ..store import SeatHistoryRow, SeatRow
 from .history import setup_again
 from .outbox import Outbox, Post
@@ -41,8 +41,8 @@ _MENTION = re.compile(r"^<@!?(\d+)>$")
 
 
 def _shown(text: str, limit: int = 40) -> str:
-    """What a refusal echoes of a member's text: enough to recognise, never a wall."""
-    return text if len(text) <= limit else text[:limit] + "…"
+    """What a refusal echoes of a member's text: enough to recognise, never a wall; escaped."""
+    return escape(text if len(text) <= limit else text[:limit]) + ("…" if len(text) > limit else "")
 
 
 class Controls:
@@ -149,7 +149,7 @@ class Controls:
             Post(
                 to="channel",
                 kind="notice",
-                text=f"{t.seat_of(user_id).name} asks to {verb} the game "
+                text=f"{escape(t.seat_of(user_id).name)} asks to {verb} the game "
                 f"({len(voter)} of {_majority(t)} votes needed; /game {verb} to agree).",
             )
         )
@@ -189,7 +189,7 @@ class Controls:
 
     def _caller_name(self, t: LoadedTable, user_id: int) -> str:
         me = t.seat_of(user_id)
-        return me.name if me else "A server manager"
+        return escape(me.name) if me else "A server manager"
 
     # -- substitutes -----------------------------------------------------------------------
     async def substitute(
@@ -207,7 +207,7 @@ class Controls:
             self._started(t)
             target = self._resolve_seat(t, seat)
             if any(s.user_id == new_user_id for s in t.seats):
-                raise TableError(f"{new_name} already holds a seat at this table.")
+                raise TableError(f"{escape(new_name)} already holds a seat at this table.")
             old = t.holder(target)
             now = self.clock()
             new = SeatRow(
@@ -232,14 +232,16 @@ class Controls:
             await self.access.preferences.load(t.seats)
             label = t.label(target)
             before = (
-                f" from {old.name}" if old and not old.automatic else (" from automatic play" if old else "")
+                f" from {escape(old.name)}"
+                if old and not old.automatic
+                else (" from automatic play" if old else "")
             )
-            out = Outbox(channel_id=channel_id, reply=f"{new_name} now plays {label}.")
+            out = Outbox(channel_id=channel_id, reply=f"{escape(new_name)} now plays {label}.")
             out.posts.append(
                 Post(
                     to="channel",
                     kind="notice",
-                    text=f"{new_name} takes over {label}{before} (from action {t.state.step + 1} on).",
+                    text=f"{escape(new_name)} takes over {label}{before} (from action {t.state.step + 1} on).",
                 )
             )
             recent = await self.store.get_events(channel_id, limit=BRIEFING_EVENTS)
@@ -272,7 +274,7 @@ class Controls:
             t = await self.access.save(t, row=replace(t.row, meta=meta))
             out = Outbox(channel_id=channel_id, reply="The host is asked to find someone to take your seat.")
             text = (
-                f"{me.name} asks to be replaced as {t.label(me.seat)}. The host can "
+                f"{escape(me.name)} asks to be replaced as {t.label(me.seat)}. The host can "
                 "/game substitute (or /game bot for automatic play)."
             )
             out.posts.append(Post(to="channel", kind="notice", text=text))
@@ -317,7 +319,7 @@ class Controls:
                     raise TableError(f"No member holds {label}; hand it to one with /game substitute.")
                 row = replace(holder, automatic=False)
                 seats = [s if s.seat != target else row for s in t.seats]
-                text = f"{holder.name} plays {label} again."
+                text = f"{escape(holder.name)} plays {label} again."
             seats.sort(key=lambda s: s.position)
             history = [
                 SeatHistoryRow(
@@ -343,7 +345,7 @@ class Controls:
                 raise TableError(f"The table is full ({t.game.max_players} players).")
             row = automatic_row(t, t.seats, None, self.clock())
             t = await self.access.save(t, seats=[*t.seats, row])
-            text = f"{row.name} (automatic) takes a seat. ({len(t.seats)} seated)"
+            text = f"{escape(row.name)} (automatic) takes a seat. ({len(t.seats)} seated)"
         else:
             wanted = (seat or "").strip().casefold()
             row = next(
@@ -352,7 +354,7 @@ class Controls:
             if row is None:
                 raise TableError("There is no such automatic player in the lobby.")
             t = await self.access.save(t, seats=[s for s in t.seats if s.user_id != row.user_id])
-            text = f"{row.name} (automatic) leaves the table."
+            text = f"{escape(row.name)} (automatic) leaves the table."
         out.posts.append(Post(to="channel", kind="notice", text=text))
         out.reply = text
         out.status = self.posts.status(t)
@@ -391,7 +393,7 @@ class Controls:
             if name.split(" ")[0] not in {o.name for o in g.standing_orders}:
                 names = ", ".join(f"`{o.name}` ({o.text})" for o in g.standing_orders)
                 raise TableError(
-                    f"{g.title} has no standing order {order.strip()!r}. Standing orders: {names}."
+                    f"{g.title} has no standing order '{_shown(order.strip())}'. Standing orders: {names}."
                 )
             if withdraw:
                 name = next((n for n in mine if n.split(" ")[0] == name.split(" ")[0]), name)
@@ -508,7 +510,7 @@ class Controls:
                 continue
             row = self._resolve_member(t, name)
             if row.automatic:
-                raise TableError(f"{row.name} is played automatically; there is no one to talk to.")
+                raise TableError(f"{escape(row.name)} is played automatically; there is no one to talk to.")
             if row.user_id not in chosen:
                 chosen.append(row.user_id)
         if len(chosen) < 2:
@@ -534,7 +536,7 @@ class Controls:
             row = t.holder(seat) if seat else None
         if row is None:
             raise TableError(
-                f"No seated player is called {_shown(text)!r}. Seated: {', '.join(s.name for s in t.seats)}."
+                f"No seated player is called '{_shown(text)}'. Seated: {', '.join(escape(s.name) for s in t.seats)}."
             )
         return row
 
@@ -562,7 +564,7 @@ class Controls:
         if len(partial) == 1:
             return partial[0]
         listing = seat_list([(t.who(s) if t.holder(s) else "(empty)", t.label(s)) for s in seats])
-        raise TableError(f"Which seat is {_shown(text)!r}? Seats:\n{listing}")
+        raise TableError(f"Which seat is '{_shown(text)}'? Seats:\n{listing}")
 
     @staticmethod
     def _started(t: LoadedTable) -> None:

@@ -22,7 +22,7 @@ from engine import games
 from engine.core import PUBLIC, GameError, GameState, seed_commitment
 
 from ..render.replay_page import ReplayPageError, replay_page
-from ..render.text import split_message
+from ..render.text import escape, split_message
 from ..store import ActionRow, EventRow, TableExists, TableRow
 from .outbox import Outbox, Post
 from .records import PUBLIC_FORMAT, Record, ReplayError, check_format, record_from_store, replay
@@ -241,14 +241,14 @@ class History:
             note_saved(channel_id)
             t = await self.access.load(channel_id, fresh=True)
         labels = ", ".join(
-            f"{t.label(s)}" + (f" (was {names[s]})" if s in names else "") for s in t.state.seats
+            f"{t.label(s)}" + (f" (was {escape(names[s])})" if s in names else "") for s in t.state.seats
         )
         out = Outbox(channel_id=channel_id, status=self.posts.status(t))
         out.posts.append(
             Post(
                 to="channel",
                 kind="notice",
-                text=f"{name} imported a game of **{g.title}** ({len(action_rows)} actions, checked by replay). "
+                text=f"{escape(name)} imported a game of **{g.title}** ({len(action_rows)} actions, checked by replay). "
                 f"Seats to fill: {labels}. Take one with /game join (preference: the nation); "
                 "the host can /game substitute or /game bot, then /game resume.",
             )

@@ -57,14 +57,20 @@ class CommunityStore(ABC):
         """The server's finished games, newest first (a member's only, with `user_id`)."""
 
     @abstractmethod
+    async def finished_channels(self, guild_id: int, game: str | None = None) -> list[int]:
+        """The channels the server's finished games (of `game`) were played in."""
+
+    @abstractmethod
     async def finished_game(self, guild_id: int, game_id: int) -> FinishedGame | None: ...
 
     @abstractmethod
     async def finished_seats(self, game_ids: Sequence[int]) -> list[FinishedSeat]: ...
 
     @abstractmethod
-    async def finished_in_order(self) -> list[tuple[FinishedGame, list[FinishedSeat]]]:
-        """Every finished game with its seats, in the order they finished (rebuilding ratings)."""
+    async def finished_in_order(self, guild_id: int | None = None) -> list[tuple[FinishedGame, list[FinishedSeat]]]:
+        """Every finished game with its seats (of one server, with `guild_id`), in the order
+        they finished: rebuilding ratings, and what a reader may see of a server's games
+        (bot/service/audience.py)."""
 
     @abstractmethod
     async def replace_ratings(self, rows: Sequence[RatingRow]) -> None:

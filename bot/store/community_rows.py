@@ -95,6 +95,8 @@ DIRECTORY_SQL = (
     "FROM tables t WHERE t.guild_id = ? AND t.status IN ('lobby', 'running', 'paused')"
 )
 DIRECTORY_GAME_SQL = DIRECTORY_SQL + " AND t.game = ?"
+FINISHED_CHANNELS_SQL = "SELECT DISTINCT channel_id FROM finished_games WHERE guild_id = ?"
+FINISHED_CHANNELS_GAME_SQL = FINISHED_CHANNELS_SQL + " AND game = ?"
 HISTORY_SQL = f"SELECT {FINISHED_COLUMNS} FROM finished_games WHERE guild_id = ? ORDER BY finished_at DESC, id DESC LIMIT ? OFFSET ?"
 HISTORY_GAME_SQL = (
     f"SELECT {FINISHED_COLUMNS} FROM finished_games WHERE guild_id = ? AND game = ? "

@@ -104,6 +104,11 @@ class PostgresCommunityStore(CommunityStore):
         rows = await self._pool.fetch(numbered(sql), *params)
         return [community.finished_game_row(r) for r in rows]
 
+    async def finished_channels(self, guild_id: int, game: str | None = None) -> list[int]:
+        sql = community.FINISHED_CHANNELS_GAME_SQL if game else community.FINISHED_CHANNELS_SQL
+        rows = await self._pool.fetch(numbered(sql), *((guild_id, game) if game else (guild_id,)))
+        return [r[0] for r in rows]
+
     async def finished_game(self, guild_id: int, game_id: int) -> community.FinishedGame | None:
         r = await self._pool.fetchrow(
             f"SELECT {community.FINISHED_COLUMNS} FROM finished_games WHERE id=$1 AND guild_id=$2",
@@ -120,12 +125,20 @@ class PostgresCommunityStore(CommunityStore):
         )
         return [community.finished_seat_row(r) for r in rows]
 
-    async def finished_in_order(self) -> list[tuple[community.FinishedGame, list[community.FinishedSeat]]]:
+    async def finished_in_order(
+        self, guild_id: int | None = None
+    ) -> list[tuple[community.FinishedGame, list[community.FinishedSeat]]]:
+        # a server's seats by their games (finished_by_guild, then the seats' primary key)
+        where, seats_where, args = (
+            (" WHERE guild_id = $1", " WHERE game_id IN (SELECT id FROM finished_games WHERE guild_id = $1)", (guild_id,))
+            if guild_id is not None
+            else ("", "", ())
+        )
         games = await self._pool.fetch(
-            f"SELECT {community.FINISHED_COLUMNS} FROM finished_games ORDER BY finished_at, id"
+            f"SELECT {community.FINISHED_COLUMNS} FROM finished_games{where} ORDER BY finished_at, id", *args
         )
         seats = await self._pool.fetch(
-            f"SELECT {community.FINISHED_SEAT_COLUMNS} FROM finished_seats ORDER BY game_id, seat, user_id"
+            f"SELECT {community.FINISHED_SEAT_COLUMNS} FROM finished_seats{seats_where} ORDER BY game_id, seat, user_id", *args
         )
         return community.group_finished(
             [community.finished_game_row(g) for g in games], [community.finished_seat_row(s) for s in seats]
@@ -218,6 +231,7 @@ class PostgresCommunityStore(CommunityStore):
                 "turn_notices",
             ):
                 await conn.execute(f"DELETE FROM {table} WHERE user_id=$1", user_id)
+        return [t[0] for t in tables]
 
     async def set_watch(self, guild_id: int, game: str, user_id: int, on: bool) -> None:
         if on:

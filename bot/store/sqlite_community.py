@@ -115,6 +115,10 @@ class SqliteCommunityStore(CommunityStore):
         rows = await self._fetch(*community.history_query(guild_id, game, user_id, limit, offset))
         return [community.finished_game_row(r) for r in rows]
 
+    async def finished_channels(self, guild_id: int, game: str | None = None) -> list[int]:
+        sql = community.FINISHED_CHANNELS_GAME_SQL if game else community.FINISHED_CHANNELS_SQL
+        return [r[0] for r in await self._fetch(sql, (guild_id, game) if game else (guild_id,))]
+
     async def finished_game(self, guild_id: int, game_id: int) -> community.FinishedGame | None:
         rows = await self._fetch(
             f"SELECT {community.FINISHED_COLUMNS} FROM finished_games WHERE id=? AND guild_id=?",
@@ -133,12 +137,20 @@ class SqliteCommunityStore(CommunityStore):
         )
         return [community.finished_seat_row(r) for r in rows]
 
-    async def finished_in_order(self) -> list[tuple[community.FinishedGame, list[community.FinishedSeat]]]:
+    async def finished_in_order(
+        self, guild_id: int | None = None
+    ) -> list[tuple[community.FinishedGame, list[community.FinishedSeat]]]:
+        # a server's seats by their games (finished_by_guild, then the seats' primary key)
+        where, seats_where, args = (
+            (" WHERE guild_id = ?", " WHERE game_id IN (SELECT id FROM finished_games WHERE guild_id = ?)", (guild_id,))
+            if guild_id is not None
+            else ("", "", ())
+        )
         games = await self._fetch(
-            f"SELECT {community.FINISHED_COLUMNS} FROM finished_games ORDER BY finished_at, id"
+            f"SELECT {community.FINISHED_COLUMNS} FROM finished_games{where} ORDER BY finished_at, id", args
         )
         seats = await self._fetch(
-            f"SELECT {community.FINISHED_SEAT_COLUMNS} FROM finished_seats ORDER BY game_id, seat, user_id"
+            f"SELECT {community.FINISHED_SEAT_COLUMNS} FROM finished_seats{seats_where} ORDER BY game_id, seat, user_id", args
         )
         return community.group_finished(
             [community.finished_game_row(g) for g in games], [community.finished_seat_row(s) for s in seats]
@@ -227,8 +239,9 @@ class SqliteCommunityStore(CommunityStore):
                 "turn_notices",
             ):
                 conn.execute(f"DELETE FROM {table} WHERE user_id=?", (user_id,))
+            return [t[0] for t in tables]
 
-        await self._run(lambda conn: self._transaction(conn, lambda: write(conn)))
+        return await self._run(lambda conn: self._transaction(conn, lambda: write(conn)))
 
     async def set_watch(self, guild_id: int, game: str, user_id: int, on: bool) -> None:
         if on:
