@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine.core import Game, Prompt
 
+from ..render.text import escape
 from ..store import DeadlineRow
 from .errors import TableError
 from .sessions import next_session_start, session_end, sessions_of
@@ -246,7 +247,7 @@ def host_name(t: Any) -> str:
 def host_only(t: Any, user_id: int, admin: bool, what: str) -> None:
     """Refuse, saying who may, unless `user_id` hosts table `t` or has Manage Server (`admin`)."""
     if user_id != t.row.host_id and not admin:
-        raise TableError(f"Only the host ({host_name(t)}) or a member with Manage Server can {what}.")
+        raise TableError(f"Only the host ({escape(host_name(t))}) or a member with Manage Server can {what}.")
 
 
 def owed_at_expiry(prompts: list[Prompt], phase: str, turns: set[tuple[str, str]]) -> list[Prompt]:

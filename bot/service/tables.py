@@ -37,7 +37,7 @@ from typing import Any
 from engine import games
 from engine.core import Choice, GameError, GameState, IllegalAction, rng_for
 
-from ..render import button_labels
+from ..render import button_labels, escape
 from ..render.pictures import Picture
 from ..render.pictures.cache import PictureCache
 from ..store import (
@@ -164,7 +164,7 @@ class TableService:
             host_only(t, user_id, admin, "abandon the game")
             closed = [d for d in t.deadlines if d.thread]
             out = Outbox(channel_id=channel_id, close_thread=bool(closed))
-            who = next((s.name for s in t.seats if s.user_id == user_id), "A server manager")
+            who = next((escape(s.name) for s in t.seats if s.user_id == user_id), "A server manager")
             out.posts.append(Post(to="channel", kind="notice", text=f"{who} abandoned the game."))
             out.lobby_changed = True  # its lobby entry, if any, removed
             t = await self.access.save(t, row=replace(t.row, status="abandoned"), deadlines=[], outbox=out)
