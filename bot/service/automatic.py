@@ -18,7 +18,8 @@ decision in the pool is the decision made in-process for the same inputs
 (tests/automatic). Each decision has a budget of real time from its submission (BUDGET):
 past it, or if a worker dies (the pool is then replaced), that decision is the basic
 player's, so a table never waits on a stuck or lost worker. With `workers=0` the
-decisions run on one thread of this process, as a console or a test may prefer.
+decisions run on one thread of this process, as a console or a test may prefer. A worker
+ends by itself within a second of the bot's death, however it died (worker_watch.py).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from engine.core.players import player
 from engine.core.search import STRENGTHS, Search, Strength
 
 from ..process import metrics
+from .worker_watch import watch_parent
 
 __all__ = ["AUTOMATIC_PLAYERS", "BUDGET", "AutomaticPlayers", "name_for"]
 
@@ -95,9 +97,11 @@ def decide(game: Game, name: str, strength: Strength | None, state: Any, seat: s
     return player(game, name)(state, seat, rng)
 
 
-def _worker_started() -> None:
-    """A new worker lowers its priority, so that where cores are short the bot's own
-    process (every human table's actions) is served first, and imports the games."""
+def _worker_started(parent: int) -> None:
+    """A new worker ends with `parent`, the bot that spawned it (worker_watch.py), lowers
+    its priority, so that where cores are short the bot's own process (every human table's
+    actions) is served first, and imports the games."""
+    watch_parent(parent)
     try:
         os.nice(WORKER_NICENESS)
     except OSError:  # not allowed here: the worker runs at the bot's priority
@@ -185,6 +189,7 @@ class AutomaticPlayers:
                     max_workers=self.workers,
                     mp_context=multiprocessing.get_context("spawn"),
                     initializer=_worker_started,
+                    initargs=(os.getpid(),),
                 )
         return self._executor
 
