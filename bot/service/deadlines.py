@@ -68,7 +68,7 @@ class Deadlines:
         if self.store.lost:  # nothing can be saved: a deadline played now would be forgotten
             return []
         now = self.clock()
-        outs = []
+        outs = await self.play.settle()  # automatic moves another process's saves cut short
         for channel_id in await self.store.due_tables(now, self.shards):
             try:
                 out = await self.access.with_table(channel_id, lambda t: self._tick_table(t, now))
@@ -80,6 +80,8 @@ class Deadlines:
         return outs
 
     async def next_wakeup(self) -> float | None:
+        if self.play.unsettled:  # automatic moves left for later are played at the next tick
+            return self.clock()
         return await self.store.next_due(self.shards)
 
     async def _tick_table(self, t: LoadedTable, now: float) -> Outbox | None:

@@ -25,7 +25,7 @@ from engine.core import Event, Game, GameState, IllegalAction, Prompt, rng_for, 
 from ..process import metrics
 from ..process.logsafe import log_game_failure
 from ..render import standings
-from ..store import ActionRow, EventRow, SeatRow, StoreError
+from ..store import ActionRow, EventRow, SeatRow, StaleWrite, StorageFull, StoreError
 from .archive import archive_finished
 from .automatic import AutomaticPlayers
 from .loaded import LoadedTable
@@ -48,6 +48,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+STALE_RELOADS = 3  # times `autoplay` reads the table afresh after another process saved it
+
 
 class Play:
     """One action at a time, and the automatic moves that follow it."""
@@ -63,6 +65,8 @@ class Play:
         self.posts = posts
         self.automatic = automatic
         self.clock = clock
+        # tables whose automatic moves another process's saves cut short (`autoplay`)
+        self.unsettled: set[int] = set()
 
     def acting_seat(self, t: LoadedTable, user_id: int) -> str:
         """The caller's seat, if they may act now; else the refusal a player understands."""
@@ -231,9 +235,39 @@ class Play:
         """Decisions nobody need wait for, taken at once until a member owes a real one or
         the game ends: automatic seats play the table's automatic player (bot/service/automatic.py,
         seeded from the table seed and the step), and a decision with no real choice
-        (`Game.forced_action`) is taken and said in one public line."""
-        automatic = any(s.automatic for s in t.seats)
+        (`Game.forced_action`) is taken and said in one public line.
+
+        Each move is its own save, after the change that called it was saved. Where other
+        processes save the table too, one may save it between two of these moves: the
+        moves already saved stand, with what they say, and the rest is worked out again
+        from the stored table, read afresh (`STALE_RELOADS` times at most). What is owed
+        is always read from the table, so nothing is played twice, and the caller's own
+        change is never played again. If the table keeps changing under it, or the disk
+        is full, it stops: the caller's answer stands, and the table waits in `unsettled`
+        for the deadline loop's next tick (`settle`). Returns the table as last saved or read."""
+        channel_id = t.row.channel_id
         taken: list[Prompt] = []  # decisions taken for their seat: no turn notice for them
+        for reloads in range(STALE_RELOADS + 1):
+            try:
+                t = await self._autoplay(t, out, taken)
+                break
+            except StaleWrite:  # another process saved the table between two moves
+                if reloads == STALE_RELOADS:
+                    log.warning("automatic moves in channel %s left for the next tick: the table kept changing", channel_id)
+                    self.unsettled.add(channel_id)
+                t = await self.access.reload(channel_id)
+            except StorageFull:
+                log.error("the disk holding the database is full; automatic moves in channel %s wait", channel_id)
+                self.unsettled.add(channel_id)
+                t = await self.access.reload(channel_id)
+                break
+        if taken:
+            _drop_stale_notices(t, out, taken)
+        return t
+
+    async def _autoplay(self, t: LoadedTable, out: Outbox, taken: list[Prompt]) -> LoadedTable:
+        """The loop of `autoplay`, from the table `t` as loaded."""
+        automatic = any(s.automatic for s in t.seats)
         for _ in range(AUTO_CAP):
             if t.row.status != "running" or t.state is None:
                 break
@@ -265,9 +299,32 @@ class Play:
             if said or private:
                 taken.append(prompt)
             out.merge(step)
-        if taken:
-            _drop_stale_notices(t, out, taken)
         return t
+
+    async def settle(self) -> list[Outbox]:
+        """The automatic moves `autoplay` left for later (`unsettled`), played now, each
+        table under its lock from the stored table; what they say, per table."""
+        outs = []
+        for channel_id in list(self.unsettled):
+            self.unsettled.discard(channel_id)
+            out = Outbox(channel_id=channel_id)
+
+            async def run(t: LoadedTable, out: Outbox = out) -> None:
+                before = t.row.version
+                t = await self.autoplay(t, out)
+                if t.row.version != before:
+                    out.status = functools.partial(self.posts.status, t)
+
+            try:
+                await self.access.with_table(channel_id, run)
+            except TableError:  # the table is gone, or its database: nothing is owed here
+                continue
+            except Exception:  # one broken table must not stop the others' deadlines
+                log.exception("automatic moves left for later failed in channel %s", channel_id)
+                continue
+            if out.posts or out.status_source is not None:
+                outs.append(out)
+        return outs
 
     async def _standing_order(
         self,
@@ -295,11 +352,11 @@ class Play:
                 dm=False,
             )
             return t
-        if any(p.seat == seat and p.phase == prompt.phase for p in t.prompts):
-            t = await self._drop_order(t, seat, order)  # used; the decision is still owed (a draft)
         seat_post(t, out, seat, private, kind="notice", dm=False)
         taken.append(prompt)
-        out.merge(step)
+        out.merge(step)  # said even if the order's withdrawal below meets another process's save
+        if any(p.seat == seat and p.phase == prompt.phase for p in t.prompts):
+            t = await self._drop_order(t, seat, order)  # used; the decision is still owed (a draft)
         return t
 
     def _next_automatic(
