@@ -9,7 +9,6 @@ with spaces is quoted. `wait <minutes>` moves the console clock and runs due dea
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import shlex
@@ -17,34 +16,32 @@ import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from ..render import plain_timestamps, unescape
 from ..render.pictures import Picture
 from ..service import reference
 from ..service.outbox import Outbox
 from ..service.tables import TableError, TableService
+from ..service.verbs import one_deadline_tool
+from .community import LOBBY_CHANNEL, CommunityLines
 from .grammar import (
     COMMUNITY_VERBS,
     GAME_VERBS,
     HELP,
-    YES,
     ConsoleError,
     aliases,
-    check_command_options,
-    check_verb_options,
     line_options,
+    read_command_options,
+    read_options,
+    user_id_for,
 )
 
-__all__ = ["run_console", "Console", "CHANNEL", "user_id_for"]
+__all__ = ["run_console", "Console", "CHANNEL", "LOBBY_CHANNEL", "user_id_for"]
 
 CHANNEL = 1  # the console's one table lives in "channel" 1
 AUTO_CAP = 100_000  # `auto all` stops here even if a game never ends
 MAX_WAIT_MINUTES = 10 * 365 * 24 * 60  # `wait` moves the clock at most ten years
-
-def user_id_for(name: str) -> int:
-    """A stable user id per console name, so a saved console table survives restarts."""
-    return int.from_bytes(hashlib.sha256(name.casefold().encode()).digest()[:6], "big")
 
 
 class Console:
@@ -88,6 +85,7 @@ class Console:
             "mine": self._mine,
         }
         assert set(self._game_verbs) == set(GAME_VERBS)
+        self.community = CommunityLines(service, self.say, self.names, CHANNEL)
 
     # -- output ----------------------------------------------------------------------------
     def say(self, text: str, label: str | None = None) -> None:
@@ -142,7 +140,7 @@ class Console:
         if out.reply and caller:
             self.private(caller, out.reply)
         if out.lobby_changed:  # the lobby channel's entry and the watchers (bot/service/signups.py)
-            await self._lobby_entry(out.channel_id)
+            await self.community.lobby_entry(out.channel_id)
 
     async def show_picture(self) -> None:
         """Write the board picture beside the status, once per picture, and say where."""
@@ -259,119 +257,103 @@ class Console:
             raise ConsoleError(f"expected /<command>, got {' '.join(words) or 'nothing'!r}")
         group = words[0][1:].lower()
         if group == "community":  # the archive, ratings and profiles (bot/service/community.py)
-            await self._community(user, words[1:])
+            if len(words) < 2 or words[1].lower() not in COMMUNITY_VERBS:
+                raise ConsoleError(f"/community takes one of: {', '.join(COMMUNITY_VERBS)}")
+            verb = words[1].lower()
+            await self.community.run(user, verb, read_options(f"community {verb}", line_options(words[2:])))
             return
-        if group != "game":
+        if group == "deadline":  # Discord's /deadline; `/game deadline` is the console's older form
+            words = ["/game", "deadline", *words[1:]]
+        elif group != "game":
             await self._game_command(user, group, words)
             return
         if len(words) < 2 or words[1].lower() not in GAME_VERBS:
             raise ConsoleError(f"/game takes one of: {', '.join(GAME_VERBS)}")
-        verb, options = words[1].lower(), line_options(words[2:])
-        check_verb_options(verb, options)
+        verb = words[1].lower()
+        # the options checked and typed as Discord sends them (bot/service/verbs.py)
+        options = read_options("deadline" if verb == "deadline" else f"game {verb}", line_options(words[2:]))
         await self._game_verbs[verb](user, user_id_for(user), options)
 
     async def _game_command(self, user: str, group: str, words: list[str]) -> None:
         """`/<game> <command> …`: a move in the game the table plays."""
         if len(words) < 2:
             raise ConsoleError(f"/{group} needs a command")
-        verb, options = words[1].lower(), line_options(words[2:])
+        verb, typed = words[1].lower(), line_options(words[2:])
         uid = user_id_for(user)
         info = await self.service.table_info(CHANNEL)
         if info is not None and group not in (info.game, *aliases(info.game)):
             raise TableError(f"This table plays {info.game}; its commands are /{info.game} ….")
         if info is None:
             raise TableError("There is no table in this channel.")
-        check_command_options(info.game, verb, options)
+        options = read_command_options(info.game, verb, typed)
         await self.show(await self.service.command(CHANNEL, uid, verb, options), user)
 
     # -- /game verbs: each takes (user, uid, options) ---------------------------------------
-    async def _new_table(self, user: str, uid: int, options: dict[str, str]) -> None:
-        game = options.pop("game", None)
-        if not game:
-            raise ConsoleError("/game new needs game:<id>")
+    async def _new_table(self, user: str, uid: int, options: dict[str, Any]) -> None:
+        game = options.pop("game")  # the rest are the game's options, which the service checks
         out = await self.service.lobby.create(CHANNEL, None, game, uid, user, options or None)
         await self.show(out, user)
 
-    async def _join(self, user: str, uid: int, options: dict[str, str]) -> None:
+    async def _join(self, user: str, uid: int, options: dict[str, Any]) -> None:
         pref = options.get("nation") or options.get("preference")
         await self.show(await self.service.lobby.join(CHANNEL, uid, user, pref), user)
 
-    async def _leave(self, user: str, uid: int, options: dict[str, str]) -> None:
+    async def _leave(self, user: str, uid: int, options: dict[str, Any]) -> None:
         await self.show(await self.service.lobby.leave(CHANNEL, uid), user)
 
-    async def _start(self, user: str, uid: int, options: dict[str, str]) -> None:
-        seed = options.get("seed")
-        try:
-            # the service says the range; int() itself refuses more than 4,300 digits
-            seed_value = int(seed) if seed is not None and len(seed) <= 40 else None
-        except ValueError:
-            raise ConsoleError("seed must be a whole number") from None
-        if seed is not None and seed_value is None:
-            raise ConsoleError("seed must be a whole number of at most 19 digits")
-        await self.show(await self.service.lobby.start(CHANNEL, uid, seed_value), user)
+    async def _start(self, user: str, uid: int, options: dict[str, Any]) -> None:
+        await self.show(await self.service.lobby.start(CHANNEL, uid, options.get("seed")), user)
 
-    async def _status(self, user: str, uid: int, options: dict[str, str]) -> None:
+    async def _status(self, user: str, uid: int, options: dict[str, Any]) -> None:
         self._last_status = await self.service.status(CHANNEL)
         self.say(self._last_status)
         await self.show_picture()
 
-    async def _me(self, user: str, uid: int, options: dict[str, str]) -> None:
+    async def _me(self, user: str, uid: int, options: dict[str, Any]) -> None:
         self.private(user, await self.service.me(CHANNEL, uid))
 
-    async def _log(self, user: str, uid: int, options: dict[str, str]) -> None:
-        page = options.get("page", "1")
-        if not (page.isascii() and page.isdigit() and len(page) <= 9):
-            raise ConsoleError("page must be a whole number")
-        self.say(await self.service.history.log(CHANNEL, int(page)))
+    async def _log(self, user: str, uid: int, options: dict[str, Any]) -> None:
+        self.say(await self.service.history.log(CHANNEL, options.get("page", 1)))
 
-    async def _rules(self, user: str, uid: int, options: dict[str, str]) -> None:
+    async def _rules(self, user: str, uid: int, options: dict[str, Any]) -> None:
+        self.say(self.service.rules(options["game"]))
+
+    async def _card(self, user: str, uid: int, options: dict[str, Any]) -> None:
         info = await self.service.table_info(CHANNEL)
-        game = options.get("game") or (info.game if info else None)
-        if not game:
-            raise ConsoleError("/game rules needs game:<id> when no table is open")
-        self.say(self.service.rules(game))
+        self.private(user, reference.lookup(options["name"], options.get("game") or (info.game if info else None)))
 
-    async def _card(self, user: str, uid: int, options: dict[str, str]) -> None:
-        name = options.get("name")
-        if not name:
-            raise ConsoleError("/game card needs name:<card or table entry>, e.g. /game card name:Conrad")
-        info = await self.service.table_info(CHANNEL)
-        self.private(user, reference.lookup(name, options.get("game") or (info.game if info else None)))
-
-    async def _help_for(self, user: str, uid: int, options: dict[str, str]) -> None:
+    async def _help_for(self, user: str, uid: int, options: dict[str, Any]) -> None:
         """`/game help`: a game's turn, or with aid:yes the player aid for the caller's seat."""
-        if options.get("aid", "no").lower() in YES:
+        if options.get("aid", False):
             self.private(user, await self.service.aid(CHANNEL, uid, options.get("game")))
         else:
             info = await self.service.table_info(CHANNEL)
             self.private(user, reference.help_text(options.get("game") or (info.game if info else None)))
 
-    async def _settings(self, user: str, uid: int, options: dict[str, str]) -> None:
+    async def _settings(self, user: str, uid: int, options: dict[str, Any]) -> None:
         await self.show(await self.service.settings(CHANNEL, uid, options), user)
 
-    async def _abandon(self, user: str, uid: int, options: dict[str, str]) -> None:
+    async def _abandon(self, user: str, uid: int, options: dict[str, Any]) -> None:
         await self.show(await self.service.abandon(CHANNEL, uid), user)
 
-    async def _pause(self, user: str, uid: int, options: dict[str, str]) -> None:
+    async def _pause(self, user: str, uid: int, options: dict[str, Any]) -> None:
         await self.show(await self.service.controls.pause(CHANNEL, uid), user)
 
-    async def _resume(self, user: str, uid: int, options: dict[str, str]) -> None:
+    async def _resume(self, user: str, uid: int, options: dict[str, Any]) -> None:
         await self.show(await self.service.controls.resume(CHANNEL, uid), user)
 
-    async def _deadline(self, user: str, uid: int, options: dict[str, str]) -> None:
-        deadlines = self.service.deadlines
-        if options.get("end_now", "").lower() in ("yes", "true"):
+    async def _deadline(self, user: str, uid: int, options: dict[str, Any]) -> None:
+        deadlines, hours = self.service.deadlines, options.get("hours")
+        end_now, nudge = options.get("end_now", False), options.get("nudge", False)
+        one_deadline_tool(hours, end_now, nudge)  # the rule Discord's /deadline says in the same words
+        if end_now:
             await self.show(await deadlines.end_phase(CHANNEL, uid), user)
-        elif options.get("nudge", "").lower() in ("yes", "true"):
+        elif nudge:
             await self.show(await deadlines.nudge(CHANNEL, uid), user)
         else:
-            try:
-                hours = float(options.get("hours", ""))
-            except ValueError:
-                raise ConsoleError("/game deadline needs hours:<h>, end_now:yes or nudge:yes") from None
             await self.show(await deadlines.set_deadline(CHANNEL, uid, hours), user)
 
-    async def _substitute(self, user: str, uid: int, options: dict[str, str]) -> None:
+    async def _substitute(self, user: str, uid: int, options: dict[str, Any]) -> None:
         if "seat" not in options or "member" not in options:
             raise ConsoleError("/game substitute needs seat:<nation or player> member:<name>")
         member = options["member"]
@@ -380,20 +362,17 @@ class Console:
             await controls.substitute(CHANNEL, uid, options["seat"], user_id_for(member), member), user
         )
 
-    async def _bot(self, user: str, uid: int, options: dict[str, str]) -> None:
+    async def _bot(self, user: str, uid: int, options: dict[str, Any]) -> None:
         # Discord's `on:no`, or the console's older `off:yes`
-        on = options.get("on", "yes").lower() in YES and options.get("off", "no").lower() not in YES
+        on = options.get("on", True) and not options.get("off", False)
         out = await self.service.controls.set_automatic(CHANNEL, uid, options.get("seat"), on)
         await self.show(out, user)
 
-    async def _undo(self, user: str, uid: int, options: dict[str, str]) -> None:
+    async def _undo(self, user: str, uid: int, options: dict[str, Any]) -> None:
         await self.show(await self.service.controls.undo(CHANNEL, uid), user)
 
-    async def _export(self, user: str, uid: int, options: dict[str, str]) -> None:
-        form = options.get("format", "json").lower()
-        if form not in ("json", "html"):
-            raise ConsoleError(f"format: takes json or html, not {form!r}")
-        if form == "html":  # the replay page, after the end: it needs a file to go to
+    async def _export(self, user: str, uid: int, options: dict[str, Any]) -> None:
+        if options.get("format") == "html":  # the replay page, after the end: it needs a file to go to
             if not options.get("file"):
                 raise ConsoleError("/game export format:html needs file:<path> (the page is a file to open)")
             page = await self.service.history.export_html(CHANNEL)
@@ -413,108 +392,33 @@ class Console:
         else:
             self.private(user, record)  # the service gives the public record before the end
 
-    async def _publish(self, user: str, uid: int, options: dict[str, str]) -> None:
+    async def _publish(self, user: str, uid: int, options: dict[str, Any]) -> None:
         await self.show(await self.service.history.publish(CHANNEL, uid), user)
 
-    async def _notify(self, user: str, uid: int, options: dict[str, str]) -> None:
+    async def _notify(self, user: str, uid: int, options: dict[str, Any]) -> None:
         prefs = {k: options[k] for k in ("mode", "timezone", "quiet_hours") if k in options}
         self.private(user, await self.service.notifications.set_notify(uid, **prefs))
 
-    async def _standing(self, user: str, uid: int, options: dict[str, str]) -> None:
-        withdraw = str(options.get("withdraw", "")).lower() in ("yes", "true", "on", "1")
+    async def _standing(self, user: str, uid: int, options: dict[str, Any]) -> None:
+        withdraw = options.get("withdraw", False)
         await self.show(
             await self.service.controls.standing(CHANNEL, uid, options.get("order"), withdraw), user
         )
 
-    async def _session(self, user: str, uid: int, options: dict[str, str]) -> None:
-        remove = str(options.get("remove", "")).lower() in ("yes", "true", "on", "1")
-        try:
-            hours = float(options.get("hours", 2))
-        except ValueError:
-            raise ConsoleError(f"hours must be a number, not {options['hours']!r}") from None
+    async def _session(self, user: str, uid: int, options: dict[str, Any]) -> None:
         reply, _ = await self.service.sessions.session(
             CHANNEL,
             uid,
             options.get("day"),
             options.get("time"),
-            hours,
+            options.get("hours", 2.0),  # Discord's defaults
             options.get("timezone", "UTC"),
-            remove=remove,
+            remove=options.get("remove", False),
         )
         self.private(user, reply)
 
-    async def _mine(self, user: str, uid: int, options: dict[str, str]) -> None:
+    async def _mine(self, user: str, uid: int, options: dict[str, Any]) -> None:
         self.private(user, await self.service.notifications.mine(uid))
-
-    async def _community(self, user: str, words: list[str]) -> None:
-        """`/community history|leaderboard|profile|mydata|forget|rated`: the console's tables
-        are outside any server, so their archive and ratings are server 0's."""
-        from ..service.community import community_of
-
-        if not words or words[0].lower() not in COMMUNITY_VERBS:
-            raise ConsoleError(f"/community takes one of: {', '.join(COMMUNITY_VERBS)}")
-        verb, options = words[0].lower(), line_options(words[1:])
-        c, uid = community_of(self.service), user_id_for(user)
-        page = int(options.get("page", "1")) if options.get("page", "1").isdigit() else 1
-        if verb == "history" and options.get("id", "").isdigit():
-            self.private(user, (await c.finished(0, int(options["id"])))[0])
-        elif verb == "history":
-            member = options.get("member")
-            who = user_id_for(member) if member else None
-            self.private(user, await c.history(0, game=options.get("game"), user_id=who, page=page))
-        elif verb == "leaderboard":
-            self.private(user, await c.leaderboard(0, options.get("game", ""), page))
-        elif verb == "profile" and "hidden" in options:
-            self.private(user, await c.set_hidden(uid, options["hidden"].lower() in YES))
-        elif verb == "profile":
-            name = options.get("member", user)
-            self.private(user, await c.profile(0, user_id_for(name), name))
-        elif verb == "mydata":
-            self.private(user, json.dumps(await c.mydata(uid), indent=1, ensure_ascii=False))
-        elif verb == "forget":
-            self.private(user, await c.forget(uid))
-        elif verb == "rated":
-            self.private(user, await c.set_rated(CHANNEL, uid, options.get("rated", "yes").lower() in YES))
-            await self._lobby_entry(CHANNEL)
-        else:
-            await self._signups(user, uid, verb, options, page)
-
-    async def _signups(self, user: str, uid: int, verb: str, options: dict[str, str], page: int) -> None:
-        """`/community tables|lobby|watch|unwatch`: the console's one table as server 0's."""
-        from ..service.community import Server, community_of
-
-        c = community_of(self.service)
-        if verb == "tables":
-            here = Server(0, None, channels=(CHANNEL,))
-            open_seat = options.get("open_seat", "no").lower() in YES
-            text = await c.directory_of([here], game=options.get("game"), open_seat=open_seat, page=page)
-            self.private(user, text)
-        elif verb == "lobby":  # anyone manages the console's "server"
-            on = options.get("channel", "").lower() not in ("", "off", "none", "no")
-            self.private(user, await c.set_lobby(0, LOBBY_CHANNEL if on else None))
-            await self._lobby_entry(CHANNEL)
-        else:
-            self.private(user, await c.watch(0, uid, options.get("game", ""), verb == "watch"))
-
-    async def _lobby_entry(self, channel_id: int) -> None:
-        """Show the table's entry in the lobby channel as labelled lines, and tell its
-        watchers (privately) when it opens."""
-        from ..service.community import community_of
-
-        c = community_of(self.service)
-        news = await c.lobby_news(channel_id)
-        if news is None:
-            return
-        if news.must_remove():
-            self.say("(the entry is removed)", "lobby")
-        if news.text:
-            self.say(news.text, "lobby")
-        for uid in news.tell:
-            self.private(self.names.get(uid, "a watcher"), news.notice())
-        await c.keep_entry(news, 1 if news.text else None)  # the console's entry has no message of its own
-
-
-LOBBY_CHANNEL = 2  # the console's lobby channel: its entries are printed labelled [lobby]
 
 
 async def run_console(

@@ -1,21 +1,24 @@
-"""What a console line may say: the /game verbs and the options each reads, the
-/community verbs, the help text, and the checks that refuse what Discord would refuse
-(an unknown option, a yes/no option given anything else)."""
+"""What a console line may say: the /game and /community verbs, the help text, and the
+checks that refuse what Discord would refuse. Each command's options are described once,
+for both front ends, in bot/service/verbs.py; the games' own commands in their engine."""
 
 from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from ..service import verbs
 
 __all__ = [
     "ConsoleError",
     "GAME_VERBS",
-    "VERB_OPTIONS",
-    "YES_NO",
-    "YES",
     "HELP",
     "COMMUNITY_VERBS",
     "aliases",
-    "check_verb_options",
-    "check_command_options",
+    "read_options",
+    "read_command_options",
     "line_options",
+    "user_id_for",
 ]
 
 
@@ -49,40 +52,19 @@ GAME_VERBS = (
     "session",
     "mine",
 )
-# The options each /game verb reads: any other is refused, as Discord refuses it.
-# `new` and `settings` take the game's options and the table's settings, which the
-# service checks by name.
-VERB_OPTIONS: dict[str, frozenset[str] | None] = {
-    "new": None,
-    "settings": None,
-    "join": frozenset({"nation", "preference"}),
-    "start": frozenset({"seed"}),
-    "log": frozenset({"page"}),
-    "rules": frozenset({"game"}),
-    "card": frozenset({"name", "game"}),
-    "help": frozenset({"game", "aid"}),
-    "substitute": frozenset({"seat", "member"}),
-    "bot": frozenset({"seat", "on", "off"}),
-    "export": frozenset({"file", "format"}),
-    "notify": frozenset({"mode", "timezone", "quiet_hours"}),
-    "standing": frozenset({"order", "withdraw"}),
-    "session": frozenset({"day", "time", "hours", "timezone", "remove"}),
-    "deadline": frozenset({"hours", "end_now", "nudge"}),
-}
-YES_NO = {"on", "off", "withdraw", "remove", "aid", "end_now", "nudge"}  # options that are a yes or a no
 HELP = """Console lines use the slash commands' grammar: /<command> <option>:<value> (quote a value with spaces).
   as <name> /game …          act as <name>; `as <name>` alone switches who you are
   /game new game:<id> [<option>:<value> …]      e.g. /game new game:crisis1914 congress:no
   /game join [nation:<x>] | /game leave | /game start [seed:<n>] | /game abandon
   /game status | /game me | /game log [page:<n>] | /game mine
-  /game rules [game:<id>] | /game card name:<name> [game:<id>] | /game help [game:<id>] [aid:yes]
+  /game rules game:<id> | /game card name:<name> [game:<id>] | /game help [game:<id>] [aid:yes]
   /game settings [<key>:<value> …] | /game pause | /game resume | /game undo | /game publish
-  /game deadline hours:<h> | /game deadline end_now:yes | /game deadline nudge:yes   (host)
+  /deadline hours:<h> | /deadline end_now:yes | /deadline nudge:yes   (host; /game deadline … too)
   /game substitute seat:<x> member:<name> | /game bot [seat:<x>] [on:no] | /game export [format:json|html] [file:<path>]
   /game notify [mode:dm|mention] [timezone:<zone>] [quiet_hours:22-07] | /game standing [order:<name>] [withdraw:yes]
   /game session [day:<weekday> time:<HH:MM> hours:<h> timezone:<zone>] [remove:yes]
   /<game> <command> <option>:<value> …           e.g. /crisis play card:Conrad belligerence:yes
-  /community history|leaderboard|profile|mydata|forget|rated|tables [<option>:<value> …]
+  /community history|leaderboard|profile|mydata|rated|tables [<option>:<value> …] | /community forget confirm:me
   /community lobby channel:lobby (entries printed as [lobby] lines; no channel: stop) | watch|unwatch game:<id>
   wait <minutes> | auto [<n>|all] | help [<game>] | # comment | quit (or Ctrl-C, Ctrl-D)"""
 
@@ -109,42 +91,35 @@ def aliases(game_id: str) -> tuple[str, ...]:
         return ()
 
 
-YES = ("yes", "true", "on")
+def read_options(path: str, options: dict[str, str]) -> dict[str, Any]:
+    """A /game, /deadline or /community line's options, checked and typed as Discord sends them."""
+    try:
+        return verbs.read(verbs.VERBS[path], options)
+    except verbs.OptionError as exc:
+        raise ConsoleError(str(exc)) from None
 
 
-def check_verb_options(verb: str, options: dict[str, str]) -> None:
-    """Refuse an option the verb does not read, or a yes/no option given anything else."""
-    allowed = VERB_OPTIONS.get(verb, frozenset())
-    if allowed is None:
-        return
-    for name, value in options.items():
-        if name not in allowed:
-            known = ", ".join(f"{o}:" for o in sorted(allowed)) or "no options"
-            raise ConsoleError(f"/game {verb} has no option {name}: (it takes {known})")
-        if name in YES_NO and value.lower() not in ("yes", "no", "true", "false", "on", "off"):
-            raise ConsoleError(f"{name}: takes yes or no, not {value!r}")
-
-
-def check_command_options(game_id: str, verb: str, options: dict[str, str]) -> None:
-    """A game command's options as Discord declares them: unknown names and yes/no options
-    given anything else are refused (an unknown command is the service's to refuse)."""
+def read_command_options(game_id: str, verb: str, options: dict[str, str]) -> dict[str, Any]:
+    """A game command's options, checked and typed from the game's own declaration (an
+    unknown game or command is the service's to refuse, so those pass unchecked)."""
     from engine import games
 
     try:
         game = games.get(game_id)
     except Exception:  # noqa: BLE001 - no such game: the service says so
-        return
-    cmd = next((c for c in game.commands if c.name == verb), None)
-    if cmd is None:
-        return
-    declared = {o.name: o for o in cmd.options}
-    for name, value in options.items():
-        option = declared.get(name)
-        if option is None:
-            known = ", ".join(f"{o}:" for o in declared) or "no options"
-            raise ConsoleError(f"/{game.group} {verb} has no option {name}: (it takes {known})")
-        if option.type == "bool" and value.lower() not in ("yes", "no", "true", "false", "on", "off"):
-            raise ConsoleError(f"{name}: takes yes or no, not {value!r}")
+        return dict(options)
+    command = next((c for c in game.commands if c.name == verb), None)
+    if command is None:
+        return dict(options)
+    try:
+        return verbs.read(verbs.game_verb(game.group, command), options)
+    except verbs.OptionError as exc:
+        raise ConsoleError(str(exc)) from None
+
+
+def user_id_for(name: str) -> int:
+    """A stable user id per console name, so a saved console table survives restarts."""
+    return int.from_bytes(hashlib.sha256(name.casefold().encode()).digest()[:6], "big")
 
 
 def line_options(words: list[str]) -> dict[str, str]:

@@ -26,7 +26,7 @@ from bot.service.community import Community, Server, community_of
 from .context import is_admin, refuse_in_dms, table_channel_id
 from .host import host
 from .interact import answer_file, answer_private, run_refusable, say
-from .table_commands import _game_choices
+from .table_commands import GameNumber, Page, _game_choices
 
 __all__ = ["CommunityGroup"]
 
@@ -109,8 +109,8 @@ class CommunityGroup(app_commands.Group):
         interaction: discord.Interaction,
         game: str | None = None,
         member: discord.Member | None = None,
-        page: app_commands.Range[int, 1] = 1,
-        id: app_commands.Range[int, 1] | None = None,
+        page: Page = 1,
+        id: GameNumber | None = None,
     ) -> None:
         community, guild_id = _community(interaction), interaction.guild_id or 0
         if id is None:
@@ -127,7 +127,7 @@ class CommunityGroup(app_commands.Group):
     @app_commands.describe(game="Which game", page="Page number")
     @app_commands.autocomplete(game=_game_choices)
     async def leaderboard(
-        self, interaction: discord.Interaction, game: str, page: app_commands.Range[int, 1] = 1
+        self, interaction: discord.Interaction, game: str, page: Page = 1
     ) -> None:
         await answer_private(interaction, _community(interaction).leaderboard(interaction.guild_id or 0, game, page))
 
@@ -160,10 +160,8 @@ class CommunityGroup(app_commands.Group):
     @app_commands.command(name="forget", description="Remove your name and preferences (type me to confirm)")
     @app_commands.describe(confirm="Type me: your finished games are anonymised, your running seats renamed")
     async def forget(self, interaction: discord.Interaction, confirm: str) -> None:
-        if confirm.strip().casefold() != "me":
-            await say(interaction, "Nothing was removed. To be forgotten, type /community forget confirm:me.")
-            return
-        await answer_private(interaction, _community(interaction).forget(interaction.user.id))
+        # the service checks `confirm` (confirm:me), as for the console
+        await answer_private(interaction, _community(interaction).forget(interaction.user.id, confirm=confirm))
 
     @app_commands.command(
         name="tables", description="Every table of this server you can see (in a DM: of every server you share with me)"
@@ -175,7 +173,7 @@ class CommunityGroup(app_commands.Group):
         interaction: discord.Interaction,
         game: str | None = None,
         open_seat: bool = False,
-        page: app_commands.Range[int, 1] = 1,
+        page: Page = 1,
     ) -> None:
         if interaction.guild_id is None:
             await answer_private(interaction, _everywhere(interaction, game, open_seat, page))

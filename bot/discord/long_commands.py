@@ -19,6 +19,7 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 
+from bot.service import verbs
 from bot.service.records import FORMAT, ReplayError, parse_json
 
 from .context import is_admin, table_channel_id
@@ -31,6 +32,8 @@ log = logging.getLogger(__name__)
 
 # Commands about the caller or the games rather than a table: they also work in a DM with the bot.
 ANYWHERE = frozenset({"mine", "notify", "card", "help"})
+# /deadline hours:'s range, from the description both front ends read (bot/service/verbs.py)
+DeadlineHours = app_commands.Range[float, verbs.DEADLINE_HOURS.min_value, verbs.DEADLINE_HOURS.max_value]
 RECORD_LIMIT = 8 * 1024 * 1024  # bytes; a record is a few hundred KB even for a long game
 
 
@@ -105,7 +108,7 @@ async def resume(interaction: discord.Interaction) -> None:
 )
 async def deadline(
     interaction: discord.Interaction,
-    hours: app_commands.Range[float, 0.25, 720.0] | None = None,
+    hours: DeadlineHours | None = None,
     end_now: bool = False,
     nudge: bool = False,
 ) -> None:

@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 
 from bot.render.text import MESSAGE_LIMIT
-from bot.service import reference
+from bot.service import reference, verbs
 from bot.service.tablebase import Settings
 from engine import games
 
@@ -23,9 +23,14 @@ from .interact import REFUSALS, answer_outbox, answer_private, say
 from .long_commands import ANYWHERE, COMMANDS
 from .views import log_view
 
-__all__ = ["GameGroup", "parse_options", "SETTING_KEYS"]
+__all__ = ["GameGroup", "parse_options", "SETTING_KEYS", "Page", "GameNumber"]
 
 log = logging.getLogger(__name__)
+
+# The ranges of the options both front ends read from bot/service/verbs.py (its test
+# compares every command of the tree with that description).
+Page = app_commands.Range[int, verbs.PAGE.min_value, verbs.PAGE.max_value]
+GameNumber = app_commands.Range[int, verbs.GAME_NUMBER.min_value, verbs.GAME_NUMBER.max_value]
 
 # Shown while typing `/game settings key:`; the service accepts any key a game's prompts name.
 SETTING_KEYS = Settings.KEYS
@@ -137,7 +142,7 @@ class GameGroup(app_commands.Group):
 
     @app_commands.command(name="log", description="What has happened at this table, page by page")
     @app_commands.describe(page="Page number, 1 is the most recent")
-    async def log(self, interaction: discord.Interaction, page: app_commands.Range[int, 1] = 1) -> None:
+    async def log(self, interaction: discord.Interaction, page: Page = 1) -> None:
         channel_id = await table_channel_id(interaction)
         try:
             text = await host(interaction).service.history.log(channel_id, page)

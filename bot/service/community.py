@@ -233,9 +233,12 @@ class Community:
         ]
         return {"format": "chancellery-member-data/1", "member": user_id, **data}
 
-    async def forget(self, user_id: int) -> str:
+    async def forget(self, user_id: int, *, confirm: str) -> str:
         """Remove the member's name and preferences; their finished seats are anonymised and
-        their seats in running games kept under "a former member"."""
+        their seats in running games kept under "a former member". Only when `confirm` is
+        "me", the word the member typed: both front ends pass it, so neither can skip it."""
+        if confirm.strip().casefold() != "me":
+            raise TableError("Nothing was removed. To be forgotten, type /community forget confirm:me.")
         for channel_id in await self.store.tables_of_user(user_id):
 
             async def run(t: LoadedTable) -> None:

@@ -22,7 +22,7 @@ as carol /community leaderboard game:envoys
 as bob /community profile
 as bob /community history id:1
 as alice /community mydata
-as alice /community forget
+as alice /community forget confirm:me
 as carol /community history
 """
 

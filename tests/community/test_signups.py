@@ -69,7 +69,7 @@ async def test_abandoning_removes_the_entry_and_archives_a_started_game_only(ser
     profile = await community.profile(GUILD, BOB, "bob")
     assert "Envoys (test game): 1 played, 0 finished, 0 won, 1 abandoned." in profile
     assert (await community.mydata(BOB))["abandoned_games"][0]["game"] == "envoys"
-    await community.forget(BOB)
+    await community.forget(BOB, confirm="me")
     assert await store.community.member_abandoned(GUILD, BOB) == {}
 
 

@@ -81,9 +81,9 @@ async def test_autocomplete_in_a_channel_without_a_table_is_quiet(service, caplo
         ("wait -5", "! wait takes minutes from 0 to"),
         ("wait 1e300", "! wait takes minutes from 0 to"),
         (f"auto {HUGE}", "! auto takes a number of moves"),
-        (f"as alice /game log page:{HUGE}", "page must be a whole number"),
-        (f"as alice /game start seed:{HUGE}", "seed must be a whole number of at most 19 digits"),
-        ("as alice /game start seed:99999999999999999999", "The seed must be a whole number from"),
+        (f"as alice /game log page:{HUGE}", "page: takes a whole number from 1 to 9,007,199,254,740,991"),
+        (f"as alice /game start seed:{HUGE}", "seed: takes a whole number from -9,223,372,036,854,775,808"),
+        ("as alice /game start seed:99999999999999999999", "seed: takes a whole number from -9,223,372,036,854,775,808"),
         ("as alice /game export file:/no/such/folder/record.json", "cannot write /no/such/folder/record.json"),
     ],
 )
