@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 
 from ..store import ActionRow, SeatHistoryRow, Store
 from ..store.community_rows import AbandonedSeat, FinishedGame, FinishedSeat
+from ..store.forgetting import FORGOTTEN, anonymous_id
 from .ratings import rate_game
 
 if TYPE_CHECKING:
@@ -115,6 +116,9 @@ def finished_record(
     seats, names = tally(actions, history, forced)
     for s in t.seats:
         names.setdefault(s.user_id, s.name)
+    # members forgotten while the game ran (named "a former member" already): archived under
+    # ids that name nobody, so no rating or profile is theirs again
+    anonymous = {uid: anonymous_id() for uid in t.row.meta.get(FORGOTTEN, ())}
     game = FinishedGame(
         guild_id=t.row.guild_id or 0,  # 0: a table outside a server (the console)
         channel_id=t.row.channel_id,
@@ -139,7 +143,7 @@ def finished_record(
             won = share if st.rank == 1 and not mostly_automatic else 0.0
             rows.append(
                 FinishedSeat(
-                    st.seat, t.label(st.seat), uid, names.get(uid, "a member"), st.rank, st.score,
+                    st.seat, t.label(st.seat), anonymous.get(uid, uid), names.get(uid, "a member"), st.rank, st.score,
                     tl.decisions.get(uid, 0), tl.missed.get(uid, 0), tl.total, tl.automatic, won,
                     tl.seconds.get(uid, 0.0),
                 )
@@ -199,7 +203,8 @@ async def archive_abandoned(store: Store, t: LoadedTable, now: float) -> None:
     seats = [
         AbandonedSeat(t.row.guild_id or 0, t.row.channel_id, t.row.created_at, t.game.id, s.user_id, now)
         for s in t.seats
-        if s.user_id > 0  # a member, even one whose seat is played automatically now
+        # a member, even one whose seat is played automatically now; not one who was forgotten
+        if s.user_id > 0 and s.user_id not in t.row.meta.get(FORGOTTEN, ())
     ]
     if not seats:
         return

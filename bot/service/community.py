@@ -239,24 +239,21 @@ class Community:
         "me", the word the member typed: both front ends pass it, so neither can skip it."""
         if confirm.strip().casefold() != "me":
             raise TableError("Nothing was removed. To be forgotten, type /community forget confirm:me.")
-        for channel_id in await self.store.tables_of_user(user_id):
-
-            async def run(t: LoadedTable) -> None:
-                seats = [replace(s, name=FORMER_MEMBER) if s.user_id == user_id else s for s in t.seats]
-                if seats != t.seats:
-                    await self.access.save(t, seats=seats)
-
-            try:
-                await self.access.with_table(channel_id, run)
-            except TableError:
-                continue
+        # one transaction: every table, the archive, the ratings and what waits to be said
+        changed = await self.store.community.forget_member(user_id, FORMER_MEMBER)
         await self.store.community.forget_abandoned(user_id)
-        await self.store.community.forget_member(user_id, FORMER_MEMBER)
+        for channel_id in changed:  # their versions moved on: nothing shows them as they were
+            async with self.access.lock(channel_id):
+                try:
+                    await self.access.load(channel_id, fresh=True)
+                except TableError:
+                    continue
         self.service.preferences.cache[user_id] = NotifyPrefs(user_id)  # the defaults, as stored now
         return (
-            "Done: your name and preferences are removed, your seats in finished games no longer name "
-            "you, and your seats in games still running are shown as “a former member”. What was said "
-            "in a table's public log stays with that table."
+            "Done: your name and preferences are removed. Every game you played, finished or still "
+            "running, shows your seats as “a former member”, and you are off the leaderboards; you "
+            "can keep playing the games still running. Messages already posted in Discord stay as "
+            "they were."
         )
 
     # -- profiles --------------------------------------------------------------------------

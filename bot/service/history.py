@@ -24,6 +24,7 @@ from engine.core import PUBLIC, GameError, GameState, seed_commitment
 from ..render.replay_page import ReplayPageError, replay_page
 from ..render.text import escape, split_message
 from ..store import ActionRow, EventRow, TableExists, TableRow
+from ..store.forgetting import FORGOTTEN
 from .outbox import Outbox, Post
 from .records import PUBLIC_FORMAT, Record, ReplayError, check_format, record_from_store, replay
 from .tablebase import LOG_PAGE, OVER, Settings, TableError, first_error, host_only, note_saved
@@ -120,7 +121,7 @@ class History:
         data = record.model_dump(mode="json")
         data["secret"] = t.row.status != "finished"  # an operator's export of a game in play
         data["seed_commitment"] = seed_commitment(t.row.seed)
-        data["seats_over_time"] = await self._seats_over_time(channel_id)
+        data["seats_over_time"] = await self._seats_over_time(t)
         data["status"] = t.row.status
         return data
 
@@ -151,7 +152,7 @@ class History:
             "labels": {seat: t.label(seat) for seat in t.state.seats},
             "names": {s.seat: s.name for s in t.seats if s.seat},
             "seed_commitment": seed_commitment(t.row.seed),
-            "seats_over_time": await self._seats_over_time(channel_id),
+            "seats_over_time": await self._seats_over_time(t),
             "public_log": [
                 {"action": e.action_idx + 1 if e.action_idx is not None else None, "text": e.text}
                 for e in events
@@ -159,18 +160,21 @@ class History:
             "public_view": g.view(t.state, PUBLIC),
         }
 
-    async def _seats_over_time(self, channel_id: int) -> list[dict]:
+    async def _seats_over_time(self, t: LoadedTable) -> list[dict]:
+        """Who played each seat from which action; no id of a member who was forgotten (their
+        seat stays theirs to play while the game runs, under "a former member")."""
+        forgotten = set(t.row.meta.get(FORGOTTEN, ()))
         return [
             {
                 "seat": h.seat,
                 "name": h.name,
-                "user_id": h.user_id if h.user_id > 0 else None,
+                "user_id": h.user_id if h.user_id > 0 and h.user_id not in forgotten else None,
                 "automatic": h.automatic,
                 "from_action": h.from_step + 1,
                 "at": h.at,
                 "reason": h.reason,
             }
-            for h in await self.store.get_seat_history(channel_id)
+            for h in await self.store.get_seat_history(t.row.channel_id)
         ]
 
     async def import_record(

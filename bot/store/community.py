@@ -111,10 +111,14 @@ class CommunityStore(ABC):
         """Every community row about the member (finished seats, ratings, settings, watches)."""
 
     @abstractmethod
-    async def forget_member(self, user_id: int, former: str) -> None:
+    async def forget_member(self, user_id: int, former: str) -> list[int]:
         """The member's finished seats named `former` under an id of their own that names
         nobody, their ratings, community settings, watches, notification and delivery
-        preferences deleted, their name in seat histories replaced.
+        preferences deleted; at every table that names them, their seats and seat histories
+        named `former` and their name replaced in its meta, a closed table's rows under an id
+        that names nobody, and the posts and turn notices waiting to be said without their
+        name (bot/store/forgetting.py). Returns the channels of the tables it changed, whose
+        version it moved on.
 
         Kept here though it reaches past the community (seat histories, notification and
         delivery preferences, turn notices): all of it is one transaction, on the same

@@ -17,6 +17,7 @@ from typing import Any
 import asyncpg
 
 from . import community_rows as community  # the community's rows and the queries both backends share
+from . import forgetting
 from .community import CommunityStore
 
 __all__ = ["PostgresCommunityStore", "numbered"]
@@ -210,10 +211,25 @@ class PostgresCommunityStore(CommunityStore):
             await self.is_hidden(user_id),
         )
 
-    async def forget_member(self, user_id: int, former: str) -> None:
-        """One transaction, the tables' rows it reaches (seat histories, notification and
-        delivery preferences, turn notices) with the community's (CommunityStore.forget_member)."""
+    async def forget_member(self, user_id: int, former: str) -> list[int]:
+        """One transaction, the tables' rows it reaches (seats, seat histories, action logs,
+        meta, posts waiting, notification and delivery preferences, turn notices) with the
+        community's (CommunityStore.forget_member; what is written: forgetting.py)."""
         async with self._pool.acquire() as conn, conn.transaction():
+            names = [r[0] for r in await conn.fetch(numbered(forgetting.NAMES_SQL), *(user_id,) * 4)]
+            pattern = forgetting.spoken(names, former)
+            # locked: a save between the read of a table's meta and its rewrite would be lost
+            tables = await conn.fetch(numbered(forgetting.TABLES_SQL) + " FOR UPDATE", *(user_id,) * 3)
+            for sql, params in forgetting.table_statements(tables, user_id, former, pattern):
+                await conn.execute(numbered(sql), *params)
+            outbox = await conn.fetch(forgetting.OUTBOX_SQL)
+            for body, key in forgetting.bodies_rewritten(outbox, pattern, former):
+                await conn.execute("UPDATE outbox SET body=$1 WHERE id=$2", body, *key)
+            notices = await conn.fetch(forgetting.NOTICES_SQL)
+            for body, key in forgetting.bodies_rewritten(notices, pattern, former):
+                await conn.execute(
+                    "UPDATE turn_notices SET body=$1 WHERE channel_id=$2 AND user_id=$3", body, *key
+                )
             # each seat a fresh id of its own below the automatic player's -1 (see the SQLite store)
             await conn.execute(
                 "UPDATE finished_seats SET user_id = -2 - floor(random() * 281474976710656)::bigint, name=$1 "

@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from . import community_rows as community  # the community's rows and the queries both backends share
+from . import forgetting
 from .community import CommunityStore
 
 __all__ = ["SqliteCommunityStore"]
@@ -217,11 +218,23 @@ class SqliteCommunityStore(CommunityStore):
         watches = await self._fetch("SELECT guild_id, game FROM watches WHERE user_id=?", (user_id,))
         return community.member_data_of(seats, ratings, watches, await self.is_hidden(user_id))
 
-    async def forget_member(self, user_id: int, former: str) -> None:
-        """One transaction, the tables' rows it reaches (seat histories, notification and
-        delivery preferences, turn notices) with the community's (CommunityStore.forget_member)."""
+    async def forget_member(self, user_id: int, former: str) -> list[int]:
+        """One transaction, the tables' rows it reaches (seats, seat histories, action logs,
+        meta, posts waiting, notification and delivery preferences, turn notices) with the
+        community's (CommunityStore.forget_member; what is written: forgetting.py)."""
 
-        def write(conn: sqlite3.Connection) -> None:
+        def write(conn: sqlite3.Connection) -> list[int]:
+            names = [r[0] for r in conn.execute(forgetting.NAMES_SQL, (user_id,) * 4)]
+            pattern = forgetting.spoken(names, former)
+            tables = conn.execute(forgetting.TABLES_SQL, (user_id,) * 3).fetchall()
+            for sql, params in forgetting.table_statements(tables, user_id, former, pattern):
+                conn.execute(sql, params)
+            outbox = conn.execute(forgetting.OUTBOX_SQL).fetchall()
+            for body, key in forgetting.bodies_rewritten(outbox, pattern, former):
+                conn.execute("UPDATE outbox SET body=? WHERE id=?", (body, *key))
+            notices = conn.execute(forgetting.NOTICES_SQL).fetchall()
+            for body, key in forgetting.bodies_rewritten(notices, pattern, former):
+                conn.execute("UPDATE turn_notices SET body=? WHERE channel_id=? AND user_id=?", (body, *key))
             # each seat a fresh id of its own below the automatic player's -1: nobody, and no
             # two of the former member's games linked
             conn.execute(
