@@ -95,10 +95,13 @@ class Play:
 
     # -- one step --------------------------------------------------------------------------
     async def step(
-        self, t: LoadedTable, seat: str, user_id: int | None, action: Any, said: str = ""
+        self, t: LoadedTable, seat: str, user_id: int | None, action: Any, said: str = "", *, order: str | None = None
     ) -> tuple[LoadedTable, Outbox]:
         """Apply one action and save it with its events and deadlines in one transaction.
         `said`: the public line a decision without a real choice is taken with, logged first.
+        `order`: the standing order the action applies; withdrawn in the same transaction
+        if the seat still owes a decision of that phase (used up: a draft's next pick), so
+        a stale later save can never leave it to be applied again.
 
         The action is played on the cached state itself, not on a copy (the copy was most
         of the service's work per action: bench/README.md). The table forgets that object
@@ -108,7 +111,7 @@ class Play:
         timed for the operator's metrics, a refusal counted as one."""
         start = time.perf_counter()
         try:
-            stepped = await self._step(t, seat, user_id, action, said)
+            stepped = await self._step(t, seat, user_id, action, said, order)
         except TableError:
             metrics.observe_action(t.game.id, time.perf_counter() - start, refused=True)
             raise
@@ -119,7 +122,7 @@ class Play:
         return stepped
 
     async def _step(
-        self, t: LoadedTable, seat: str, user_id: int | None, action: Any, said: str
+        self, t: LoadedTable, seat: str, user_id: int | None, action: Any, said: str, order: str | None
     ) -> tuple[LoadedTable, Outbox]:
         g = t.game
         before, before_json = t.prompts, t.row.state
@@ -127,7 +130,7 @@ class Play:
         # what the confirmation reads of the state before the step, taken while it is before it
         reply = confirm_before(g, t.state, seat, action)
         kept = kept_for_confirm(g, t.state) if reply is None else None
-        t, out, changes = await self._played_and_saved(t, seat, user_id, action, action_json, said)
+        t, out, changes = await self._played_and_saved(t, seat, user_id, action, action_json, said, order)
         if changes["outcome"] is not None:  # the game is over: the server's archive and ratings learn it
             await archive_finished(self.access.store, t, self.clock())
         out.status = functools.partial(self.posts.status, t)  # written only if a front end reads it
@@ -137,7 +140,14 @@ class Play:
         return t, out
 
     async def _played_and_saved(
-        self, t: LoadedTable, seat: str, user_id: int | None, action: Any, action_json: str, said: str
+        self,
+        t: LoadedTable,
+        seat: str,
+        user_id: int | None,
+        action: Any,
+        action_json: str,
+        said: str,
+        order: str | None = None,
     ) -> tuple[LoadedTable, Outbox, dict[str, Any]]:
         """The step on the state in place, saved with what it says (its outbox, stored in
         the same transaction); the table as stored if anything fails."""
@@ -161,6 +171,9 @@ class Play:
             action_row = ActionRow(channel_id, idx, seat, user_id, action_json, now, applied.undoable)
             event_rows = [EventRow(channel_id, idx, e.audience, e.kind, e.text, now) for e in events]
             row, old_round, new_round = _row_after(t, state, outcome, deadlines)
+            owed = {p.phase for p in before if p.seat == seat}
+            if order is not None and any(p.seat == seat and p.phase in owed for p in after):
+                row = replace(row, meta=_without_order(row.meta, seat, order))  # used up
             changes = {
                 "after": after,
                 "outcome": outcome,
@@ -339,8 +352,9 @@ class Play:
         """A standing order applied the moment its decision comes; withdrawn once used up
         or if it is no longer legal."""
         seat = prompt.seat
+        holder = t.holder(seat)
         try:
-            t, step = await self.step(t, seat, t.holder(seat).user_id if t.holder(seat) else None, action)
+            t, step = await self.step(t, seat, holder.user_id if holder else None, action, order=order)
         except TableError as exc:  # no longer legal (a sheet the bidding made too dear)
             t = await self._drop_order(t, seat, order)
             seat_post(
@@ -354,9 +368,7 @@ class Play:
             return t
         seat_post(t, out, seat, private, kind="notice", dm=False)
         taken.append(prompt)
-        out.merge(step)  # said even if the order's withdrawal below meets another process's save
-        if any(p.seat == seat and p.phase == prompt.phase for p in t.prompts):
-            t = await self._drop_order(t, seat, order)  # used; the decision is still owed (a draft)
+        out.merge(step)
         return t
 
     def _next_automatic(
@@ -386,9 +398,14 @@ class Play:
         return None, None, "", "", None
 
     async def _drop_order(self, t: LoadedTable, seat: str, name: str) -> LoadedTable:
-        everyone = dict(t.row.meta.get("standing") or {})
-        everyone[seat] = {n: scope for n, scope in (everyone.get(seat) or {}).items() if n != name}
-        return await self.access.save(t, row=replace(t.row, meta={**t.row.meta, "standing": everyone}))
+        return await self.access.save(t, row=replace(t.row, meta=_without_order(t.row.meta, seat, name)))
+
+
+def _without_order(meta: dict[str, Any], seat: str, name: str) -> dict[str, Any]:
+    """The table's meta with the seat's standing order `name` withdrawn."""
+    everyone = dict(meta.get("standing") or {})
+    everyone[seat] = {n: scope for n, scope in (everyone.get(seat) or {}).items() if n != name}
+    return {**meta, "standing": everyone}
 
 
 def automatic_row(t: LoadedTable, seats: list[SeatRow], seat: str | None, now: float) -> SeatRow:

@@ -227,3 +227,33 @@ async def test_automatic_moves_cut_short_by_other_process_again_and_again_are_pl
     assert a.play.unsettled == set()
     assert [o.channel_id for o in outs] == [CHANNEL]
     assert any("has committed" in p.text for p in outs[0].posts)
+
+
+async def test_a_used_up_standing_order_is_withdrawn_in_the_same_save_as_the_action_it_applied(service):
+    """An Origins sheet left before Phase 4 becomes the draft, still owed: the order is used
+    up. Were it withdrawn by a save of its own, another process's save in between would
+    leave it in place, to be applied again from the stored table."""
+    await service.lobby.create(CHANNEL, 9, "origins", 1, "p1")
+    for uid in range(2, 6):
+        await service.lobby.join(CHANNEL, uid, f"p{uid}")
+    await service.lobby.start(CHANNEL, 1, seed=5)
+    me = (await service.load(CHANNEL)).seat_of(1).seat
+    await service.controls.standing(CHANNEL, 1, "sheet SER 2")
+    saves = []
+    save = service.store.save
+
+    async def recorded(row, version, **kw):
+        saves.append(([(x.seat, json.loads(x.action)["kind"]) for x in kw.get("actions", ())], row.meta))
+        return await save(row, version, **kw)
+
+    service.store.save = recorded  # type: ignore[method-assign]
+    for _ in range(40):  # everyone passes: Phase 3 ends and Phase 4 begins
+        t = await service.load(CHANNEL)
+        if t.state.phase != "bidding":
+            break
+        await service.act(CHANNEL, t.holder(t.prompts[0].seat).user_id, {"kind": "pass"})
+
+    applied = [meta for actions, meta in saves if any(seat == me and kind != "pass" for seat, kind in actions)]
+    assert len(applied) == 1  # the sheet, applied once
+    assert not (applied[0].get("standing") or {}).get(me)  # withdrawn by that very save
+    assert "Your standing orders: none." in (await service.controls.standing(CHANNEL, 1)).reply
