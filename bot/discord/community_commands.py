@@ -21,9 +21,10 @@ import logging
 import discord
 from discord import app_commands
 
+from bot.service.audience import Reader
 from bot.service.community import Community, Server, community_of
 
-from .context import is_admin, refuse_in_dms, table_channel_id
+from .context import is_admin, may_open, reader_of, refuse_in_dms, table_channel_id
 from .host import host
 from .interact import answer_file, answer_private, run_refusable, say
 from .table_commands import GameNumber, Page, _game_choices
@@ -112,12 +113,12 @@ class CommunityGroup(app_commands.Group):
         page: Page = 1,
         id: GameNumber | None = None,
     ) -> None:
-        community, guild_id = _community(interaction), interaction.guild_id or 0
+        community, guild_id, reader = _community(interaction), interaction.guild_id or 0, reader_of(interaction)
         if id is None:
-            work = community.history(guild_id, game=game, user_id=member.id if member else None, page=page)
+            work = community.history(reader, guild_id, game=game, user_id=member.id if member else None, page=page)
             await answer_private(interaction, work)
             return
-        ok, found = await run_refusable(interaction, community.finished(guild_id, id))
+        ok, found = await run_refusable(interaction, community.finished(reader, guild_id, id))
         if ok:
             text, record = found
             data = json.dumps(record, indent=1).encode()
@@ -129,7 +130,8 @@ class CommunityGroup(app_commands.Group):
     async def leaderboard(
         self, interaction: discord.Interaction, game: str, page: Page = 1
     ) -> None:
-        await answer_private(interaction, _community(interaction).leaderboard(interaction.guild_id or 0, game, page))
+        work = _community(interaction).leaderboard(reader_of(interaction), interaction.guild_id or 0, game, page)
+        await answer_private(interaction, work)
 
     @app_commands.command(
         name="profile", description="A member's games, nations, ratings and reliability (hidden: leave the leaderboards)"

@@ -32,6 +32,10 @@ Played = tuple[FinishedGame, list[FinishedSeat]]
 EVERY_ROW = 2**62  # a limit no server's leaderboard reaches
 
 
+def _as_listed(s: FinishedSeat) -> tuple[int, str, int]:
+    return s.rank, s.seat, s.user_id
+
+
 def _every_channel(channel_id: int) -> bool:
     return True
 
@@ -92,7 +96,7 @@ class Seen:
         with `user_id`), and whether more follow."""
         if await self._some_hidden(game):
             rows = [
-                (g, s)
+                (g, sorted(s, key=_as_listed))  # the store's order: best rank first
                 for g, s in await self._finished(game)
                 if user_id is None or any(x.user_id == user_id for x in s)
             ]

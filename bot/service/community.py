@@ -296,8 +296,8 @@ class Community:
             except TableError:
                 continue
             me = t.seat_of(user_id)
-            if t.row.guild_id != guild_id or me is None:
-                continue
+            if t.row.guild_id != guild_id or me is None or user_id in t.row.meta.get("forgotten", ()):
+                continue  # a forgotten member's seat is nobody's to point at
             where = f"{t.game.title} in <#{channel_id}>"
             if t.row.status == "lobby":
                 lines.append(f"• {where}: in the lobby.")
@@ -401,7 +401,9 @@ class Community:
     async def open_lobbies(self, guild_id: int) -> list[int]:
         """The channels of the server's tables still in their lobby (shown again when the
         lobby channel changes)."""
-        return [r.channel_id for r in await self.store.community.directory(guild_id) if r.status == "lobby"]
+        # the bot's own look: each entry then passes the lobby channel's rule (announcements.py)
+        tables = await Seen(self.store.community, guild_id, EVERY_CHANNEL).tables()
+        return [r.channel_id for r in tables if r.status == "lobby"]
 
     async def lobby_news(self, channel_id: int) -> LobbyNews | None:
         """What the table's lobby-channel entry and its game's watchers need now (signups.py)."""

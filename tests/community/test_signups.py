@@ -8,7 +8,7 @@ import io
 from pathlib import Path
 
 from bot.console.console import run_console
-from bot.service.community import community_of
+from bot.service.community import EVERY_CHANNEL, community_of
 from bot.service.tables import TableService
 from tests.community.conftest import ALICE, BOB, CAROL, GUILD
 from tests.service.conftest import Clock
@@ -66,7 +66,7 @@ async def test_abandoning_removes_the_entry_and_archives_a_started_game_only(ser
     await service.lobby.create(CHANNEL, GUILD, "envoys", CAROL, "carol")  # the row is replaced
     assert await store.community.member_abandoned(GUILD, ALICE) == {"envoys": 1}
     assert await store.community.member_abandoned(GUILD, BOB) == {"envoys": 1}
-    profile = await community.profile(GUILD, BOB, "bob")
+    profile = await community.profile(EVERY_CHANNEL, GUILD, BOB, "bob")
     assert "Envoys (test game): 1 played, 0 finished, 0 won, 1 abandoned." in profile
     assert (await community.mydata(BOB))["abandoned_games"][0]["game"] == "envoys"
     await community.forget(BOB, confirm="me")
