@@ -1,0 +1,26 @@
+"""The table directory (`/community tables`) names a member with a hostile nickname escaped:
+no live mention, formatting or masked link (`bot.render.escape`)."""
+
+from __future__ import annotations
+
+from bot.render import escape
+from bot.service.audience import EVERY_CHANNEL
+from bot.service.community import community_of
+
+from .conftest import GUILD
+
+HOSTILE = "<@123> **bold** ||spoiler|| [x](https://evil.example) @everyone"
+ALICE, BOB = 7_000_000_001, 7_000_000_002
+LOBBY, RUNNING = 401, 402
+
+
+async def test_the_directory_names_a_hostile_player_escaped(service):
+    await service.lobby.create(RUNNING, GUILD, "envoys", BOB, HOSTILE)  # they owe the first move
+    await service.lobby.join(RUNNING, ALICE, "alice")
+    await service.lobby.start(RUNNING, BOB, seed=5)
+    await service.lobby.create(LOBBY, GUILD, "envoys", BOB, HOSTILE)
+    directory = await community_of(service).directory(EVERY_CHANNEL, GUILD)
+    assert f"<#{RUNNING}>" in directory and f"<#{LOBBY}>" in directory
+    assert escape(HOSTILE) in directory
+    for live in ("<@123>", "@everyone", "**bold**", "||spoiler||", "[x]("):
+        assert live not in directory, live
