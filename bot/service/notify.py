@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from ..render import timestamp
+from ..render import escape, timestamp
 from ..store import NotifyPrefs
 from .outbox import Outbox, Post, seat_post
 from .preferences import Preferences
@@ -93,7 +93,7 @@ class Notifications:
             try:
                 ZoneInfo(timezone.strip())
             except (ZoneInfoNotFoundError, ValueError):
-                raise TableError(f"{timezone!r} is not a timezone name like Europe/Vienna or UTC.") from None
+                raise TableError(f"“{escape(timezone[:40])}” is not a timezone name like Europe/Vienna or UTC.") from None
             prefs.timezone = timezone.strip()
         if quiet_hours is not None:
             text = quiet_hours.strip().lower()
