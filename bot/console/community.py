@@ -54,7 +54,8 @@ class CommunityLines:
         elif verb == "leaderboard":
             self.private(user, await c.leaderboard(EVERY_CHANNEL, SERVER, options["game"], page))
         elif verb == "profile" and "hidden" in options:
-            self.private(user, await c.set_hidden(uid, options["hidden"]))
+            member = options.get("member")
+            self.private(user, await c.set_hidden(uid, options["hidden"], member_id=user_id_for(member) if member else None))
         elif verb == "profile":
             name = options.get("member", user)
             self.private(user, await c.profile(EVERY_CHANNEL, SERVER, user_id_for(name), name))

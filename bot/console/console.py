@@ -23,7 +23,7 @@ from ..render.pictures import Picture
 from ..service import reference
 from ..service.outbox import Outbox
 from ..service.tables import TableError, TableService
-from ..service.verbs import one_deadline_tool
+from ..service.verbs import one_deadline_tool, substitute_asked
 from .community import LOBBY_CHANNEL, CommunityLines
 from .grammar import (
     COMMUNITY_VERBS,
@@ -354,10 +354,11 @@ class Console:
             await self.show(await deadlines.set_deadline(CHANNEL, uid, hours), user)
 
     async def _substitute(self, user: str, uid: int, options: dict[str, Any]) -> None:
-        if "seat" not in options or "member" not in options:
-            raise ConsoleError("/game substitute needs seat:<nation or player> member:<name>")
-        member = options["member"]
         controls = self.service.controls
+        if not substitute_asked("member" in options, "seat" in options):  # as Discord: no options asks for one
+            await self.show(await controls.request_substitute(CHANNEL, uid), user)
+            return
+        member = options["member"]
         await self.show(
             await controls.substitute(CHANNEL, uid, options["seat"], user_id_for(member), member), user
         )

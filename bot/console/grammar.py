@@ -60,7 +60,7 @@ HELP = """Console lines use the slash commands' grammar: /<command> <option>:<va
   /game rules game:<id> | /game card name:<name> [game:<id>] | /game help [game:<id>] [aid:yes]
   /game settings [<key>:<value> …] | /game pause | /game resume | /game undo | /game publish
   /deadline hours:<h> | /deadline end_now:yes | /deadline nudge:yes   (host; /game deadline … too)
-  /game substitute seat:<x> member:<name> | /game bot [seat:<x>] [on:no] | /game export [format:json|html] [file:<path>]
+  /game substitute [seat:<x> member:<name>] | /game bot [seat:<x>] [on:no] | /game export [format:json|html] [file:<path>]
   /game notify [mode:dm|mention] [timezone:<zone>] [quiet_hours:22-07] | /game standing [order:<name>] [withdraw:yes]
   /game session [day:<weekday> time:<HH:MM> hours:<h> timezone:<zone>] [remove:yes]
   /<game> <command> <option>:<value> …           e.g. /crisis play card:Conrad belligerence:yes

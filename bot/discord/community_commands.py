@@ -142,10 +142,8 @@ class CommunityGroup(app_commands.Group):
     ) -> None:
         community = _community(interaction)
         if hidden is not None:
-            if member is not None and member.id != interaction.user.id:
-                await say(interaction, "Only your own profile can be hidden or shown.")
-                return
-            await answer_private(interaction, community.set_hidden(interaction.user.id, hidden))
+            work = community.set_hidden(interaction.user.id, hidden, member_id=member.id if member else None)
+            await answer_private(interaction, work)
             return
         who = member or interaction.user
         work = community.profile(reader_of(interaction), interaction.guild_id or 0, who.id, who.display_name)

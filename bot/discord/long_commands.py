@@ -20,6 +20,7 @@ import discord
 from discord import app_commands
 
 from bot.service import verbs
+from bot.service.errors import TableError
 from bot.service.records import FORMAT, ReplayError, parse_json
 
 from .context import is_admin, table_channel_id
@@ -117,8 +118,10 @@ async def deadline(
     channel_id = await table_channel_id(interaction)
     service = host(interaction).service
     who, admin = interaction.user.id, is_admin(interaction)
-    if sum((hours is not None, end_now, nudge)) != 1:
-        await say(interaction, "Give exactly one of hours:, end_now:True or nudge:True.")
+    try:
+        verbs.one_deadline_tool(hours, end_now, nudge)
+    except TableError as exc:
+        await say(interaction, str(exc))
         return
     if end_now:
         work = service.deadlines.end_phase(channel_id, who, admin=admin)
@@ -143,20 +146,17 @@ async def substitute(
 ) -> None:
     channel_id = await table_channel_id(interaction)
     service = host(interaction).service
-    if member is None:
-        if seat is not None:
-            await say(
-                interaction,
-                "Name the member who takes the seat over, or give no options to ask for a substitute yourself.",
-            )
-            return
+    try:
+        hand_over = verbs.substitute_asked(member is not None, seat is not None)
+    except TableError as exc:
+        await say(interaction, str(exc))
+        return
+    if not hand_over:
         await answer_outbox(interaction, service.controls.request_substitute(channel_id, interaction.user.id))
         return
+    assert member is not None and seat is not None
     if member.bot:
         await say(interaction, "A bot cannot take a seat; use `/game bot` for an automatic seat.")
-        return
-    if seat is None:
-        await say(interaction, "Choose the seat to hand over.")
         return
     work = service.controls.substitute(
         channel_id, interaction.user.id, seat, member.id, member.display_name, admin=is_admin(interaction)

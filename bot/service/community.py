@@ -197,7 +197,11 @@ class Community:
         return "\n".join(lines)
 
     # -- a member's settings and data -----------------------------------------------------
-    async def set_hidden(self, user_id: int, hidden: bool) -> str:
+    async def set_hidden(self, user_id: int, hidden: bool, *, member_id: int | None = None) -> str:
+        """Leave the leaderboards or return; `member_id` is the profile named, if any: only
+        one's own profile can be hidden or shown, whichever front end asks."""
+        if member_id is not None and member_id != user_id:
+            raise TableError("Only your own profile can be hidden or shown.")
         await self.store.community.set_hidden(user_id, hidden, self.clock())
         if hidden:
             return "Your profile is hidden: you are left off every leaderboard. /community profile hidden:no shows it again."

@@ -160,6 +160,16 @@ def one_deadline_tool(hours: float | None, end_now: bool, nudge: bool) -> None:
         raise TableError("Give exactly one of hours:, end_now:True or nudge:True.")
 
 
+def substitute_asked(member: bool, seat: bool) -> bool:
+    """/game substitute: True to hand `seat` to `member` (the host), False to ask for a
+    substitute for oneself (no options); refused, in Discord's words, for one without the other."""
+    if seat and not member:
+        raise TableError("Name the member who takes the seat over, or give no options to ask for a substitute yourself.")
+    if member and not seat:
+        raise TableError("Choose the seat to hand over.")
+    return member
+
+
 def read(verb: Verb, given: dict[str, str], front: Where = "console") -> dict[str, Any]:
     """The typed options, checked as Discord checks them and turned into the values Discord
     would send (an int, a float, a bool, one of the choices); an empty value is left out.

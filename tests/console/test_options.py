@@ -215,3 +215,22 @@ def test_a_real_console_process_refuses_in_words_and_keeps_going(tmp_path):
     assert FORGET_REFUSED in done.stdout
     assert "! line 3 of" in done.stdout and "! line 5 of" not in done.stdout
     assert "> as alice /game new game:crisis1914" in done.stdout and "Crisis: 1914" in done.stdout.split("new game")[-1]
+
+
+async def test_substitute_without_options_asks_for_one_and_half_an_order_is_refused_as_discord_says(store):
+    before = "as alice /game new game:envoys\nas bob /game join\nas alice /game start seed:3\n"
+    rc, out = await said(store, "as bob /game substitute seat:alice", before)
+    assert (
+        "[private to bob] Refused: Name the member who takes the seat over, or give no options to ask for a "
+        "substitute yourself." in out
+    )
+    rc, out = await said(store, "as alice /game substitute member:carol")
+    assert "[private to alice] Refused: Choose the seat to hand over." in out
+    rc, out = await said(store, "as bob /game substitute")
+    assert rc == 0 and "Refused" not in out and "substitute" in out.split("> as bob /game substitute")[-1]
+
+
+async def test_only_ones_own_profile_is_hidden_in_the_console_as_in_discord(store):
+    rc, out = await said(store, "as alice /community profile member:bob hidden:yes\nas bob /community profile")
+    assert "[private to alice] Refused: Only your own profile can be hidden or shown." in out
+    assert "**bob** (hidden" not in out
