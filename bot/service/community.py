@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from engine import games
 from engine.core import GameError
 
-from ..render.text import timestamp
+from ..render.text import escape, timestamp
 from ..store import NotifyPrefs
 from ..store.community_rows import DirectoryRow, FinishedGame, FinishedSeat
 from . import signups
@@ -189,7 +189,7 @@ class Community:
             return f"Nobody has a rating in {title} on this server yet." if page == 1 else "No one on this page."
         lines = [f"**{title} leaderboard** (page {page} of {_pages(total)}): rating, games, wins"]
         for n, r in enumerate(rows, (page - 1) * PAGE + 1):
-            lines.append(f"{n}. {r.name}: {r.ordinal:.1f} ({_count(r.games, 'game')}, {wins_text(r.wins)} won)")
+            lines.append(f"{n}. {escape(r.name)}: {r.ordinal:.1f} ({_count(r.games, 'game')}, {wins_text(r.wins)} won)")
         lines.append(
             "The rating is the conservative estimate of skill (mean minus three deviations); it grows "
             "with wins and with games played."
@@ -271,7 +271,7 @@ class Community:
         ratings = {r.game: r for r in await seen.member_ratings(user_id)}
         abandoned = await seen.member_abandoned(user_id)
         hidden = await self.store.community.is_hidden(user_id)
-        lines = [f"**{name}**" + (" (hidden from the leaderboards)" if hidden else "")]
+        lines = [f"**{escape(name)}**" + (" (hidden from the leaderboards)" if hidden else "")]
         for game in sorted({r["game"] for r in record} | set(abandoned) | set(ratings), key=game_title):
             lines.append(_game_line(game, [r for r in record if r["game"] == game], abandoned.get(game, 0), ratings))
         if len(lines) == 1:
@@ -347,7 +347,7 @@ class Community:
                 continue
             if name and name != heading:
                 heading = name
-                lines.append(f"__{name}__")
+                lines.append(f"__{escape(name)}__")
             lines.append(_table_line(t))
         if page < _pages(len(rows)):
             lines.append(f"More: /community tables page:{page + 1}")
@@ -487,9 +487,9 @@ def _players(seats: list[FinishedSeat]) -> str:
 def _played_by(rows: list[FinishedSeat]) -> str:
     """A seat's players by their share of its decisions: "alice", "alice and bob (4 of 10)"."""
     if len(rows) == 1:
-        return rows[0].name
+        return escape(rows[0].name)
     total = max(rows[0].seat_decisions, 1)
-    return " and ".join(f"{s.name} ({s.decisions + s.missed} of {total} decisions)" for s in rows)
+    return " and ".join(f"{escape(s.name)} ({s.decisions + s.missed} of {total} decisions)" for s in rows)
 
 
 def _record(g: FinishedGame, seats: list[FinishedSeat]) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from bot.render import escape
 from bot.service.audience import EVERY_CHANNEL
 from bot.service.community import community_of
 
-from .conftest import GUILD
+from .conftest import GUILD, finish
 
 HOSTILE = "<@123> **bold** ||spoiler|| [x](https://evil.example) @everyone"
 ALICE, BOB = 7_000_000_001, 7_000_000_002
@@ -24,3 +24,20 @@ async def test_the_directory_names_a_hostile_player_escaped(service):
     assert escape(HOSTILE) in directory
     for live in ("<@123>", "@everyone", "**bold**", "||spoiler||", "[x]("):
         assert live not in directory, live
+
+
+async def test_the_history_a_game_by_number_the_leaderboard_and_a_profile_name_a_hostile_player_escaped(service):
+    await finish(service, RUNNING, {BOB: HOSTILE, ALICE: "alice"})
+    c = community_of(service)
+    (text, record) = await c.finished(EVERY_CHANNEL, GUILD, 1)
+    answers = [
+        await c.history(EVERY_CHANNEL, GUILD),
+        text,
+        await c.leaderboard(EVERY_CHANNEL, GUILD, "envoys"),
+        await c.profile(EVERY_CHANNEL, GUILD, BOB, HOSTILE),
+    ]
+    for answer in answers:
+        assert escape(HOSTILE) in answer, answer
+        for live in ("<@123>", "@everyone", "**bold**", "||spoiler||", "[x]("):
+            assert live not in answer, (live, answer)
+    assert {s["player"] for s in record["seats"]} == {HOSTILE, "alice"}  # the record is data: as typed
