@@ -103,6 +103,7 @@ class Console:
         deliveries = self.service.deliveries
         await deliveries.keep(out)
         await self._print(out, caller)
+        self.out.flush()  # written before it counts as said: a kill after `done` loses nothing
         await deliveries.done(out.kept_ids)
 
     async def said_late(self) -> None:
@@ -115,6 +116,7 @@ class Console:
                     except TableError:
                         outbox.status = None
                 await self._print(outbox, None)
+                self.out.flush()
                 await self.service.deliveries.done(ids)
 
     async def _print(self, out: Outbox, caller: str | None) -> None:
