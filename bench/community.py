@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.service import ratings  # noqa: E402
-from bot.service.community import EVERY_CHANNEL, community_of  # noqa: E402
+from bot.service.community import EVERY_CHANNEL  # noqa: E402
 from bot.service.tables import TableService  # noqa: E402
 from bot.store import open_store  # noqa: E402
 from bot.store.community_rows import FinishedGame, FinishedSeat  # noqa: E402
@@ -77,7 +77,7 @@ async def main(args: argparse.Namespace) -> None:
         store = await open_store(args.db or Path(tmp) / "community.sqlite3")
         try:
             service = TableService(store, draw_pictures=False)
-            community = community_of(service)
+            community = service.community
             await build(store, service, args.games, args.members, args.tables, rnd)
             pages = max(1, args.tables // 10)
             board_pages = max(1, args.members // 10)

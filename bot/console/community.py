@@ -13,7 +13,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from ..service.community import EVERY_CHANNEL, Server, community_of
+from ..service.community import EVERY_CHANNEL, Server
 from ..service.tables import TableService
 from .grammar import user_id_for
 
@@ -43,7 +43,7 @@ class CommunityLines:
         self.say(text, f"private to {name}")
 
     async def run(self, user: str, verb: str, options: dict[str, Any]) -> None:
-        c, uid = community_of(self.service), user_id_for(user)
+        c, uid = self.service.community, user_id_for(user)
         page = options.get("page", 1)
         if verb == "history" and "id" in options:
             self.private(user, (await c.finished(EVERY_CHANNEL, SERVER, options["id"]))[0])
@@ -71,7 +71,7 @@ class CommunityLines:
 
     async def _signups(self, user: str, uid: int, verb: str, options: dict[str, Any], page: int) -> None:
         """`/community tables|lobby|watch|unwatch`: the console's one table as server 0's."""
-        c = community_of(self.service)
+        c = self.service.community
         if verb == "tables":
             here = Server(SERVER, None, channels=(self.channel,))
             text = await c.directory_of(
@@ -88,7 +88,7 @@ class CommunityLines:
     async def lobby_entry(self, channel_id: int) -> None:
         """Show the table's entry in the lobby channel as labelled lines, and tell its
         watchers (privately) when it opens."""
-        c = community_of(self.service)
+        c = self.service.community
         news = await c.lobby_news(channel_id)
         if news is None:
             return

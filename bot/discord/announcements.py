@@ -24,7 +24,6 @@ import discord
 
 from bot.service.audience import Reader
 from bot.service.bounded import KeyedLocks
-from bot.service.community import community_of
 from bot.service.signups import LobbyNews
 from bot.service.tables import TableService
 
@@ -49,7 +48,7 @@ class Announcements:
     async def refresh(self, table_channel_id: int) -> None:
         """Show the table's entry as the table is now, and tell its watchers if it just opened."""
         async with self._locks.hold(table_channel_id):
-            community = community_of(self.service)
+            community = self.service.community
             news = await community.lobby_news(table_channel_id)
             if news is None:
                 return

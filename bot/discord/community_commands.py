@@ -22,7 +22,7 @@ import discord
 from discord import app_commands
 
 from bot.service.audience import Reader
-from bot.service.community import Community, Server, community_of
+from bot.service.community import Community, Server
 
 from .context import is_admin, may_open, reader_of, refuse_in_dms, table_channel_id
 from .host import host
@@ -39,7 +39,7 @@ DM_SERVERS = 25  # servers with tables a DM's directory looks into (one request 
 
 
 def _community(interaction: discord.Interaction) -> Community:
-    return community_of(host(interaction).service)
+    return host(interaction).service.community
 
 
 async def _servers(interaction: discord.Interaction, community: Community) -> tuple[list[Server], bool]:

@@ -14,13 +14,12 @@ belong to the engine) and a forgotten member's name. Who may see which channel i
 front end's to say: the directory and the profile take a `visible` test of channel ids,
 and list nothing else.
 
-One part per table service, made on first use (`community_of`), so the façade needs no
-change to carry it.
+A part of the table service like the others (`service.community`), given the store, the
+table access, the members' preferences (forgetting resets them) and the clock.
 """
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -37,10 +36,11 @@ from .signups import LobbyNews, jump, option_text
 from .tablebase import TableError
 
 if TYPE_CHECKING:
-    from .loaded import LoadedTable
-    from .tables import TableService
+    from ..store import Store
+    from .loaded import LoadedTable, TableAccess
+    from .preferences import Preferences
 
-__all__ = ["Community", "community_of", "EVERY_CHANNEL", "FORMER_MEMBER", "PAGE", "Reader", "Server", "jump"]
+__all__ = ["Community", "EVERY_CHANNEL", "FORMER_MEMBER", "PAGE", "Reader", "Server", "jump"]
 
 PAGE = 10  # games, ratings or tables a page
 FORMER_MEMBER = "a former member"
@@ -55,17 +55,6 @@ class Server:
     name: str | None
     reader: Reader = EVERY_CHANNEL
     channels: tuple[int, ...] | None = None
-
-_parts: weakref.WeakKeyDictionary[TableService, Community] = weakref.WeakKeyDictionary()
-
-
-def community_of(service: TableService) -> Community:
-    """The service's community part, made on first use."""
-    part = _parts.get(service)
-    if part is None:
-        part = _parts[service] = Community(service)
-    return part
-
 
 def game_title(game_id: str) -> str:
     try:
@@ -96,14 +85,13 @@ def wins_text(wins: float) -> str:
 class Community:
     """The server's archive, ratings, profiles and table directory."""
 
-    def __init__(self, service: TableService) -> None:
-        self.service = service
-        self.store = service.store
-        self.access = service.access
-
-    @property
-    def clock(self) -> Callable[[], float]:
-        return self.service.clock
+    def __init__(
+        self, store: Store, access: TableAccess, preferences: Preferences, clock: Callable[[], float]
+    ) -> None:
+        self.store = store
+        self.access = access
+        self.preferences = preferences
+        self.clock = clock
 
     # -- a table's rated mark --------------------------------------------------------------
     async def set_rated(self, channel_id: int, user_id: int, rated: bool, *, admin: bool = False) -> str:
@@ -252,7 +240,7 @@ class Community:
                     await self.access.load(channel_id, fresh=True)
                 except TableError:
                     continue
-        self.service.preferences.cache[user_id] = NotifyPrefs(user_id)  # the defaults, as stored now
+        self.preferences.cache[user_id] = NotifyPrefs(user_id)  # the defaults, as stored now
         return (
             "Done: your name and preferences are removed. Every game you played, finished or still "
             "running, shows your seats as “a former member”, and you are off the leaderboards; you "

@@ -46,6 +46,7 @@ from ..store import (
     Store,
 )
 from .automatic import AutomaticPlayers
+from .community import Community
 from .controls import Controls
 from .deadlines import Deadlines
 from .deliveries import Deliveries
@@ -139,13 +140,15 @@ class TableService:
         self.sessions = LiveSessions(self.access, self.posts, clock)
         # what the tables still have to say, kept until a front end has said it
         self.deliveries = Deliveries(store, self.access, clock)
+        # the server's games: archive, ratings, profiles, the directory, sign-ups
+        self.community = Community(store, self.access, self.preferences, clock)
 
     def set_clock(self, clock: Callable[[], float]) -> None:
         """Read the time from `clock` from now on, here and in every part (the console's
         `wait` moves it)."""
         self.clock = clock
         parts = (self.access, self.notifications, self.posts, self.play, self.history, self.deadlines)
-        for part in (*parts, self.lobby, self.controls, self.sessions, self.deliveries):
+        for part in (*parts, self.lobby, self.controls, self.sessions, self.deliveries, self.community):
             part.clock = clock
 
     def close(self) -> None:

@@ -3,7 +3,6 @@ fixtures), and helpers that play whole games of the tiny test game to their end.
 
 from __future__ import annotations
 
-from bot.service.community import community_of
 from tests.service.conftest import ALICE, BOB, CAROL, Clock, clock, registry, service, store  # noqa: F401
 
 GUILD = 9
@@ -17,7 +16,7 @@ async def finish(tables, channel: int, names: dict[int, str], *, seed: int = 7, 
     for uid, name in others:
         await tables.lobby.join(channel, uid, name)
     if not rated:
-        await community_of(tables).set_rated(channel, host, False)
+        await tables.community.set_rated(channel, host, False)
     await tables.lobby.start(channel, host, seed=seed)
     for _ in range(200):
         tables.clock.advance(60)

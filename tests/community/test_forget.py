@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.render.text import escape
 from bot.service.audience import EVERY_CHANNEL
-from bot.service.community import FORMER_MEMBER, community_of
+from bot.service.community import FORMER_MEMBER
 from bot.store import NoticeRow, OutboxRow
 from bot.store.forgetting import spoken
 
@@ -23,7 +23,7 @@ FINISHED, RUNNING, LOBBY, LOBBY_CHANNEL, ELSEWHERE = 301, 302, 303, 399, 398
 
 
 async def _world(service) -> None:
-    community = community_of(service)
+    community = service.community
     await community.set_lobby(GUILD, LOBBY_CHANNEL)
     await finish(service, FINISHED, {ALICE: "alice", BOB: "bob"})
     await service.lobby.create(RUNNING, GUILD, "envoys", ALICE, "alice")
@@ -37,7 +37,7 @@ async def _world(service) -> None:
 
 async def _forgotten(service) -> None:
     await _world(service)
-    await community_of(service).forget(ALICE, confirm="me")
+    await service.community.forget(ALICE, confirm="me")
 
 
 def _numbers(value: Any) -> set[int]:
@@ -69,7 +69,7 @@ def _json_names_bob_not_alice(data: Any) -> None:
 async def test_the_finished_game_s_export_names_bob_and_not_alice(service):
     await _world(service)
     assert "alice" in json.dumps(await service.history.export(FINISHED))  # the check can fail
-    await community_of(service).forget(ALICE, confirm="me")
+    await service.community.forget(ALICE, confirm="me")
     data = await service.history.export(FINISHED)
     _json_names_bob_not_alice(data)
     assert FORMER_MEMBER in data["names"].values()
@@ -92,7 +92,7 @@ async def test_the_published_history_names_nobody_forgotten(service):
 
 async def test_the_archived_record_and_the_history_lines_name_bob_and_not_alice(service):
     await _forgotten(service)
-    community = community_of(service)
+    community = service.community
     listed = await community.history(EVERY_CHANNEL, GUILD)
     _names_bob_not_alice(listed)
     assert FORMER_MEMBER in listed
@@ -104,7 +104,7 @@ async def test_the_archived_record_and_the_history_lines_name_bob_and_not_alice(
 
 async def test_profiles_leaderboard_and_bob_s_data_name_bob_and_not_alice(service):
     await _forgotten(service)
-    community = community_of(service)
+    community = service.community
     board = await community.leaderboard(EVERY_CHANNEL, GUILD, "envoys")
     _names_bob_not_alice(board)
     bob = await community.profile(EVERY_CHANNEL, GUILD, BOB, "bob")
@@ -150,7 +150,7 @@ async def test_the_finished_table_s_status_and_log_name_bob_and_not_alice(servic
 
 async def test_the_lobby_entry_and_the_directory_name_bob_and_not_alice(service):
     await _forgotten(service)
-    community = community_of(service)
+    community = service.community
     news = await community.lobby_news(LOBBY)
     _names_bob_not_alice(news.text)
     directory = await community.directory(EVERY_CHANNEL, GUILD)
@@ -165,7 +165,7 @@ async def test_a_game_she_keeps_playing_is_archived_without_her(service, store):
         if await service.auto(RUNNING) is None:
             break
     assert (await service.table_info(RUNNING)).status == "finished"
-    community = community_of(service)
+    community = service.community
     listed = await community.history(EVERY_CHANNEL, GUILD)
     assert listed.count(FORMER_MEMBER) == 2 and "alice" not in listed  # both games, neither names her
     _json_names_bob_not_alice(await service.history.export(RUNNING))
@@ -183,7 +183,7 @@ async def test_posts_and_turn_notices_waiting_to_be_said_no_longer_name_her(serv
     await store.add_outbox([OutboxRow(1, ELSEWHERE, service.clock(), json.dumps(body), 0, 0.0)])
     notice = {"texts": ["Your turn: alice and bob wait for you."], "mention": None, "fallback": None}
     await service.deliveries.done([], [NoticeRow(RUNNING, BOB, service.clock() + 60, json.dumps(notice))])
-    await community_of(service).forget(ALICE, confirm="me")
+    await service.community.forget(ALICE, confirm="me")
     waiting = await service.deliveries.due(everything=True)
     said = [p.text for w in waiting if w.channel_id == ELSEWHERE for _, out in w.parts for p in out.posts]
     assert said == [f"{FORMER_MEMBER} left the table; bob stays."]
@@ -195,7 +195,7 @@ async def test_a_name_inside_another_word_is_left_alone(service, store):
     await _world(service)
     body = {"posts": [{"to": "channel", "text": "malice and alice.", "kind": "notice"}]}
     await store.add_outbox([OutboxRow(1, ELSEWHERE, service.clock(), json.dumps(body), 0, 0.0)])
-    await community_of(service).forget(ALICE, confirm="me")
+    await service.community.forget(ALICE, confirm="me")
     waiting = await service.deliveries.due(everything=True)
     said = [p.text for w in waiting if w.channel_id == ELSEWHERE for _, out in w.parts for p in out.posts]
     assert said == [f"malice and {FORMER_MEMBER}."]

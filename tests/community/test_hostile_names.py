@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from bot.render import escape
 from bot.service.audience import EVERY_CHANNEL
-from bot.service.community import community_of
 
 from .conftest import GUILD, finish
 
@@ -19,7 +18,7 @@ async def test_the_directory_names_a_hostile_player_escaped(service):
     await service.lobby.join(RUNNING, ALICE, "alice")
     await service.lobby.start(RUNNING, BOB, seed=5)
     await service.lobby.create(LOBBY, GUILD, "envoys", BOB, HOSTILE)
-    directory = await community_of(service).directory(EVERY_CHANNEL, GUILD)
+    directory = await service.community.directory(EVERY_CHANNEL, GUILD)
     assert f"<#{RUNNING}>" in directory and f"<#{LOBBY}>" in directory
     assert escape(HOSTILE) in directory
     for live in ("<@123>", "@everyone", "**bold**", "||spoiler||", "[x]("):
@@ -28,7 +27,7 @@ async def test_the_directory_names_a_hostile_player_escaped(service):
 
 async def test_the_history_a_game_by_number_the_leaderboard_and_a_profile_name_a_hostile_player_escaped(service):
     await finish(service, RUNNING, {BOB: HOSTILE, ALICE: "alice"})
-    c = community_of(service)
+    c = service.community
     (text, record) = await c.finished(EVERY_CHANNEL, GUILD, 1)
     answers = [
         await c.history(EVERY_CHANNEL, GUILD),

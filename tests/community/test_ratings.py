@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from bot.service import ratings
-from bot.service.community import community_of
 from bot.store.community_rows import FinishedGame, FinishedSeat, RatingRow
 
 from .conftest import ALICE, BOB, CAROL, GUILD, finish
@@ -58,7 +57,7 @@ async def test_a_table_marked_not_rated_is_archived_but_moves_no_rating(service,
 
 
 async def test_only_the_host_marks_a_table_not_rated_and_only_before_the_start(service):
-    community = community_of(service)
+    community = service.community
     await service.lobby.create(100, GUILD, "envoys", ALICE, "alice")
     await service.lobby.join(100, BOB, "bob")
     with pytest.raises(Exception, match="Only the host"):
@@ -121,7 +120,7 @@ async def test_the_rebuild_command_archives_a_finished_game_the_archive_missed(s
 
 
 async def test_watches_and_the_lobby_channel_are_kept_per_server(service, store):
-    community = community_of(service)
+    community = service.community
     assert "Envoys (test game)" in await community.watch(GUILD, BOB, "envoys", True)
     await community.watch(GUILD, CAROL, "envoys", True)
     await community.watch(GUILD + 1, ALICE, "envoys", True)

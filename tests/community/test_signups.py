@@ -8,7 +8,7 @@ import io
 from pathlib import Path
 
 from bot.console.console import run_console
-from bot.service.community import EVERY_CHANNEL, community_of
+from bot.service.community import EVERY_CHANNEL
 from bot.service.tables import TableService
 from tests.community.conftest import ALICE, BOB, CAROL, GUILD
 from tests.service.conftest import Clock
@@ -19,7 +19,7 @@ DAVE = 4
 
 async def _shown(tables, channel: int = CHANNEL):
     """What the front end would do now, done: the entry kept as if posted as message 77."""
-    community = community_of(tables)
+    community = tables.community
     news = await community.lobby_news(channel)
     if news is not None:
         await community.keep_entry(news, 77 if news.text else None)
@@ -27,7 +27,7 @@ async def _shown(tables, channel: int = CHANNEL):
 
 
 async def test_an_entry_follows_its_table_from_creation_to_start(service):
-    community = community_of(service)
+    community = service.community
     await community.set_lobby(GUILD, 600)
     out = await service.lobby.create(CHANNEL, GUILD, "envoys", ALICE, "alice")
     assert out.lobby_changed
@@ -49,7 +49,7 @@ async def test_an_entry_follows_its_table_from_creation_to_start(service):
 
 
 async def test_abandoning_removes_the_entry_and_archives_a_started_game_only(service, store):
-    community = community_of(service)
+    community = service.community
     await community.set_lobby(GUILD, 600)
     await service.lobby.create(CHANNEL, GUILD, "envoys", ALICE, "alice")
     await service.lobby.join(CHANNEL, BOB, "bob")
@@ -74,7 +74,7 @@ async def test_abandoning_removes_the_entry_and_archives_a_started_game_only(ser
 
 
 async def test_watchers_are_told_once_when_a_table_opens_and_never_the_seated(service, clock):
-    community = community_of(service)
+    community = service.community
     for uid in (ALICE, BOB, CAROL):
         await community.watch(GUILD, uid, "envoys", True)
     await community.watch(GUILD, CAROL, "envoys", False)
@@ -95,7 +95,7 @@ async def test_watchers_are_told_once_when_a_table_opens_and_never_the_seated(se
 
 
 async def test_a_new_lobby_channel_moves_the_entry(service):
-    community = community_of(service)
+    community = service.community
     await community.set_lobby(GUILD, 600)
     await service.lobby.create(CHANNEL, GUILD, "envoys", ALICE, "alice")
     await _shown(service)
@@ -109,7 +109,7 @@ async def test_a_new_lobby_channel_moves_the_entry(service):
 
 
 async def test_only_manage_server_sets_the_lobby_channel(service):
-    community = community_of(service)
+    community = service.community
     try:
         await community.set_lobby(GUILD, 600, admin=False)
     except Exception as exc:  # noqa: BLE001 - the refusal's type is the service's TableError

@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 
 from bot.service import ratings
 from bot.service.audience import Reader
-from bot.service.community import Community, community_of
+from bot.service.community import Community
 from bot.service.tablebase import TableError
 from bot.service.tables import TableService
 from bot.store import open_store
@@ -158,7 +158,7 @@ def _plain(answer: object, guild: int, labels: dict[int, str]) -> str:
 async def _check(server: Server) -> None:
     store = await open_store(":memory:")
     try:
-        c = community_of(TableService(store, draw_pictures=False))
+        c = TableService(store, draw_pictures=False).community
         full = await _archive(store, 1, server, lambda channel: True, 0.0)
         alone = {
             uid: await _archive(store, 100 + uid, server, lambda ch, uid=uid: server.may_open(uid, ch), 1e6 * uid)
@@ -252,7 +252,7 @@ async def test_a_game_in_a_channel_a_member_cannot_open_is_nowhere_in_what_they_
     member, on the leaderboard and in profiles; Bob sees both."""
     await finish(service, 300, {ALICE: "alice", BOB: "bob"}, seed=7)
     await finish(service, PRIVATE, {ALICE: "alice", BOB: "bob"}, seed=8)
-    c = community_of(service)
+    c = service.community
     carol = Reader(CAROL, lambda channel: channel != PRIVATE)
     bob = Reader(BOB, lambda channel: True)
     games = await store.community.finished_games(GUILD, limit=10)
