@@ -24,6 +24,9 @@ __all__ = [
     "TABLE_FIELDS",
     "column_values",
     "deadline_row",
+    "seat_row",
+    "action_row",
+    "seat_history_row",
     "table_params",
     "table_row",
     "due_tables_sql",
@@ -201,12 +204,15 @@ class Store(ABC):
     # True where other processes may write the same tables (PostgreSQL): a cached table is
     # then checked against the stored version before it is used.
     shared: bool = False
-    # True once the database went away under a running process (bot/store/guard.py): from
-    # then on nothing is saved, and the service says so instead of acknowledging.
-    lost: bool = False
     # The community's part: finished games, ratings, members, the directory, sign-ups
     # (bot/store/community.py), built by each backend with what it reads and writes through.
     community: CommunityStore
+
+    @property
+    def lost(self) -> bool:
+        """True once the database went away under a running process (bot/store/guard.py):
+        from then on nothing is saved, and the service says so instead of acknowledging."""
+        return False
 
     # -- tables --------------------------------------------------------------------------
     @abstractmethod
@@ -415,6 +421,48 @@ def table_row(values: Sequence[Any]) -> TableRow:
 def table_params(t: TableRow) -> list[Any]:
     """A TableRow's values in TABLE_COLUMNS' order, for an INSERT."""
     return column_values(t, TABLE_FIELDS)
+
+
+def seat_row(values: Sequence[Any]) -> SeatRow:
+    """A SeatRow from a row selected as SEAT_COLUMNS."""
+    return SeatRow(
+        channel_id=values[0],
+        user_id=values[1],
+        name=values[2],
+        position=values[3],
+        preference=values[4],
+        seat=values[5],
+        joined_at=values[6],
+        automatic=bool(values[7]),  # SQLite stores 0/1
+    )
+
+
+def action_row(values: Sequence[Any]) -> ActionRow:
+    """An ActionRow from a row selected as channel_id, idx, seat, user_id, action, at, undoable."""
+    return ActionRow(
+        channel_id=values[0],
+        idx=values[1],
+        seat=values[2],
+        user_id=values[3],
+        action=values[4],
+        at=values[5],
+        undoable=bool(values[6]),  # SQLite stores 0/1
+    )
+
+
+def seat_history_row(values: Sequence[Any]) -> SeatHistoryRow:
+    """A SeatHistoryRow from a row selected as channel_id, seat, user_id, name, from_step,
+    at, automatic, reason."""
+    return SeatHistoryRow(
+        channel_id=values[0],
+        seat=values[1],
+        user_id=values[2],
+        name=values[3],
+        from_step=values[4],
+        at=values[5],
+        automatic=bool(values[6]),  # SQLite stores 0/1
+        reason=values[7],
+    )
 
 
 def deadline_row(values: Sequence[Any]) -> DeadlineRow:

@@ -252,6 +252,7 @@ class DatabaseWatch:
         folder = self.path.parent
         stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
         target = self.path.with_name(f"{self.path.name}-rescued-{stamp}")
+        rescued: Path | None = target  # None when the copy could not be made
         try:
             folder.mkdir(parents=True, exist_ok=True)
             copy = sqlite3.connect(target)
@@ -261,12 +262,12 @@ class DatabaseWatch:
                 copy.close()
         except (OSError, sqlite3.Error):
             log.exception("could not copy the lost database to %s", target)
-            target = None
+            rescued = None
         try:
             marker = marker_path(self.path)
             data = _read_marker(marker) or {"database": self.path.name, "created_at": time.time()}
-            data.update(lost_at=time.time(), lost=self.lost, rescued=str(target) if target else None)
+            data.update(lost_at=time.time(), lost=self.lost, rescued=str(rescued) if rescued else None)
             marker.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         except OSError:
             log.exception("could not write the marker beside %s", self.path)
-        return target
+        return rescued

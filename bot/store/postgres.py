@@ -47,10 +47,13 @@ from .base import (
     StoreError,
     TableExists,
     TableRow,
+    action_row,
     column_values,
     deadline_row,
     due_tables_sql,
     next_due_sql,
+    seat_history_row,
+    seat_row,
     table_params,
     table_row,
 )
@@ -407,7 +410,7 @@ class PostgresStore(Store):
         rows = await self._pool.fetch(
             f"SELECT {SEAT_COLUMNS} FROM seats WHERE channel_id=$1 ORDER BY position", channel_id
         )
-        return [SeatRow(*tuple(r)[:7], automatic=r["automatic"]) for r in rows]
+        return [seat_row(r) for r in rows]
 
     async def get_actions(self, channel_id: int) -> list[ActionRow]:
         rows = await self._pool.fetch(
@@ -415,7 +418,7 @@ class PostgresStore(Store):
             "WHERE channel_id=$1 ORDER BY idx",
             channel_id,
         )
-        return [ActionRow(*tuple(r)[:6], undoable=r["undoable"]) for r in rows]
+        return [action_row(r) for r in rows]
 
     async def get_events(
         self,
@@ -426,6 +429,7 @@ class PostgresStore(Store):
         offset: int = 0,
         limit: int = 20,
     ) -> list[EventRow]:
+        params: tuple[Any, ...]
         if public_only or audience is None:
             where, params = "audience IS NULL", (channel_id, limit, offset)
             page = "LIMIT $2 OFFSET $3"
@@ -456,7 +460,7 @@ class PostgresStore(Store):
             "WHERE channel_id=$1 ORDER BY id",
             channel_id,
         )
-        return [SeatHistoryRow(*tuple(r)[:6], automatic=r["automatic"], reason=r["reason"]) for r in rows]
+        return [seat_history_row(r) for r in rows]
 
     async def tables_of_user(self, user_id: int) -> list[int]:
         rows = await self._pool.fetch(

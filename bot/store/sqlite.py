@@ -44,10 +44,13 @@ from .base import (
     StoreError,
     TableExists,
     TableRow,
+    action_row,
     column_values,
     deadline_row,
     due_tables_sql,
     next_due_sql,
+    seat_history_row,
+    seat_row,
     table_params,
     table_row,
 )
@@ -106,6 +109,13 @@ class _Save:
     outbox: Sequence[OutboxRow] = ()
     said: Sequence[int] = ()  # outbox rows to delete
     notices: Sequence[NoticeRow] = ()  # turn notices to keep
+
+    @property
+    def row(self) -> TableRow:
+        """The table row of a save that has one (every save but the outbox rows said)."""
+        if self.table is None:
+            raise ValueError("a save of outbox rows said has no table row")
+        return self.table
 
 
 class SqliteStore(Store):
@@ -258,15 +268,15 @@ class SqliteStore(Store):
         self._update_tables(conn, [s for s in saves if s.table is not None])
         for s in saves:
             if s.truncate_from is not None:
-                self._truncate(conn, s.table.channel_id, s.truncate_from)
+                self._truncate(conn, s.row.channel_id, s.truncate_from)
         if actions := [a for s in saves for a in s.actions]:
             self._append_actions(conn, actions)
         if events := [e for s in saves for e in s.events]:
             self._write_events(conn, events)
-        if deadlines := [s for s in saves if s.deadlines is not None]:
-            self._write_deadlines(conn, {s.table.channel_id: s.deadlines for s in deadlines})
-        if seats := [s for s in saves if s.seats is not None]:
-            self._write_seats(conn, {s.table.channel_id: s.seats for s in seats})
+        if deadlines := {s.row.channel_id: s.deadlines for s in saves if s.deadlines is not None}:
+            self._write_deadlines(conn, deadlines)
+        if seats := {s.row.channel_id: s.seats for s in saves if s.seats is not None}:
+            self._write_seats(conn, seats)
         if history := [h for s in saves for h in s.history]:
             self._append_history(conn, history)
         if outbox := [o for s in saves for o in s.outbox]:
@@ -355,7 +365,7 @@ class SqliteStore(Store):
         the rows it changed must be as many as its saves (channel_id is the key)."""
         groups: dict[tuple[str, ...], list[tuple[Any, ...]]] = {}
         for s in saves:
-            t, expected = s.table, s.expected_version
+            t, expected = s.row, s.expected_version
             names = UPDATABLE_COLUMNS if s.columns is None else _changed(tuple(s.columns))
             values = column_values(t, names)
             groups.setdefault(names, []).append(
@@ -449,7 +459,7 @@ class SqliteStore(Store):
         rows = await self._fetch(
             f"SELECT {SEAT_COLUMNS} FROM seats WHERE channel_id=? ORDER BY position", (channel_id,)
         )
-        return [SeatRow(*r[:7], automatic=bool(r[7])) for r in rows]
+        return [seat_row(r) for r in rows]
 
     async def get_actions(self, channel_id: int) -> list[ActionRow]:
         rows = await self._fetch(
@@ -457,7 +467,7 @@ class SqliteStore(Store):
             "WHERE channel_id=? ORDER BY idx",
             (channel_id,),
         )
-        return [ActionRow(*r[:6], undoable=bool(r[6])) for r in rows]
+        return [action_row(r) for r in rows]
 
     async def get_events(
         self,
@@ -468,6 +478,7 @@ class SqliteStore(Store):
         offset: int = 0,
         limit: int = 20,
     ) -> list[EventRow]:
+        params: tuple[Any, ...]
         if public_only or audience is None:
             where, params = "audience IS NULL", (channel_id, limit, offset)
         else:
@@ -497,7 +508,7 @@ class SqliteStore(Store):
             "WHERE channel_id=? ORDER BY id",
             (channel_id,),
         )
-        return [SeatHistoryRow(*r[:6], automatic=bool(r[6]), reason=r[7]) for r in rows]
+        return [seat_history_row(r) for r in rows]
 
     async def tables_of_user(self, user_id: int) -> list[int]:
         rows = await self._fetch(
