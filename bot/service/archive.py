@@ -36,6 +36,8 @@ from ..store.forgetting import FORGOTTEN, anonymous_id
 from .ratings import rate_game
 
 if TYPE_CHECKING:
+    from engine.core import Outcome
+
     from .loaded import LoadedTable
 
 __all__ = ["AUTOMATIC_ID", "AUTOMATIC_NAME", "archive_abandoned", "archive_finished", "finished_record", "tally"]
@@ -106,13 +108,13 @@ def _holder(rows: list[SeatHistoryRow], idx: int) -> SeatHistoryRow | None:
 
 def finished_record(
     t: LoadedTable,
+    outcome: Outcome,
     actions: Sequence[ActionRow],
     history: Sequence[SeatHistoryRow],
     forced: set[int],
     now: float,
 ) -> tuple[FinishedGame, list[FinishedSeat]]:
-    """The archive's rows for the finished table `t`."""
-    outcome = t.game.outcome(t.state)
+    """The archive's rows for the finished table `t`, which ended with `outcome`."""
     seats, names = tally(actions, history, forced)
     for s in t.seats:
         names.setdefault(s.user_id, s.name)
@@ -169,15 +171,19 @@ async def archive_finished(store: Store, t: LoadedTable, now: float) -> None:
 
 
 async def _archive(store: Store, t: LoadedTable, now: float) -> int | None:
-    if t.state is None or t.game.outcome(t.state) is None:
+    if t.state is None or (outcome := t.game.outcome(t.state)) is None:
         return None
     if await store.community.finished_recorded(t.row.channel_id, t.row.created_at):
         return None
     channel_id = t.row.channel_id
     actions = await store.get_actions(channel_id)
     history = await store.get_seat_history(channel_id)
-    forced = {e.action_idx for e in await store.get_all_events(channel_id) if e.kind == "forced"}
-    game, seats = finished_record(t, actions, history, forced, now)
+    forced = {
+        e.action_idx
+        for e in await store.get_all_events(channel_id)
+        if e.kind == "forced" and e.action_idx is not None
+    }
+    game, seats = finished_record(t, outcome, actions, history, forced, now)
     members = sorted({s.user_id for s in seats if s.user_id > 0})
     before = await store.community.get_ratings(game.guild_id or 0, game.game, members)
     ratings = rate_game(game, seats, before)

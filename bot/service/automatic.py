@@ -154,15 +154,15 @@ class AutomaticPlayers:
             return game.bot_action(state, seat, rng)
         stream = random.Random()
         stream.setstate(rng.getstate())  # `rng` stays as given, for the basic player if need be
-        args = (decide, game, name, self.strengths.get(name), state, seat, stream)
+        strength = self.strengths.get(name)
         pool = self._pool()
         try:
             try:
-                future = pool.submit(*args)
+                future = pool.submit(decide, game, name, strength, state, seat, stream)
             except BrokenProcessPool:  # a worker died while idle: a new pool, once
                 self._replace(pool)
                 pool = self._pool()
-                future = pool.submit(*args)
+                future = pool.submit(decide, game, name, strength, state, seat, stream)
             waiters = self._waiting_threads()
             return await asyncio.get_running_loop().run_in_executor(waiters, future.result, self.budget)
         except TimeoutError:

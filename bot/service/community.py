@@ -295,7 +295,7 @@ class Community:
                 lines.append(f"• {where}: in the lobby.")
             elif t.row.status == "paused":
                 lines.append(f"• {where}: paused.")
-            else:
+            elif me.seat is not None:  # running: the game dealt every seated member a seat
                 owed = [t.game.owed(p) for p in t.prompts if p.seat == me.seat]
                 owes = f"owes {'; '.join(owed)}" if owed else "owes nothing now"
                 lines.append(f"• {where}, as {t.label(me.seat)}: {owes}.")

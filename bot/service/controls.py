@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from engine.core import Game, GameError
+from engine.core import Game, GameError, GameState
 
 from ..process.logsafe import log_game_failure
 from ..render import escape, seat_list
@@ -27,7 +27,16 @@ from ..store import SeatHistoryRow, SeatRow
 from .history import setup_again
 from .outbox import Outbox, Post
 from .play import automatic_row, order_text
-from .tablebase import NOT_SEATED, OVER, TableError, deadlines_after, host_only, phase_seconds, reminder_times
+from .tablebase import (
+    NOT_SEATED,
+    OVER,
+    TableError,
+    deadlines_after,
+    host_only,
+    phase_seconds,
+    reminder_times,
+    started_state,
+)
 
 if TYPE_CHECKING:
     from .loaded import LoadedTable, TableAccess
@@ -149,7 +158,7 @@ class Controls:
             Post(
                 to="channel",
                 kind="notice",
-                text=f"{escape(t.seat_of(user_id).name)} asks to {verb} the game "
+                text=f"{self._caller_name(t, user_id)} asks to {verb} the game "
                 f"({len(voter)} of {_majority(t)} votes needed; /game {verb} to agree).",
             )
         )
@@ -204,7 +213,7 @@ class Controls:
     ) -> Outbox:
         async def run(t: LoadedTable) -> Outbox:
             host_only(t, user_id, admin, "hand a seat to someone else")
-            self._started(t)
+            step = self._started(t).step
             target = self._resolve_seat(t, seat)
             if any(s.user_id == new_user_id for s in t.seats):
                 raise TableError(f"{escape(new_name)} already holds a seat at this table.")
@@ -225,7 +234,7 @@ class Controls:
             ]
             history = [
                 SeatHistoryRow(
-                    channel_id, target, new_user_id, new_name, t.state.step, now, False, "substitute"
+                    channel_id, target, new_user_id, new_name, step, now, False, "substitute"
                 )
             ]
             t = await self.access.save(t, row=replace(t.row, meta=meta), seats=seats, history=history)
@@ -241,7 +250,7 @@ class Controls:
                 Post(
                     to="channel",
                     kind="notice",
-                    text=f"{escape(new_name)} takes over {label}{before} (from action {t.state.step + 1} on).",
+                    text=f"{escape(new_name)} takes over {label}{before} (from action {step + 1} on).",
                 )
             )
             recent = await self.store.get_events(channel_id, limit=BRIEFING_EVENTS)
@@ -302,7 +311,7 @@ class Controls:
                 raise TableError("Name the seat to play automatically (its nation or its player).")
             target = self._resolve_seat(t, seat)
             holder = t.holder(target)
-            now, step = self.clock(), t.state.step
+            now, step = self.clock(), started_state(t).step
             label = t.label(target)
             if on:
                 if holder is not None and holder.automatic:
@@ -348,13 +357,13 @@ class Controls:
             text = f"{escape(row.name)} (automatic) takes a seat. ({len(t.seats)} seated)"
         else:
             wanted = (seat or "").strip().casefold()
-            row = next(
+            leaving = next(
                 (s for s in t.seats if s.automatic and (not wanted or s.name.casefold() == wanted)), None
             )
-            if row is None:
+            if leaving is None:
                 raise TableError("There is no such automatic player in the lobby.")
-            t = await self.access.save(t, seats=[s for s in t.seats if s.user_id != row.user_id])
-            text = f"{escape(row.name)} (automatic) leaves the table."
+            t = await self.access.save(t, seats=[s for s in t.seats if s.user_id != leaving.user_id])
+            text = f"{escape(leaving.name)} (automatic) leaves the table."
         out.posts.append(Post(to="channel", kind="notice", text=text))
         out.reply = text
         out.status = self.posts.status(t)
@@ -431,7 +440,7 @@ class Controls:
             host_only(t, user_id, admin, "undo")
             if t.row.status in ("finished", "abandoned"):
                 raise TableError("The game is over (and its seed revealed); nothing can be taken back.")
-            self._started(t)
+            current = self._started(t)
             actions = await self.store.get_actions(channel_id)
             if not actions:
                 raise TableError("There is nothing to undo.")
@@ -449,7 +458,7 @@ class Controls:
                     "Cannot undo: the action log does not replay; the details are in the bot's log."
                 ) from None
             last = actions[k]
-            if state.model_dump_json() != t.state.model_dump_json():
+            if state.model_dump_json() != current.model_dump_json():
                 raise TableError("Cannot undo: the action log does not rebuild the current state.")
             now = self.clock()
             prompts = g.prompts(before)
@@ -543,23 +552,23 @@ class Controls:
     def _resolve_seat(self, t: LoadedTable, text: str) -> str:
         """An engine seat from its id, its label (nation) or its holder's name or mention."""
         text = text.strip()
-        seats = list(t.state.seats)
+        seats = list(started_state(t).seats)
         if text in seats:
             return text
         want = text.casefold()
         exact = [s for s in seats if t.label(s).casefold() == want]
         if exact:
             return exact[0]
-        holder = next(
+        held = next(
             (
-                s
+                s.seat
                 for s in t.seats
                 if s.seat and (s.name.casefold() == want or _MENTION.sub(r"\1", text) == str(s.user_id))
             ),
             None,
         )
-        if holder is not None:
-            return holder.seat
+        if held is not None:
+            return held
         partial = [s for s in seats if want and want in t.label(s).casefold()]
         if len(partial) == 1:
             return partial[0]
@@ -567,11 +576,12 @@ class Controls:
         raise TableError(f"Which seat is '{_shown(text)}'? Seats:\n{listing}")
 
     @staticmethod
-    def _started(t: LoadedTable) -> None:
-        if t.state is None:
-            raise TableError("The game has not started yet.")
+    def _started(t: LoadedTable) -> GameState:
+        """The state of a game that has started and is not over (else refused)."""
+        state = started_state(t)
         if t.row.status in ("finished", "abandoned"):
             raise TableError(OVER)
+        return state
 
 
 def _majority(t: LoadedTable) -> int:

@@ -28,6 +28,7 @@ from .tablebase import (
     owed_at_expiry,
     phase_seconds,
     reminder_times,
+    started_state,
 )
 
 if TYPE_CHECKING:
@@ -329,15 +330,15 @@ class Deadlines:
         """on_expiry = autopilot: every seat still owing in the phase becomes automatic
         (until a human substitutes) and plays at once."""
         owing = list(dict.fromkeys(p.seat for p in t.prompts if p.phase == phase))
-        step = t.state.step
+        step = started_state(t).step
         now = self.clock()
         seats, history = [], []
         for s in t.seats:
             if s.seat in owing and not s.automatic:
-                s = replace(s, automatic=True)
                 history.append(
                     SeatHistoryRow(t.row.channel_id, s.seat, s.user_id, s.name, step, now, True, "deadline")
                 )
+                s = replace(s, automatic=True)
             seats.append(s)
         for seat in owing:  # a seat nobody holds (an imported game) is played automatically too
             if t.holder(seat) is None:

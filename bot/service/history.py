@@ -27,7 +27,17 @@ from ..store import ActionRow, EventRow, TableExists, TableRow
 from ..store.forgetting import FORGOTTEN
 from .outbox import Outbox, Post
 from .records import PUBLIC_FORMAT, Record, ReplayError, check_format, record_from_store, replay
-from .tablebase import LOG_PAGE, OVER, Settings, TableError, first_error, host_only, note_saved
+from .tablebase import (
+    LOG_PAGE,
+    OVER,
+    Settings,
+    TableError,
+    first_error,
+    host_only,
+    note_saved,
+    started_seed,
+    started_state,
+)
 
 if TYPE_CHECKING:
     from .loaded import LoadedTable, TableAccess
@@ -48,7 +58,7 @@ def setup_options(t: LoadedTable) -> dict[str, Any]:
 def setup_again(t: LoadedTable) -> GameState:
     """The table's game set up again from its seed, as `start` set it up."""
     g = t.game
-    return g.setup(list(t.state.seats), g.Options.model_validate(setup_options(t)), t.row.seed)
+    return g.setup(list(started_state(t).seats), g.Options.model_validate(setup_options(t)), started_seed(t))
 
 
 class History:
@@ -120,7 +130,7 @@ class History:
             raise TableError(f"This game cannot be exported: {exc}") from None
         data = record.model_dump(mode="json")
         data["secret"] = t.row.status != "finished"  # an operator's export of a game in play
-        data["seed_commitment"] = seed_commitment(t.row.seed)
+        data["seed_commitment"] = seed_commitment(started_seed(t))
         data["seats_over_time"] = await self._seats_over_time(t)
         data["status"] = t.row.status
         return data
@@ -129,7 +139,7 @@ class History:
         """What anyone watching the channel saw: the public log, the public view of the
         table now, who sat where, and the seed's commitment. No seed, no actions (a secret
         order is an action), no private line: it cannot be replayed or continued."""
-        channel_id, g = t.row.channel_id, t.game
+        channel_id, g, state = t.row.channel_id, t.game, started_state(t)
         events = [e for e in await self.store.get_all_events(channel_id) if e.audience is None]
         if t.row.status == "abandoned":
             note = (
@@ -148,16 +158,16 @@ class History:
             "title": g.title,
             "status": t.row.status,
             "options": dict(t.row.options),
-            "seats": list(t.state.seats),
-            "labels": {seat: t.label(seat) for seat in t.state.seats},
+            "seats": list(state.seats),
+            "labels": {seat: t.label(seat) for seat in state.seats},
             "names": {s.seat: s.name for s in t.seats if s.seat},
-            "seed_commitment": seed_commitment(t.row.seed),
+            "seed_commitment": seed_commitment(started_seed(t)),
             "seats_over_time": await self._seats_over_time(t),
             "public_log": [
                 {"action": e.action_idx + 1 if e.action_idx is not None else None, "text": e.text}
                 for e in events
             ],
-            "public_view": g.view(t.state, PUBLIC),
+            "public_view": g.view(state, PUBLIC),
         }
 
     async def _seats_over_time(self, t: LoadedTable) -> list[dict]:
@@ -220,8 +230,8 @@ class History:
             )
             event_rows += [EventRow(channel_id, i, e.audience, e.kind, e.text, now) for e in applied.events]
             state = applied.state
-        if g.outcome(state) is not None:
-            raise TableError(f"That game is over ({g.outcome(state).reason}); there is nothing to continue.")
+        if (over := g.outcome(state)) is not None:
+            raise TableError(f"That game is over ({over.reason}); there is nothing to continue.")
         row = TableRow(
             channel_id=channel_id,
             guild_id=guild_id,
@@ -245,7 +255,7 @@ class History:
             note_saved(channel_id)
             t = await self.access.load(channel_id, fresh=True)
         labels = ", ".join(
-            f"{t.label(s)}" + (f" (was {escape(names[s])})" if s in names else "") for s in t.state.seats
+            f"{t.label(s)}" + (f" (was {escape(names[s])})" if s in names else "") for s in started_state(t).seats
         )
         out = Outbox(channel_id=channel_id, status=self.posts.status(t))
         out.posts.append(

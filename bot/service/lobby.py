@@ -43,9 +43,11 @@ from .tablebase import (
     Settings,
     TableError,
     deadlines_after,
+    dealt_seat,
     error_message,
     first_error,
     note_saved,
+    started_state,
 )
 
 if TYPE_CHECKING:
@@ -183,20 +185,21 @@ class Lobby:
         seat = next((s for s in free if matches_seat(preference or "", s, t.label(s), names)), None)
         if (preference or "").strip() and seat is None:
             raise TableError(
-                f"No free seat is called {_quoted(preference)}. Free: {', '.join(t.label(s) for s in free)}."
+                f"No free seat is called {_quoted(preference or '')}. Free: {', '.join(t.label(s) for s in free)}."
             )
         seat = seat or free[0]
         now = self.clock()
+        state = started_state(t)
         row = SeatRow(
             t.row.channel_id,
             user_id,
             name,
-            position=t.state.seats.index(seat) + 1,
+            position=state.seats.index(seat) + 1,
             seat=seat,
             joined_at=now,
         )
         seats = sorted([*t.seats, row], key=lambda s: s.position)
-        history = [SeatHistoryRow(t.row.channel_id, seat, user_id, name, t.state.step, now, False, "join")]
+        history = [SeatHistoryRow(t.row.channel_id, seat, user_id, name, state.step, now, False, "join")]
         t = await self.access.save(t, seats=seats, history=history)
         out = Outbox(channel_id=t.row.channel_id, status=self.posts.status(t), reply=f"You play {t.label(seat)}.")
         left = t.free_seats()
@@ -263,7 +266,7 @@ class Lobby:
             prompts = g.prompts(state)
             deadlines, opened, _ = deadlines_after(started, prompts, now)
             round_label = g.round_label(state) if t.settings.round_threads else None
-            order = seat_list([(escape(s.name), started.label(s.seat)) for s in seats])
+            order = seat_list([(escape(s.name), started.label(dealt_seat(s))) for s in seats])
             begins = (
                 f"**{g.title}** begins.\n{order}\nSeed commitment: `{seed_commitment(table_seed)}` "
                 "(SHA-256; the seed is revealed at the end, and `python -m bot replay` checks every "
@@ -273,7 +276,7 @@ class Lobby:
             first_round = g.layout(g.view(state, None)).round
             meta = {**t.row.meta, "round": round_label, SUMMARY: self.posts.opening_summary(begins, first_round)}
             history = [
-                SeatHistoryRow(channel_id, s.seat, s.user_id, s.name, 0, now, s.automatic, "start")
+                SeatHistoryRow(channel_id, dealt_seat(s), s.user_id, s.name, 0, now, s.automatic, "start")
                 for s in seats
             ]
             opening = g.opening_events(state)  # what setup already did (a First Draw)
@@ -318,22 +321,23 @@ class Lobby:
         g = t.game
         if len(t.seats) < g.min_players:
             raise TableError(f"{g.title} needs at least {g.min_players} players; {len(t.seats)} seated.")
-        seats = [replace(s, seat=f"s{i}") for i, s in enumerate(t.seats, 1)]
+        ids = [f"s{i}" for i in range(1, len(t.seats) + 1)]
+        seats = [replace(s, seat=seat) for s, seat in zip(t.seats, ids, strict=True)]
         options = dict(t.row.options)
         # A game that takes nation preferences says so with a `preferences` option.
         if "preferences" in g.Options.model_fields:
-            options["preferences"] = {s.seat: s.preference for s in seats if s.preference}
+            options["preferences"] = {seat: s.preference for s, seat in zip(seats, ids, strict=True) if s.preference}
         if seed is not None and not SEED_MIN <= seed <= SEED_MAX:
             raise TableError(f"The seed must be a whole number from {SEED_MIN:,} to {SEED_MAX:,}.")
         table_seed = seed if seed is not None else self.seed_source()
         try:
-            state = g.setup([s.seat for s in seats], g.Options.model_validate(options), table_seed)
+            state = g.setup(list(ids), g.Options.model_validate(options), table_seed)  # setup may keep the list it is given
         except (IllegalAction, ValidationError) as exc:
             raise TableError(f"The game could not start: {error_message(exc)}") from None
         if "preferences" not in g.Options.model_fields:
             # Seat ids are opaque, so who holds which is ours to choose: seat players
             # whose preference names a nation the game dealt out on that nation.
-            labels = {s.seat: g.seat_label(state, s.seat) for s in seats}
+            labels = {seat: g.seat_label(state, seat) for seat in ids}
             policy = "first_come" if options.get("choose_nations") else g.nation_choice
             seats = _honour_preferences(seats, labels, policy, g.nation_names())
         return seats, state, table_seed

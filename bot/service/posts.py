@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from engine.core import Event, Layout, Prompt
 
@@ -218,7 +218,7 @@ class Posts:
         for e in events:
             if e.audience is None:
                 # An event the game marks for the phase thread goes there.
-                to = "thread" if e.thread else "channel"
+                to: Literal["thread", "channel"] = "thread" if e.thread else "channel"
                 out.posts.append(Post(to=to, text=e.text))
             else:
                 seat_post(t, out, e.audience, e.text)

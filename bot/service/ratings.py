@@ -76,7 +76,8 @@ def rate_game(
     for s in seats:
         if s.user_id > 0 and not s.automatic:
             wins[s.user_id] = wins.get(s.user_id, 0.0) + s.win
-    teams, weights, ranks, order = [], [], [], []
+    teams, weights, order = [], [], []
+    ranks: list[float] = []  # the model reads a rank as any number (our ranks are whole)
     for seat in sorted(rank_of):
         members = shares.get(seat, {})
         team = [_rating(before.get(uid)) for uid in members]

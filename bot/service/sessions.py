@@ -71,7 +71,7 @@ def sessions_of(meta: dict[str, Any]) -> list[Session]:
 
 def occurrences(sessions: list[Session], after: float, count: int) -> list[tuple[Session, float, float]]:
     """The next `count` occurrences ending after `after`, soonest first: (session, start, end)."""
-    out = []
+    out: list[tuple[Session, float, float]] = []
     for s in sessions:
         zone = ZoneInfo(s.timezone)
         local = datetime.fromtimestamp(after, zone) - timedelta(hours=s.hours)

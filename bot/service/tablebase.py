@@ -13,22 +13,26 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
-from typing import Annotated, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from engine.core import Game, Prompt
+from engine.core import Game, GameState, Prompt
 
 from ..render.text import escape
-from ..store import DeadlineRow
+from ..store import DeadlineRow, SeatRow
 from .errors import TableError
 from .sessions import next_session_start, session_end, sessions_of
+
+if TYPE_CHECKING:
+    from .loaded import LoadedTable
 
 NO_TABLE = "There is no table in this channel."
 NOT_SEATED = "You are not seated at this table."
 NOT_THIS_PHASE = "That is not possible in this phase."
 PAUSED = "The game is paused."
 OVER = "The game is over."
+NOT_STARTED = "The game has not started yet."
 LOG_PAGE = 15
 RULES_NAMES_CHARS = 1200
 AUTO_CAP = 5000  # automatic moves in one call chain (a table of automatic seats plays a whole game)
@@ -250,6 +254,28 @@ def host_only(t: Any, user_id: int, admin: bool, what: str) -> None:
         raise TableError(f"Only the host ({escape(host_name(t))}) or a member with Manage Server can {what}.")
 
 
+def started_state(t: LoadedTable) -> GameState:
+    """Loaded table `t`'s game state, for a caller that reaches it only once the game has
+    started (a lobby has none): refused as not started if it has none after all."""
+    if t.state is None:
+        raise TableError(NOT_STARTED)
+    return t.state
+
+
+def started_seed(t: LoadedTable) -> int:
+    """Loaded table `t`'s seed, chosen when the game started (or kept by an import)."""
+    if t.row.seed is None:
+        raise TableError(NOT_STARTED)
+    return t.row.seed
+
+
+def dealt_seat(s: SeatRow) -> str:
+    """The engine seat of a seat row once the game dealt the seats (a lobby's rows have none)."""
+    if s.seat is None:
+        raise TableError(NOT_STARTED)
+    return s.seat
+
+
 def owed_at_expiry(prompts: list[Prompt], phase: str, turns: set[tuple[str, str]]) -> list[Prompt]:
     """What a deadline's expiry still plays the default for: the decisions owed in the expired
     `phase`, and those that go on a turn a default was just given for (`turns`: (seat, turn)
@@ -288,8 +314,8 @@ def phase_seconds(
     until `session_minutes` into the next session, `next_session_in` seconds away."""
     if live and single_step(prompts, phase):
         return settings.session_minutes * 60.0  # the caller checked the session outlasts it
-    waits = settings.between_sessions == "wait" and next_session_in is not None and not live
-    if waits and single_step(prompts, phase):
+    waits = settings.between_sessions == "wait" and not live
+    if waits and next_session_in is not None and single_step(prompts, phase):
         return next_session_in + settings.session_minutes * 60.0
     setting = _setting_of(prompts, phase)
     if setting is not None:
