@@ -46,7 +46,7 @@ def _keep_value(state: CrisisState, p: Player, card_id: str) -> float:
     return v
 
 
-def order_rank(state: CrisisState, p: Player, order: list[str]) -> tuple:
+def order_rank(state: CrisisState, p: Player, order: list[str]) -> tuple[tuple[bool, float], ...]:
     return tuple((is_mobilization(c), -_keep_value(state, p, c)) for c in order)
 
 

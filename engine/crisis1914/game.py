@@ -157,7 +157,7 @@ class Crisis1914(Game[CrisisState]):
     def opening_events(self, state: CrisisState) -> list[Event]:
         # setup runs the First Draw until its first decision; its cards are the Tableaux
         events = []
-        for nid in state.current:
+        for nid in state.initiative():
             p = state.players[nid]
             if p.tableau:
                 cards = ", ".join(f"{card(t.card).name} ({t.dp} DP)" for t in p.tableau)
@@ -171,7 +171,7 @@ class Crisis1914(Game[CrisisState]):
     def round_label(self, state: CrisisState) -> str | None:
         return None if state.phase == "over" else f"Week {state.week}"
 
-    def play(self, state: CrisisState, seat: str, action: Any, rng: random.Random) -> list:
+    def play(self, state: CrisisState, seat: str, action: Any, rng: random.Random) -> list[Event]:
         return rules.play(state, seat, action, rng)
 
     def prompts(self, state: CrisisState) -> list[Prompt]:
@@ -401,7 +401,7 @@ class Crisis1914(Game[CrisisState]):
                     pend = state.pending[0] if state.pending else None
                     shown = card(pend.cards[0]).name if pend and pend.cards and pend.cards[0] else "the card"
                 return f"You placed {shown}{how}{dp}."
-            case a.Resolve(card=c):
+            case a.Resolve(card=str(c)):
                 return f"You chose {card(c).name}{how}{dp}; you keep the other two."
             case a.Deliberate(discard=c):
                 return f"You Deliberated, discarding {card(c).name}: play one of the three cards you drew."
@@ -454,7 +454,7 @@ class Crisis1914(Game[CrisisState]):
                 shown = card(pend.cards[0]) if pend and pend.cards and pend.cards[0] else None
                 it = f"{shown.name} ({card_dp(state, p, shown)} DP)" if shown and p is not None else "it"
                 text = f"Place {it}{choices(action)}"
-            case a.Resolve(card=c):
+            case a.Resolve(card=str(c)):
                 text = f"Choose {card(c).name}{choices(action)}"
             case a.Deliberate(discard=c):
                 text = f"Deliberate, discarding {card(c).name}"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import ConfigDict, Field
 
@@ -105,7 +105,7 @@ class CrisisState(GameState):
     dp_history: list[float] = Field(default_factory=list)  # mean highest DP of each Week, for simulations
     result: str | None = None
 
-    def __deepcopy__(self, memo: dict | None = None) -> CrisisState:
+    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> CrisisState:
         # The core copies the state once per action (engine/core/fast.py).
         return clone(self)
 

@@ -124,7 +124,7 @@ class CrisisKnowledge(Knowledge[CrisisState]):
         """Drop the turns a careful statesman never takes, so the search spends its
         iterations on real choices: a Pass below 14 DP while a safe card is there and no
         Tension die can fall; alone, paying Prestige to look at cards with nothing to fear."""
-        safe = [x for x in out if isinstance(x, a.Play)]
+        safe: list[a.Play | a.Draw] = [x for x in out if isinstance(x, a.Play)]
         risk = draw_war_risk(state, p) if a.Draw() in out else 1.0
         if risk == 0:
             safe.append(a.Draw())
