@@ -97,7 +97,9 @@ class _Judge:
             seat = self.holders[country]
             for location, points, exclusive in wanted:
                 here = pfs.get(location)
-                mine = here.get(country, 0) if here else 0
+                if not here:  # no PFs there: no progress and nothing to defend
+                    continue
+                mine = here.get(country, 0)
                 if mine < scoring.TREATY:
                     if mine:
                         values[country] += self.progress * points * mine / scoring.TREATY

@@ -5,7 +5,8 @@ Everything is loaded from `engine/content/origins/*.toml`, each entry with its p
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Callable
+from typing import Literal, TypeVar, cast
 
 from engine.core import ContentError, Model, Sourced, load_toml
 from engine.core import content as core_content
@@ -87,13 +88,15 @@ class Objectives(Model):
 # The rules look content up at every step; resolving the file path each time costs more
 # than the rules themselves, so loaded tables are kept per content directory.
 _memo: dict[tuple[str, object], object] = {}
+T = TypeVar("T")
 
 
-def _cached(key: str, make):  # noqa: ANN001 - a zero-argument factory
+def _cached(key: str, make: Callable[[], T]) -> T:
     slot = (key, core_content.content_dir())
     if slot not in _memo:
         _memo[slot] = make()
-    return _memo[slot]
+    # what `make` made for this key: one key is always given the same factory
+    return cast(T, _memo[slot])
 
 
 def board() -> Board:

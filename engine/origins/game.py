@@ -131,7 +131,7 @@ class Origins(Game[OriginsState]):
     def prompts(self, state: OriginsState) -> list[Prompt]:
         return views.prompts(state)
 
-    def play(self, state: OriginsState, seat: str, action: Any, rng: random.Random):
+    def play(self, state: OriginsState, seat: str, action: Any, rng: random.Random) -> list[Event]:
         return play(state, seat, action, rng)
 
     def outcome(self, state: OriginsState) -> Outcome | None:

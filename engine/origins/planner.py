@@ -89,7 +89,9 @@ def reserve_sheets(state: OriginsState, seat: str, rng: random.Random) -> dict[s
     return {c: bots.legal_or_empty(state, c, s) for c, s in sheets.items()}
 
 
-def _place_all(view: OriginsState, country: str, rng: random.Random, judge: Any, pfs: dict) -> Sheet:
+def _place_all(
+    view: OriginsState, country: str, rng: random.Random, judge: Any, pfs: dict[str, dict[str, int]]
+) -> Sheet:
     """bots._plan, placing all of `view`'s income (what is kept is already taken out)."""
     sheet = bots._plan(view, country, rng, judge, pfs)
     short = view.unplaced.get(country, 0) - sum(n for e, n in sheet.place.items() if e != country)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import random
 import re
+from functools import partial
 from typing import Any
 
 from engine.core import IllegalAction, StandingOrder
@@ -143,10 +144,10 @@ def action(state: OriginsState, seat: str, order: str) -> Any | None:
     if state.phase != "attacks" or state.holders[state.order[state.attacker]] != seat:
         return None
     if word == "attack":
-        order = _attack(state, seat, text)
-        if order is None or order[0] != state.order[state.attacker] or state.attacks_made:
+        named = _attack(state, seat, text)
+        if named is None or named[0] != state.order[state.attacker] or state.attacks_made:
             return None
-        country, target, embassy = order
+        country, target, embassy = named
         return Attack(embassy=embassy, split={target: state.at(embassy, country)})
     if word == "one_attack":
         return Done() if state.attacks_made else None
@@ -181,7 +182,7 @@ def ahead(state: OriginsState, seat: str, rng: random.Random) -> list[str]:
         later = [c for c in state.order[state.attacker + 1 :] if state.holders[c] == seat]
         if not later:
             return []
-        chosen = [certain(lambda rng, c=c: bots.attack(state, c, rng)) for c in later]
+        chosen = [certain(partial(bots.attack, state, c)) for c in later]
         if all(isinstance(c, Done) for c in chosen):
             return ["no_attacks_unless"]
         if len(later) == 1 and isinstance(chosen[0], Attack) and _then_done(state, later[0], chosen[0]):
@@ -206,7 +207,7 @@ def _then_done(state: OriginsState, country: str, attack: Attack) -> bool:
         after.add(embassy, target, -lost_d)
         after.attacks_made, after.embassies_used = 1, [embassy]
         if attacks.attack_embassies(after, country) and not isinstance(
-            certain(lambda rng, a=after: bots.attack(a, country, rng)), Done
+            certain(partial(bots.attack, after, country)), Done
         ):
             return False
     return True

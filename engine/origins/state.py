@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field
 
@@ -92,7 +92,7 @@ class OriginsState(GameState):
     provisional_when: str = ""
     final_parts: Annotated[dict[str, list[tuple[str, int]]], WHOLE] = Field(default_factory=dict)
 
-    def __deepcopy__(self, memo: dict | None = None) -> OriginsState:
+    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> OriginsState:
         # The core copies the state once per action (engine/core/fast.py).
         return clone(self)
 

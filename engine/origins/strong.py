@@ -81,7 +81,7 @@ class OriginsKnowledge(Knowledge[OriginsState]):
         against treaty rights: an attack at worse odds mostly loses the attacker's PFs."""
         country = state.order[state.attacker]
         basic = bots.attack(state, country, random.Random(1))
-        out = [a for a in actions if isinstance(a, Done)]
+        out: list[Done | Attack] = [a for a in actions if isinstance(a, Done)]
         if isinstance(basic, Attack) and len(basic.split) == 1 and basic in actions:
             out.append(basic)
         for a in actions:
