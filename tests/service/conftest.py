@@ -58,6 +58,18 @@ def service(store, clock) -> TableService:
     return TableService(store, clock=clock)
 
 
+@pytest.fixture
+async def two_processes(postgres_server):
+    """Two table services, each with its own store, on one PostgreSQL database: two bot
+    processes sharing their tables, with one clock the test moves."""
+    url = postgres_server.new_database()
+    clock = Clock()
+    stores = [await open_store(url), await open_store(url)]
+    yield [TableService(s, clock=clock) for s in stores], clock
+    for s in stores:
+        await s.close()
+
+
 async def seated(service: TableService, *names: str, seed: int = 7, start: bool = True) -> None:
     """A table in CHANNEL with users 1, 2, ... named `names`, started with `seed`."""
     await service.lobby.create(CHANNEL, 9, "envoys", 1, names[0])

@@ -22,16 +22,6 @@ HOUR = 3600.0
 SHARD_1_GUILD = 1 << 22  # (guild_id >> 22) % 2 == 1
 
 
-@pytest.fixture
-async def two_processes(postgres_server):
-    url = postgres_server.new_database()
-    clock = Clock()
-    stores = [await open_store(url), await open_store(url)]
-    yield [TableService(s, clock=clock) for s in stores], clock
-    for s in stores:
-        await s.close()
-
-
 async def _owing_user(service: TableService) -> int:
     step, _ = await service.choices(CHANNEL, 1)
     state = GAME.load_state((await service.store.get_table(CHANNEL)).state)

@@ -25,23 +25,12 @@ import pytest
 from bot.service.loaded import BUSY, SAVED_UNFINISHED
 from bot.service.play import STALE_RELOADS
 from bot.service.tables import TableError, TableService
-from bot.store import open_store
 from engine import games
 
-from .conftest import ALICE, BOB, CHANNEL, Clock
+from .conftest import ALICE, BOB, CHANNEL
 
 ENVOYS = "envoys"
 AUTOMATIC = -1  # the automatic seat's user id (`automatic_row`: below every member's)
-
-
-@pytest.fixture
-async def two_processes(postgres_server):
-    url = postgres_server.new_database()
-    clock = Clock()
-    stores = [await open_store(url), await open_store(url)]
-    yield [TableService(s, clock=clock) for s in stores], clock
-    for s in stores:
-        await s.close()
 
 
 async def _table(a: TableService) -> None:
