@@ -13,6 +13,7 @@ inside a line.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine.core import Layout
@@ -87,7 +88,7 @@ def _and(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def card_of(layout: Layout, top: list[str], players: dict[str, str], bottom: list[str] = ()) -> StatusCard:
+def card_of(layout: Layout, top: list[str], players: dict[str, str], bottom: Sequence[str] = ()) -> StatusCard:
     """The card of a game's `layout`: `top` lines first (the waiting line, a pause), then the
     layout's shared lines, then `bottom` (seats to fill, the result); a field per panel,
     named with its player (`players`, by seat). Within `LIMIT`: the layout's shared lines

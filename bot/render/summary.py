@@ -15,16 +15,27 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 from .text import MESSAGE_LIMIT, split_message
 
-__all__ = ["Line", "Part", "parts", "round_name"]
+__all__ = ["Line", "Part", "PartStart", "parts", "round_name"]
 
 
 @dataclass(slots=True)
 class Line:
     kind: str  # the event's kind, as stored
     text: str
+
+
+class PartStart(TypedDict, total=False):
+    """Where a part starts, as stored with the table (JSON; a key it lacks has its default)."""
+
+    since: int
+    heading: str
+    name: str
+    opens_round: bool
+    continued: bool
 
 
 @dataclass(slots=True, kw_only=True)
@@ -55,7 +66,7 @@ class Part:
         """The part as messages: one, unless a single line of it is longer than a message."""
         return split_message(self.text(), limit) or ([self.heading] if self.heading else [])
 
-    def start(self) -> dict[str, object]:
+    def start(self) -> PartStart:
         """Where the part starts, as stored with the table (`Part.resume` reads it back)."""
         return {
             "since": self.since,
@@ -66,9 +77,9 @@ class Part:
         }
 
     @classmethod
-    def resume(cls, stored: dict[str, object]) -> Part:
+    def resume(cls, stored: PartStart) -> Part:
         return cls(
-            since=int(stored.get("since", 0)),  # type: ignore[arg-type]
+            since=int(stored.get("since", 0)),
             heading=str(stored.get("heading", "")),
             name=str(stored.get("name", "")),
             opens_round=bool(stored.get("opens_round", False)),

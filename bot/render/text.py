@@ -123,7 +123,11 @@ def button_labels(labels: list[str], limit: int = 80) -> list[str]:
         heads = [text[:keep]] + ([f"{first} … "] if first and len(first) + 3 < keep else [])
         for head in heads:
             for most in range(max(map(len, text.split())), 3, -1):
-                rest = re.sub(rf"\w{{{most + 1},}}", lambda m, most=most: m[0][: most - 1] + ".", text[keep:])
+
+                def shorten(word: re.Match[str], most: int = most) -> str:
+                    return word[0][: most - 1] + "."
+
+                rest = re.sub(rf"\w{{{most + 1},}}", shorten, text[keep:])
                 if len(head) + len(rest) <= limit:
                     return head + rest
         return cut(text, limit)

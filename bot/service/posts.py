@@ -17,7 +17,7 @@ from engine.core import Event, Layout, Prompt
 
 from ..render import escape, seat_list, standings, timestamp
 from ..render.status import StatusCard, Waiting, card_of, waiting_line
-from ..render.summary import Line, Part, parts, round_name
+from ..render.summary import Line, Part, PartStart, parts, round_name
 from ..store import DeadlineRow
 from .outbox import Outbox, Post, seat_post
 from .sessions import in_session, sessions_of
@@ -28,6 +28,12 @@ if TYPE_CHECKING:
     from .notify import Notifications
 
 SUMMARY = "summary"  # the table's meta key: where the summary the status message holds starts
+
+
+class StoredSummary(PartStart, total=False):
+    """The table's SUMMARY: where the part the status message holds starts, and that message."""
+
+    message: int | None
 
 
 @dataclass(slots=True)
@@ -157,7 +163,7 @@ class Posts:
         t = await self.access.load(channel_id)
         if t.state is None:
             return None
-        stored = t.row.meta.get(SUMMARY)
+        stored: StoredSummary | None = t.row.meta.get(SUMMARY)
         total = await self.store.count_events(channel_id)
         if stored is None:
             stored = {**Part(since=total).start(), "message": t.row.status_message_id}
@@ -177,14 +183,14 @@ class Posts:
 
         await self.access.with_table(channel_id, run)
 
-    async def keep_summary(self, t: LoadedTable, stored: dict, message_id: int | None = None) -> None:
+    async def keep_summary(self, t: LoadedTable, stored: StoredSummary, message_id: int | None = None) -> None:
         row = replace(t.row, meta={**t.row.meta, SUMMARY: stored})
         if message_id is not None:
             row = replace(row, status_message_id=message_id)
         await self.access.save(t, row=row)
 
     @staticmethod
-    def opening_summary(begins: str, first_round: str) -> dict:
+    def opening_summary(begins: str, first_round: str) -> StoredSummary:
         """The summary of a game that begins now: from its first event, headed by the line
         that says it began and the first round's name; no message holds it yet (the lobby's
         status message gives way)."""

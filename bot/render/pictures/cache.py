@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from collections.abc import Hashable
-from typing import Any
+from typing import Any, cast
 
 from engine.core import Game, GameState
 
@@ -25,7 +25,9 @@ class PictureCache:
     def __init__(self, size: int = 128) -> None:
         self.size = size
         self.drawn = 0  # pictures actually drawn, for tests and the benchmark
-        self._pictures: OrderedDict[Hashable, Picture] = OrderedDict()
+        # one picture by board or private key; the final board and chart as a pair, under
+        # a key ending in "final" (where the others end in a version or a seat)
+        self._pictures: OrderedDict[Hashable, Picture | tuple[Picture, Picture]] = OrderedDict()
 
     async def board(self, channel_id: int, version: int, game: Game, state: GameState) -> Picture | None:
         """The public board of a table's state; None for a game that has no picture.
@@ -35,7 +37,7 @@ class PictureCache:
         if not has_pictures(game.id):
             return None
         key = (channel_id, game.id, state.seed, state.step, version)
-        picture = self._pictures.get(key)
+        picture = cast("Picture | None", self._pictures.get(key))  # a board key: one picture
         if picture is None:
             view: dict[str, Any] = game.view(state, None)  # the public view only
             picture = await asyncio.to_thread(draw, game.id, view)
@@ -64,7 +66,7 @@ class PictureCache:
             if len(self._pictures) > self.size:
                 self._pictures.popitem(last=False)
         self._pictures.move_to_end(key)
-        return self._pictures[key]
+        return cast(Picture, self._pictures[key])  # a private key: one picture
 
     async def final(self, channel_id: int, game: Game, states: list[GameState]) -> list[Picture]:
         """The final board and the chart of every player's score over the game."""
@@ -76,8 +78,8 @@ class PictureCache:
             from .chart import chart  # only a finished game needs it
 
             board = await asyncio.to_thread(draw, game.id, game.view(last, None))
-            self._pictures[key] = (board, await asyncio.to_thread(chart, game, states))  # type: ignore[assignment]
+            self._pictures[key] = (board, await asyncio.to_thread(chart, game, states))
             self.drawn += 2
             if len(self._pictures) > self.size:
                 self._pictures.popitem(last=False)
-        return list(self._pictures[key])  # type: ignore[arg-type]
+        return list(cast(tuple[Picture, Picture], self._pictures[key]))  # a final key: the pair

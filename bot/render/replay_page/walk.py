@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 from dataclasses import dataclass, field
 from importlib import import_module
+from types import ModuleType
 from typing import Any
 
 from engine.core import PUBLIC, Game, GameState, Layout
@@ -142,7 +143,7 @@ class _Walker:
         starts = index == 0 or period != w.period[-1] or over
         w.period.append(period)
         if self.module is not None:
-            self._scores(view)
+            self._scores(self.module, view)
             if starts:
                 self._picture(view, self._caption(period, index, over))
         w.picture.append(self.board_picture)
@@ -184,16 +185,17 @@ class _Walker:
         self.board_picture = len(self.w.pictures)
         self.w.pictures.append({"src": _png_source(drawn), "alt": drawn.description, "caption": caption})
 
-    def _scores(self, view: dict[str, Any]) -> None:
+    def _scores(self, module: ModuleType, view: dict[str, Any]) -> None:
+        """Keep each seat's score in `view`, read by the game's picture `module` (and, once, the colours)."""
         held = holders(self.game.id, view)
         totals = dict.fromkeys(self.w.seats, 0.0)
-        for key, score in self.module.scores(view).items():
+        for key, score in module.scores(view).items():
             if held.get(key) in totals:
                 totals[held[key]] += float(score)
         for seat, total in totals.items():
             self.w.scores[seat].append(total)
         if not self.w.colours:
-            colours = self.module.chart_colours(view)
+            colours = module.chart_colours(view)
             for key, seat in held.items():
                 if seat in self.w.seats and key in colours:
                     self.w.colours.setdefault(seat, tuple(colours[key]))
