@@ -166,7 +166,7 @@ def bot_action(state: SchonbrunnState, seat: str, rng: random.Random) -> Any:
         case "keep":
             aids = aids_held(state, seat)
             n = min(len(p.signed), max(0, len(aids) - 1)) if state.round < state.rounds - 1 else 0
-            return A.Keep(treaties=p.signed[:n], aids=aids[:n])
+            return A.Keep(treaties=list(p.signed[:n]), aids=aids[:n])
     raise AssertionError(state.stage)
 
 

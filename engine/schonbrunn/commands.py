@@ -3,6 +3,7 @@ own supply and the legal targets only (the Discord adapter and the console read 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from engine.core import (
@@ -89,7 +90,7 @@ def _with_text(name: str, text: str) -> str:
     return label if len(label) <= 100 else label[:99].rsplit(" ", 1)[0] + "…"
 
 
-def _cards(ids: list[str]) -> list[Choice]:
+def _cards(ids: Sequence[str]) -> list[Choice]:
     return [Choice(_with_text(card(c).name, card_text(card(c))), c) for c in ids]
 
 
@@ -215,7 +216,7 @@ def _list(value: Any) -> list[str]:
     return [x.strip() for x in text.split(",") if x.strip()]
 
 
-def _card_ids(values: list[str], pool: list[str], what: str) -> list[str]:
+def _card_ids(values: list[str], pool: Sequence[str], what: str) -> list[str]:
     return [match_choice(v, _cards(pool), what) for v in values]
 
 
@@ -284,8 +285,8 @@ def _build_activate(state: SchonbrunnState, seat: str, o: dict[str, Any]) -> A.A
         pay = "minister"
     targets = []
     for t in _list(o.get("targets")):
-        nation, _, objective = t.partition(":")
-        targets.append(A.Target(nation=_nation(state, nation), objective=_objective(state, objective)))
+        nation, _, at = t.partition(":")
+        targets.append(A.Target(nation=_nation(state, nation), objective=_objective(state, at)))
     objective = o.get("objective")
     return A.Activate(
         treaty=treaty, pay=pay, objective=_objective(state, objective) if objective else None, targets=targets

@@ -102,6 +102,14 @@ def card(card_id: str) -> Card:
     return cards()[card_id]
 
 
+def favour_values() -> list[int]:
+    """The values of the Political Favour tokens (none if the table gives none)."""
+    values = tables().favours.values or []
+    if not isinstance(values, list):
+        raise ContentError(f"{content_path(GAME_ID, 'tables.toml')}: favours.values: a list of the tokens' values")
+    return values
+
+
 def check_content() -> None:
     """Every file loads; ids are unique; the tables the rules read have every entry they
     read (ContentError naming file, entry and field)."""

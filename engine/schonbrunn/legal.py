@@ -95,7 +95,7 @@ def legal_actions(state: SchonbrunnState, seat: str) -> list[Any]:
 
 
 @cache
-def _listed(cls: type, *values: Any) -> Any:
+def _listed(cls: type[A.Action], *values: Any) -> Any:
     """The one `cls` action with these values of its fields after `kind`, in field order."""
     names = [n for n in cls.model_fields if n != "kind"]
     return built(cls, **dict(zip(names, values, strict=True)))

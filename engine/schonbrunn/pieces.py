@@ -112,7 +112,9 @@ def influence(state: SchonbrunnState, seat: str, objective: str) -> int:
 def board(state: SchonbrunnState) -> dict[str, tuple[dict[str, int], set[str]]]:
     """`influences` and `delegations` of every Objective, by Objective, in one pass over
     the Delegates: the Congress reads the whole board three times a round."""
-    out = {o: (dict.fromkeys(state.seats, 0), set()) for o in state.objectives}
+    out: dict[str, tuple[dict[str, int], set[str]]] = {
+        o: (dict.fromkeys(state.seats, 0), set()) for o in state.objectives
+    }
     bonus = {seat: sum(p.ally_markers) for seat, p in state.players.items()}  # `worth` of a 0
     for d in state.delegates:
         here = out.get(d.place)

@@ -7,6 +7,8 @@ moves the game on, skipping seats that have no decision to make, until someone o
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any, cast
 
 from engine.core import Event, IllegalAction, rng_for
 
@@ -252,14 +254,16 @@ def _next_stage(state: SchonbrunnState, events: list[Event], rng: random.Random)
 
 
 # The orders a phase module carries out whole, by the action's exact class (see `play`).
-# Those of the second table end the acting seat's turn.
-_HANDLERS = {
+# Those of the second table end the acting seat's turn. Each takes the state, the seat, an
+# action of its class and the events to add to.
+Handler = Callable[[SchonbrunnState, str, Any, list[Event]], None]
+_HANDLERS: dict[type, Handler] = {
     A.Assign: assignments.assign,
     A.Head: assignments.head,
     A.TieBreak: hierarchy.tiebreak,
     A.Activate: treaties.activate,
 }
-_TURN_HANDLERS = {
+_TURN_HANDLERS: dict[type, Handler] = {
     A.Sign: hierarchy.sign,
     A.Spend: hierarchy.spend,
     A.Favour: assignments.favour,
@@ -277,10 +281,11 @@ def play(state: SchonbrunnState, seat: str, action: object, rng: random.Random) 
     stage, queue = state.stage, state.queue
     # dispatched on the action's class, not by `isinstance` (nor `match`, which calls it):
     # a check of a pydantic class an action is not costs a Python call (pydantic's
-    # ABCMeta), and the last cases took a dozen; actions are parsed to these classes
+    # ABCMeta), and the last cases took a dozen; actions are parsed to these classes. mypy
+    # cannot see that `kind is A.Bid` makes `action` a Bid: each case casts it.
     kind = type(action)
     if kind is A.Activate and stage == "assign" and queue[:1] == [seat]:
-        treaties.activate(state, seat, action, events)
+        treaties.activate(state, seat, cast(A.Activate, action), events)
         return events
     expected = EXPECTS.get(stage, ())
     if kind not in expected:
@@ -297,6 +302,7 @@ def play(state: SchonbrunnState, seat: str, action: object, rng: random.Random) 
         handler(state, seat, action, events)
         state.queue.pop(0)  # the seat's turn is over
     elif kind is A.Bid:
+        action = cast(A.Bid, action)
         p = state.players[seat]
         if not 1 <= action.receptions <= p.receptions:
             raise IllegalAction(f"Bid between 1 and {p.receptions} Receptions.")
@@ -305,6 +311,7 @@ def play(state: SchonbrunnState, seat: str, action: object, rng: random.Random) 
         events.append(Event(kind="bid", text=f"{name(state, seat)} has bid."))
         events.append(Event(kind="bid", text=f"You bid {action.receptions}.", audience=seat))
     elif kind is A.Choose:
+        action = cast(A.Choose, action)
         nat = free_nation(state, action.nation)
         p, k = state.players[seat], state.choose_order.index(seat)
         pay = state.players[state.choose_order[k + 1]].bid or 0 if k + 1 < len(state.choose_order) else 0
@@ -316,6 +323,7 @@ def play(state: SchonbrunnState, seat: str, action: object, rng: random.Random) 
             Event(kind="choose", text=f"{before} takes {nations()[nat].name}, losing {pay} Receptions.")
         )
     elif kind is A.Commit:
+        action = cast(A.Commit, action)
         d = next((d for d in supply(state, seat) if d.value == action.delegate), None)
         if d is None:
             raise IllegalAction(f"You have no Delegate of Influence {action.delegate} in your supply.")
@@ -334,6 +342,7 @@ def play(state: SchonbrunnState, seat: str, action: object, rng: random.Random) 
             events.append(Event(kind="pass", text=f"{name(state, seat)} passes."))
             state.queue.pop(0)
     elif kind is A.Keep:
+        action = cast(A.Keep, action)
         recovery.keep(state, seat, action.treaties, action.aids, events)
         state.queue.pop(0)
     advance(state, events, rng)
@@ -348,7 +357,7 @@ PHASE_OF = {
     "move": "Chancellery", "minister": "Chancellery", "activate": "Congress", "keep": "Recovery",
 }  # fmt: skip
 
-EXPECTS: dict[str, tuple[type, ...]] = {
+EXPECTS: dict[str, tuple[type[A.Action], ...]] = {
     "bid": (A.Bid,),
     "choose": (A.Choose,),
     "commit": (A.Commit,),

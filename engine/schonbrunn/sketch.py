@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Mapping
 
 from .content import card, cards
 from .state import SchonbrunnState
@@ -19,7 +20,7 @@ from .worth import RECEPTION, SYMBOL, aid_worth, final_points, nation_powers, tr
 
 __all__ = ["Sketch"]
 
-_WORTH: dict[tuple, float] = {}  # Sketch.card_worth, by card and what the seat holds
+_WORTH: dict[tuple[str, tuple[str, ...], int, int, int, bool], float] = {}  # Sketch.card_worth, by card and what the seat holds
 
 
 class Sketch:
@@ -261,7 +262,7 @@ class Sketch:
         return out
 
     # -- the Congress and the value of the result -------------------------------------------
-    def _best(self, totals: dict[int, float]) -> int:
+    def _best(self, totals: Mapping[int, float]) -> int:
         """The highest total; ties to the later Hierarchy position (reverse Hierarchy)."""
         return max(totals, key=lambda i: (totals[i], self.pos[i]))
 

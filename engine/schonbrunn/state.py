@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar, final
 
 from pydantic import ConfigDict, TypeAdapter
 
@@ -36,6 +36,7 @@ Stage = Literal[
 _RECORD = ConfigDict(extra="forbid")  # pydantic's config for them, as `Model`'s
 
 
+@final  # `SchonbrunnState.change` tells a Player from a Delegate by its exact class
 @dataclass(frozen=True)
 class Delegate:
     """Frozen, so a step's copy of the state shares them with the state it was given:
@@ -65,6 +66,7 @@ class Marker:
     source: str  # the Treaty's id
 
 
+@final
 @dataclass(frozen=True)
 class Player:
     """Frozen, like the Delegates, and holding tuples, not lists, so a step's copy of the

@@ -56,7 +56,8 @@ class _Unseen:
     favours: list[int]
 
 
-class SchonbrunnKnowledge(Knowledge[SchonbrunnState]):
+# The state is not a GameState but a dataclass like one: see `Schonbrunn` in game.py.
+class SchonbrunnKnowledge(Knowledge[SchonbrunnState]):  # type: ignore[type-var]
     horizon = 0  # no engine step below the tree: `evaluate` finishes the round on a Sketch
 
     def __init__(self, game: Any):

@@ -187,7 +187,7 @@ def aid(state: SchonbrunnState | None, seat: str | None) -> str:
     lines.append("**Delegation Heads**: " + ("; ".join(heads) if heads else "none assigned") + ".")
     lines.append("**Objective piles**")
     for o in [*s.objectives, "PoB"]:
-        pile = s.piles.get(o, [])
+        pile = s.piles.get(o, ())
         label = "Balance of Power" if o == "PoB" else f"Objective {o}"
         if pile and s.tops_revealed:
             top = card(pile[0])

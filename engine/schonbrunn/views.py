@@ -44,7 +44,7 @@ def prompts(state: SchonbrunnState) -> list[Prompt]:
         text, phase = texts.STAGE_TEXT[stage], f"r{state.round}/{stage}"
         return [Prompt(seat=s, kind=stage, text=text, phase=phase, mode="simultaneous") for s in state.queue]
     seat = state.queue[0]
-    kind = stage
+    kind: str = stage
     if stage == "assign":
         step = state.assign_step
         kind = "head" if step == "head" else "assign"

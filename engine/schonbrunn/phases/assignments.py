@@ -7,7 +7,7 @@ import random
 from engine.core import Event, IllegalAction
 
 from .. import actions as A
-from ..content import nations, tables
+from ..content import favour_values, nations
 from ..pieces import (
     head_at,
     head_targets,
@@ -21,7 +21,7 @@ def open_assignments(state: SchonbrunnState, events: list[Event], rng: random.Ra
     if state.simplified:
         open_assign(state)
         return
-    values = list(tables().favours.values or [])
+    values = list(favour_values())
     rng.shuffle(values)
     state.favours = dict(zip(state.objectives, values, strict=False))
     state.favour_spare = values[len(state.objectives) :]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 
 from engine.core import Event
 
@@ -14,7 +15,7 @@ from ..pieces import (
 from ..state import SchonbrunnState
 
 
-def aid_points(symbols: list[str], wild: int) -> int:
+def aid_points(symbols: Sequence[str], wild: int) -> int:
     """7 for three different symbols; 4 for each matching Aid beyond the first. Wild Aids
     (Free Navigation of the Seas) take whichever symbols score best."""
     pts = tables().aid_sets
