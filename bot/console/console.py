@@ -348,12 +348,12 @@ class Console:
         deadlines, hours = self.service.deadlines, options.get("hours")
         end_now, nudge = options.get("end_now", False), options.get("nudge", False)
         one_deadline_tool(hours, end_now, nudge)  # the rule Discord's /deadline says in the same words
-        if end_now:
-            await self.show(await deadlines.end_phase(CHANNEL, uid), user)
-        elif nudge:
-            await self.show(await deadlines.nudge(CHANNEL, uid), user)
-        else:
+        if hours is not None:
             await self.show(await deadlines.set_deadline(CHANNEL, uid, hours), user)
+        elif end_now:
+            await self.show(await deadlines.end_phase(CHANNEL, uid), user)
+        else:
+            await self.show(await deadlines.nudge(CHANNEL, uid), user)
 
     async def _substitute(self, user: str, uid: int, options: dict[str, Any]) -> None:
         controls = self.service.controls

@@ -9,10 +9,18 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from bot.process.config import Config
+
+if TYPE_CHECKING:
+    import signal
+    from types import FrameType
+
+    # what signal.signal returns and takes back: a handler, SIG_DFL/SIG_IGN, or None
+    _Handler = Callable[[int, FrameType | None], Any] | int | signal.Handlers | None
 
 __all__ = ["Stopped", "run_console_process"]
 
@@ -95,7 +103,7 @@ class _ConsoleStop:
         self.grace = grace
         self.console_codes = console_codes
         self.since: float | None = None
-        self._previous: dict[int, object] = {}
+        self._previous: dict[int, _Handler] = {}
 
     @property
     def installed(self) -> bool:
@@ -144,7 +152,8 @@ class _ConsoleStop:
         at a terminal the console reads with input() and needs the real stdout."""
         if stdin is sys.stdin and stdout is sys.stdout and stdin.isatty():
             return stdout
-        return _StopAtWrite(stdout, self)
+        # it forwards all but write to `stdout` (__getattr__), which no type can say
+        return cast(TextIO, _StopAtWrite(stdout, self))
 
 
 def _tell(text: str) -> None:

@@ -45,9 +45,10 @@ def _quiet(name: str) -> bool:
 def _chain(exc: BaseException) -> list[BaseException]:
     """The exception and those it was raised from or during, oldest first."""
     found: list[BaseException] = []
-    while exc is not None and all(exc is not e for e in found):
-        found.append(exc)
-        exc = exc.__cause__ or (None if exc.__suppress_context__ else exc.__context__)
+    e: BaseException | None = exc
+    while e is not None and all(e is not f for f in found):
+        found.append(e)
+        e = e.__cause__ or (None if e.__suppress_context__ else e.__context__)
     return found[::-1]
 
 
