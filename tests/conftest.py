@@ -6,6 +6,17 @@ import pytest
 
 from tests.pgserver import PostgresServer
 
+# The kinds of slow test (pyproject.toml's markers); a test of any of them is also `slow`,
+# so `-m "not slow"` leaves out every one of them.
+SLOW_KINDS = ("whole_game", "simcord", "browser", "processes", "bench")
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if any(item.get_closest_marker(kind) for kind in SLOW_KINDS):
+            item.add_marker(pytest.mark.slow)
+
 
 @pytest.fixture(autouse=True)
 def basic_automatic_seats(request, monkeypatch):

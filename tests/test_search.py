@@ -88,6 +88,7 @@ def test_a_determinization_reads_only_the_seats_view():
     assert k.determinize(state, "s1", random.Random(3)) == k.determinize(other, "s1", random.Random(3))
 
 
+@pytest.mark.bench
 def test_one_strong_player_among_basic_ones_wins_more_than_its_fair_share():
     result = simulate(GAME, 3, games=90, seed=3, lineup=("quick", "basic"))
     rate, low, _ = result.player_rates()["quick"]
@@ -112,6 +113,7 @@ def test_players_are_named_and_an_unknown_name_is_refused_with_the_list():
         simulate(GAME, 2, games=1, seed=1, lineup=("grandmaster",))
 
 
+@pytest.mark.slow
 def test_equal_actions_share_one_key_in_the_tree_and_a_frozen_one_is_its_own():
     from pydantic import ConfigDict
 

@@ -11,6 +11,8 @@ from bot.__main__ import main
 from bot.tools.simulate import simulate
 from tests.tinygame import Envoys
 
+pytestmark = pytest.mark.whole_game
+
 
 class ScoredEnvoys(Envoys):
     """Envoys reporting two figures, to check that simulate averages them."""

@@ -39,6 +39,7 @@ async def _fill(store) -> None:
         await store.community.record_finished(game, seats, ratings)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(QUERIES))
 async def test_the_communitys_queries_read_an_index(store, name):
     await _fill(store)

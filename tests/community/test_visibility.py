@@ -191,6 +191,7 @@ VISIBILITY = settings(
 )
 
 
+@pytest.mark.slow
 @VISIBILITY
 @given(server=servers())
 def test_no_community_read_shows_a_member_anything_of_a_channel_they_cannot_open(registry, server):

@@ -175,6 +175,7 @@ async def test_console_options_are_checked_like_discords(store):
     assert "! belligerence: takes yes or no, not 'perhaps'" in out
 
 
+@pytest.mark.processes
 def test_ctrl_c_at_the_prompt_ends_the_console_at_once(tmp_path):
     import signal
     import time

@@ -15,6 +15,8 @@ from bot.store import open_store
 from engine import games
 from tests.service.conftest import Clock
 
+pytestmark = pytest.mark.whole_game
+
 
 def _real_games() -> list[str]:
     try:

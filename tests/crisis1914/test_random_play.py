@@ -10,6 +10,8 @@ import pytest
 from engine.crisis1914 import GAME
 from tests.harness import check_hidden_information, check_random_play
 
+pytestmark = pytest.mark.whole_game
+
 PLAYER_COUNTS = [1, 2, 3, 4, 5]
 WHOLE_GAMES = 500  # per player count
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
+
 from engine.core.playout import play_out
 from engine.core.search import Search, Strength
 from engine.crisis1914 import GAME, exploits, fast_policy
@@ -214,12 +216,14 @@ def _share(policy, others, players: int, games: int) -> float:
     return won / games
 
 
+@pytest.mark.bench
 def test_the_playout_statesman_beats_the_basic_player():
     # 1.78x fair over 300 games at 3 players when measured; 60 games keep it fast and it
     # would fail near fair share (a third)
     assert _share(fast_action, GAME.bot_action, 3, 60) > 0.45
 
 
+@pytest.mark.bench
 def test_the_exploits_stay_beaten_by_the_playout_statesman():
     for name, policy in exploits.test_players().items():
         assert _share(policy, fast_action, 3, 30) < 1 / 3 * 1.2, name

@@ -19,6 +19,8 @@ from engine import games
 from .conftest import BotConfig
 from .test_discord_e2e import _started
 
+pytestmark = pytest.mark.simcord
+
 BUDGET = 1.5
 SLOW_CEILING = 2.5
 MAX_ACTIONS = 400  # a whole game of each real game takes fewer; a cap, not a target

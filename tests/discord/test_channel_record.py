@@ -29,6 +29,8 @@ from engine import games
 from .conftest import BotConfig
 from .reading import card_size, shown
 
+pytestmark = pytest.mark.simcord
+
 NAMES = ["anna", "boris", "clara", "dmitri", "emil", "fritz", "gustav"]
 BUDGET = 1.5
 MAX_ACTIONS = 600  # a cap, not a target: the largest games take about 350

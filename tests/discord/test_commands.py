@@ -13,6 +13,8 @@ from tests import tinygame
 
 from .conftest import BotConfig
 
+pytestmark = pytest.mark.simcord
+
 
 def _payload(group: app_commands.Group) -> dict:
     tree = app_commands.CommandTree(discord.Client(intents=discord.Intents.none()))

@@ -42,6 +42,8 @@ from .whole_game import (  # noqa: F401 (fixtures pytest finds by name)
     the_automatic_seats_played_the_strong_player,
 )
 
+pytestmark = pytest.mark.simcord
+
 # The table seed (fixed: the same game every run), also the automatic players' seed. With the
 # engine and cards as written, 386 is weathered to the end of Week 6 and in 151 Sazonov loses
 # in Week 3. A Score Step choice of Tension die (/crisis reduce) is rare: 386 is the one seed

@@ -4,12 +4,15 @@ a real table service over a temporary SQLite file. Played with the tiny test gam
 from __future__ import annotations
 
 import discord
+import pytest
 
 from bot.discord.private import NOTICE_GRACE
 from bot.discord.views import CUSTOM_ID, LABEL
 
 from .conftest import BotConfig
 from .reading import shown
+
+pytestmark = pytest.mark.simcord
 
 
 class Table:

@@ -4,9 +4,13 @@ lobby card, the status message and the final standings, pinging nobody (bot.rend
 
 from __future__ import annotations
 
+import pytest
+
 from bot.render import escape
 from tests.discord.test_discord_e2e import Table, shown
 from tests.discord.test_long_games import _play_to_the_end
+
+pytestmark = pytest.mark.simcord
 
 HOSTILE = "<@123> **bold** ||spoiler|| [x](https://evil.example) @everyone"
 LIVE = ("<@123>", "**bold**", "||spoiler||", "[x](", "@everyone")

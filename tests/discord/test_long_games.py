@@ -22,6 +22,8 @@ from .conftest import BotConfig
 from .reading import shown
 from .test_discord_e2e import Table, _started
 
+pytestmark = pytest.mark.simcord
+
 HOUR = 3600.0
 
 

@@ -16,6 +16,8 @@ from .conftest import BotConfig
 from .test_crisis_e2e import CrisisTable
 from .test_origins_e2e import OriginsTable
 
+pytestmark = pytest.mark.simcord
+
 SEED = 1914
 DAY = 24 * 3600.0
 

@@ -15,6 +15,8 @@ from engine import games
 
 from .conftest import BotConfig
 
+pytestmark = pytest.mark.simcord
+
 KIND = {
     "str": discord.AppCommandOptionType.string,
     "int": discord.AppCommandOptionType.integer,

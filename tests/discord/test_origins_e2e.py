@@ -33,6 +33,8 @@ from .whole_game import (  # noqa: F401 (fixtures pytest finds by name)
     the_automatic_seats_played_the_strong_player,
 )
 
+pytestmark = pytest.mark.simcord
+
 SEED = 1914  # the table seed (fixed: the same game every run) and the automatic players' seed
 NAMES = ("anna", "boris", "clara", "dmitri", "emil")
 DRAFT = "Your sheet for "  # the engine's private reply to each line written on a sheet

@@ -14,6 +14,8 @@ import pytest
 from .reading import shown
 from .test_discord_e2e import _started
 
+pytestmark = pytest.mark.simcord
+
 SEED = 5
 RETRY_AFTER = 7  # seconds a rate limit asks for
 

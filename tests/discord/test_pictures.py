@@ -17,6 +17,8 @@ from engine import games
 
 from .conftest import BotConfig
 
+pytestmark = pytest.mark.simcord
+
 MAX_ACTIONS = 400
 
 

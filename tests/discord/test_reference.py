@@ -16,6 +16,8 @@ from engine import games
 
 from .conftest import BotConfig
 
+pytestmark = pytest.mark.simcord
+
 GAME_IDS = ["crisis1914", "origins", "schonbrunn"]
 
 

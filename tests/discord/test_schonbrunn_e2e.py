@@ -41,6 +41,8 @@ from .whole_game import (  # noqa: F401 (fixtures pytest finds by name)
     the_automatic_seats_played_the_strong_player,
 )
 
+pytestmark = pytest.mark.simcord
+
 SEED = 1818  # the table seed and the automatic players' seed: a game that uses every command
 NAMES = ("anna", "boris", "clara", "dmitri")
 STATUS = "**Schönbrunn** round "

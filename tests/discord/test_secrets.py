@@ -3,8 +3,12 @@ and a join preference names a nation of the game."""
 
 from __future__ import annotations
 
+import pytest
+
 from .reading import shown
 from .test_discord_e2e import Table, _started
+
+pytestmark = pytest.mark.simcord
 
 
 async def test_no_reply_that_echoes_a_members_text_pings_anyone(env, service):

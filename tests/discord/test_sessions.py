@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.service.test_pacing_service import _standing_yield
 
 from .test_discord_e2e import _started
+
+pytestmark = pytest.mark.simcord
 
 
 async def test_a_scheduled_session_creates_discord_scheduled_events(env, service):

@@ -13,6 +13,8 @@ from engine.origins import GAME, content
 from .test_crisis_e2e import translate
 from .whole_game import WholeGameTable, draw_pictures, fixed_seed, simcord_bot  # noqa: F401 (fixtures pytest finds by name)
 
+pytestmark = pytest.mark.simcord
+
 SEED = 77
 
 

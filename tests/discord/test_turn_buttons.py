@@ -26,6 +26,8 @@ from .conftest import BotConfig
 from .test_crisis_e2e import CrisisTable
 from .test_origins_e2e import OriginsTable
 
+pytestmark = pytest.mark.simcord
+
 SEED = 1914
 TURN_IDS = ("chan:act:", "chan:pick:")
 

@@ -16,6 +16,8 @@ from bot.tools.backup import BackupError, ScheduledBackups, check_copy, pg_dump_
 
 from .conftest import SETUP, actions_in, integrity
 
+pytestmark = pytest.mark.processes
+
 
 def _run(*argv: str) -> tuple[int, str]:
     out = io.StringIO()

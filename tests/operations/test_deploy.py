@@ -13,10 +13,14 @@ import shlex
 import subprocess
 import sys
 
+import pytest
+
 from bot.process import metrics
 from bot.process.config import Config, load_config
 
 from .conftest import ROOT
+
+pytestmark = pytest.mark.processes
 
 
 def _dockerfile() -> dict[str, list[str]]:

@@ -7,6 +7,8 @@ import io
 import urllib.error
 import urllib.request
 
+import pytest
+
 from bot.console.console import Console
 from bot.process import metrics
 from bot.service.scheduler import Scheduler
@@ -14,6 +16,8 @@ from bot.service.tables import TableService
 from bot.store import open_store
 
 from .conftest import SETUP
+
+pytestmark = pytest.mark.processes
 
 
 def _get(port: int, path: str) -> tuple[int, str]:

@@ -13,11 +13,15 @@ import signal
 import sys
 import time
 
+import pytest
+
 from bot.service.records import record_from_store, replay
 from bot.store import open_store
 from engine import games
 
 from .conftest import PROMPT, ROOT, SETUP, actions_in, child_env, integrity
+
+pytestmark = pytest.mark.processes
 
 GRACE = 5.0
 

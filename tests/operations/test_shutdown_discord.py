@@ -24,6 +24,8 @@ from bot.discord.client import STOPPING
 
 from .conftest import ROOT, actions_in, child_env, integrity
 
+pytestmark = pytest.mark.processes
+
 GRACE = 8.0
 START = 60.0  # seconds the child may take to start a table (imports, SimCord, the first save)
 

@@ -10,6 +10,8 @@ from engine.core.playout import play_out
 from engine.origins import GAME, quick_player
 from tests.harness import check_hidden_information, check_random_play
 
+pytestmark = pytest.mark.whole_game
+
 PLAYERS = range(2, 8)
 
 

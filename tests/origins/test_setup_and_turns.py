@@ -119,6 +119,7 @@ def test_the_last_turn_ends_with_final_scoring_not_diplomacy():
     assert GAME.outcome(state) is not None
 
 
+@pytest.mark.whole_game
 @pytest.mark.parametrize("seed", range(30))
 def test_games_end_between_july_and_september_1914(seed):
     result = play_out(GAME, 3, seed)

@@ -3,6 +3,8 @@ provisional VPs, short enough for one Discord message on a phone."""
 
 from __future__ import annotations
 
+import pytest
+
 from engine.core.playout import play_out
 from engine.origins import GAME, content
 
@@ -31,6 +33,7 @@ def test_public_status_shows_the_board_the_treaties_the_order_and_the_vps():
     assert "France +0" in GAME.describe(GAME.view(state, state.holders["FRA"]))
 
 
+@pytest.mark.slow
 def test_the_status_fits_one_message_even_late_in_a_seven_player_game():
     longest = 0
 

@@ -16,6 +16,8 @@ from engine.core.search import Search, Strength
 from engine.origins import GAME, bots, placement
 from engine.origins.actions import Submit
 
+pytestmark = pytest.mark.slow
+
 KNOWLEDGE = GAME.knowledge()
 
 

@@ -11,7 +11,11 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 from .driver import kill_runs
+
+pytestmark = pytest.mark.processes
 
 KILLS = 10
 SEED = int(os.environ.get("RELIABILITY_SEED", "11"))  # another seed: another set of moments

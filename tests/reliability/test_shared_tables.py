@@ -23,6 +23,8 @@ from bot.service.loaded import BUSY
 from bot.service.tables import TableService
 from bot.store import open_store
 
+pytestmark = pytest.mark.processes
+
 ROOT = Path(__file__).resolve().parents[2]
 SECONDS = 8.0
 TABLES = 6

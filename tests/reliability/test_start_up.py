@@ -129,6 +129,7 @@ def test_a_first_run_creates_the_folder_and_the_marker(clean_env, capsys):
 NO_NAMESPACE = namespace_reason()
 
 
+@pytest.mark.processes
 @pytest.mark.skipif(NO_NAMESPACE is not None, reason=f"read-only file system test: {NO_NAMESPACE}")
 def test_read_only_folder_and_file(tmp_path):
     """On a read-only file system (root passes every permission check, so a mount is the

@@ -27,9 +27,10 @@ from bot.service.worker_watch import POLL
 from engine.core.search import STRENGTHS
 from tests.test_search import GAME as ENVOYS
 
-pytestmark = pytest.mark.skipif(
-    not Path("/proc/self/stat").exists(), reason="reads processes from /proc (Linux)"
-)
+pytestmark = [
+    pytest.mark.processes,
+    pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc (Linux)"),
+]
 
 ROOT = Path(__file__).resolve().parents[2]
 START = 120.0  # seconds to import the bot and spawn a worker that imports every game, loaded

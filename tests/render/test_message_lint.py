@@ -80,6 +80,7 @@ async def _transcript(tmp_path, game_id: str, players: int, options: str) -> str
         await store.close()
 
 
+@pytest.mark.whole_game
 @pytest.mark.parametrize(("game_id", "players", "options"), _cases())
 async def test_no_message_of_a_whole_game_needs_a_programmer_to_read(tmp_path, game_id, players, options):
     text = await _transcript(tmp_path, game_id, players, options)

@@ -34,6 +34,7 @@ def _check(picture) -> Image.Image:
 EVERY = 4
 
 
+@pytest.mark.whole_game
 @pytest.mark.parametrize("game_id", GAMES)
 @pytest.mark.parametrize("which", ["fewest", "most"])
 def test_every_state_of_a_whole_game_draws(game_id, which):
@@ -64,6 +65,7 @@ def test_the_golden_comparison_sees_a_changed_board():
     assert golden.differing_share(golden.picture(case), other) > golden.SHARE
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAMES)
 def test_a_public_picture_does_not_depend_on_hidden_facts(game_id):
     game = games.get(game_id)
@@ -78,6 +80,7 @@ def test_a_public_picture_does_not_depend_on_hidden_facts(game_id):
     assert differed  # the check compared states that really differ in hidden facts
 
 
+@pytest.mark.slow
 def test_the_render_command_writes_the_picture(tmp_path, capsys):
     out = tmp_path / "board.png"
     assert (
@@ -93,6 +96,7 @@ def test_the_render_command_refuses_a_player_count_the_game_does_not_take(tmp_pa
     assert "2 to 7 players" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAMES)
 def test_a_private_picture_is_drawn_from_its_owner_view_only(game_id):
     from bot.render.pictures import draw_private

@@ -90,6 +90,7 @@ def _cases():
     return [(gid, n) for gid in games.ids() for n in range(games.get(gid).min_players, games.get(gid).max_players + 1)]
 
 
+@pytest.mark.whole_game
 @pytest.mark.parametrize(("game_id", "players"), _cases())
 def test_every_score_of_a_whole_game_re_adds_from_its_breakdown(game_id, players):
     game = games.get(game_id)

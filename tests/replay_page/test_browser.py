@@ -13,6 +13,8 @@ from bot.render.replay_page import replay_page
 
 from .conftest import TITLES, Played, Viewer
 
+pytestmark = pytest.mark.browser
+
 
 @pytest.fixture(scope="module")
 def pages(played, tmp_path_factory) -> dict[str, Path]:

@@ -10,6 +10,8 @@ from bot.service.tables import TableService
 from bot.store import open_store
 from tests.discord.conftest import BotConfig, SimClock
 
+pytestmark = pytest.mark.simcord
+
 
 @pytest.fixture
 def clock() -> SimClock:

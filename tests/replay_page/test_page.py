@@ -53,6 +53,7 @@ def _private_lines(game_id: str, record: dict) -> set[str]:
     }
 
 
+@pytest.mark.slow
 def test_a_finished_game_page_names_the_seed_commitment_and_standings(played):
     crisis = played["crisis1914"]
     page = replay_page(crisis.record).decode("utf-8")
@@ -130,6 +131,7 @@ def test_an_abandoned_games_public_record_shows_its_log():
     assert "Anna (" in page.decode("utf-8") and f"seed <code>{SEED}</code>" not in page.decode("utf-8")
 
 
+@pytest.mark.slow
 def test_names_are_text_never_markup(played):
     page = replay_page(played["origins"].record).decode("utf-8")
     assert "Chiara &lt;i&gt;the Bold&lt;/i&gt;" in page and "Chiara <i>" not in page.split('id="data"')[0]
@@ -143,6 +145,7 @@ def test_the_page_fetches_nothing_from_anywhere(played):
     assert "default-src 'none'" in page  # and the browser is told to refuse any fetch
 
 
+@pytest.mark.whole_game
 def test_a_seven_player_origins_page_stays_under_two_megabytes():
     game = games.get("origins")
     record = play("origins", players=7).record

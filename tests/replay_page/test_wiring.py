@@ -36,6 +36,7 @@ def _data(page: bytes) -> dict:
     return json.loads(found.group(1).decode("utf-8").replace("<\\/", "</"))
 
 
+@pytest.mark.whole_game
 async def test_the_service_gives_a_finished_games_page_with_every_hand(tmp_path):
     service = await _table(tmp_path / "t.sqlite3", finish=True)
     try:

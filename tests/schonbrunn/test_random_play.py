@@ -15,6 +15,8 @@ import pytest
 from engine.schonbrunn import GAME
 from tests.harness import check_hidden_information, check_random_play
 
+pytestmark = pytest.mark.whole_game
+
 VARIANTS = {
     "standard": {},
     "simplified": {"simplified": True},

@@ -160,6 +160,7 @@ def test_every_exploit_of_the_review_is_a_named_player():
         state, _ = GAME.apply(state, seat, action)
 
 
+@pytest.mark.bench
 def test_one_strong_player_among_basic_ones_outscores_them():
     """Quick strength, a few games, the searching seat turned each game: its Prestige is
     well above the basic players' (a broken search or sketch plays no better than they do;

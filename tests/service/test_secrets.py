@@ -223,6 +223,7 @@ WHOLE_GAMES = "".join(
 )
 
 
+@pytest.mark.whole_game
 def test_whole_games_at_debug_log_no_seed_and_no_private_line(tmp_path):
     """Three whole games through the console at log_level DEBUG: the log (stderr) holds
     none of the seeds and none of the lines told to one player (Hands, sheets, commits,

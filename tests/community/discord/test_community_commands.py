@@ -6,9 +6,12 @@ from __future__ import annotations
 import json
 
 import discord
+import pytest
 
 from tests.discord.test_discord_e2e import Table, _started
 from tests.discord.test_long_games import _play_to_the_end
+
+pytestmark = pytest.mark.simcord
 
 
 def _attached(env, result) -> bytes:

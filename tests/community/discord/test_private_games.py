@@ -5,9 +5,12 @@ member who can open it."""
 from __future__ import annotations
 
 import discord
+import pytest
 
 from tests.discord.test_discord_e2e import Table
 from tests.discord.test_long_games import _play_to_the_end
+
+pytestmark = pytest.mark.simcord
 
 
 async def test_a_game_finished_in_a_private_channel_is_nowhere_in_what_carol_reads(env, service):

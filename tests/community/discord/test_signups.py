@@ -10,6 +10,8 @@ import pytest
 
 from tests.discord.test_discord_e2e import Table
 
+pytestmark = pytest.mark.simcord
+
 
 @pytest.fixture(autouse=True)
 def entries_never_fail(caplog):
