@@ -197,7 +197,8 @@ def summary(name: str, latencies: list[float], wall: float, cpu: float) -> dict[
     }
     print(
         f"{name:8} {stats['n']:6d} actions  p50 {stats['p50_ms']:7.2f} ms  p99 {stats['p99_ms']:7.2f} ms"
-        f"  {stats['per_s']:8.0f} actions/s  CPU {stats['cpu_ms']:.3f} ms/action  ({wall:.2f} s)"
+        f"  {stats['per_s']:8.0f} actions/s  CPU {stats['cpu_ms']:.3f} ms/action"
+        f" = {1000 / stats['cpu_ms']:,.0f} actions per CPU second  ({wall:.2f} s)"
     )
     return stats
 
@@ -264,7 +265,7 @@ async def run_service_alone(
 
 def run_engine_alone(game: Game, scripts: list[Script]) -> tuple[float, float]:
     """`--breakdown`: per action, in thread CPU seconds, the engine's work the service path
-    needs (the step played in place, the prompts after it, the decisions without a real
+    needs (the step, the prompts after it, the decisions without a real
     choice taken at once) and the state's JSON (`model_dump_json`, as a save writes it),
     played as `--service-only` plays: every table's next action in turn."""
     tables = []
@@ -279,9 +280,7 @@ def run_engine_alone(game: Game, scripts: list[Script]) -> tuple[float, float]:
             if index >= len(s.actions):
                 continue
             user, action = s.actions[index]
-            state = game.step(
-                state, seat_of[user], game.parse_action(action), prompts=prompts, in_place=True
-            ).state
+            state = game.step(state, seat_of[user], game.parse_action(action), prompts=prompts).state
             prompts = game.prompts(state)
             while game.outcome(state) is None:
                 forced = next(
@@ -289,7 +288,7 @@ def run_engine_alone(game: Game, scripts: list[Script]) -> tuple[float, float]:
                 )
                 if forced is None:
                     break
-                state = game.step(state, forced[0], forced[1].action, prompts=prompts, in_place=True).state
+                state = game.step(state, forced[0], forced[1].action, prompts=prompts).state
                 prompts = game.prompts(state)
             t0 = time.thread_time()
             state.model_dump_json()

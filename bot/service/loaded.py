@@ -64,17 +64,11 @@ class LoadedTable:
     """One version of a table: the table row, its seats, its deadlines, the game and the
     parsed state.
 
-    An action is played on the cached table's state itself (`Play.step`), so that object
-    passes from each version's `LoadedTable` to the next one's. The table it leaves, or one
-    whose step failed halfway, forgets it (`forget_state`) and reads its own state again
-    from its row's JSON (`reread_state`) when next asked: every `LoadedTable` still shows
-    its own version, and one whose step failed shows the stored state.
+    A version is replaced, never changed, on every save (an action's step plays on a copy
+    of the state: `Game.step`), so its settings, prompts and seat lookup are computed once;
+    `TableAccess.save` hands the next version those that still hold."""
 
-    A version is replaced, never changed, on every save, so its settings, prompts and seat
-    lookup are computed once; `TableAccess.save` hands the next version those that still
-    hold."""
-
-    __slots__ = ("row", "seats", "deadlines", "game", "_state", "_prompts", "_settings", "_holders")
+    __slots__ = ("row", "seats", "deadlines", "game", "state", "_prompts", "_settings", "_holders")
 
     def __init__(
         self,
@@ -92,7 +86,7 @@ class LoadedTable:
         self.seats = seats
         self.deadlines = deadlines
         self.game = game
-        self._state = state
+        self.state = state
         self._prompts = _UNREAD if prompts is None else prompts
         self._settings = _UNREAD if settings is None else settings
         self._holders = _UNREAD if holders is None else holders
@@ -107,29 +101,6 @@ class LoadedTable:
             self.game,
             changes["state"] if "state" in changes else self.state,
         )
-
-    # -- the state ---------------------------------------------------------------------------
-    @property
-    def state(self) -> GameState | None:
-        state = self._state
-        return self.reread_state() if state is _UNREAD else state
-
-    def forget_state(self) -> None:
-        """The state object is no longer this version's (a later step plays on it, or a
-        failed one changed it): read it again from the row's JSON when next asked."""
-        self._state = _UNREAD
-
-    def reread_state(self) -> GameState | None:
-        """The state parsed again from the row's stored JSON, kept as this version's."""
-        json = self.row.state
-        self._state = state = self.game.load_state(json) if json else None
-        return state
-
-    def hands_over_state(self) -> GameState | None:
-        """The state object, for the next version to take over; this one forgets it."""
-        state = self.state
-        self._state = _UNREAD
-        return state
 
     # -- what is computed once per version ------------------------------------------------------
     @property
@@ -277,7 +248,6 @@ class TableAccess:
     ) -> LoadedTable:
         """Save a changed table in one transaction; the cache only learns of it on success.
         Only what changed is written: the columns that differ, deadlines and seats if new.
-        The new version takes over the state object; `t` forgets it (`forget_state`).
         `outbox`: what the change asks the front end to say, stored with it (what it
         holds not stored yet: bot/service/deliveries.py), so it is said even if this
         process dies before saying it."""
@@ -325,7 +295,6 @@ class TableAccess:
             settings=t.known_settings() if row.settings == t.row.settings else None,
             holders=t.known_holders() if seats is None else None,
         )
-        t.forget_state()  # the state object is the new version's now: the next step plays on it
         self.remember(new)
         return new
 

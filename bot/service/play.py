@@ -1,7 +1,7 @@
 """Playing actions: one step under the table's lock, and the decisions taken without
 waiting for anyone (automatic seats, decisions with no real choice, standing orders).
 
-`Play` owns the path of one action (parse, confirm, step in place, save, outbox) and the
+`Play` owns the path of one action (parse, step, save, outbox, confirm) and the
 automatic-seat loop (`autoplay`). It reaches tables through `TableAccess` and writes
 texts through `Posts`; it does not decide when a phase expires (`Deadlines`) or who may
 pause, substitute or undo (`Controls`).
@@ -9,13 +9,11 @@ pause, substitute or undo (`Controls`).
 
 from __future__ import annotations
 
-import copy
 import functools
 import logging
 import time
 from collections.abc import Callable
 from dataclasses import replace
-from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
@@ -103,12 +101,10 @@ class Play:
         if the seat still owes a decision of that phase (used up: a draft's next pick), so
         a stale later save can never leave it to be applied again.
 
-        The action is played on the cached state itself, not on a copy (the copy was most
-        of the service's work per action: bench/README.md). The table forgets that object
-        as soon as it changes (`LoadedTable.forget_state`): until the save succeeds the
-        stored JSON is the truth, read again by whoever asks, and if anything fails the
-        table is as stored. The saved table takes the changed state over. Every step is
-        timed for the operator's metrics, a refusal counted as one."""
+        The action is played on a copy of the cached state (`Game.step`), so the table
+        loaded stays as it was: if anything fails before the save succeeds, it is still the
+        table as stored. Every step is timed for the operator's metrics, a refusal counted
+        as one."""
         start = time.perf_counter()
         try:
             stepped = await self._step(t, seat, user_id, action, said, order)
@@ -125,18 +121,13 @@ class Play:
         self, t: LoadedTable, seat: str, user_id: int | None, action: Any, said: str, order: str | None
     ) -> tuple[LoadedTable, Outbox]:
         g = t.game
-        before, before_json = t.prompts, t.row.state
-        action, action_json = _parsed(g, action, before, seat)
-        # what the confirmation reads of the state before the step, taken while it is before it
-        reply = confirm_before(g, t.state, seat, action)
-        kept = kept_for_confirm(g, t.state) if reply is None else None
+        before = t.state  # the step plays on a copy: this stays the state before the action
+        action, action_json = _parsed(g, action, t.prompts, seat)
         t, out, changes = await self._played_and_saved(t, seat, user_id, action, action_json, said, order)
         if changes["outcome"] is not None:  # the game is over: the server's archive and ratings learn it
             await archive_finished(self.access.store, t, self.clock())
         out.status = functools.partial(self.posts.status, t)  # written only if a front end reads it
-        if reply is None:
-            reply = confirm_after(g, kept, before_json, seat, action, changes["applied_events"])
-        out.reply = reply
+        out.reply = g.confirm(before, seat, action, changes["applied_events"])
         return t, out
 
     async def _played_and_saved(
@@ -149,59 +140,52 @@ class Play:
         said: str,
         order: str | None = None,
     ) -> tuple[LoadedTable, Outbox, dict[str, Any]]:
-        """The step on the state in place, saved with what it says (its outbox, stored in
-        the same transaction); the table as stored if anything fails."""
+        """The step on a copy of the state, saved with what it says (its outbox, stored in
+        the same transaction)."""
         g = t.game
         before, idx = t.prompts, t.state.step
         try:
-            try:
-                applied = g.step(t.state, seat, action, prompts=before, in_place=True)
-            except IllegalAction as exc:
-                raise TableError(str(exc)) from None
-            state = applied.state
-            events = [Event(kind="forced", text=said), *applied.events] if said else applied.events
-            # Until the save succeeds, whoever else reads this table (a status, an export,
-            # while the save is awaited) reads the stored state, parsed again if need be.
-            t.forget_state()
-            now = self.clock()
-            after = g.prompts(state)
-            outcome = g.outcome(state)
-            deadlines, opened, closed = deadlines_after(t, after, now)
-            channel_id = t.row.channel_id
-            action_row = ActionRow(channel_id, idx, seat, user_id, action_json, now, applied.undoable)
-            event_rows = [EventRow(channel_id, idx, e.audience, e.kind, e.text, now) for e in events]
-            row, old_round, new_round = _row_after(t, state, outcome, deadlines)
-            owed = {p.phase for p in before if p.seat == seat}
-            if order is not None and any(p.seat == seat and p.phase in owed for p in after):
-                row = replace(row, meta=_without_order(row.meta, seat, order))  # used up
-            changes = {
-                "after": after,
-                "outcome": outcome,
-                "opened": opened,
-                "closed": closed,
-                "old_round": old_round,
-                "new_round": new_round,
-                "applied_events": applied.events,
-            }
-            # what the step says, read from the table as it will be saved, saved with it
-            saving = LoadedTable(
-                row, t.seats, deadlines, g, state,
-                prompts=after, settings=t.known_settings(), holders=t.known_holders(),
-            )
-            out = self._step_outbox(saving, before, events, changes)
-            t = await self.access.save(
-                t,
-                row=row,
-                state=state,
-                deadlines=deadlines,
-                actions=[action_row],
-                events=event_rows,
-                prompts=after,
-                outbox=out,
-            )
-        except BaseException:
-            t.forget_state()  # the step may have changed it halfway: the stored JSON is the truth
-            raise
+            applied = g.step(t.state, seat, action, prompts=before)
+        except IllegalAction as exc:
+            raise TableError(str(exc)) from None
+        state = applied.state
+        events = [Event(kind="forced", text=said), *applied.events] if said else applied.events
+        now = self.clock()
+        after = g.prompts(state)
+        outcome = g.outcome(state)
+        deadlines, opened, closed = deadlines_after(t, after, now)
+        channel_id = t.row.channel_id
+        action_row = ActionRow(channel_id, idx, seat, user_id, action_json, now, applied.undoable)
+        event_rows = [EventRow(channel_id, idx, e.audience, e.kind, e.text, now) for e in events]
+        row, old_round, new_round = _row_after(t, state, outcome, deadlines)
+        owed = {p.phase for p in before if p.seat == seat}
+        if order is not None and any(p.seat == seat and p.phase in owed for p in after):
+            row = replace(row, meta=_without_order(row.meta, seat, order))  # used up
+        changes = {
+            "after": after,
+            "outcome": outcome,
+            "opened": opened,
+            "closed": closed,
+            "old_round": old_round,
+            "new_round": new_round,
+            "applied_events": applied.events,
+        }
+        # what the step says, read from the table as it will be saved, saved with it
+        saving = LoadedTable(
+            row, t.seats, deadlines, g, state,
+            prompts=after, settings=t.known_settings(), holders=t.known_holders(),
+        )
+        out = self._step_outbox(saving, before, events, changes)
+        t = await self.access.save(
+            t,
+            row=row,
+            state=state,
+            deadlines=deadlines,
+            actions=[action_row],
+            events=event_rows,
+            prompts=after,
+            outbox=out,
+        )
         return t, out, changes
 
     def _step_outbox(
@@ -430,15 +414,11 @@ def order_text(game: Game, name: str) -> str:
 
 
 def _parsed(g: Game, action: Any, before: list[Prompt], seat: str) -> tuple[Any, str]:
-    """The action as a fresh model that shares nothing with the state, and its JSON."""
+    """The action as a model, and its JSON as the action log stores it."""
     try:
         if isinstance(action, dict):
-            action = g.parse_action(action)  # a fresh model: it shares nothing with the state
-            return action, action.model_dump_json()  # a quarter of the union's dump_json
-        # built from the state (a turn button, a command, an automatic player): it may
-        # share the state's lists, which the step is about to change
-        action_json = action.model_dump_json()
-        return g.Action.validate_json(action_json), action_json
+            action = g.parse_action(action)
+        return action, action.model_dump_json()  # a quarter of the union's dump_json
     except ValidationError:
         owed = "; ".join(p.text for p in before if p.seat == seat)
         raise TableError(f"{NOT_THIS_PHASE} You owe: {owed}" if owed else NOT_THIS_PHASE) from None
@@ -481,46 +461,3 @@ def _drop_stale_notices(t: LoadedTable, out: Outbox, taken: list[Prompt]) -> Non
         return False
 
     out.posts[:] = [post for post in out.posts if not stale(post)]
-
-
-# -- the confirmation of an action played in place ----------------------------------------
-# `Game.confirm` is given the state before the action and the events it caused, but the
-# step changes that state in place, and copying it whole for the confirmation alone would
-# cost what the copy did. A game declares what its confirm reads (`Game.confirm_reads`): a
-# confirmation that reads the state and never the events is written before the step; one
-# that reads the events gets, of the state before, only the top-level fields it names
-# (`Game.confirm_fields`), copied before the step (tests/service/test_in_place.py checks
-# every action of whole games of each title against a confirmation from a full copy).
-
-
-def confirm_before(g: Game, state: GameState, seat: str, action: Any) -> str | None:
-    """The confirmation, written before the step, of a game whose confirm reads the state
-    and not the events; None for one that reads the events."""
-    if g.confirm_reads != "state":
-        return None
-    try:
-        return g.confirm(state, seat, action, [])
-    except Exception:  # an action the step will refuse: its refusal is the answer
-        return None
-
-
-def kept_for_confirm(g: Game, state: GameState) -> SimpleNamespace:
-    """The top-level fields of the state before the step that the game's confirm reads
-    (`Game.confirm_fields`), copied so the step in place cannot change them."""
-    values = state.__dict__
-    return SimpleNamespace(**{name: copy.deepcopy(values[name]) for name in g.confirm_fields})
-
-
-def confirm_after(
-    g: Game, kept: SimpleNamespace, before_json: str, seat: str, action: Any, events: list[Event]
-) -> str:
-    """The confirmation from the events and the kept fields of the state before. A game
-    that reads more than it declares is logged, and answered from the state before parsed
-    again from its stored JSON; so is one whose confirm failed before the step."""
-    if g.confirm_reads == "state":
-        return g.confirm(g.load_state(before_json), seat, action, events)
-    try:
-        return g.confirm(kept, seat, action, events)  # type: ignore[arg-type]
-    except AttributeError:
-        log.warning("%s's confirm read a field of the state it does not declare", g.id)
-        return g.confirm(g.load_state(before_json), seat, action, events)

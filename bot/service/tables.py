@@ -35,7 +35,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine import games
-from engine.core import Choice, GameError, GameState, IllegalAction, rng_for
+from engine.core import Choice, GameError, IllegalAction, rng_for
 
 from ..render import button_labels, escape
 from ..render.pictures import Picture
@@ -333,7 +333,7 @@ class TableService:
             return None
         # keyed by the state itself, not the row's version: a save of bookkeeping alone (where
         # the round summary starts, a thread) draws nothing again
-        return await self.pictures.board(channel_id, hash(t.row.state), t.game, _own_copy(t))
+        return await self.pictures.board(channel_id, hash(t.row.state), t.game, t.state)
 
     async def final_pictures(self, channel_id: int) -> list[Picture]:
         """A finished game's final board and the chart of the scores over the game (every
@@ -363,7 +363,7 @@ class TableService:
         me = t.seat_of(user_id)
         if t.state is None or me is None or me.seat is None or not self.draw_pictures:
             return None
-        return await self.pictures.private(channel_id, hash(t.row.state), t.game, _own_copy(t), me.seat)
+        return await self.pictures.private(channel_id, hash(t.row.state), t.game, t.state, me.seat)
 
     async def me(self, channel_id: int, user_id: int) -> str:
         t = await self.access.load(channel_id)
@@ -495,12 +495,6 @@ class TableService:
 
 
 # -- small helpers ---------------------------------------------------------------------------
-
-
-def _own_copy(t: LoadedTable) -> GameState:
-    """The table's state for a picture drawn in a worker thread: its view may share lists
-    with the state, which the next action changes in place on the event loop."""
-    return t.game.load_state(t.row.state)
 
 
 def _matching(choices: list[Choice], typed: str) -> list[Choice]:

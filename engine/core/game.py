@@ -143,13 +143,6 @@ class Game(ABC, Generic[S]):
     # Raised when a rules change makes an old record play out differently; a record names the
     # version it was played under, and replay refuses another one by name (docs/rulings.md).
     rules_version: ClassVar[int] = 1
-    # What `confirm` reads, so that a caller that plays the action on the state itself (in
-    # place, without a copy) keeps exactly that: "state" means the state before the action
-    # and never the events (it may be called before the step, with no events); "events"
-    # means the events, and of the state before only the top-level fields named in
-    # `confirm_fields` (a caller keeps a copy of those from before the step).
-    confirm_reads: ClassVar[str] = "state"
-    confirm_fields: ClassVar[tuple[str, ...]] = ()
     # Who gets which nation at the start, as the rulebook says: "random" ignores
     # /game join preferences; "agreed" honours them only if every player named a different
     # nation; "choose" honours each that no other player shares; "first_come" honours them
@@ -235,8 +228,7 @@ class Game(ABC, Generic[S]):
     def confirm(self, state: S, seat: str, action: Any, events: list[Event]) -> str:
         """What the player who acted is told they did ("You played Conrad with Belligerence
         (8 DP)."): `state` is the state before the action, `events` what it caused. Only
-        the actor reads it. Games say it in the past tense; this default names the action.
-        A game declares what it reads in `confirm_reads` and `confirm_fields`."""
+        the actor reads it. Games say it in the past tense; this default names the action."""
         return f"Done: {self.action_label(state, seat, action)}."
 
     def action_detail(self, state: S, seat: str, action: Any) -> str:
@@ -345,17 +337,11 @@ class Game(ABC, Generic[S]):
         *,
         prompts: list[Prompt] | None = None,
         source: str | bytes | None = None,
-        in_place: bool = False,
     ) -> Applied[S]:
         """Apply `action` for `seat` to a copy of `state`. A caller that already holds
         `self.prompts(state)` passes them as `prompts`, and one that holds the state's
         JSON (`state.model_dump_json()`, as stored) passes it as `source`: each saves
-        work that `step` would otherwise do again. `source` must be that state's JSON.
-
-        `in_place`: play on `state` itself, with no copy, for a caller that owns it and
-        that throws it away if `step` raises, since the game may have changed it by then
-        (the table service's cached state, whose stored JSON it keeps). Nothing else may
-        share the state's lists or models: the action neither."""
+        work that `step` would otherwise do again. `source` must be that state's JSON."""
         if self.outcome(state) is not None:
             raise IllegalAction("The game is over.")
         if seat not in state.seats:
@@ -368,11 +354,10 @@ class Game(ABC, Generic[S]):
             raise NotYourTurn("You owe no decision right now.")
         if isinstance(action, dict):
             action = self.parse_action(action)
-        index = state.step
-        new = state if in_place else _copy(state, source)
-        rng = _StepRandom(state.seed, index)
+        new = _copy(state, source)
+        rng = _StepRandom(state.seed, state.step)
         events = self.play(new, seat, action, rng)
-        new.step = index + 1
+        new.step = state.step + 1
         return Applied(new, events, rng.used)
 
     def apply(self, state: S, seat: str, action: Any) -> tuple[S, list[Event]]:

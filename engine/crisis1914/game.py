@@ -361,9 +361,6 @@ class Crisis1914(Game[CrisisState]):
         out.append(a.Pass())
         return out
 
-    confirm_reads = "events"  # and of the state before only these:
-    confirm_fields = ("phase", "pending")
-
     def confirm(self, state: CrisisState, seat: str, action: Any, events: list[Event]) -> str:
         """ "You played Conrad with Belligerence (8 DP)." The DP are the ones the card added
         (doubled by Belligerence), from the play event; `state` is before the action."""

@@ -250,9 +250,6 @@ class Origins(Game[OriginsState]):
                 return "Ready: end diplomacy"
         return super().action_label(state, seat, action)
 
-    confirm_reads = "events"  # and of the state before only these:
-    confirm_fields = ("order", "attacker")
-
     def confirm(self, state: OriginsState, seat: str, action: Any, events: list[Event]) -> str:
         names = content.names()
         match action:

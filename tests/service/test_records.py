@@ -70,7 +70,7 @@ async def test_undo_in_origins_takes_back_a_quiet_action_and_refuses_after_chanc
         t = await service.load(CHANNEL)
         if t.row.status != "running" or (undone and refused):
             break
-        before = t.state.model_copy(deep=True)  # the service plays on its cached state itself
+        before = t.state
         await service.auto(CHANNEL)
         last = (await service.store.get_actions(CHANNEL))[-1]
         applied = g.step(before, last.seat, g.parse_action(json.loads(last.action)))

@@ -222,8 +222,7 @@ def walk_game(
             action = game.parse_action(action)
         # the choice itself, secret orders included, only where the game's secrets are out
         walk.did.append("" if public_only else game.action_label(state, seat, action))
-        # the walk owns its state and reads each one before the next step
-        applied = game.step(state, seat, action, in_place=True)
+        applied = game.step(state, seat, action)
         state = applied.state
         walker.events(index, applied.events)
         walker.state(state, seat)
