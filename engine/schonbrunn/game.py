@@ -236,8 +236,6 @@ class Schonbrunn(Game[SchonbrunnState]):  # type: ignore[type-var]
     def action_label(self, state: SchonbrunnState, seat: str, action: Any) -> str:
         return legal.label(state, seat, action)
 
-    confirm_reads = "state"  # the button's words for the state before; never the events
-
     def confirm(self, state: SchonbrunnState, seat: str, action: Any, events: list[Event]) -> str:
         """The button's words in the past tense: "You committed your 3 (secret)."."""
         label = legal.label(state, seat, action)
