@@ -118,6 +118,16 @@ class Ticker:
             self._sleep.cancel()
 
 
+class _Tree(app_commands.CommandTree["ChancelleryBot"]):
+    """The bot's slash commands: their failures and its stopping are the bot's to answer."""
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        await self.client._on_tree_error(interaction, error)
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return await self.client._accepting(interaction)
+
+
 class ChancelleryBot(commands.Bot):
     """The bot over one table service; what its handlers use of it is `host.Host`."""
 
@@ -127,7 +137,9 @@ class ChancelleryBot(commands.Bot):
         # No reply may ping @everyone, a role or a member unless a send names that member
         # (a mention-mode turn notice): replies echo what members typed.
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), **options)
+        super().__init__(
+            command_prefix=commands.when_mentioned, intents=discord.Intents.default(), tree_cls=_Tree, **options
+        )
         self.config = config
         self.service = service
         clock = clock or getattr(service, "clock", None) or time.time
@@ -138,8 +150,6 @@ class ChancelleryBot(commands.Bot):
         self._ticker_task: asyncio.Task[None] | None = None
         self._heartbeat_task: asyncio.Task[None] | None = None
         self.heartbeat_seconds = float(getattr(config, "heartbeat_seconds", None) or HEARTBEAT)
-        self.tree.on_error = self._on_tree_error
-        self.tree.interaction_check = self._accepting
         self.stopping = False
         self.connected = False  # the gateway, for /healthz
         self._count_api_errors()

@@ -76,7 +76,9 @@ async def _everywhere(
 async def _refresh(interaction: discord.Interaction, *channel_ids: int) -> None:
     """Show these tables' lobby-channel entries again (the bot's `Announcements.refresh`)."""
     announce = getattr(host(interaction).delivery, "announce", None)
-    for channel_id in channel_ids if announce is not None else ():
+    if announce is None:  # no lobby channel support
+        return
+    for channel_id in channel_ids:
         try:
             await announce(channel_id)
         except Exception:  # the answer stands; the entry follows at the table's next change

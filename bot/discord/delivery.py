@@ -57,7 +57,7 @@ class Delivery:
         self.service = service
         self.clock = clock  # the deadline ticker's: a turn notice's grace runs on it
         self._status_ids: dict[int, int] = {}  # table channel -> its status message
-        self._shown: dict[int, str] = {}  # table channel -> the status text last shown
+        self._shown: dict[int, tuple[str, str]] = {}  # table channel -> the status text and card last shown
         self._locks = KeyedLocks()  # table channel -> its status message's edits, while any run
         self._pictured: dict[int, bytes] = {}  # table channel -> the digest of the picture shown
         # DMs and the turn notices held for their grace (private.py)
@@ -186,21 +186,21 @@ class Delivery:
             await self._edit_status(channel, status_id, "", embed, picture)
             return
         *finished, live = summary.parts
-        held = status_id is not None and summary.held_by == status_id
-        if held and not finished:
-            posted = await self._edit_status(channel, status_id, live.text(), embed, picture, remember=False)
+        held = status_id if status_id is not None and summary.held_by == status_id else None
+        if held is not None and not finished:
+            posted = await self._edit_status(channel, held, live.text(), embed, picture, remember=False)
             if posted is not None:  # the message was deleted: the new one holds the summary
                 await self.service.posts.summary_moved(channel.id, posted, live)
             return
         texts = [text for part in finished for text in part.messages()]
-        if held and texts:
-            await self._freeze(channel, status_id, texts.pop(0))
+        if held is not None and texts:
+            await self._freeze(channel, held, texts.pop(0))
         elif status_id is not None:
             await self._retire(channel, status_id)  # the lobby's: the game's first summary begins below it
         for text in texts:
             await send_once(self.client, channel, text, allowed_mentions=NO_MENTIONS)
-        posted = await self._edit_status(channel, None, live.text(), embed, picture, remember=False)
-        await self.service.posts.summary_moved(channel.id, posted, live)
+        posted_id = await self._post_status(channel, live.text(), embed, picture, remember=False)
+        await self.service.posts.summary_moved(channel.id, posted_id, live)
 
     async def _edit_status(
         self,
@@ -215,23 +215,33 @@ class Delivery:
         """Edit the status message `message_id` (or post one if None or gone); returns the
         id of a message posted, None when the existing one was edited or already showed it.
         A message posted is stored with the table unless the caller stores it (`remember`)."""
+        if message_id is None:
+            return await self._post_status(channel, text, embed, picture, remember=remember)
         digest = hashlib.sha1(picture.png).digest() if picture is not None else None
         changed_picture = digest is not None and self._pictured.get(channel.id) != digest
         shown = (text, str(embed.to_dict()))
-        if message_id is not None and self._shown.get(channel.id) == shown and not changed_picture:
+        if self._shown.get(channel.id) == shown and not changed_picture:
             return None
-        if message_id is not None:
-            extra = {"attachments": [picture_file(picture)]} if changed_picture else {}
-            try:
-                await channel.get_partial_message(message_id).edit(
-                    content=text, embed=embed, allowed_mentions=NO_MENTIONS, **extra
-                )
-                self._shown[channel.id] = shown
-                if digest is not None:
-                    self._pictured[channel.id] = digest
-                return None
-            except discord.NotFound:
-                pass  # deleted by someone: post a fresh one
+        extra = {"attachments": [picture_file(picture)]} if picture is not None and changed_picture else {}
+        try:
+            await channel.get_partial_message(message_id).edit(
+                content=text, embed=embed, allowed_mentions=NO_MENTIONS, **extra
+            )
+            self._shown[channel.id] = shown
+            if digest is not None:
+                self._pictured[channel.id] = digest
+            return None
+        except discord.NotFound:
+            pass  # deleted by someone: post a fresh one
+        return await self._post_status(channel, text, embed, picture, remember=remember)
+
+    async def _post_status(
+        self, channel: Any, text: str, embed: discord.Embed, picture: Picture | None, *, remember: bool
+    ) -> int:
+        """Post a new status message; returns its id. It is stored with the table unless the
+        caller stores it (`remember`)."""
+        digest = hashlib.sha1(picture.png).digest() if picture is not None else None
+        shown = (text, str(embed.to_dict()))
         extra = {"file": picture_file(picture)} if picture is not None else {}
         message = await channel.send(
             text or None, embed=embed, view=status_view(channel.id), allowed_mentions=NO_MENTIONS, **extra
@@ -306,7 +316,7 @@ class Delivery:
         needed = outbox.close_thread or lines or again
         info = await self.service.table_info(outbox.channel_id) if needed else None
         current = await self._thread(info.thread_id) if info is not None and info.thread_id else None
-        if again and current is not None and getattr(current, "name", None) == wanted:
+        if again and wanted is not None and current is not None and getattr(current, "name", None) == wanted:
             lines.insert(0, self._opening(outbox, wanted, await self._thread_due(outbox.channel_id, wanted)))
             outbox = _without_thread_changes(outbox)  # it did: only its lines are left to say
         if current is not None and lines and (outbox.close_thread or not outbox.open_thread):

@@ -123,12 +123,12 @@ async def deadline(
     except TableError as exc:
         await say(interaction, str(exc))
         return
-    if end_now:
-        work = service.deadlines.end_phase(channel_id, who, admin=admin)
-    elif nudge:
-        work = service.deadlines.nudge(channel_id, who, admin=admin)
-    else:
+    if hours is not None:  # exactly one of the three was given (one_deadline_tool)
         work = service.deadlines.set_deadline(channel_id, who, hours, admin=admin)
+    elif end_now:
+        work = service.deadlines.end_phase(channel_id, who, admin=admin)
+    else:
+        work = service.deadlines.nudge(channel_id, who, admin=admin)
     await answer_outbox(interaction, work)
 
 
@@ -244,7 +244,11 @@ async def _export_html(interaction: discord.Interaction, service: Any, channel_i
         return
     # the page took long enough that the answer was deferred, privately: the page still
     # goes to the channel, and the caller is told where it is
-    await interaction.channel.send(note, file=discord.File(io.BytesIO(page), filename=filename))
+    channel = interaction.channel
+    if not isinstance(channel, discord.abc.Messageable):  # a command's channel takes messages
+        await say(interaction, "The replay page cannot be posted in this channel.")
+        return
+    await channel.send(note, file=discord.File(io.BytesIO(page), filename=filename))
     await say(interaction, "The replay page is posted in the channel.")
 
 
@@ -268,7 +272,7 @@ async def import_(interaction: discord.Interaction, record: discord.Attachment) 
         await say(interaction, "That file is not a JSON game record from `/game export`.")
         return
     work = host(interaction).service.history.import_record(
-        interaction.channel_id,
+        interaction.channel_id or 0,  # a command always has its channel (as context.py reads it)
         interaction.guild_id,
         interaction.user.id,
         interaction.user.display_name,
@@ -430,6 +434,9 @@ async def talk(
     if not ok:
         return
     channel = bot.get_channel(channel_id) or await bot.fetch_channel(channel_id)
+    if not isinstance(channel, discord.TextChannel):  # a table's channel is one
+        await say(interaction, "A private talk opens only from a table in a text channel.")
+        return
     members = {m.id: m.display_name for m in named}
     title = "Talk: " + ", ".join(
         [

@@ -84,7 +84,7 @@ class GameGroup(app_commands.Group):
             await say(interaction, str(exc))
             return
         work = host(interaction).service.lobby.create(
-            interaction.channel_id,
+            interaction.channel_id or 0,  # a command always has its channel (as context.py reads it)
             interaction.guild_id,
             game,
             interaction.user.id,

@@ -15,7 +15,7 @@ interact and not the other way round.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
@@ -24,6 +24,9 @@ from bot.service.tables import ChoiceExpired, TableService
 
 from .host import host
 from .interact import answer_outbox, answer_private
+
+if TYPE_CHECKING:
+    from discord.types.interactions import SelectMessageComponentInteractionData
 
 __all__ = [
     "ShowMine",
@@ -58,7 +61,7 @@ class ShowMine(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"chan:m
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ShowMine:
         return cls(int(match["channel_id"]))
 
@@ -88,7 +91,7 @@ class FullStatus(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> FullStatus:
         return cls(int(match["channel_id"]))
 
@@ -130,7 +133,7 @@ class LogPage(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> LogPage:
         return cls(int(match["channel_id"]), int(match["page"]))
 
@@ -206,11 +209,10 @@ class ActChoice(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ActChoice:
-        return cls(
-            int(match["channel_id"]), int(match["step"]), int(match["index"]), item.label or "Act", match["key"]
-        )
+        label = item.label if isinstance(item, discord.ui.Button) else None  # the clicked button's
+        return cls(int(match["channel_id"]), int(match["step"]), int(match["index"]), label or "Act", match["key"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _act(interaction, self.channel_id, self.step, self.index, self.key)
@@ -249,12 +251,14 @@ class ActPick(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ActPick:
         return cls(int(match["channel_id"]), int(match["step"]), int(match["part"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
+        # a select's own callback, so a select's data (the type covers every kind of interaction)
+        data = cast("SelectMessageComponentInteractionData", interaction.data or {})
+        values = data.get("values") or []
         if not values:
             return
         index, _, key = str(values[0]).partition(":")
