@@ -38,6 +38,8 @@ from .tablebase import (
     TableError,
     deadlines_after,
     standing_in_order,
+    started_seed,
+    started_state,
 )
 
 if TYPE_CHECKING:
@@ -142,10 +144,10 @@ class Play:
     ) -> tuple[LoadedTable, Outbox, dict[str, Any]]:
         """The step on a copy of the state, saved with what it says (its outbox, stored in
         the same transaction)."""
-        g = t.game
-        before, idx = t.prompts, t.state.step
+        g, state = t.game, started_state(t)
+        before, idx = t.prompts, state.step
         try:
-            applied = g.step(t.state, seat, action, prompts=before)
+            applied = g.step(state, seat, action, prompts=before)
         except IllegalAction as exc:
             raise TableError(str(exc)) from None
         state = applied.state
@@ -211,7 +213,7 @@ class Play:
             names = {s.seat: t.who_as(s.seat) for s in t.seats if s.seat}
             text = standings(outcome, names)
             text += (
-                f"\n\nSeed: `{t.row.seed}` (its SHA-256 commitment was `{seed_commitment(t.row.seed)}`; "
+                f"\n\nSeed: `{t.row.seed}` (its SHA-256 commitment was `{seed_commitment(started_seed(t))}`; "
                 "/game export and `python -m bot replay` check every shuffle and roll)."
             )
             out.posts.append(Post(to="channel", kind="standings", text=text))
@@ -277,8 +279,9 @@ class Play:
                 continue
             try:
                 if action is None:
+                    state = started_state(t)
                     action = await self.automatic.choose(
-                        t.game, t.state, seat, rng_for(t.state.seed, t.state.step, "auto"),
+                        t.game, state, seat, rng_for(state.seed, state.step, "auto"),
                         t.settings.automatic_player,
                     )
                 holder = t.holder(seat)

@@ -69,7 +69,9 @@ from .tablebase import (
     Settings,
     TableError,
     TableInfo,
+    dealt_seat,
     host_only,
+    started_state,
 )
 
 __all__ = ["TableError", "Settings", "SeatInfo", "TableInfo", "TableService"]
@@ -274,12 +276,13 @@ class TableService:
             if missing:
                 need = " ".join(f"{o.name}:<{o.description}>" for o in missing)
                 raise TableError(f"/{t.game.group} {cmd.name} needs {need}.")
+            mine = dealt_seat(me)
             try:
-                action = cmd.build(t.state, me.seat, dict(options))
+                action = cmd.build(t.state, mine, dict(options))
             except IllegalAction as exc:
                 raise TableError(str(exc)) from None
             if action is None:  # a query: show the caller their own view, change nothing
-                return Outbox(channel_id=channel_id, reply=self.posts.private_text(t, me.seat))
+                return Outbox(channel_id=channel_id, reply=self.posts.private_text(t, mine))
             seat = self.play.acting_seat(t, user_id)
             return await self.play.apply(t, seat, user_id, action)
 
@@ -296,8 +299,9 @@ class TableService:
                 return None
             seat = t.prompts[0].seat
             holder = t.holder(seat)
-            rng = rng_for(t.state.seed, t.state.step, "auto")
-            action = await self.automatic.choose(t.game, t.state, seat, rng, player)
+            state = started_state(t)
+            rng = rng_for(state.seed, state.step, "auto")
+            action = await self.automatic.choose(t.game, state, seat, rng, player)
             return await self.play.apply(t, seat, holder.user_id if holder else None, action)
 
         return await self.access.with_table(channel_id, run)
