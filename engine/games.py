@@ -10,6 +10,7 @@ so adding a game is one line in `_MODULES`.
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from .core import Game
 from .core.errors import GameError
@@ -17,12 +18,12 @@ from .core.errors import GameError
 __all__ = ["get", "all", "ids", "register"]
 
 _MODULES = ("engine.crisis1914", "engine.origins", "engine.schonbrunn")
-_GAMES: dict[str, Game] = {}
+_GAMES: dict[str, Game[Any]] = {}
 _ALIASES: dict[str, str] = {}
 _loaded = False
 
 
-def register(game: Game) -> Game:
+def register(game: Game[Any]) -> Game[Any]:
     _GAMES[game.id] = game
     for alias in (game.id, *game.aliases):
         _ALIASES[alias.casefold()] = game.id
@@ -47,7 +48,7 @@ def _load() -> None:
         register(game)
 
 
-def get(name: str) -> Game:
+def get(name: str) -> Game[Any]:
     _load()
     key = _ALIASES.get(name.strip().casefold())
     if key is None:
@@ -56,7 +57,7 @@ def get(name: str) -> Game:
     return _GAMES[key]
 
 
-def all() -> list[Game]:  # noqa: A001 - the registry's documented name
+def all() -> list[Game[Any]]:  # noqa: A001 - the registry's documented name
     _load()
     return [_GAMES[k] for k in sorted(_GAMES)]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import types
 from collections.abc import Callable
-from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
+from typing import Annotated, Any, Literal, TypeVar, Union, cast, get_args, get_origin, get_type_hints
 
 from pydantic import BaseModel
 
@@ -38,7 +38,7 @@ def clone(model: R) -> R:
     copier = _COPIERS.get(cls)
     if copier is None:
         copier = _COPIERS[cls] = _copier(cls)
-    return copier(model)
+    return cast(R, copier(model))  # a copier makes an instance of the class it was made for
 
 
 _COPIERS: dict[type, Callable[[Any], Any]] = {}
@@ -75,7 +75,7 @@ def _copier(cls: type) -> Callable[[Any], Any]:
         "cls": cls, "new_of": cls.__new__, "setattr_of": _set, "clone": clone, "copied": _copied,
     }  # fmt: skip
     exec(compile(source, f"<copy of {cls.__name__}>", "exec"), scope)
-    return scope["copy"]
+    return cast(Callable[[Any], Any], scope["copy"])  # the function the source just defined
 
 
 def _fields(cls: type) -> list[tuple[str, Any, bool]]:
@@ -85,7 +85,7 @@ def _fields(cls: type) -> list[tuple[str, Any, bool]]:
         return [(name, f.annotation, WHOLE in f.metadata) for name, f in cls.model_fields.items()]
     hints = get_type_hints(cls, include_extras=True)
     out = []
-    for f in dataclasses.fields(cls):
+    for f in dataclasses.fields(cast(Any, cls)):  # a dataclass: not a model, so the other kind
         hint = hints[f.name]
         whole = get_origin(hint) is Annotated and WHOLE in hint.__metadata__
         out.append((f.name, get_args(hint)[0] if get_origin(hint) is Annotated else hint, whole))
@@ -153,7 +153,7 @@ def _shared(kind: type) -> bool:
 def _frozen(kind: Any) -> bool:
     if isinstance(kind, type) and issubclass(kind, BaseModel):
         return bool(kind.model_config.get("frozen"))
-    return dataclasses.is_dataclass(kind) and kind.__dataclass_params__.frozen
+    return dataclasses.is_dataclass(kind) and bool(cast(Any, kind).__dataclass_params__.frozen)
 
 
 def _atomic(annotation: Any) -> bool:
@@ -221,7 +221,7 @@ def replaced(model: R, /, **fields: Any) -> R:
         pydantic = _MODELS[cls] = issubclass(cls, BaseModel)  # call (pydantic's ABCMeta)
     if not pydantic:
         return new
-    named = model.__pydantic_fields_set__
+    named = cast(BaseModel, model).__pydantic_fields_set__
     _set(new, "__pydantic_fields_set__", named if named.issuperset(fields) else named | fields.keys())
     _set(new, "__pydantic_extra__", None)
     _set(new, "__pydantic_private__", None)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
+from typing import Any, ClassVar, Generic, NamedTuple, TypeVar, cast
 
 from pydantic import BaseModel, TypeAdapter
 
@@ -356,7 +356,8 @@ class Game(ABC, Generic[S]):
             action = self.parse_action(action)
         new = _copy(state, source)
         rng = _StepRandom(state.seed, state.step)
-        events = self.play(new, seat, action, rng)
+        # a stand-in for the generator, reached through __getattr__ (see _StepRandom)
+        events = self.play(new, seat, action, cast(random.Random, rng))
         new.step = state.step + 1
         return Applied(new, events, rng.used)
 

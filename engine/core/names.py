@@ -23,7 +23,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from .errors import IllegalAction
 
@@ -72,8 +72,8 @@ def _tier(typed: str, compact: str, name: str) -> int | None:
 
 def _shown(text: Any, limit: int = 40) -> str:
     """What the player typed, echoed in a refusal: one line, cut short, no backticks."""
-    text = " ".join(str(text).replace("`", "'").split())
-    return text if len(text) <= limit else text[:limit] + "…"
+    line = " ".join(str(text).replace("`", "'").split())
+    return line if len(line) <= limit else line[:limit] + "…"
 
 
 def _either(names: list[str]) -> str:
@@ -121,7 +121,7 @@ def match_name(
     candidates = list(candidates)
     found = find_name(typed, candidates)
     if found is not None:
-        return found
+        return cast(V, found)  # one of the candidates' values
     if unknown is None:
         legal = ", ".join(dict.fromkeys(str(c[1]) if len(c) > 1 else str(c[0]) for c in candidates))
         unknown = f"{_shown(str(typed).strip())!r} is not a legal {what}. Legal: {legal or 'none right now'}."

@@ -22,7 +22,7 @@ class Playout:
 
 
 def play_out(
-    game: Game,
+    game: Game[Any],
     n_players: int,
     seed: int,
     options: Model | None = None,

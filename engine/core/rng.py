@@ -12,13 +12,14 @@ import random
 __all__ = ["rng_for", "seed_for", "seed_commitment", "roll"]
 
 
-def seed_for(seed: int, index: int, salt: str = "") -> int:
-    """The integer seed of action number `index` of a table seeded with `seed`."""
+def seed_for(seed: int, index: int | str, salt: str = "") -> int:
+    """The integer seed of action number `index` of a table seeded with `seed` (a tool
+    drawing outside any table's actions names its own stream instead, e.g. "pacing")."""
     digest = hashlib.sha256(f"{seed}:{index}:{salt}".encode()).digest()
     return int.from_bytes(digest[:16], "big")
 
 
-def rng_for(seed: int, index: int, salt: str = "") -> random.Random:
+def rng_for(seed: int, index: int | str, salt: str = "") -> random.Random:
     """A fresh generator for action number `index` of a table seeded with `seed`."""
     return random.Random(seed_for(seed, index, salt))
 

@@ -24,7 +24,7 @@ import math
 import random
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from .errors import IllegalAction
 from .fast import clone
@@ -100,7 +100,7 @@ class Knowledge(Generic[S]):
             hash(action)
         except TypeError:
             return action.model_dump_json() if hasattr(action, "model_dump_json") else repr(action)
-        return action
+        return cast(Hashable, action)  # hash() just took it
 
 
 @dataclass(frozen=True)
@@ -200,7 +200,8 @@ class Search(Generic[S]):
         values = self._rollout(state, rng)
         for n in path:
             n.visits += 1
-            n.value += values.get(n.seat, 0.0)
+            if n.seat is not None:  # every node on a path is some seat's choice; the root alone has none
+                n.value += values.get(n.seat, 0.0)
 
     def _rollout(self, state: S, rng: random.Random) -> dict[str, float]:
         k = self.knowledge

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable
-from typing import Any
+from typing import Any, cast
 
 from engine.core import clone
 from engine.core.search import Knowledge
@@ -150,7 +150,7 @@ class OriginsKnowledge(Knowledge[OriginsState]):
             )
         if isinstance(action, Attack):
             return ("attack", action.embassy, tuple(action.split.items()))
-        return action
+        return cast(Hashable, action)  # every other action of Origins is a frozen model
 
     # -- below the tree --------------------------------------------------------------------
     def playout(self, state: OriginsState, seat: str, rng: random.Random) -> Any:
