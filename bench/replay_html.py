@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.render.replay_page import replay_page  # noqa: E402
-from bot.service.records import record_from_playout  # noqa: E402
+from bot.store.records import record_from_playout  # noqa: E402
 from engine import games  # noqa: E402
 from engine.core.playout import play_out  # noqa: E402
 

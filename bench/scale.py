@@ -41,9 +41,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run as a script from anywhere in the checkout
 
-from bot.service.records import record_from_store, replay  # noqa: E402
 from bot.service.tables import TableService  # noqa: E402
 from bot.store import open_store  # noqa: E402
+from bot.store.records import record_from_store, replay  # noqa: E402
 from engine import games  # noqa: E402
 
 GAMES = (("crisis1914", 4), ("origins", 5), ("schonbrunn", 4))

@@ -126,7 +126,7 @@ def _parser() -> argparse.ArgumentParser:
     )
 
     rep = sub.add_parser("replay", parents=[common], help="re-run an exported game record and check it")
-    rep.add_argument("file", type=Path, metavar="FILE", help="a JSON game record (see bot/service/records.py)")
+    rep.add_argument("file", type=Path, metavar="FILE", help="a JSON game record (see bot/store/records.py)")
     rep.add_argument(
         "--html",
         type=Path,
@@ -327,7 +327,7 @@ def _cmd_pacing(args: argparse.Namespace, stdout: TextIO) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace, stdout: TextIO) -> int:
-    from bot.service.records import ReplayError, load_record, replay
+    from bot.store.records import ReplayError, load_record, replay
     from engine import games
     from engine.core import GameError
 

@@ -21,7 +21,7 @@ from discord import app_commands
 
 from bot.service import verbs
 from bot.service.errors import TableError
-from bot.service.records import FORMAT, ReplayError, parse_json
+from bot.store.records import FORMAT, ReplayError, parse_json
 
 from .context import is_admin, table_channel_id
 from .host import host

@@ -25,6 +25,7 @@ from ..process.logsafe import log_game_failure
 from ..render import escape, seat_list
 from ..store import SeatHistoryRow, SeatRow
 from .history import setup_again
+from .loaded import started_state
 from .outbox import Outbox, Post
 from .play import automatic_row, order_text
 from .tablebase import (
@@ -35,7 +36,6 @@ from .tablebase import (
     host_only,
     phase_seconds,
     reminder_times,
-    started_state,
 )
 
 if TYPE_CHECKING:

@@ -17,6 +17,7 @@ from engine.core import Prompt
 from ..process.logsafe import log_game_failure
 from ..render.text import relative, timestamp
 from ..store import DatabaseLost, DeadlineRow, SeatHistoryRow, Shards, StoreError
+from .loaded import started_state
 from .notify import quiet_until
 from .outbox import Outbox, Post
 from .play import automatic_row
@@ -28,7 +29,6 @@ from .tablebase import (
     owed_at_expiry,
     phase_seconds,
     reminder_times,
-    started_state,
 )
 
 if TYPE_CHECKING:

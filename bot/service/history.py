@@ -4,7 +4,7 @@
 one HTML file of the game, bot/render/replay_page), importing a record
 into a new table, and publishing a finished game's history. It reads tables through
 `TableAccess` and saves only the "published" mark; it plays no action. A record is
-bot/service/records.py's chancellery-record/1; an export adds who played each seat when
+bot/store/records.py's chancellery-record/1; an export adds who played each seat when
 (`seats_over_time`).
 """
 
@@ -25,8 +25,9 @@ from ..render.replay_page import ReplayPageError, replay_page
 from ..render.text import escape, split_message
 from ..store import ActionRow, EventRow, TableExists, TableRow
 from ..store.forgetting import FORGOTTEN
+from ..store.records import PUBLIC_FORMAT, Record, ReplayError, check_format, record_from_store, replay
+from .loaded import started_seed, started_state
 from .outbox import Outbox, Post
-from .records import PUBLIC_FORMAT, Record, ReplayError, check_format, record_from_store, replay
 from .tablebase import (
     LOG_PAGE,
     OVER,
@@ -35,8 +36,6 @@ from .tablebase import (
     first_error,
     host_only,
     note_saved,
-    started_seed,
-    started_state,
 )
 
 if TYPE_CHECKING:

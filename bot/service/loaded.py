@@ -36,7 +36,7 @@ from ..store.guard import FULL_MESSAGE, LOST_MESSAGE
 from .bounded import KeyedLocks
 from .outbox import Outbox, outbox_row
 from .preferences import Preferences
-from .tablebase import NO_TABLE, Settings, TableError, note_saved, track_saves
+from .tablebase import NO_TABLE, NOT_STARTED, Settings, TableError, note_saved, track_saves
 
 log = logging.getLogger(__name__)
 
@@ -165,6 +165,28 @@ class LoadedTable:
         label = self.label(seat)
         return self.who(seat) if label == seat else f"{self.who(seat)} ({label})"
 
+
+
+def started_state(t: LoadedTable) -> GameState:
+    """Loaded table `t`'s game state, for a caller that reaches it only once the game has
+    started (a lobby has none): refused as not started if it has none after all."""
+    if t.state is None:
+        raise TableError(NOT_STARTED)
+    return t.state
+
+
+def started_seed(t: LoadedTable) -> int:
+    """Loaded table `t`'s seed, chosen when the game started (or kept by an import)."""
+    if t.row.seed is None:
+        raise TableError(NOT_STARTED)
+    return t.row.seed
+
+
+def dealt_seat(s: SeatRow) -> str:
+    """The engine seat of a seat row once the game dealt the seats (a lobby's rows have none)."""
+    if s.seat is None:
+        raise TableError(NOT_STARTED)
+    return s.seat
 
 def _copy_row(row: TableRow) -> TableRow:
     """A shallow copy, without dataclasses.replace's per-field __init__ (it showed in profiles)."""

@@ -33,7 +33,7 @@ from ..store import DatabaseLost, EventRow, SeatHistoryRow, SeatRow, StorageFull
 from ..store.guard import FULL_MESSAGE, LOST_MESSAGE
 from .archive import archive_abandoned
 from .history import SEED_MAX, SEED_MIN
-from .loaded import LoadedTable
+from .loaded import LoadedTable, dealt_seat, started_state
 from .outbox import Outbox, Post
 from .posts import SUMMARY
 from .reference import check_options
@@ -43,11 +43,9 @@ from .tablebase import (
     Settings,
     TableError,
     deadlines_after,
-    dealt_seat,
     error_message,
     first_error,
     note_saved,
-    started_state,
 )
 
 if TYPE_CHECKING:

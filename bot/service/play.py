@@ -26,7 +26,7 @@ from ..render import standings
 from ..store import ActionRow, EventRow, SeatRow, StaleWrite, StorageFull, StoreError
 from .archive import archive_finished
 from .automatic import AutomaticPlayers
-from .loaded import LoadedTable
+from .loaded import LoadedTable, started_seed, started_state
 from .outbox import Outbox, Post, seat_post
 from .tablebase import (
     AUTO_CAP,
@@ -38,8 +38,6 @@ from .tablebase import (
     TableError,
     deadlines_after,
     standing_in_order,
-    started_seed,
-    started_state,
 )
 
 if TYPE_CHECKING:

@@ -13,19 +13,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from engine.core import Game, GameState, Prompt
+from engine.core import Game, Prompt
 
 from ..render.text import escape
-from ..store import DeadlineRow, SeatRow
+from ..store import DeadlineRow
 from .errors import TableError
 from .sessions import next_session_start, session_end, sessions_of
-
-if TYPE_CHECKING:
-    from .loaded import LoadedTable
 
 NO_TABLE = "There is no table in this channel."
 NOT_SEATED = "You are not seated at this table."
@@ -252,28 +249,6 @@ def host_only(t: Any, user_id: int, admin: bool, what: str) -> None:
     """Refuse, saying who may, unless `user_id` hosts table `t` or has Manage Server (`admin`)."""
     if user_id != t.row.host_id and not admin:
         raise TableError(f"Only the host ({escape(host_name(t))}) or a member with Manage Server can {what}.")
-
-
-def started_state(t: LoadedTable) -> GameState:
-    """Loaded table `t`'s game state, for a caller that reaches it only once the game has
-    started (a lobby has none): refused as not started if it has none after all."""
-    if t.state is None:
-        raise TableError(NOT_STARTED)
-    return t.state
-
-
-def started_seed(t: LoadedTable) -> int:
-    """Loaded table `t`'s seed, chosen when the game started (or kept by an import)."""
-    if t.row.seed is None:
-        raise TableError(NOT_STARTED)
-    return t.row.seed
-
-
-def dealt_seat(s: SeatRow) -> str:
-    """The engine seat of a seat row once the game dealt the seats (a lobby's rows have none)."""
-    if s.seat is None:
-        raise TableError(NOT_STARTED)
-    return s.seat
 
 
 def owed_at_expiry(prompts: list[Prompt], phase: str, turns: set[tuple[str, str]]) -> list[Prompt]:

@@ -52,7 +52,7 @@ from .deadlines import Deadlines
 from .deliveries import Deliveries
 from .history import History
 from .live_sessions import LiveSessions
-from .loaded import LoadedTable, TableAccess
+from .loaded import LoadedTable, TableAccess, dealt_seat, started_state
 from .lobby import Lobby
 from .notify import Notifications
 from .outbox import Outbox, Post
@@ -69,9 +69,7 @@ from .tablebase import (
     Settings,
     TableError,
     TableInfo,
-    dealt_seat,
     host_only,
-    started_state,
 )
 
 __all__ = ["TableError", "Settings", "SeatInfo", "TableInfo", "TableService"]
@@ -342,7 +340,7 @@ class TableService:
     async def final_pictures(self, channel_id: int) -> list[Picture]:
         """A finished game's final board and the chart of the scores over the game (every
         state replayed from the stored log); [] for a game not finished or without pictures."""
-        from .records import record_from_store
+        from ..store.records import record_from_store
 
         t = await self.access.load(channel_id)
         if t.row.status != "finished" or t.state is None or not self.draw_pictures:

@@ -34,8 +34,8 @@ import aiosqlite
 
 from engine import games
 
-from ..service.records import ReplayError, record_from_store, replay
 from ..store import SqliteStore
+from ..store.records import ReplayError, record_from_store, replay
 
 __all__ = [
     "BackupError",

@@ -19,9 +19,9 @@ from pathlib import Path
 
 from engine import games
 
-from ..service.records import ReplayError, record_from_store, replay
 from ..store import SqliteStore, StoreError
 from ..store.postgres import PostgresStore
+from ..store.records import ReplayError, record_from_store, replay
 
 __all__ = ["migrate", "MigrationError", "MigrationRefused", "Migration", "COPIED"]
 

@@ -119,6 +119,32 @@ def test_no_module_of_bot_or_engine_depends_on_itself():
     )
 
 
+def packages_of(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The graph between bot/'s role folders (bot.service, bot.render, bot.store, …): an edge
+    wherever a module of one imports a module of another."""
+
+    def role(module: str) -> str:
+        return ".".join(module.split(".")[:2])
+
+    folders: dict[str, set[str]] = {}
+    for module, targets in graph.items():
+        if module.startswith("bot."):
+            folders.setdefault(role(module), set()).update(
+                role(t) for t in targets if t.startswith("bot.") and role(t) != role(module)
+            )
+    return folders
+
+
+def test_no_role_folder_of_bot_depends_on_itself_through_another():
+    """Roles layer one way (docs/architecture.md §1): the store below the service and the
+    pictures and texts (render), the front ends and tools above; the game record sits in the
+    store, so render's replay page and the service both read it from below."""
+    folders = packages_of(import_graph())
+    found = cycles({name: targets & folders.keys() for name, targets in folders.items()})
+    assert not found, "role folders that import each other:\n" + "\n".join(describe(folders, c) for c in found)
+    assert "bot.render" not in folders["bot.store"] and "bot.service" not in folders["bot.render"]
+
+
 def test_only_the_discord_package_imports_the_bot_client():
     # The handlers see the bot through bot.discord.host.Host; the client sits on top.
     importers = sorted(m for m, targets in import_graph().items() if "bot.discord.client" in targets)

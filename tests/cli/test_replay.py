@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.service.records import (
+from bot.service.tables import TableService
+from bot.store import open_store
+from bot.store.records import (
     FORMAT,
     Record,
     ReplayError,
@@ -21,8 +23,6 @@ from bot.service.records import (
     replay,
     state_hash,
 )
-from bot.service.tables import TableService
-from bot.store import open_store
 from engine import games
 from engine.core.playout import play_out
 

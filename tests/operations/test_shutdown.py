@@ -15,8 +15,8 @@ import time
 
 import pytest
 
-from bot.service.records import record_from_store, replay
 from bot.store import open_store
+from bot.store.records import record_from_store, replay
 from engine import games
 
 from .conftest import PROMPT, ROOT, SETUP, actions_in, child_env, integrity

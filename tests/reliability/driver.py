@@ -154,9 +154,9 @@ def verify(db: Path, acks: Acks, *, replay_all: bool = False) -> Verified:
 
 
 async def _load_all(db: Path, channels: list[int], problems: list[str], replay_all: bool) -> tuple[int, int]:
-    from bot.service.records import Record, replay
     from bot.service.tables import TableError, TableService
     from bot.store import open_store
+    from bot.store.records import Record, replay
 
     store = await open_store(db)
     finished = replayed = 0

@@ -20,9 +20,9 @@ from typing import Any
 from hypothesis import strategies as st
 
 from bot.console.console import Console, user_id_for
-from bot.service.records import Record, replay
 from bot.service.tables import TableError, TableService
 from bot.store import open_store
+from bot.store.records import Record, replay
 from engine import games
 
 GAMES = ("crisis1914", "origins", "schonbrunn")

@@ -11,9 +11,9 @@ import pytest
 
 from bot.__main__ import main
 from bot.console.console import Console
-from bot.service.records import MAX_DEPTH, ReplayError, parse_json
 from bot.service.tables import TableError, TableService
 from bot.store import open_store
+from bot.store.records import MAX_DEPTH, ReplayError, parse_json
 
 CHANNEL, ALICE, BOB = 1, 1, 2
 HUGE = "9" * 5000  # int() refuses more than 4,300 digits with a ValueError of its own

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.service.records import Record, record_from_playout
+from bot.store.records import Record, record_from_playout
 from engine import games
 from engine.core import PUBLIC, Game, GameState
 from engine.core.playout import play_out

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from bot.render.replay_page import ReplayPageError, replay_page
-from bot.service.records import PUBLIC_FORMAT, make_record
+from bot.store.records import PUBLIC_FORMAT, make_record
 from engine import games
 from engine.core import PUBLIC, seed_commitment
 from engine.core.playout import play_out

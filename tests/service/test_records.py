@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from bot.service.records import Record, replay, state_hash
 from bot.service.tables import TableError, TableService
+from bot.store.records import Record, replay, state_hash
 from engine import games
 from engine.core import seed_commitment
 

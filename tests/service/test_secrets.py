@@ -17,8 +17,8 @@ import pytest
 
 from bot.__main__ import main
 from bot.console.console import run_console
-from bot.service.records import PUBLIC_FORMAT, Record, replay
 from bot.service.tables import TableError, TableService
+from bot.store.records import PUBLIC_FORMAT, Record, replay
 from engine import games
 from tests import tinygame
 

@@ -25,7 +25,7 @@ from pydantic import ValidationError
 from engine import games
 from engine.core import GameError
 
-from ...service.records import FORMAT, PUBLIC_FORMAT, Record, ReplayError, check_format, parse_json, replay
+from ...store.records import FORMAT, PUBLIC_FORMAT, Record, ReplayError, check_format, parse_json, replay
 from .page import Facts, assemble
 from .walk import walk_game, walk_public_record
 

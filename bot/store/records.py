@@ -54,7 +54,7 @@ from engine.core import Game, GameError, GameState, Model, seed_commitment
 from engine.core.playout import Playout
 
 if TYPE_CHECKING:
-    from bot.store import Store
+    from .base import Store
 
 __all__ = [
     "FORMAT",
