@@ -64,6 +64,7 @@ async def test_a_stranger_cannot_pause_but_a_manager_can(service):
 # -- substitutes -----------------------------------------------------------------------------
 
 
+@pytest.mark.whole_game
 async def test_a_substitute_is_briefed_privately_and_the_history_records_who_played_when(service):
     await seated(service, "alice", "bob")
     await service.command(CHANNEL, BOB, "commit", {"value": "3"})

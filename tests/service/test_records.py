@@ -89,6 +89,7 @@ async def test_undo_in_origins_takes_back_a_quiet_action_and_refuses_after_chanc
     assert undone and refused
 
 
+@pytest.mark.whole_game
 async def test_an_exported_origins_game_replays_and_continues_in_another_channel(service):
     await _origins(service, seed=77)
     for _ in range(25):
@@ -167,6 +168,7 @@ async def test_replay_checks_the_seed_against_the_commitment_posted_at_the_start
     assert not result.ok and "commitment" in result.message
 
 
+@pytest.mark.processes
 async def test_python_m_bot_replay_checks_an_exported_crisis_game(service, tmp_path):
     await service.lobby.create(CHANNEL, 9, "crisis1914", ALICE, "alice")
     await service.controls.set_automatic(CHANNEL, ALICE, None, True)
