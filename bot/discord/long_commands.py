@@ -22,6 +22,7 @@ from discord import app_commands
 from bot.service import verbs
 from bot.service.errors import TableError
 from bot.store.records import FORMAT, ReplayError, parse_json
+from engine.core.words import counted
 
 from .context import is_admin, table_channel_id
 from .host import host
@@ -375,7 +376,7 @@ async def session(
     if upcoming:
         made = await schedule_events(interaction.guild, interaction.channel, upcoming)
         if made:
-            reply += f"\nDiscord will remind members: {made} scheduled event(s) created for the next weeks."
+            reply += f"\nDiscord will remind members: {counted(made, 'scheduled event')} created for the next weeks."
         else:
             reply += "\nI could not create Discord scheduled events here (do I have Manage Events?)."
     await say(interaction, reply)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from engine.core import Game, GameError, GameState
+from engine.core.words import counted
 
 from ..process.logsafe import log_game_failure
 from ..render import escape, seat_list
@@ -471,7 +472,7 @@ class Controls:
                 truncate_from=last.idx,
             )
             kind = _json(last.action).get("kind", "action")
-            extra = f" and {len(actions) - k - 1} automatic move(s) after it" if len(actions) - k > 1 else ""
+            extra = f" and {counted(len(actions) - k - 1, 'automatic move')} after it" if len(actions) - k > 1 else ""
             text = f"{self._caller_name(t2, user_id)} took back {t2.who_as(last.seat)}'s last action ({kind}){extra}."
             out = Outbox(channel_id=channel_id, reply="Undone.")
             out.posts.append(Post(to="channel", kind="notice", text=text))

@@ -343,7 +343,8 @@ def apply_effect(
             p.tableau.remove(back)
             p.hand.append(back.card)
             add_dp(state, p, -back.dp, log)
-            log.public("reclaim", f"{who} takes {name(back.card)} back into their Hand (-{back.dp} DP).")
+            lost = f" (-{back.dp} DP)" if back.dp else ""
+            log.public("reclaim", f"{who} takes {name(back.card)} back into their Hand{lost}.")
     elif isinstance(e, ct.ReduceTension):
         reduce_tension(state, p.nation, ch.box, e.amount, log)
     elif isinstance(e, ct.DiscardFromHand):

@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 from engine.core import Event, IllegalAction, NotYourTurn
+from engine.core.words import counted
 
 from . import actions as a
 from . import content, weeks
@@ -246,9 +247,9 @@ def _answer_pending(state: CrisisState, p: Player, action: Any, rng: random.Rand
         reduce_tension(state, p.nation, action.box, 1, log)
     elif pending.kind == "discard":
         if not isinstance(action, a.Discard):
-            raise IllegalAction(f"First discard {pending.count} card(s) from your Hand (/crisis discard).")
+            raise IllegalAction(f"First discard {counted(pending.count, 'card')} from your Hand (/crisis discard).")
         if len(action.cards) != pending.count or len(set(action.cards)) != len(action.cards):
-            raise IllegalAction(f"Discard exactly {pending.count} different card(s) from your Hand.")
+            raise IllegalAction(f"Discard exactly {counted(pending.count, 'different card')} from your Hand.")
         for cid in action.cards:
             if cid not in p.hand:
                 raise IllegalAction(f"{_label(cid)} is not in your Hand.")
@@ -311,7 +312,7 @@ def _refresh(state: CrisisState, p: Player, action: Any, rng: random.Random, log
             f"You may keep at most {weeks.HAND_MAX} cards: discard {kept - weeks.HAND_MAX} more."
         )
     state.refresh_discards[p.nation] = list(action.discards)
-    log.private(p.seat, "refresh", f"You will discard {len(action.discards)} card(s).")
+    log.private(p.seat, "refresh", f"You will discard {counted(len(action.discards), 'card')}.")
     log.public("refresh", f"{statesman(p.nation)} has made their Refresh choice.")
     if not weeks.refresh_waiting(state):
         log.revealed()

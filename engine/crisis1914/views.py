@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import Layout, Panel, Prompt
+from engine.core.words import counted
 
 from . import rules, texts, weeks
 from .cards import assertions, card, card_dp, limit
@@ -39,7 +40,7 @@ def prompts(state: CrisisState) -> list[Prompt]:
             "choose": "Play one of the three cards you drew by Deliberating with `/crisis choose`; "
             "keep the other two.",
             "reorder": "Put the top cards of your Draw Pile back in the order you want with `/crisis reorder`.",
-            "discard": f"Discard {pend.count} card(s) from your Hand with `/crisis discard`.",
+            "discard": f"Discard {counted(pend.count, 'card')} from your Hand with `/crisis discard`.",
             "reduce": "Score Step: you have 13 DP or fewer, so you may lower one Tension die in "
             "your City Box by 1. Choose which with `/crisis reduce`.",
         }[pend.kind]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from engine.core import Event
+from engine.core.words import counted
 
 from . import content as ct
 from .cards import (
@@ -281,7 +282,7 @@ def start_refresh(state: CrisisState, rng: random.Random, log: Log) -> None:
             log.events.append(
                 Event(
                     kind="return",
-                    text=f"{statesman(p.nation)} shuffles {len(going)} card(s) from Hand back into the Draw Pile.",
+                    text=f"{statesman(p.nation)} shuffles {counted(len(going), 'card')} from Hand back into the Draw Pile.",
                     reveals=True,
                 )
             )
@@ -341,7 +342,7 @@ def finish_refresh(state: CrisisState, rng: random.Random, log: Log) -> None:
             drawn += 1
             log.private(p.seat, "drawn", f"You draw {name(got)} into your Hand.", reveals=True, card=got)
         if drawn:
-            log.public("drawn", f"{statesman(p.nation)} draws {drawn} card(s) into their Hand.")
+            log.public("drawn", f"{statesman(p.nation)} draws {counted(drawn, 'card')} into their Hand.")
         p.score, p.second = 0, None
         p.belligerent_this_week = p.deliberated = p.passed = p.momentum = False
     state.refresh_discards = {}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from engine.core import Event, IllegalAction, roll
+from engine.core.words import counted
 
 from . import content
 from .state import OriginsState
@@ -92,7 +93,7 @@ def check(state: OriginsState, country: str, embassy: str, split: dict[str, int]
     if not split:
         raise IllegalAction("Name at least one country to attack.")
     if len(split) > left:
-        raise IllegalAction(f"{names[country]} has {left} attack(s) left this turn, not {len(split)}.")
+        raise IllegalAction(f"{names[country]} has {counted(left, 'attack')} left this turn, not {len(split)}.")
     for target, n in split.items():
         if target == country:
             raise IllegalAction(f"{names[country]} cannot attack itself.")

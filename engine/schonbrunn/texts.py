@@ -8,6 +8,7 @@ from __future__ import annotations
 from functools import cache
 
 from engine.core import Entry
+from engine.core.words import counted
 
 from .content import OBJECTIVES, Card, Nation, card, cards, nations, tables
 from .pieces import name, prestige_breakdown
@@ -235,7 +236,7 @@ def assign_words(step: str, left: int) -> str:
     if step == "head":
         return "Assignments: assign your Delegation Head with `/schonbrunn head` (an Objective for 1 Reception, or a nation's screen), or keep it."
     face = {"down": "face down", "up": "face up", "last": "face down (your last)"}[step]
-    return f"Assignments: assign {left} more Delegate(s) {face} with `/schonbrunn assign`."
+    return f"Assignments: assign {counted(left, 'more Delegate', 'more Delegates')} {face} with `/schonbrunn assign`."
 
 
 # The verbs of the turn buttons (legal.label) in the past tense, for confirmations.

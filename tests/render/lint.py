@@ -49,6 +49,8 @@ _GRAMMAR = [
     (re.compile(r"\bTime is up and (?:(?! and |, ).)+ still owe\b"), "'<one name> still owe'"),
     (re.compile(r"Now is the time for:"), "an internal word for a decision"),
     (re.compile(r"^Done: \w+\.$", re.MULTILINE), "a confirmation that does not say what was done"),
+    (re.compile(r"\b[A-Za-z]+\(s\)"), "a plural left to the reader"),
+    (re.compile(r"(?<![\w.])[-−]0(?![\d.])"), "a signed zero"),
 ]
 
 

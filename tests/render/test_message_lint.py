@@ -108,6 +108,9 @@ async def test_no_message_of_a_whole_game_needs_a_programmer_to_read(tmp_path, g
         "Done: play.",
         "Waiting for: anna (turn) — due in 24 h",
         "reminder: you owe sheet in Origins of World War I",
+        "Berchtold draws 3 card(s) into their Hand.",
+        "Assignments: assign 1 more Delegate(s) face down with `/schonbrunn assign`.",
+        "Berchtold takes Conrad back into their Hand (-0 DP).",
     ],
 )
 def test_the_lint_finds_what_the_issue_names(text):
@@ -130,7 +133,19 @@ def test_the_lint_finds_a_country_code_in_what_the_table_reads(text):
         "Russia & Italy are ready.",
         "Use /crisis play or /game status; in 10 s.",
         "Time is up and clara and boris still owe orders.",
+        "Berchtold draws 1 card into their Hand; Moltke takes Conrad back (-4 DP).",
+        "Serbia beat Bulgaria 10-0 on 2024-01-05; Tension -1.",
     ],
 )
 def test_the_lint_passes_what_a_person_wrote(text):
     assert problems(text) == []
+
+
+def test_a_count_names_its_noun_in_the_right_number():
+    from engine.core.words import counted
+    from engine.schonbrunn.texts import assign_words
+
+    assert [counted(n, "card") for n in (0, 1, 3)] == ["0 cards", "1 card", "3 cards"]
+    assert "assign 1 more Delegate face down" in assign_words("down", 1)
+    assert "assign 2 more Delegates face up" in assign_words("up", 2)
+    assert problems(assign_words("last", 1)) == []
