@@ -18,7 +18,7 @@ async def test_a_scheduled_session_creates_discord_scheduled_events(env, service
     )
     assert result.ephemeral, result.response.content
     assert "Live session added: Mondays at 19:00 (Europe/Vienna) for 2 h" in result.response.content
-    assert "4 scheduled event(s) created" in result.response.content
+    assert "4 scheduled events created" in result.response.content
     events = sorted(env.backend.get_guild(table.guild.id).scheduled_events.values(), key=lambda e: e.id)
     assert len(events) == 4
     assert {e.name for e in events} == {"Envoys (test game) session"}

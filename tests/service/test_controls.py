@@ -225,7 +225,7 @@ async def test_undo_takes_back_the_automatic_moves_that_answered_the_last_action
     seats = [a.seat for a in await service.store.get_actions(CHANNEL)]
     assert seats[-2:] == ["s1", "s2"]
     out = await service.controls.undo(CHANNEL, ALICE)
-    assert "and 1 automatic move(s) after it" in out.posts[0].text
+    assert "and 1 automatic move after it" in out.posts[0].text
     assert (await service.load(CHANNEL)).state == before
 
 
