@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core import Choice, IllegalAction, find_name, fold, match_choice, match_name, matches_seat
+from engine.core import (
+    Choice,
+    IllegalAction,
+    did_you_mean,
+    find_name,
+    fold,
+    match_choice,
+    match_name,
+    matches_seat,
+    nearest_names,
+)
 
 STATESMEN = [
     ("ah-berchtold", "Berchtold"),
@@ -119,3 +129,17 @@ def test_a_seat_is_named_by_its_label_its_parts_and_the_games_other_names():
     assert not matches_seat("England", "s4", "Poincaré (France)", others)
     assert matches_seat("Austria", "s2", "Germany & Austria-Hungary")
     assert not matches_seat("", "s4", "Poincaré (France)")
+
+
+def test_a_misspelt_name_is_answered_with_the_nearest_one_before_the_legal_ones():
+    with pytest.raises(IllegalAction) as refused:
+        match_name("Szogeny", [("c1", "Szőgyény"), ("c2", "Witte")], "card")
+    assert str(refused.value) == "'Szogeny' is not a legal card. Did you mean Szőgyény? Legal: Szőgyény, Witte."
+
+
+def test_did_you_mean_names_the_nearest_one_or_two_folded_and_nothing_when_none_is_close():
+    assert did_you_mean("germny", ["Russia", "Germany", "France"]) == "Did you mean Germany?"
+    assert did_you_mean("statsu", ["status", "start", "join"]) == "Did you mean status or start?"
+    assert did_you_mean("sazanov", [("Sazonov (Russia)", "Sazonov", "Russia")]) == "Did you mean Sazonov (Russia)?"
+    assert did_you_mean("xyz", ["status", "start"]) == ""
+    assert nearest_names("GERMNY", ["Germany"]) == ["Germany"]

@@ -18,6 +18,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
+from engine.core import did_you_mean
+
 from ..render import plain_timestamps, unescape
 from ..render.pictures import Picture
 from ..service import reference
@@ -260,7 +262,7 @@ class Console:
         group = words[0][1:].lower()
         if group == "community":  # the archive, ratings and profiles (bot/service/community.py)
             if len(words) < 2 or words[1].lower() not in COMMUNITY_VERBS:
-                raise ConsoleError(f"/community takes one of: {', '.join(COMMUNITY_VERBS)}")
+                raise ConsoleError(_unknown_verb("community", words[1:2], COMMUNITY_VERBS))
             verb = words[1].lower()
             await self.community.run(user, verb, read_options(f"community {verb}", line_options(words[2:])))
             return
@@ -270,7 +272,7 @@ class Console:
             await self._game_command(user, group, words)
             return
         if len(words) < 2 or words[1].lower() not in GAME_VERBS:
-            raise ConsoleError(f"/game takes one of: {', '.join(GAME_VERBS)}")
+            raise ConsoleError(_unknown_verb("game", words[1:2], GAME_VERBS))
         verb = words[1].lower()
         # the options checked and typed as Discord sends them (bot/service/verbs.py)
         options = read_options("deadline" if verb == "deadline" else f"game {verb}", line_options(words[2:]))
@@ -450,6 +452,16 @@ async def run_console(
 
 def _never() -> bool:
     return False
+
+
+def _unknown_verb(group: str, typed: list[str], verbs: tuple[str, ...]) -> str:
+    """`/game statsu`: "There is no /game statsu. Did you mean /game status or /game start?"
+    and the verbs; with no verb at all, the verbs alone."""
+    listed = f"/{group} takes one of: {', '.join(verbs)}"
+    if not typed:
+        return listed
+    near = did_you_mean(typed[0], [(f"/{group} {v}", v) for v in verbs])
+    return " ".join(p for p in (f"There is no /{group} {typed[0][:40]}.", near, listed) if p)
 
 
 async def _run_script(console: Console, script: Path, stdout: TextIO, stopping: Callable[[], bool]) -> int:

@@ -25,7 +25,16 @@ from typing import TYPE_CHECKING
 from pydantic import ValidationError
 
 from engine import games
-from engine.core import Choice, GameError, GameState, IllegalAction, matches_seat, seed_commitment
+from engine.core import (
+    Choice,
+    GameError,
+    GameState,
+    IllegalAction,
+    did_you_mean,
+    matches_seat,
+    nearest_names,
+    seed_commitment,
+)
 from engine.core.names import fold, seat_names
 
 from ..render import escape, seat_list
@@ -182,8 +191,10 @@ class Lobby:
         names = t.game.nation_names()
         seat = next((s for s in free if matches_seat(preference or "", s, t.label(s), names)), None)
         if (preference or "").strip() and seat is None:
+            near = _near_seat(preference or "", [(s, t.label(s)) for s in free], names)
             raise TableError(
-                f"No free seat is called {_quoted(preference or '')}. Free: {', '.join(t.label(s) for s in free)}."
+                f"No free seat is called {_quoted(preference or '')}.{near} "
+                f"Free: {', '.join(t.label(s) for s in free)}."
             )
         seat = seat or free[0]
         now = self.clock()
@@ -363,8 +374,9 @@ class Lobby:
         for label, sid in labels.items():
             if matches_seat(want, sid, label, g.nation_names()):
                 return _named(want, label, g.nation_names())
+        near = _near_seat(want, [(sid, label) for label, sid in labels.items()], g.nation_names())
         raise TableError(
-            f"{g.title} has no nation or seat called {_quoted(want)}. Choose one of: {', '.join(labels)}; "
+            f"{g.title} has no nation or seat called {_quoted(want)}.{near} Choose one of: {', '.join(labels)}; "
             "or join without a preference."
         )
 
@@ -381,6 +393,22 @@ class Lobby:
         state = g.setup(stand_ins, g.Options.model_validate(t.row.options), 0)
         labels = dict.fromkeys(g.seat_label(state, s) for s in stand_ins)
         return [Choice(label, label) for label in labels]
+
+
+def _near_seat(
+    typed: str, seats: list[tuple[str, str]], alternatives: dict[str, tuple[str, ...]] | None
+) -> str:
+    """" Did you mean Germany?" for a misspelt preference (`germny`, `sazanov`): the
+    nearest one or two seats, each by its name nearest what was typed (a statesman, a
+    nation, a common name); "" when none is close."""
+    candidates = []
+    for sid, label in seats:  # one suggestion a seat, by the name of it nearest what was typed
+        names = seat_names(sid, label, alternatives)
+        nearest = nearest_names(typed, names, 1)
+        if nearest:
+            candidates.append((nearest[0], *names))
+    near = did_you_mean(typed, candidates)
+    return f" {near}" if near else ""
 
 
 def _honour_preferences(

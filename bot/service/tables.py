@@ -35,7 +35,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine import games
-from engine.core import Choice, GameError, IllegalAction, rng_for
+from engine.core import Choice, GameError, IllegalAction, did_you_mean, rng_for
 
 from ..render import button_labels, escape
 from ..render.pictures import Picture
@@ -268,8 +268,11 @@ class TableService:
                 raise TableError("The game has not started yet; the host starts it with /game start.")
             cmd = next((c for c in t.game.commands if c.name == name.strip().lower()), None)
             if cmd is None:
+                group = t.game.group
                 known = ", ".join(c.name for c in t.game.commands)
-                raise TableError(f"There is no /{t.game.group} {name}. Commands: {known}.")
+                near = did_you_mean(name, [(f"/{group} {c.name}", c.name) for c in t.game.commands])
+                hint = f" {near}" if near else ""
+                raise TableError(f"There is no /{group} {name}.{hint} Commands: {known}.")
             missing = [o for o in cmd.options if o.required and options.get(o.name) in (None, "")]
             if missing:
                 need = " ".join(f"{o.name}:<{o.description}>" for o in missing)

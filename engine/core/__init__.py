@@ -7,7 +7,7 @@ from .fast import WHOLE, built, clone, replaced
 from .game import Applied, Forced, Game, StandingOrder, TrackingRandom
 from .layout import Layout, Panel
 from .model import PUBLIC, Event, GameState, Model, Outcome, Prompt, Standing
-from .names import find_name, fold, match_name, matches_seat, seat_names
+from .names import did_you_mean, find_name, fold, match_name, matches_seat, nearest_names, seat_names
 from .reference import Entry
 from .rng import rng_for, roll, seed_commitment
 
@@ -48,6 +48,8 @@ __all__ = [
     "find_name",
     "fold",
     "seat_names",
+    "nearest_names",
+    "did_you_mean",
     "parse_int",
     "rng_for",
     "roll",

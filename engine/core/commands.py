@@ -78,4 +78,4 @@ def match_choice(value: Any, choices: list[Choice], what: str) -> str:
     candidates = [(c.value, c.label.split(" — ")[0], c.label) for c in choices]
     # named as the player reads them (a card's name, not its id), without the added text
     legal = ", ".join(dict.fromkeys(name for _, name, _ in candidates)) or "none right now"
-    return match_name(value, candidates, what, unknown=f"{value!r} is not a legal {what}. Legal: {legal}.")
+    return match_name(value, candidates, what, unknown=f"{value!r} is not a legal {what}.", listed=f"Legal: {legal}.")

@@ -20,6 +20,7 @@ Pure functions: no state, no randomness.
 
 from __future__ import annotations
 
+import difflib
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
@@ -27,7 +28,7 @@ from typing import Any, TypeVar, cast
 
 from .errors import IllegalAction
 
-__all__ = ["fold", "match_name", "find_name", "seat_names", "matches_seat"]
+__all__ = ["fold", "match_name", "find_name", "seat_names", "matches_seat", "nearest_names", "did_you_mean"]
 
 V = TypeVar("V")
 
@@ -112,20 +113,71 @@ def find_name(typed: Any, candidates: Iterable[Sequence[Any]]) -> Any | None:
     return hits[0] if hits else None
 
 
+def nearest_names(typed: Any, candidates: Iterable[str | Sequence[Any]], n: int = 2) -> list[str]:
+    """The one or two candidates a misspelt `typed` most likely meant (`germny` for
+    Germany, `sazanov` for "Sazonov (Russia)", `plya` for play), nearest first; none when
+    nothing is close. A candidate is a name, or `(name shown, other names...)`: it is near
+    when any of its names is, compared folded (`fold`) by difflib's similarity ratio."""
+    key = fold(typed)
+    if not key:
+        return []
+    scores: dict[str, float] = {}
+    for candidate in candidates:
+        names = [candidate] if isinstance(candidate, str) else [str(x) for x in candidate]
+        if not names:
+            continue
+        score = max(_similar(key, fold(name)) for name in names)
+        if score >= _NEAR:
+            scores[names[0]] = max(scores.get(names[0], 0.0), score)
+    return sorted(scores, key=lambda name: -scores[name])[:n]  # a stable sort: ties keep their order
+
+
+_NEAR = 0.7  # a little stricter than difflib.get_close_matches (0.6): `germny` is not near Grey
+
+
+def _similar(key: str, name: str) -> float:
+    """How alike a typed key and a name are (0 to 1), with or without spaces; the first
+    word of a longer name alone counts too (`sazanov` for "sazonov russia")."""
+    forms = {name, name.replace(" ", ""), name.split(" ")[0]}
+    return max(difflib.SequenceMatcher(None, key, form).ratio() for form in forms if form)
+
+
+def did_you_mean(typed: Any, candidates: Iterable[str | Sequence[Any]], n: int = 2) -> str:
+    """"Did you mean Germany?" (or "… Germany or Russia?") for a misspelt name, from
+    `nearest_names`; "" when no candidate is close."""
+    near = nearest_names(typed, candidates, n)
+    return f"Did you mean {_either(near)}?" if near else ""
+
+
 def match_name(
-    typed: Any, candidates: Iterable[Sequence[V]], what: str = "name", *, unknown: str | None = None
+    typed: Any,
+    candidates: Iterable[Sequence[V]],
+    what: str = "name",
+    *,
+    unknown: str | None = None,
+    listed: str | None = None,
 ) -> V:
     """The value of the one candidate `typed` names. Candidates are `(value, full name,
     other names...)`. Refused (IllegalAction) when several are equally good, listing them,
-    and when none matches: with `unknown` if given, else a sentence naming the legal ones."""
+    and when none matches: with `unknown` if given (else "… is not a legal {what}."), then
+    "Did you mean …?" naming the nearest one or two when the name looks misspelt, then
+    `listed` if given (else, without `unknown`, "Legal: " and the legal ones)."""
     candidates = list(candidates)
     found = find_name(typed, candidates)
     if found is not None:
         return cast(V, found)  # one of the candidates' values
     if unknown is None:
-        legal = ", ".join(dict.fromkeys(str(c[1]) if len(c) > 1 else str(c[0]) for c in candidates))
-        unknown = f"{_shown(str(typed).strip())!r} is not a legal {what}. Legal: {legal or 'none right now'}."
-    raise IllegalAction(unknown)
+        unknown = f"{_shown(str(typed).strip())!r} is not a legal {what}."
+        if listed is None:
+            legal = ", ".join(dict.fromkeys(str(c[1]) if len(c) > 1 else str(c[0]) for c in candidates))
+            listed = f"Legal: {legal or 'none right now'}."
+    named = [
+        (str(c[1]) if len(c) > 1 else str(c[0]), *(str(x) for x in c[1:]), *([c[0]] if isinstance(c[0], str) else []))
+        for c in candidates
+        if c
+    ]
+    parts = [unknown, did_you_mean(typed, named), listed or ""]
+    raise IllegalAction(" ".join(p for p in parts if p))
 
 
 def seat_names(seat: str, label: str, alternatives: Mapping[str, Iterable[str]] | None = None) -> list[str]:

@@ -121,7 +121,7 @@ def _pick(state: CrisisState, value: Any, ids: list[str], what: str) -> str:
     quotes and case ignored, a unique prefix or word of the name enough: `Szogyeny`, `Witte`)."""
     candidates = [(c.value, card(c.value).name, c.label) for c in _card_choices(ids)]
     legal = ", ".join(name for _, name, _ in candidates) or "none right now"
-    return match_name(value, candidates, what, unknown=f"{value!r} is not a legal {what}. Legal: {legal}.")
+    return match_name(value, candidates, what, unknown=f"{value!r} is not a legal {what}.", listed=f"Legal: {legal}.")
 
 
 def _flag(value: Any) -> bool:

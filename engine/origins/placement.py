@@ -47,7 +47,7 @@ def embassy_code(text: str) -> str:
         return text
     candidates = [(code, name, *ALIASES.get(code, ())) for code, name in names.items()]
     codes = ", ".join(names)
-    return match_name(text, candidates, unknown=f"No embassy called {text.strip()!r}. Embassies: {codes}.")
+    return match_name(text, candidates, unknown=f"No embassy called {text.strip()!r}.", listed=f"Embassies: {codes}.")
 
 
 _ITEM = re.compile(r"^(?P<minus>[-−])?\s*(?P<where>.*?)\s*:?\s*(?P<sign>[-−])?(?P<n>\d+)$")

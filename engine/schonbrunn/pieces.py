@@ -44,7 +44,7 @@ def free_nation(state: SchonbrunnState, typed: str) -> str:
     as players type names); refused naming the free ones, or the candidates of an
     ambiguous name."""
     free = ", ".join(nations()[n].name for n in state.nations_left)
-    return match_name(typed, nation_candidates(state.nations_left), unknown=f"Choose one of: {free}.")
+    return match_name(typed, nation_candidates(state.nations_left), unknown="", listed=f"Choose one of: {free}.")
 
 
 def seat_of(state: SchonbrunnState, nation: str) -> str | None:

@@ -213,3 +213,9 @@ async def test_the_replay_page_is_written_from_the_console_after_the_end_only(st
     assert page.read_bytes().startswith(b"<!DOCTYPE html>")
     rc, out = await run(store, "as alice /game export format:pdf\n")
     assert rc == 1 and "format: takes json or html, not 'pdf'" in out
+
+
+async def test_a_misspelt_game_verb_is_answered_with_the_nearest_verbs(store):
+    _, out = await run(store, "as alice /game new game:envoys\nas alice /game statsu\n")
+    assert "There is no /game statsu. Did you mean /game status" in out
+    assert "/game takes one of: new, join" in out  # the verbs still follow
