@@ -17,19 +17,31 @@ __all__ = [
     "PRESTIGE_TABLE",
     "TYPE_RULES",
     "PHASE_NAMES",
+    "week_words",
     "HOW_TO",
 ]
 
 # The Week's steps as the rulebook names them, for the status line.
 PHASE_NAMES = {
-    "first_draw": "First Draw",
+    "first_draw": "First Draw Step",
     "play": "Play Step",
+    "score": "Score Step",
     "congress_invite": "Congress Step: the invitation",
     "congress_answer": "Congress Step: attend or refuse",
     "end_check": "End of the Week",
     "refresh": "Refresh Step",
     "over": "game over",
 }
+
+
+def week_words(week: int, round: int, phase: str) -> str:
+    """Where the game is, as the rulebook counts it: Rounds are counted in the Play Step only
+    (`Week 1 of 6, Round 3 (Play Step)`), any other step is named alone (`Week 1 of 6,
+    Congress Step: the invitation`)."""
+    step = PHASE_NAMES.get(phase, "")
+    if phase == "play":
+        return f"Week {week} of 6, Round {round} ({step})"
+    return f"Week {week} of 6, {step}" if step else f"Week {week} of 6"
 
 # What each card type does on a Tableau (rules: Cards).
 TYPE_RULES = {

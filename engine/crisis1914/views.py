@@ -14,7 +14,7 @@ from . import rules, texts, weeks
 from .cards import assertions, card, card_dp, limit
 from .content import load_content
 from .state import CrisisState, Player
-from .texts import PHASE_NAMES
+from .texts import week_words
 
 __all__ = ["card_view", "describe", "layout", "prompts", "view"]
 
@@ -204,7 +204,7 @@ def describe(view: dict[str, Any]) -> str:
     content = load_content()
     nations = content.nations
     lines = [
-        f"**Crisis: 1914** — Week {view['week']} of 6, Round {view['round']} ({PHASE_NAMES.get(view['phase'], view['phase'])})"
+        f"**Crisis: 1914** — {week_words(view['week'], view['round'], view['phase'])}"
     ]
     order = [n for n in view["initiative"] if n]
     init = " > ".join(nations[n].statesman for n in order)
@@ -268,10 +268,7 @@ def layout(view: dict[str, Any]) -> Layout:
     Belligerence, the Tension in their City Box, their Hand and Tableau sizes and what
     they did this Week. Each Tableau card by card is in `describe` and the picture."""
     nations = load_content().nations
-    title = (
-        f"Crisis: 1914 · Week {view['week']} of 6, Round {view['round']} · "
-        f"{PHASE_NAMES.get(view['phase'], view['phase'])}"
-    )
+    title = f"Crisis: 1914 · {week_words(view['week'], view['round'], view['phase'])}"
     lines = []
     if view["result"]:
         lines.append(f"**{view['result']}**")

@@ -92,7 +92,17 @@ def problems(text: str, known: dict[str, set[str]] | None = None, *, public: boo
     for pattern, what in _GRAMMAR:
         for m in pattern.finditer(text):
             found.append(f"{what}: {m[0]!r}")
+    for m in _SNAKE.finditer(_CODE.sub("", text)):
+        found.append(f"a program identifier {m[0]!r}")
+    if "errors.pydantic.dev" in text or re.search(r"\[type=\w+", text):
+        found.append("a validation library's raw report")
     return found
+
+
+# what players type is quoted as code (`/game settings quiet_hours:22-7`), or is a slash
+# command with its options (/game settings phase_hours: 24): either may hold a_snake_name
+_CODE = re.compile(r"`[^`\n]*`|/[a-z0-9]+(?: [a-z_]+)?(?: [a-z_]+:\S*)*")
+_SNAKE = re.compile(r"(?<![\w./:-])[a-z]+_[a-z_]+(?![\w:/-]|\.\w)")
 
 
 _PROSE = {"to", "and", "or", "for", "with", "in", "at", "on", "the", "is", "a", "commands", "command", "group"}

@@ -111,6 +111,8 @@ async def test_no_message_of_a_whole_game_needs_a_programmer_to_read(tmp_path, g
         "Berchtold draws 3 card(s) into their Hand.",
         "Assignments: assign 1 more Delegate(s) face down with `/schonbrunn assign`.",
         "Berchtold takes Conrad back into their Hand (-0 DP).",
+        "Crisis: 1914 board, Week 1 of 6, Round 11, congress_answer.",
+        "Refused: 3 validation errors for CrisisOptions. For further information visit https://errors.pydantic.dev/2.9/v/extra_forbidden",
     ],
 )
 def test_the_lint_finds_what_the_issue_names(text):
@@ -135,6 +137,8 @@ def test_the_lint_finds_a_country_code_in_what_the_table_reads(text):
         "Time is up and clara and boris still owe orders.",
         "Berchtold draws 1 card into their Hand; Moltke takes Conrad back (-4 DP).",
         "Serbia beat Bulgaria 10-0 on 2024-01-05; Tension -1.",
+        "Change it with /game settings phase_hours: 24 or `/game settings quiet_hours:22-7`.",
+        "Crisis: 1914 board, Week 1 of 6, Congress: answer the invitation.",
     ],
 )
 def test_the_lint_passes_what_a_person_wrote(text):

@@ -111,3 +111,26 @@ def test_a_private_picture_is_drawn_from_its_owner_view_only(game_id):
         varied = game.vary_hidden(state, "s1", random.Random(7))
         mine = draw_private(game.id, game.view(state, "s1")).png
         assert draw_private(game.id, game.view(varied, "s1")).png == mine
+
+
+def test_the_crisis_board_names_each_step_in_words():
+    """The title and alt text say the step as the rulebook does, and count Rounds only in
+    the Play Step (a Congress is no Round)."""
+    from bot.render.pictures.crisis import _when, describe
+    from engine.crisis1914 import views
+    from tests.render.lint import problems
+
+    game = games.get("crisis1914")
+    states = every_state(game, 3, seed=11)
+    seen = set()
+    for state in states:
+        view = game.view(state, None)
+        seen.add(view["phase"])
+        status = (views.describe(view).splitlines()[0], views.layout(view).title)
+        for text in (_when(view, " · "), describe(view), *status):
+            assert problems(text) == [], (text, problems(text))
+            assert ("Round" in text) == (view["phase"] == "play"), text
+    assert {"play", "congress_invite", "congress_answer"} <= seen
+    congress = next(game.view(s, None) for s in states if game.view(s, None)["phase"] == "congress_answer")
+    assert describe(congress).startswith(f"Crisis: 1914 board, Week {congress['week']} of 6, Congress: answer the invitation.")
+    assert views.layout(congress).title == f"Crisis: 1914 · Week {congress['week']} of 6, Congress Step: attend or refuse"

@@ -55,13 +55,26 @@ TYPE_SHORT = {
     "back_channel": "Back-ch.",
     "other": "Other",
 }
-PHASES = {
+PHASES = {  # each step of the Week (engine/crisis1914/state.py) in short words
     "first_draw": "First Draw",
     "play": "Play",
-    "congress": "Congress",
+    "score": "Score",
+    "congress_invite": "Congress: the invitation",
+    "congress_answer": "Congress: answer the invitation",
+    "end_check": "End of the Week",
     "refresh": "Refresh",
     "over": "Game over",
 }
+
+
+def _when(view: dict[str, Any], sep: str) -> str:
+    """`Week 1 of 6 · Round 3 · Play`: Rounds are counted in the Play Step only."""
+    parts = [f"Week {view['week']} of 6"]
+    if view["phase"] == "play":
+        parts.append(f"Round {view['round']}")
+    if view["phase"] in PHASES:
+        parts.append(PHASES[view["phase"]])
+    return sep.join(parts)
 
 TRACK_TOP = 44
 TRACK_H = 230
@@ -77,7 +90,7 @@ def _colour(nation: str) -> RGB:
 def draw(view: dict[str, Any]) -> Picture:
     c = Canvas(WIDTH, HEIGHT)
     nations = load_content().nations
-    title = f"Crisis: 1914 · Week {view['week']} of 6 · Round {view['round']} · {PHASES.get(view['phase'], view['phase'])}"
+    title = f"Crisis: 1914 · {_when(view, ' · ')}"
     if view["actor"]:
         title += f" · Turn {view['turn']}: {nations[view['actor']].statesman}"
     c.text((MARGIN, 12), title, 20, bold=True, width=WIDTH - 2 * MARGIN)
@@ -276,7 +289,7 @@ def _tableaux(c: Canvas, view: dict[str, Any]) -> None:
 def describe(view: dict[str, Any]) -> str:
     nations = load_content().nations
     parts = [
-        f"Crisis: 1914 board, Week {view['week']} of 6, Round {view['round']}, {PHASES.get(view['phase'], view['phase'])}."
+        f"Crisis: 1914 board, {_when(view, ', ')}."
     ]
     if view["actor"]:
         parts.append(f"{nations[view['actor']].statesman} of {nations[view['actor']].name} to act.")
