@@ -431,12 +431,11 @@ class Crisis1914(Game[CrisisState]):
         def names(ids: list[str]) -> str:  # one's own cards: "General Mobilization" needs no "(nation)"
             return ", ".join(card(c).name.split(" (")[0] for c in ids) or "nothing"
 
-        def choices(ch: a.CardChoices) -> str:
-            extra = [
-                " with Belligerence" if ch.belligerence else "",
-                " (or-effect)" if ch.alternative else "",
-            ]
-            return "".join(extra)
+        def choices(ch: a.CardChoices, played: str | None) -> str:
+            alt = f"the alternative effect ({texts.alternative_short(card(played))})" if played else "the alternative effect"
+            if ch.belligerence and ch.alternative:
+                return f" with Belligerence and {alt}"
+            return " with Belligerence" if ch.belligerence else f" with {alt}" if ch.alternative else ""
 
         match action:
             case a.Draw():
@@ -445,14 +444,14 @@ class Crisis1914(Game[CrisisState]):
                 text = "Pass"
             case a.Play(card=c):
                 dp = f" ({card_dp(state, p, card(c))} DP)" if p is not None else ""
-                text = f"Play {card(c).name}{dp}{choices(action)}"
+                text = f"Play {card(c).name}{dp}{choices(action, c)}"
             case a.Resolve(card=None):
                 pend = state.pending[0] if state.pending else None
                 shown = card(pend.cards[0]) if pend and pend.cards and pend.cards[0] else None
                 it = f"{shown.name} ({card_dp(state, p, shown)} DP)" if shown and p is not None else "it"
-                text = f"Place {it}{choices(action)}"
+                text = f"Place {it}{choices(action, shown.id if shown else None)}"
             case a.Resolve(card=str(c)):
-                text = f"Choose {card(c).name}{choices(action)}"
+                text = f"Choose {card(c).name}{choices(action, c)}"
             case a.Deliberate(discard=c):
                 text = f"Deliberate, discarding {card(c).name}"
             case a.Reorganize(discard=c):

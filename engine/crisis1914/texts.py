@@ -18,6 +18,7 @@ __all__ = [
     "TYPE_RULES",
     "PHASE_NAMES",
     "week_words",
+    "alternative_short",
     "HOW_TO",
 ]
 
@@ -177,13 +178,18 @@ def _short(e: ct.Effect) -> str:
     return e.kind  # pragma: no cover
 
 
+def alternative_short(c: ct.Card) -> str:
+    """What the card's alternative effect does, in a few words (`reclaim an Assertion`)."""
+    return ", ".join(_short(e) for e in c.alternative or []) or "nothing"
+
+
 def card_summary(c: ct.Card, dp: int | None = None) -> str:
     """The card in a few words, for a menu line of 100 characters: DP, type, effects,
     the alternative, Momentum, forced Belligerence and where it is discarded."""
     bits = [f"{c.dp if dp is None else dp} DP {ct.TYPE_NAMES[c.type]}"]
     bits += [_short(e) for e in c.effects]
     if c.alternative is not None:
-        bits.append("or " + (", ".join(_short(e) for e in c.alternative) or "nothing"))
+        bits.append("or " + alternative_short(c))
     if c.momentum:
         bits.append("Momentum")
     if c.forced_belligerence:

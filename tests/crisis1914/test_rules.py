@@ -360,6 +360,27 @@ def test_refresh_keeps_the_hand_within_3_and_6():
     assert len(ah.hand) == 6 and len(ru.hand) == 3 and state.week == 2
 
 
+def test_a_player_whose_hand_is_only_return_cards_is_not_asked_for_refresh_discards():
+    """6. Refresh Step: Return cards in Hand go back into the Draw Pile first; a player left
+    with no card in Hand has no discard to choose, so is not asked (docs/rulings.md, Crisis 28)
+    and simply draws up to 3."""
+    state = _game()
+    _to_turn(state, "AH")
+    ah, ru = state.players["AH"], state.players["RU"]
+    tisza = cid("Tisza")
+    for p in (ah, ru):
+        for pile in (p.hand, p.draw, p.recycled):
+            if tisza in pile:
+                pile.remove(tisza)
+    ru.hand = []
+    ah.hand = [tisza]  # a Return card: it goes back at the Refresh Step
+    while state.phase == "play":
+        act(state, state.actor, Pass())
+    act(state, state.congress_inviter, {"kind": "congress", "yes": False})
+    assert state.week == 2 and state.phase != "refresh"  # nobody was asked
+    assert len(ah.hand) == 3 and len(ru.hand) == 3
+
+
 def test_congress_refused_changes_nothing():
     state = _game(3)
     for nid in state.players:
@@ -540,3 +561,14 @@ def test_opening_events_log_the_first_draw_cards_already_on_the_tableaux():
     assert len(events) == len([p for p in state.players.values() if p.tableau])
     assert all(e.audience is None and e.text.startswith("First Draw: ") for e in events)
     assert game.round_label(state) == "Week 1"
+
+
+def test_a_button_says_what_the_alternative_effect_does():
+    """A Play button with the card's "or" effect names it in words, as the card does."""
+    state = _game(hands={"AH": ["Forgách", "Szőgyény"]})
+    _to_turn(state, "AH")
+    seat = state.players["AH"].seat
+    label = GAME.action_label(state, seat, Play(card=cid("Forgách"), alternative=True))
+    assert label == "Play Forgách (3 DP) with the alternative effect (reclaim an Assertion)"
+    both = GAME.action_label(state, seat, Play(card=cid("Forgách"), alternative=True, belligerence=True))
+    assert both.endswith(" with Belligerence and the alternative effect (reclaim an Assertion)")
