@@ -25,7 +25,15 @@ from ..render.replay_page import ReplayPageError, replay_page
 from ..render.text import escape, split_message
 from ..store import ActionRow, EventRow, TableExists, TableRow
 from ..store.forgetting import FORGOTTEN
-from ..store.records import PUBLIC_FORMAT, Record, ReplayError, check_format, record_from_store, replay
+from ..store.records import (
+    PUBLIC_FORMAT,
+    Record,
+    ReplayError,
+    check_format,
+    options_problem,
+    record_from_store,
+    replay,
+)
 from .loaded import started_seed, started_state
 from .outbox import Outbox, Post
 from .tablebase import (
@@ -216,6 +224,9 @@ class History:
             g = games.get(rec.game)
         except GameError as exc:
             raise TableError(str(exc)) from None
+        wrong = options_problem(g, rec.options)
+        if wrong is not None:
+            raise TableError(wrong)
         checked = replay(g, rec)
         if not checked.ok:
             raise TableError(f"That record does not replay: {checked.message}")

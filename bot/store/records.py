@@ -264,6 +264,31 @@ def _short(digest: str) -> str:
     return digest[:12]
 
 
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def options_problem(game: Game, options: dict[str, Any]) -> str | None:
+    """What is wrong with a record's options for `game`, in words (None when nothing): the
+    options another game takes are named, and a value the game refuses is named with why."""
+    unknown = sorted(k for k in options if k not in game.Options.model_fields)
+    if unknown:
+        named = _and([f"`{k}`" for k in unknown])
+        return (
+            f"This record's options are not {game.title}'s: it has {named}, "
+            f"which {game.title} does not take."
+        )
+    try:
+        game.Options.model_validate(options)
+    except ValidationError as exc:
+        wrong = [
+            f"`{'.'.join(str(p) for p in e['loc'])}` ({e['msg'][0].lower() + e['msg'][1:]})" if e["loc"] else e["msg"]
+            for e in exc.errors()
+        ]
+        return f"This record's options do not suit {game.title}: {_and(wrong)}."
+    return None
+
+
 def replay(game: Game, record: Record) -> ReplayResult:
     """Re-run `record` from setup; OK, or the first divergence in words. A record that
     carries the `seed_commitment` posted at the start must hold the seed it commits to."""
@@ -281,10 +306,13 @@ def replay(game: Game, record: Record) -> ReplayResult:
             "so its actions would not play out the same",
             diverged_at=0,
         )
+    wrong = options_problem(game, record.options)
+    if wrong is not None:
+        return ReplayResult(False, 0, wrong, diverged_at=0)
     try:
         options = game.Options.model_validate(record.options)
         state = game.setup(list(record.seats), options, record.seed)
-    except (ValidationError, GameError) as exc:
+    except GameError as exc:
         return ReplayResult(False, 0, f"Setup failed: {exc}", diverged_at=0)
 
     for index, entry in enumerate(record.actions, start=1):

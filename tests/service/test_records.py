@@ -253,3 +253,28 @@ async def test_import_refuses_what_it_cannot_continue_before_creating_the_table(
     with pytest.raises(TableError, match=refusal):
         await service.history.import_record(OTHER, 9, BOB, "bob", data)
     assert await service.table_info(OTHER) is None  # nothing created: "unchanged" is true
+
+
+async def test_import_of_a_record_whose_options_belong_to_another_game_says_so_in_words(service):
+    from tests.render.lint import problems
+
+    await service.lobby.create(CHANNEL, 9, "crisis1914", ALICE, "alice")
+    await service.lobby.join(CHANNEL, BOB, "bob")
+    await service.lobby.start(CHANNEL, ALICE, seed=5)
+    data = await service.history.operator_export(CHANNEL)
+    data["options"] = {**data["options"], "gold_standard": True, "italy": True}
+    with pytest.raises(TableError) as refused:
+        await service.history.import_record(OTHER, 9, BOB, "bob", json.loads(json.dumps(data)))
+    text = str(refused.value)
+    assert text == (
+        "This record's options are not Crisis: 1914's: it has `gold_standard` and `italy`, "
+        "which Crisis: 1914 does not take."
+    )
+    assert problems(text) == []
+    result = replay(games.get("crisis1914"), Record.model_validate(data))  # python -m bot replay
+    assert not result.ok and result.message == text
+    data["options"] = {"congress": "perhaps"}
+    wrong = replay(games.get("crisis1914"), Record.model_validate(data)).message
+    assert wrong.startswith("This record's options do not suit Crisis: 1914: `congress` (")
+    assert "pydantic" not in wrong and "[type=" not in wrong
+    assert await service.table_info(OTHER) is None
