@@ -82,6 +82,9 @@ class Play:
         prompts = t.prompts
         if not any(p.seat == me.seat for p in prompts):
             owing = "; ".join(f"{t.who(p.seat)} owes {t.game.owed(p)}" for p in prompts)
+            reason = t.game.waiting_reason(t.state, me.seat) if t.state is not None and owing else ""
+            if reason:  # the true reason: a secret choice already made, say
+                raise TableError(f"{reason} Still to choose: {owing}.")
             raise TableError(f"It is not your turn: {owing}." if owing else OVER)
         return me.seat
 

@@ -239,6 +239,12 @@ class Game(ABC, Generic[S]):
     def may_act(self, state: S, seat: str) -> bool:
         return any(p.seat == seat for p in self.prompts(state))
 
+    def waiting_reason(self, state: S, seat: str) -> str:
+        """Why `seat`, which owes nothing now, cannot act, in the game's words, when "It is
+        not your turn" would be wrong: "You have already committed a Delegate this round."
+        for a secret choice already made while the others still choose. "" by default."""
+        return ""
+
     def forced_action(self, state: S, seat: str) -> Forced | None:
         """The seat's decision now if it carries no real choice; None when it does."""
         return None

@@ -218,6 +218,16 @@ class Schonbrunn(Game[SchonbrunnState]):  # type: ignore[type-var]
         """Every choice listed whole (engine/schonbrunn/legal.py says how combinations are)."""
         return legal.legal_actions(state, seat)
 
+    def waiting_reason(self, state: SchonbrunnState, seat: str) -> str:
+        """A secret choice already made (the Auction's bid, the Hierarchy's commit) while
+        others still make theirs: the refusal says so, not that it is not the seat's turn."""
+        if seat in state.players and state.queue and seat not in state.queue:
+            if state.stage == "commit":
+                return "You have already committed a Delegate this round."
+            if state.stage == "bid":
+                return "You have already made your bid in this Auction."
+        return ""
+
     def forced_action(self, state: SchonbrunnState, seat: str) -> Forced | None:
         """A Delegation Head with nowhere to go (no Reception to pay and no free screen, or
         every place taken) and no Treaty to activate: it is kept, said publicly."""
