@@ -255,9 +255,9 @@ def conditions_hold(state: CrisisState, p: Player, conditions: list[ct.Condition
 def start_refresh(state: CrisisState, rng: random.Random, log: Log) -> None:
     """Tableau and Return cards go back, then the player boards are checked; Hand discards follow.
 
-    Who owes a Hand choice is settled first, from the public Hand sizes, so that the cards
-    going back face-down never change who is asked."""
-    state.refresh_choosers = [p.nation for p in state.active() if p.hand]
+    Who owes a Hand choice is settled once the Return cards have gone: a player left with
+    no card in Hand has nothing to choose and is not asked (docs/rulings.md, Crisis 28).
+    That reveals nothing: Hand sizes are public, and so is how many cards go back."""
     for p in state.active():
         back: list[str] = list(p.returned)
         p.returned = []
@@ -316,6 +316,7 @@ def start_refresh(state: CrisisState, rng: random.Random, log: Log) -> None:
             p.draw.extend(back)
             rng.shuffle(p.draw)
             p.known = 0
+    state.refresh_choosers = [p.nation for p in state.active() if p.hand]
     state.phase = "refresh"
     state.refresh_discards = {}
 
