@@ -40,7 +40,7 @@ class OriginsOptions(Model):
         False,
         description="With 4 players the single countries are the United Kingdom and Italy "
         "(Turkey is only an embassy), not the United Kingdom and Turkey",
-        json_schema_extra={"section": "§9 Victory Points (the §1 table gives Turkey)"},
+        json_schema_extra={"section": "§9 Victory Points (the §1 table gives Turkey)", "players": [4]},
     )
     choose_nations: bool = Field(
         False,
@@ -273,7 +273,14 @@ class Origins(Game[OriginsState]):
             case WriteSheet():
                 return f"You wrote {names[_code(action.country)]}'s sheet."
             case Submit():
-                return "You handed in your sheets; they are revealed when every player's are in."
+                # the warning `/origins sheet` gives, for each sheet that leaves PFs unplaced
+                drafts = state.drafts if action.sheets is None else action.sheets
+                notes = [
+                    f"\n{names[c]}: {note}"
+                    for c in state.countries_of(seat)
+                    if (note := placement.unplaced_note(state, c, drafts.get(c) or Sheet()))
+                ]
+                return "You handed in your sheets; they are revealed when every player's are in." + "".join(notes)
             case Done():
                 return f"{names[state.order[state.attacker]]} makes no more attacks this turn."
             case Attack():

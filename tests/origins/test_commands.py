@@ -212,3 +212,17 @@ def test_an_empty_sheet_is_handed_in_only_when_the_player_confirms_it():
         state, events = GAME.apply(state, s, Submit())
     revealed = next(e.text for e in events if e.kind == "sheets_revealed")
     assert f"Germany loses {income - 5} unplaced PFs over the home cap of 5: eliminated." in revealed
+
+
+def test_handing_in_a_sheet_that_leaves_pfs_unplaced_warns_as_the_sheet_does():
+    """`/origins submit empty:yes`, or a sheet placing too little, is answered with the
+    warning `/origins sheet` gives ("… PFs not placed: … go home, … eliminated."), while the
+    sheets are still hidden."""
+    state = finish_bidding(new_game(5, 3))
+    seat = state.holders["GER"]
+    income = state.unplaced["GER"]
+    warning = f"Germany: {income} PFs not placed: 5 go home, {income - 5} eliminated."
+    said = GAME.confirm(state, seat, Submit(), [])
+    assert said.startswith("You handed in your sheets") and warning in said
+    said = GAME.confirm(state, seat, Submit(sheets={}), [])  # the sheets given with the order
+    assert warning in said
