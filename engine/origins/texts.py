@@ -138,7 +138,7 @@ def entries() -> list[Entry]:
         out.append(
             Entry(
                 name=f"Countries with {a.players} players"
-                + (" (four_players_italy, §9)" if a.reading == "s9" else ""),
+                + (" (the 4-player Italy option, §9)" if a.reading == "s9" else ""),
                 kind="Setup",
                 text=f"With {a.players} players the countries are held as: {groups}.",
                 provenance=a.provenance,

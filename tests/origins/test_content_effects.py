@@ -42,7 +42,7 @@ def content_entries() -> dict[str, tuple[str, Any]]:
     pairs += [(f"power {p.code}", p.name, p) for p in board.powers]
     pairs += [(f"embassy {m.code}", m.name, m) for m in board.minors]
     for a in board.assignments:
-        suffix = " (four_players_italy, §9)" if a.reading == "s9" else ""
+        suffix = " (the 4-player Italy option, §9)" if a.reading == "s9" else ""
         reading = f" {a.reading}" if a.reading else ""
         pairs.append((f"assignment {a.players}{reading}", f"Countries with {a.players} players{suffix}", a))
     pairs += [(f"turn {t.label}", f"Turn {t.label}", t) for t in board.turns]

@@ -154,3 +154,17 @@ def test_a_seven_player_origins_page_stays_under_two_megabytes():
     data = _data(page)
     assert data["steps"] == len(record["actions"]) + 1 and len(data["players"]) == 7
     assert game.title in page.decode("utf-8")
+
+
+def test_the_page_lists_only_the_options_that_apply_and_steps_with_back_and_next():
+    from bot.render.replay_page import _shown_options
+
+    origins = games.get("origins")
+    assert "four_players_italy" in _shown_options(origins, {}, 4)
+    assert "four_players_italy" not in _shown_options(origins, {}, 5)
+    assert "margin_rule" in _shown_options(origins, {}, 5)
+    from importlib.resources import files
+
+    template = files("bot.render.replay_page").joinpath("page.html").read_text("utf-8")
+    assert _plain(re.search(r'<button[^>]*id="next"[^>]*>(.*?)</button>', template, re.S)[1]) == "Next › one step"
+    assert _plain(re.search(r'<button[^>]*id="prev"[^>]*>(.*?)</button>', template, re.S)[1]) == "‹ Back one step"

@@ -80,7 +80,7 @@ def replay_page(record: Record | dict[str, Any] | str | bytes) -> bytes:
         raise ReplayPageError(NOT_OVER)
     facts = Facts(
         names=_names(raw),
-        options=_shown_options(game, rec.options),
+        options=_shown_options(game, rec.options, len(rec.seats)),
         option_help=_option_help(game),
         seed=None if abandoned else rec.seed,
         commitment=raw.get("seed_commitment"),
@@ -118,9 +118,22 @@ def _option_help(game: Any) -> dict[str, str]:
     return {name: f.description or "" for name, f in game.Options.model_fields.items()}
 
 
-def _shown_options(game: Any, options: dict[str, Any]) -> dict[str, Any]:
-    """Every option the game has, as set for this game (its default where the record is silent)."""
-    return game.Options.model_validate(options).model_dump(mode="json")
+def _applies(game: Any, name: str, players: int) -> bool:
+    """An option that says which player counts it is for (`"players": [4]` in its schema
+    extra) applies only at those; any other applies at every count."""
+    extra = game.Options.model_fields[name].json_schema_extra
+    counts = extra.get("players") if isinstance(extra, dict) else None
+    return not isinstance(counts, list) or players in counts
+
+
+def _shown_options(game: Any, options: dict[str, Any], players: int) -> dict[str, Any]:
+    """Every option the game has that applies at this player count, as set for this game
+    (its default where the record is silent)."""
+    return _applying(game, game.Options.model_validate(options).model_dump(mode="json"), players)
+
+
+def _applying(game: Any, options: dict[str, Any], players: int) -> dict[str, Any]:
+    return {k: v for k, v in options.items() if k not in game.Options.model_fields or _applies(game, k, players)}
 
 
 def _abandoned_public(raw: dict[str, Any]) -> bytes:
@@ -132,7 +145,7 @@ def _abandoned_public(raw: dict[str, Any]) -> bytes:
     steps = walk.steps - 1
     facts = Facts(
         names=_names(raw),
-        options=dict(raw.get("options") or {}),
+        options=_applying(game, dict(raw.get("options") or {}), len(walk.seats)),
         option_help=_option_help(game),
         seed=None,
         commitment=raw.get("seed_commitment"),
