@@ -268,7 +268,7 @@ HOW_TO = (
     "`/schonbrunn assign delegate:3 objective:II` (`face:up` or `down` when asked); "
     "`/schonbrunn head target:III` (an Objective or a nation's screen).\n"
     "• Phase 3, Plot: `/schonbrunn plot nation:France objective:III receptions:2`, or `/schonbrunn pass`.\n"
-    "• Phase 4, Chancellery: `/schonbrunn move delegate:2 to:IV` (the nation your head faces), "
+    "• Phase 4, Chancellery: `/schonbrunn move delegate:2 to:IIII` (the nation your head faces), "
     "`/schonbrunn minister objective:II`.\n"
     "• Phase 5, Congress: the bot reveals and awards each Objective; signed Treaties: "
     "`/schonbrunn activate treaty:… pay:…`.\n"

@@ -117,3 +117,14 @@ def test_russia_starts_with_two_receptions_more_except_in_the_simplified_rules()
     assert start == {"Great Britain": 5, "Austria": 5, "Russia": 7}
     plain = GAME.setup(seats, GAME.Options(simplified=True), seed=3)
     assert all(p.receptions == 0 for p in plain.players.values())
+
+
+def test_the_help_names_each_objective_with_the_boards_own_numeral():
+    """The board prints IIII for Treaties, so the help's examples do too (IV is still accepted)."""
+    import re
+
+    from engine.schonbrunn.content import OBJECTIVES
+    from engine.schonbrunn.texts import HOW_TO
+
+    typed = re.findall(r"(?:to|objective|target):([IV]+)\b", HOW_TO)
+    assert typed and all(o in OBJECTIVES for o in typed), typed
