@@ -3,6 +3,7 @@ the attack menus and `/game card` (docs/architecture.md §2)."""
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 from engine.core import Entry
@@ -181,11 +182,20 @@ def aid(state: OriginsState | None, seat: str | None) -> str:
     return "\n".join(lines)
 
 
+def explain_pfs(text: str) -> str:
+    """`text` with its first PF or PFs said in full once: `political factors (PFs)`."""
+    m = re.search(r"\bPFs?\b", text)
+    if m is None or "political factor" in text[: m.start()]:
+        return text
+    one = re.search(r"(?<!\d)1 $", text[: m.start()]) is not None
+    return text[: m.start()] + ("political factor (PF)" if one else "political factors (PFs)") + text[m.end() :]
+
+
 # How a turn of the game goes here, step by step, with the commands that play it: what
 # `/game help game:origins` shows above the list of every command (the Game's `how_to`).
 HOW_TO = (
     "**Origins of World War I: a month, phase by phase** (October 1913 to the summer of 1914)\n"
-    "• Phase 1: each country receives its PFs (the bot).\n"
+    "• Phase 1: each country receives its political factors (PFs) (the bot).\n"
     "• Phase 2, from July 1914: the bot rolls whether this is the last month.\n"
     "• Phase 3, the attack order: `/origins bid card:GER position:1 amount:2` pays PFs to move a "
     "country's card (`payer:` if you hold two), or `/origins pass` (you may bid again later).\n"

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import Layout, Panel, Prompt
+from engine.core.words import counted
 
 from . import attacks, content, placement, scoring, texts
 from .state import OriginsState, Sheet
@@ -25,7 +26,8 @@ def prompts(state: OriginsState) -> list[Prompt]:
                 kind="bid",
                 text=(
                     f"Attack order {' > '.join(names[c] for c in state.order)}: bid at least "
-                    f"{state.high_bid + 1} PF to move one card with `/origins bid`, or `/origins pass`."
+                    f"{counted(state.high_bid + 1, 'political factor')} (PF) to move one card with `/origins bid`, "
+                    "or `/origins pass`."
                 ),
                 phase=f"{label}/bidding/{state.step}",
             )
@@ -36,7 +38,7 @@ def prompts(state: OriginsState) -> list[Prompt]:
                 seat=seat,
                 kind="sheet",
                 text=(
-                    f"Write your secret sheet, at most {placement.cap(state)} PFs per embassy "
+                    f"Write your secret sheet, at most {placement.cap(state)} political factors (PFs) per embassy "
                     "(e.g. `/origins sheet line:SER 5, ROM 3, FE 2`), then `/origins submit`."
                 ),
                 phase=f"{label}/placement",
@@ -248,7 +250,7 @@ def describe(v: dict[str, Any]) -> str:
                 lines.append(MORE_ATTACKS.format(len(attacks) - shown))
         if you.get("handed_in"):
             lines.append(HANDED_IN)
-    return "\n".join(lines)
+    return texts.explain_pfs("\n".join(lines))
 
 
 def layout(v: dict[str, Any]) -> Layout:
@@ -268,7 +270,7 @@ def layout(v: dict[str, Any]) -> Layout:
         a = v["attacking"]
         lines.append(f"Attacking: {names[a['country']]} ({a['left']} left).")
     title, scores = _scores(v)
-    lines.append("★ treaty rights" + (f" · {title}" if scores else ""))
+    lines.append("★ treaty rights · PFs: political factors" + (f" · {title}" if scores else ""))
     order = [c for c in v["order"] if c in names] + [c for c in names if c not in v["order"]]
     rights: dict[str, list[str]] = {c: [] for c in names}
     for embassy in everywhere:  # in board order

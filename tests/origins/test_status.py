@@ -57,3 +57,23 @@ def test_the_status_card_gives_each_country_in_the_attack_order_its_vps_and_trea
     uk = next(p for p in layout.panels if p.name.endswith("United Kingdom"))
     assert uk.seat == state.holders["UK"]
     assert uk.lines[0].startswith("**10 VPs**") and uk.lines[-1] == "★ Far East"
+
+
+def test_political_factors_are_named_in_full_where_a_player_first_meets_them():
+    """PF is the rulebook's short name: each message says it in full the first time."""
+    import re
+
+    from engine.origins import GAME
+    from engine.origins.texts import HOW_TO, explain_pfs
+
+    assert re.search(r"\bPFs?\b", HOW_TO.split("political factors (PFs)")[0]) is None
+    assert explain_pfs("Highest bid 1 PF") == "Highest bid 1 political factor (PF)"
+    assert explain_pfs("3 PFs to place; 2 PFs home") == "3 political factors (PFs) to place; 2 PFs home"
+    state = GAME.setup(["s1", "s2", "s3"], GAME.Options(), seed=3)
+    for prompt in GAME.prompts(state):
+        first = re.search(r"\bPFs?\b", prompt.text)
+        assert first is None or "political factor" in prompt.text[: first.start()], prompt.text
+    text = GAME.describe(GAME.view(state, "s1"))
+    first = re.search(r"\bPFs?\b", text)
+    assert first is None or "political factor" in text[: first.start()], text
+    assert "PFs: political factors" in " ".join(GAME.layout(GAME.view(state, None)).lines)
