@@ -18,13 +18,13 @@ from pydantic import BaseModel, TypeAdapter
 from .commands import Command
 from .errors import IllegalAction, NotYourTurn
 from .layout import Layout
-from .model import Event, GameState, Model, Outcome, Prompt
+from .model import Event, Model, Outcome, Prompt, StateLike
 from .reference import Entry
 from .rng import seed_for
 
 __all__ = ["Game", "Applied", "Forced", "StandingOrder", "TrackingRandom"]
 
-S = TypeVar("S", bound=GameState)
+S = TypeVar("S", bound=StateLike)
 
 
 class TrackingRandom(random.Random):
@@ -72,7 +72,7 @@ def _copy(state: S, source: str | bytes | None = None) -> S:
     cheaper than parsing the state's JSON for Crisis: 1914 and Schönbrunn, about even for
     Origins); else the state's JSON when the caller holds it (`source`; states round-trip
     by contract, see Model); else a round trip through pydantic-core."""
-    if type(state).__deepcopy__ is not BaseModel.__deepcopy__:
+    if cast(Any, type(state)).__deepcopy__ is not BaseModel.__deepcopy__:  # the same function or not
         # called directly: `model_copy(deep=True)` would reach it through two more calls
         return state.__deepcopy__({})
     if source is not None:
@@ -123,7 +123,7 @@ class Game(ABC, Generic[S]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     Options: ClassVar[type[Model]]
-    State: ClassVar[type[GameState]]
+    State: ClassVar[type[StateLike]]
     Action: ClassVar[TypeAdapter[Any]]  # discriminated union on `kind`
     commands: ClassVar[tuple[Command, ...]] = ()
     aliases: ClassVar[tuple[str, ...]] = ()

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, Self
 
 from pydantic import BaseModel, ConfigDict
 
 __all__ = [
     "Model",
     "GameState",
+    "StateLike",
     "Event",
     "Prompt",
     "Outcome",
@@ -33,6 +34,32 @@ class GameState(Model):
     seed: int
     step: int = 0
     seats: list[str]
+
+
+class StateLike(Protocol):
+    """What the core asks of a game's state: GameState's fields and the pydantic methods it
+    calls. A pydantic `GameState` has them; so does a state kept as a plain dataclass with a
+    pydantic adapter (Schönbrunn's, engine/schonbrunn/state.py), which is why the core's
+    games are generic over this rather than over GameState itself."""
+
+    game: str
+    seed: int
+    step: int
+    seats: list[str]
+
+    def model_dump_json(self) -> str: ...
+
+    def model_dump(self) -> dict[str, Any]: ...
+
+    @classmethod
+    def model_validate_json(cls, json_data: str | bytes, /) -> Self: ...
+
+    @classmethod
+    def model_validate(cls, obj: Any, /) -> Self: ...
+
+    def model_copy(self, *, deep: bool = False) -> Self: ...
+
+    def __deepcopy__(self, memo: dict[int, Any] | None = None, /) -> Self: ...
 
 
 @dataclass(slots=True)

@@ -29,11 +29,11 @@ from typing import Any, Generic, TypeVar, cast
 from .errors import IllegalAction
 from .fast import clone
 from .game import Game
-from .model import GameState, Outcome
+from .model import Outcome, StateLike
 
 __all__ = ["Knowledge", "Search", "Strength", "STRENGTHS", "graded", "win_shares"]
 
-S = TypeVar("S", bound=GameState)
+S = TypeVar("S", bound=StateLike)
 
 
 def win_shares(outcome: Outcome, seats: list[str]) -> dict[str, float]:

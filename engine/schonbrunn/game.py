@@ -78,7 +78,7 @@ class SchonbrunnOptions(Model):
 
 # SchonbrunnState has GameState's fields and the model methods the engine uses, but is a
 # dataclass, not a GameState (state.py says why): Game's bound asks for the class itself.
-class Schonbrunn(Game[SchonbrunnState]):  # type: ignore[type-var]
+class Schonbrunn(Game[SchonbrunnState]):
     id = "schonbrunn"
     title = "Schönbrunn"
     aliases = ("schönbrunn",)
@@ -117,7 +117,7 @@ class Schonbrunn(Game[SchonbrunnState]):  # type: ignore[type-var]
 
         check_content()
 
-    State = SchonbrunnState  # type: ignore[assignment]  # as the class line says
+    State = SchonbrunnState
     Action = ACTION
     commands = COMMANDS
     missed_deadline = (

@@ -57,7 +57,7 @@ class _Unseen:
 
 
 # The state is not a GameState but a dataclass like one: see `Schonbrunn` in game.py.
-class SchonbrunnKnowledge(Knowledge[SchonbrunnState]):  # type: ignore[type-var]
+class SchonbrunnKnowledge(Knowledge[SchonbrunnState]):
     horizon = 0  # no engine step below the tree: `evaluate` finishes the round on a Sketch
 
     def __init__(self, game: Any):
