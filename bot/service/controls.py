@@ -471,9 +471,8 @@ class Controls:
                 prompts=prompts,
                 truncate_from=last.idx,
             )
-            kind = _json(last.action).get("kind", "action")
             extra = f" and {counted(len(actions) - k - 1, 'automatic move')} after it" if len(actions) - k > 1 else ""
-            text = f"{self._caller_name(t2, user_id)} took back {t2.who_as(last.seat)}'s last action ({kind}){extra}."
+            text = f"{self._caller_name(t2, user_id)} took back {t2.who_as(last.seat)}'s last action{extra}."
             out = Outbox(channel_id=channel_id, reply="Undone.")
             out.posts.append(Post(to="channel", kind="notice", text=text))
             self.posts.prompt_posts(t2, out, [], [p for p in prompts if p.seat == last.seat])

@@ -128,7 +128,7 @@ async def test_long_game_controls_from_the_console(store, tmp_path):
         f"as alice /game export file:{record}\n",
     )
     assert rc == 0, out
-    assert "alice took back alice's last action (commit)." in out
+    assert "alice took back alice's last action." in out
     assert "bob asks to pause the game" in out and "alice paused the game" in out
     assert "[private to dave] **Envoys (test game)**: you now play **s2** from bob." in out
     assert "[private to alice] Refused: The full history" in out  # not before the end
