@@ -133,6 +133,19 @@ def history_query(
     return sql, (*member, guild_id, *((game,) if game else ()), limit, offset)
 
 
+def finished_in_order_queries(guild_id: int | None) -> tuple[str, str, tuple[Any, ...]]:
+    """The finished games in the order they finished and their seats (of one server, with
+    `guild_id`; a server's seats found by their games: finished_by_guild, then the seats'
+    primary key), and the parameters both take."""
+    games = f"SELECT {FINISHED_COLUMNS} FROM finished_games"
+    seats = f"SELECT {FINISHED_SEAT_COLUMNS} FROM finished_seats"
+    if guild_id is not None:
+        games += " WHERE guild_id = ?"
+        seats += " WHERE game_id IN (SELECT id FROM finished_games WHERE guild_id = ?)"
+    args = (guild_id,) if guild_id is not None else ()
+    return games + " ORDER BY finished_at, id", seats + " ORDER BY game_id, seat, user_id", args
+
+
 def finished_game_row(values: Sequence[Any]) -> FinishedGame:
     """A FinishedGame from a row selected as FINISHED_COLUMNS."""
     gid, guild, channel, game, created, finished, outcome, reason, rated, counted, message = values

@@ -129,18 +129,9 @@ class PostgresCommunityStore(CommunityStore):
     async def finished_in_order(
         self, guild_id: int | None = None
     ) -> list[tuple[community.FinishedGame, list[community.FinishedSeat]]]:
-        # a server's seats by their games (finished_by_guild, then the seats' primary key)
-        where, seats_where, args = (
-            (" WHERE guild_id = $1", " WHERE game_id IN (SELECT id FROM finished_games WHERE guild_id = $1)", (guild_id,))
-            if guild_id is not None
-            else ("", "", ())
-        )
-        games = await self._pool.fetch(
-            f"SELECT {community.FINISHED_COLUMNS} FROM finished_games{where} ORDER BY finished_at, id", *args
-        )
-        seats = await self._pool.fetch(
-            f"SELECT {community.FINISHED_SEAT_COLUMNS} FROM finished_seats{seats_where} ORDER BY game_id, seat, user_id", *args
-        )
+        games_sql, seats_sql, args = community.finished_in_order_queries(guild_id)
+        games = await self._pool.fetch(numbered(games_sql), *args)
+        seats = await self._pool.fetch(numbered(seats_sql), *args)
         return community.group_finished(
             [community.finished_game_row(g) for g in games], [community.finished_seat_row(s) for s in seats]
         )
