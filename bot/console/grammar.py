@@ -26,32 +26,17 @@ class ConsoleError(Exception):
     """A line the console cannot read."""
 
 
-GAME_VERBS = (
-    "new",
-    "join",
-    "leave",
-    "start",
-    "status",
-    "me",
-    "log",
-    "rules",
-    "card",
-    "help",
-    "settings",
-    "abandon",
-    "pause",
-    "resume",
-    "deadline",
-    "substitute",
-    "bot",
-    "undo",
-    "export",
-    "publish",
-    "notify",
-    "standing",
-    "session",
-    "mine",
-)
+def _verbs_of(group: str) -> tuple[str, ...]:
+    """The console's verbs of a group, from the one description of every command (those
+    only Discord has, such as /game import, left out)."""
+    return tuple(
+        path.split(" ", 1)[1]
+        for path, verb in verbs.VERBS.items()
+        if path.startswith(f"{group} ") and verb.where != "discord"
+    )
+
+
+GAME_VERBS = (*_verbs_of("game"), "deadline")  # /game deadline: the console's older /deadline
 HELP = """Console lines use the slash commands' grammar: /<command> <option>:<value> (quote a value with spaces).
   as <name> /game …          act as <name>; `as <name>` alone switches who you are
   /game new game:<id> [<option>:<value> …]      e.g. /game new game:crisis1914 congress:no
@@ -68,18 +53,7 @@ HELP = """Console lines use the slash commands' grammar: /<command> <option>:<va
   /community lobby channel:lobby (entries printed as [lobby] lines; no channel: stop) | watch|unwatch game:<id>
   wait <minutes> | auto [<n>|all] | help [<game>] | # comment | quit (or Ctrl-C, Ctrl-D)"""
 
-COMMUNITY_VERBS = (
-    "history",
-    "leaderboard",
-    "profile",
-    "mydata",
-    "forget",
-    "rated",
-    "tables",
-    "lobby",
-    "watch",
-    "unwatch",
-)
+COMMUNITY_VERBS = _verbs_of("community")
 
 
 def aliases(game_id: str) -> tuple[str, ...]:
