@@ -166,7 +166,6 @@ class LoadedTable:
         return self.who(seat) if label == seat else f"{self.who(seat)} ({label})"
 
 
-
 def started_state(t: LoadedTable) -> GameState:
     """Loaded table `t`'s game state, for a caller that reaches it only once the game has
     started (a lobby has none): refused as not started if it has none after all."""
@@ -187,6 +186,7 @@ def dealt_seat(s: SeatRow) -> str:
     if s.seat is None:
         raise TableError(NOT_STARTED)
     return s.seat
+
 
 def _copy_row(row: TableRow) -> TableRow:
     """A shallow copy, without dataclasses.replace's per-field __init__ (it showed in profiles)."""
@@ -323,7 +323,10 @@ class TableAccess:
     async def reload(self, channel_id: int) -> LoadedTable:
         """The stored table read afresh, with its members' preferences, for a caller that
         holds the channel's lock and met another process's save (`Play.autoplay`)."""
-        table = await self.load(channel_id, fresh=True)
+        return await self._with_preferences(await self.load(channel_id, fresh=True))
+
+    async def _with_preferences(self, table: LoadedTable) -> LoadedTable:
+        """`table`, its members' notification preferences loaded if they were not yet."""
         if self.preferences.missing(table.seats):
             await self.preferences.load(table.seats)
         return table
@@ -352,9 +355,7 @@ class TableAccess:
             raise TableError(LOST_MESSAGE)
         async with self.lock(channel_id):
             unchecked = self.store.shared and channel_id in self.cache
-            table = await self.load(channel_id, check=False)
-            if self.preferences.missing(table.seats):
-                await self.preferences.load(table.seats)
+            table = await self._with_preferences(await self.load(channel_id, check=False))
             ran, result = await self._run_once(table, fn, checked=not unchecked)
             if ran:
                 return result
