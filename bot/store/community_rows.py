@@ -95,8 +95,6 @@ DIRECTORY_SQL = (
     "FROM tables t WHERE t.guild_id = ? AND t.status IN ('lobby', 'running', 'paused')"
 )
 DIRECTORY_GAME_SQL = DIRECTORY_SQL + " AND t.game = ?"
-FINISHED_CHANNELS_SQL = "SELECT DISTINCT channel_id FROM finished_games WHERE guild_id = ?"
-FINISHED_CHANNELS_GAME_SQL = FINISHED_CHANNELS_SQL + " AND game = ?"
 HISTORY_SQL = f"SELECT {FINISHED_COLUMNS} FROM finished_games WHERE guild_id = ? ORDER BY finished_at DESC, id DESC LIMIT ? OFFSET ?"
 HISTORY_GAME_SQL = (
     f"SELECT {FINISHED_COLUMNS} FROM finished_games WHERE guild_id = ? AND game = ? "
@@ -131,6 +129,12 @@ def history_query(
         sql = HISTORY_GAME_SQL if game else HISTORY_SQL
     member = (user_id,) if user_id is not None else ()
     return sql, (*member, guild_id, *((game,) if game else ()), limit, offset)
+
+
+def finished_channels_query(guild_id: int, game: str | None) -> tuple[str, tuple[Any, ...]]:
+    """The channels a server's finished games (of `game`) were played in, and the parameters."""
+    sql = "SELECT DISTINCT channel_id FROM finished_games WHERE guild_id = ?"
+    return (sql + " AND game = ?", (guild_id, game)) if game else (sql, (guild_id,))
 
 
 def finished_in_order_queries(guild_id: int | None) -> tuple[str, str, tuple[Any, ...]]:

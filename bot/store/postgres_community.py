@@ -106,9 +106,8 @@ class PostgresCommunityStore(CommunityStore):
         return [community.finished_game_row(r) for r in rows]
 
     async def finished_channels(self, guild_id: int, game: str | None = None) -> list[int]:
-        sql = community.FINISHED_CHANNELS_GAME_SQL if game else community.FINISHED_CHANNELS_SQL
-        rows = await self._pool.fetch(numbered(sql), *((guild_id, game) if game else (guild_id,)))
-        return [r[0] for r in rows]
+        sql, args = community.finished_channels_query(guild_id, game)
+        return [r[0] for r in await self._pool.fetch(numbered(sql), *args)]
 
     async def finished_game(self, guild_id: int, game_id: int) -> community.FinishedGame | None:
         r = await self._pool.fetchrow(

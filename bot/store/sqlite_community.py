@@ -117,8 +117,7 @@ class SqliteCommunityStore(CommunityStore):
         return [community.finished_game_row(r) for r in rows]
 
     async def finished_channels(self, guild_id: int, game: str | None = None) -> list[int]:
-        sql = community.FINISHED_CHANNELS_GAME_SQL if game else community.FINISHED_CHANNELS_SQL
-        return [r[0] for r in await self._fetch(sql, (guild_id, game) if game else (guild_id,))]
+        return [r[0] for r in await self._fetch(*community.finished_channels_query(guild_id, game))]
 
     async def finished_game(self, guild_id: int, game_id: int) -> community.FinishedGame | None:
         rows = await self._fetch(
