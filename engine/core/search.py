@@ -16,6 +16,12 @@ The search plays the engine's `play` in place on its own copy, never `step`: no 
 action. Everything it draws comes from the `rng` it is given, so a decision is a function
 of (the seat's view, the rng's state): `tests/test_search.py` checks that two states
 differing only in what the seat cannot see give the same decision from the same stream.
+
+`estimates` runs the same search and returns what it thinks of each choice at the root
+instead of the choice alone: its visits, its mean value and, where the game names its
+score (`Knowledge.score_name`, `points`), the seat's mean projected score in the game's
+unit; a choice the caller names (`also`) is weighed beside the candidates (the review of a
+finished game, engine/core/review.py, weighs the choice a player made).
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ from .fast import clone
 from .game import Game
 from .model import Outcome, StateLike
 
-__all__ = ["Knowledge", "Search", "Strength", "STRENGTHS", "graded", "win_shares"]
+__all__ = ["Estimate", "Knowledge", "Search", "Strength", "STRENGTHS", "graded", "win_shares"]
 
 S = TypeVar("S", bound=StateLike)
 
@@ -60,6 +66,9 @@ class Knowledge(Generic[S]):
 
     # Steps a playout runs below the tree before `evaluate` scores the state.
     horizon: int = 40
+    # The game's score in a player's words ("Prestige", "VPs"): the unit of `points`; ""
+    # where the game gives its search no such projection.
+    score_name: str = ""
 
     def __init__(self, game: Game[S]):
         self.game = game
@@ -93,6 +102,22 @@ class Knowledge(Generic[S]):
         """Each seat's value of a finished game: its share of the win, graded by score."""
         return graded(outcome, state.seats)
 
+    def points(self, state: S) -> dict[str, float]:
+        """Each seat's score in `score_name`'s unit that a state the playout stopped in
+        projects (the same reading of the position as `evaluate`'s); {} where the game
+        names no score."""
+        return {}
+
+    def judged(self, state: S) -> tuple[dict[str, float], dict[str, float]]:
+        """`evaluate` and `points` of one state: a game whose evaluation works its points
+        out on the way gives both from one reading."""
+        return self.evaluate(state), self.points(state)
+
+    def label(self, state: S, seat: str, action: Any) -> str:
+        """A choice in the game's words (its button's label); a game whose candidates hold
+        choices no button offers (Origins' whole sheets) says those itself."""
+        return self.game.action_label(state, seat, action)
+
     def key(self, action: Any) -> Hashable:
         """Two actions with one key are the same choice in the tree: a frozen (hashable)
         action is its own key, any other its JSON."""
@@ -112,6 +137,18 @@ class Strength:
     exploration: float = 0.7
 
 
+@dataclass(frozen=True)
+class Estimate:
+    """What the search thinks of one choice at the root: how often it tried it, the
+    deciding seat's mean value there (in [0, 1]) and its mean projected score in the
+    game's unit (None where the game names no score)."""
+
+    action: Any
+    visits: int
+    value: float
+    points: float | None
+
+
 # Named strengths for the table setting and `simulate`; "strong" is the default, sized so a
 # decision takes at most about a second on a 2-core machine (bench/search.py measures it).
 STRENGTHS: dict[str, Strength] = {
@@ -128,6 +165,7 @@ class _Node:
     visits: int = 0
     available: int = 0
     value: float = 0.0
+    points: float = 0.0  # the deciding seat's projected score summed (root children, by `estimates`)
     children: dict[Hashable, _Node] = field(default_factory=dict)
 
     def ucb(self, exploration: float) -> float:
@@ -168,13 +206,41 @@ class Search(Generic[S]):
         best = max(root.children.values(), key=lambda n: (n.visits, n.value))
         return best.action
 
-    def _iterate(self, root: _Node, real: S, seat: str, rng: random.Random) -> None:
+    def estimates(self, state: S, seat: str, rng: random.Random, also: tuple[Any, ...] = ()) -> list[Estimate]:
+        """What the search, from what `seat` may see and from `rng` alone, thinks of each
+        choice it tried at the root, the one `decide` would play first (most visits, then
+        value). `also`: choices weighed beside the candidates, each tried first (a legal
+        choice the game's candidates leave out, such as the one a player made)."""
+        k = self.knowledge
+        options = k.candidates(k.determinize(state, seat, random.Random(rng.getrandbits(64))), seat)
+        if not options and not also:
+            raise IllegalAction("There is nothing to decide.")
+        root = _Node(seat=None)
+        for _ in range(self.strength.iterations):
+            self._iterate(root, state, seat, random.Random(rng.getrandbits(64)), also=also, scored=True)
+        tried = sorted(root.children.values(), key=lambda n: (n.visits, n.value), reverse=True)
+        return [
+            Estimate(n.action, n.visits, n.value / n.visits, n.points / n.visits if k.score_name else None)
+            for n in tried
+            if n.visits
+        ]
+
+    def _root_actions(self, state: S, seat: str, also: tuple[Any, ...]) -> list[Any]:
+        """The candidates at the root, and after them the `also` choices they lack."""
+        k = self.knowledge
+        actions = list(k.candidates(state, seat))
+        keys = {k.key(a) for a in actions}
+        return actions + [a for a in also if k.key(a) not in keys]
+
+    def _iterate(
+        self, root: _Node, real: S, seat: str, rng: random.Random, also: tuple[Any, ...] = (), scored: bool = False
+    ) -> None:
         k = self.knowledge
         state = clone(k.determinize(real, seat, rng))
         node, path = root, []
         actor: str | None = seat  # the root is always the deciding seat's own choice
         while actor is not None:
-            actions = k.candidates(state, actor)
+            actions = self._root_actions(state, actor, also) if node is root and also else k.candidates(state, actor)
             if not actions:
                 break
             keys = [k.key(a) for a in actions]
@@ -186,9 +252,16 @@ class Search(Generic[S]):
                 else:
                     child.available += 1
             if untried:
-                key, action = untried[rng.randrange(len(untried))]
+                first = [u for u in untried if node is root and any(u[0] == k.key(a) for a in also)]
+                key, action = first[0] if first else untried[rng.randrange(len(untried))]
                 child = node.children[key] = _Node(seat=actor, action=action, available=1)
-                self._play(state, actor, action, rng)
+                try:
+                    self._play(state, actor, action, rng)
+                except IllegalAction:
+                    if not first:
+                        raise
+                    del node.children[key]  # a choice named by the caller this deal does not allow
+                    return
                 path.append(child)
                 break
             c = self.strength.exploration
@@ -197,13 +270,15 @@ class Search(Generic[S]):
             path.append(child)
             node = child
             actor = self._actor(state)
-        values = self._rollout(state, rng)
+        values, points = self._rollout(state, rng, scored)
         for n in path:
             n.visits += 1
             if n.seat is not None:  # every node on a path is some seat's choice; the root alone has none
                 n.value += values.get(n.seat, 0.0)
+        if path:
+            path[0].points += points.get(seat, 0.0)
 
-    def _rollout(self, state: S, rng: random.Random) -> dict[str, float]:
+    def _rollout(self, state: S, rng: random.Random, scored: bool = False) -> tuple[dict[str, float], dict[str, float]]:
         k = self.knowledge
         for _ in range(k.horizon):
             actor = self._actor(state)
@@ -211,7 +286,10 @@ class Search(Generic[S]):
                 break
             self._play(state, actor, k.playout(state, actor, rng), rng)
         outcome = self.game.outcome(state)
-        return k.terminal(state, outcome) if outcome is not None else k.evaluate(state)
+        if outcome is not None:
+            points = {st.seat: st.score for st in outcome.standings} if scored else {}
+            return k.terminal(state, outcome), points
+        return k.judged(state) if scored else (k.evaluate(state), {})
 
 
 def policy(search: Search[Any]) -> Callable[[Any, str, random.Random], Any]:

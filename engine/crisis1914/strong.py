@@ -66,6 +66,7 @@ from .worth import (
 
 class CrisisKnowledge(Knowledge[CrisisState]):
     horizon = 40
+    score_name = "Prestige"
 
     @staticmethod
     def horizon_for(players: int) -> int:
@@ -184,6 +185,10 @@ class CrisisKnowledge(Knowledge[CrisisState]):
             return {p.seat: solo_value(projected_prestige(state, p))}
         projected = {p.seat: projected_prestige(state, p) for p in state.players.values()}
         return win_chances(projected)
+
+    def points(self, state: CrisisState) -> dict[str, float]:
+        """The Prestige each statesman can expect at the end, as `evaluate` reads it."""
+        return {p.seat: projected_prestige(state, p) for p in state.players.values()}
 
     def terminal(self, state: CrisisState, outcome: Outcome) -> dict[str, float]:
         if state.solo:

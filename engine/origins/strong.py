@@ -27,7 +27,7 @@ from typing import Any, cast
 from engine.core import clone
 from engine.core.search import Knowledge
 
-from . import attacks, bots, placement, quick_player, scoring
+from . import attacks, bots, content, placement, quick_player, scoring
 from .actions import Attack, Bid, Done, Pass, Submit
 from .state import OriginsState, Sheet
 
@@ -43,6 +43,7 @@ def _frozen_board(state: OriginsState) -> Hashable:
 
 class OriginsKnowledge(Knowledge[OriginsState]):
     horizon = 400  # a bound only: a playout ends at the end of the turn (`stop`)
+    score_name = "VPs"
 
     def __init__(self, game: Any):
         super().__init__(game)
@@ -152,6 +153,18 @@ class OriginsKnowledge(Knowledge[OriginsState]):
             return ("attack", action.embassy, tuple(action.split.items()))
         return cast(Hashable, action)  # every other action of Origins is a frozen model
 
+    def label(self, state: OriginsState, seat: str, action: Any) -> str:
+        """Sheets handed in by what each one places and removes (the search's whole sheets,
+        which no button offers, and the seat's own drafts as written)."""
+        if not isinstance(action, Submit) or state.phase != "placement":
+            return super().label(state, seat, action)
+        sheets = action.sheets or {c: state.drafts.get(c, Sheet()) for c in state.countries_of(seat)}
+        names = content.names()
+        written = "; ".join(
+            f"{names[c]}: {placement.sheet_words(placement.sheet_line(s))}" for c, s in sorted(sheets.items())
+        )
+        return f"Hand in the sheets {written}"
+
     # -- below the tree --------------------------------------------------------------------
     def playout(self, state: OriginsState, seat: str, rng: random.Random) -> Any:
         return quick_player.choose(state, seat, rng)
@@ -161,6 +174,14 @@ class OriginsKnowledge(Knowledge[OriginsState]):
 
     def evaluate(self, state: OriginsState) -> dict[str, float]:
         return values(leads(projected(state)), self._base)
+
+    def points(self, state: OriginsState) -> dict[str, float]:
+        """Each seat's victory points as the position stands (`projected`)."""
+        return projected(state)
+
+    def judged(self, state: OriginsState) -> tuple[dict[str, float], dict[str, float]]:
+        scores = projected(state)
+        return values(leads(scores), self._base), scores
 
 
 def projected(state: OriginsState) -> dict[str, float]:

@@ -17,7 +17,7 @@ from .sketch import Sketch
 from .state import SchonbrunnState
 from .worth import LOGISTIC, LOGISTIC_STEPS, RECEPTION, SPREAD, win_chance
 
-__all__ = ["Foresight", "finish"]
+__all__ = ["Foresight", "finish", "finished"]
 
 STAGES = ("commit", "tiebreak", "sign", "receptions", "favour", "assign", "plot", "move", "minister", "activate")
 STEP = {s: i for i, s in enumerate(STAGES)}
@@ -334,10 +334,15 @@ class Foresight(Sketch):
 
 def finish(state: SchonbrunnState, rng: random.Random) -> list[float]:
     """Play the rest of the current round on a `Sketch` and value it for every seat."""
+    return finished(state, rng).values()
+
+
+def finished(state: SchonbrunnState, rng: random.Random) -> Foresight:
+    """The `Sketch` of the current round played to its end (its `values` and `scores`)."""
     sk = Foresight(state, rng)
     stage = state.stage
     if stage == "keep" or not state.tops_revealed:
-        return sk.values()  # the Congress of this round is over
+        return sk  # the Congress of this round is over
     step = STEP[stage]
     queue = [sk.idx[s] for s in state.queue]
     hier = sk.hier
@@ -367,7 +372,7 @@ def finish(state: SchonbrunnState, rng: random.Random) -> list[float]:
         sk.minister_rest(rest("minister"))
     sk.treaties_rest(state.treaty_queue if stage == "activate" else None)
     sk.congress()
-    return sk.values()
+    return sk
 
 
 # ---------------------------------------------------------------------------- one rule each

@@ -38,7 +38,7 @@ from engine.core.search import Knowledge
 from . import actions as A
 from .content import card
 from .fast_policy import heuristic, options, spend_choice
-from .foresight import finish
+from .foresight import finish, finished
 from .pieces import spend_limit, supply_values
 from .state import SchonbrunnState
 
@@ -59,6 +59,7 @@ class _Unseen:
 # The state is not a GameState but a dataclass like one: see `Schonbrunn` in game.py.
 class SchonbrunnKnowledge(Knowledge[SchonbrunnState]):
     horizon = 0  # no engine step below the tree: `evaluate` finishes the round on a Sketch
+    score_name = "Prestige"
 
     def __init__(self, game: Any):
         super().__init__(game)
@@ -170,6 +171,17 @@ class SchonbrunnKnowledge(Knowledge[SchonbrunnState]):
             return {s: 1.0 / len(state.seats) for s in state.seats}
         rng = random.Random(state.seed ^ (state.step << 20))
         return dict(zip(state.seats, finish(state, rng), strict=True))
+
+    def points(self, state: SchonbrunnState) -> dict[str, float]:
+        """Each seat's Prestige and what its cards will still give, once the round is played
+        out on the sketch `evaluate` reads (Prestige alone before the first round)."""
+        return self.judged(state)[1]
+
+    def judged(self, state: SchonbrunnState) -> tuple[dict[str, float], dict[str, float]]:
+        if state.stage in ("bid", "choose"):
+            return self.evaluate(state), {s: float(state.players[s].prestige) for s in state.seats}
+        sk = finished(state, random.Random(state.seed ^ (state.step << 20)))
+        return dict(zip(state.seats, sk.values(), strict=True)), dict(zip(state.seats, sk.scores(), strict=True))
 
     def key(self, action: Any) -> Any:
         d = action.__dict__
