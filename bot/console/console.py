@@ -27,8 +27,10 @@ from ..service.outbox import Outbox
 from ..service.tables import TableError, TableService
 from ..service.verbs import one_deadline_tool, substitute_asked
 from .community import LOBBY_CHANNEL, CommunityLines
+from .diplomacy import DiplomacyLines
 from .grammar import (
     COMMUNITY_VERBS,
+    DIPLOMACY_VERBS,
     GAME_VERBS,
     HELP,
     ConsoleError,
@@ -88,6 +90,7 @@ class Console:
         }
         assert set(self._game_verbs) == set(GAME_VERBS)
         self.community = CommunityLines(service, self.say, self.names, CHANNEL)
+        self.diplomacy = DiplomacyLines(service, self.show, self.private, CHANNEL)
 
     # -- output ----------------------------------------------------------------------------
     def say(self, text: str, label: str | None = None) -> None:
@@ -265,6 +268,12 @@ class Console:
                 raise ConsoleError(_unknown_verb("community", words[1:2], COMMUNITY_VERBS))
             verb = words[1].lower()
             await self.community.run(user, verb, read_options(f"community {verb}", line_options(words[2:])))
+            return
+        if group == "diplomacy":  # showing and pacts (bot/service/diplomacy.py)
+            if len(words) < 2 or words[1].lower() not in DIPLOMACY_VERBS:
+                raise ConsoleError(_unknown_verb("diplomacy", words[1:2], DIPLOMACY_VERBS))
+            verb = words[1].lower()
+            await self.diplomacy.run(user, verb, read_options(f"diplomacy {verb}", line_options(words[2:])))
             return
         if group == "deadline":  # Discord's /deadline; `/game deadline` is the console's older form
             words = ["/game", "deadline", *words[1:]]

@@ -1,4 +1,4 @@
-"""What a console line may say: the /game and /community verbs, the help text, and the
+"""What a console line may say: the /game, /community and /diplomacy verbs, the help text, and the
 checks that refuse what Discord would refuse. Each command's options are described once,
 for both front ends, in bot/service/verbs.py; the games' own commands in their engine."""
 
@@ -14,6 +14,7 @@ __all__ = [
     "GAME_VERBS",
     "HELP",
     "COMMUNITY_VERBS",
+    "DIPLOMACY_VERBS",
     "aliases",
     "read_options",
     "read_command_options",
@@ -51,9 +52,12 @@ HELP = """Console lines use the slash commands' grammar: /<command> <option>:<va
   /<game> <command> <option>:<value> …           e.g. /crisis play card:Conrad belligerence:yes
   /community history|leaderboard|profile|mydata|rated|tables [<option>:<value> …] | /community forget confirm:me
   /community lobby channel:lobby (entries printed as [lobby] lines; no channel: stop) | watch|unwatch game:<id>
+  /diplomacy show item:<name> to:<name> [to2:<name>] [to3:<name>]   your hidden thing, shown with the referee's word
+  /diplomacy pact text:"<words>" with:<name> [with2: …] [until:<Week 3>] | pact confirm:<n> | decline:<n> | renounce:<n> | /diplomacy pacts
   wait <minutes> | auto [<n>|all] | help [<game>] | # comment | quit (or Ctrl-C, Ctrl-D)"""
 
 COMMUNITY_VERBS = _verbs_of("community")
+DIPLOMACY_VERBS = _verbs_of("diplomacy")
 
 
 def aliases(game_id: str) -> tuple[str, ...]:

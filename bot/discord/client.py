@@ -33,6 +33,7 @@ from engine import games
 from .announcements import Announcements
 from .community_commands import CommunityGroup
 from .delivery import Delivery
+from .diplomacy_commands import DiplomacyGroup, PactAnswer
 from .interact import APOLOGY_UNKNOWN, say
 from .long_commands import TOP_LEVEL
 from .play_commands import build_game_group
@@ -219,6 +220,8 @@ class ChancelleryBot(commands.Bot):
         self.add_dynamic_items(ShowMine, FullStatus, LogPage, ActChoice, ActPick)
         self.tree.add_command(GameGroup())
         self.tree.add_command(CommunityGroup())  # the server's archive, ratings and directory
+        self.tree.add_command(DiplomacyGroup())  # showing with the referee's word, pacts on record
+        self.add_dynamic_items(PactAnswer)  # a proposed pact's Confirm and Decline, in DMs
         for command in TOP_LEVEL:
             self.tree.add_command(command)
         for game in games.all():

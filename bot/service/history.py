@@ -34,6 +34,7 @@ from ..store.records import (
     record_from_store,
     replay,
 )
+from .diplomacy import diplomacy_record, pacts_published
 from .loaded import started_seed, started_state
 from .outbox import Outbox, Post
 from .tablebase import (
@@ -140,6 +141,8 @@ class History:
         data["seed_commitment"] = seed_commitment(started_seed(t))
         data["seats_over_time"] = await self._seats_over_time(t)
         data["status"] = t.row.status
+        if t.row.status == "finished":  # showings and pacts: private to their players until the end
+            data["diplomacy"] = diplomacy_record(t, await self.store.get_all_events(channel_id))
         return data
 
     async def _public_record(self, t: LoadedTable) -> dict:
@@ -298,6 +301,7 @@ class History:
             for e in events:
                 to = f"[to {t.label(e.audience)}] " if e.audience else ""
                 lines.append(f"{to}{e.text}")
+            lines += pacts_published(t)  # every pact, after the log (bot/service/diplomacy.py)
             out = Outbox(channel_id=channel_id, reply="Published.")
             for chunk in split_message("\n".join(lines), POST_CHARS):
                 out.posts.append(Post(to="channel", kind="history", text=chunk))

@@ -28,6 +28,7 @@ from .archive import archive_finished
 from .automatic import AutomaticPlayers
 from .loaded import LoadedTable, started_seed, started_state
 from .outbox import Outbox, Post, seat_post
+from .pacts import pacts_passed
 from .tablebase import (
     AUTO_CAP,
     ENGINE_FAILED,
@@ -179,6 +180,7 @@ class Play:
             prompts=after, settings=t.known_settings(), holders=t.known_holders(),
         )
         out = self._step_outbox(saving, before, events, changes)
+        row = pacts_passed(saving, out, row)  # pacts whose `until` the step passed: ended, parties reminded
         t = await self.access.save(
             t,
             row=row,

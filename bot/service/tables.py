@@ -18,7 +18,8 @@ builds the parts that own the rest, each reached as an attribute:
 - `controls` (controls.py): pause, substitutes, automatic seats, standing orders, undo,
   talks;
 - `sessions` (live_sessions.py): the table's weekly live sessions (`/game session`);
-- `history` (history.py): the log, export, import and publishing.
+- `history` (history.py): the log, export, import and publishing;
+- `diplomacy` (diplomacy.py): showing one's hidden things, pacts on record.
 
 The parts talk through public methods only; none of them holds a table of its own.
 """
@@ -50,6 +51,7 @@ from .community import Community
 from .controls import Controls
 from .deadlines import Deadlines
 from .deliveries import Deliveries
+from .diplomacy import Diplomacy
 from .history import History
 from .live_sessions import LiveSessions
 from .loaded import LoadedTable, TableAccess, dealt_seat, started_state
@@ -138,6 +140,8 @@ class TableService:
         self.lobby = Lobby(store, self.access, self.posts, self.play, clock, self.default_settings, seed_source)
         self.controls = Controls(self.access, self.play, self.posts, clock)
         self.sessions = LiveSessions(self.access, self.posts, clock)
+        # showing with the referee's word, and pacts on record (/diplomacy)
+        self.diplomacy = Diplomacy(self.access, clock)
         # what the tables still have to say, kept until a front end has said it
         self.deliveries = Deliveries(store, self.access, clock)
         # the server's games: archive, ratings, profiles, the directory, sign-ups
@@ -148,7 +152,7 @@ class TableService:
         `wait` moves it)."""
         self.clock = clock
         parts = (self.access, self.notifications, self.posts, self.play, self.history, self.deadlines)
-        for part in (*parts, self.lobby, self.controls, self.sessions, self.deliveries, self.community):
+        for part in (*parts, self.lobby, self.controls, self.sessions, self.deliveries, self.community, self.diplomacy):
             part.clock = clock
 
     def close(self) -> None:

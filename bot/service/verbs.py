@@ -132,6 +132,22 @@ VERBS: dict[str, Verb] = _verbs(
     ),
     # /deadline: the host's tools, a command of its own (the /game group is full)
     Verb("deadline", (DEADLINE_HOURS, Opt("end_now", "bool"), Opt("nudge", "bool"))),
+    # /diplomacy: showing with the referee's word, and pacts on record (its own group: /game is full)
+    Verb(
+        "diplomacy show",
+        (Opt("item", required=True), Opt("to", "member", required=True), Opt("to2", "member"), Opt("to3", "member")),
+    ),
+    Verb(
+        "diplomacy pact",
+        (
+            Opt("text"),
+            Opt("with", "member"),
+            *(Opt(f"with{n}", "member") for n in (2, 3, 4)),
+            Opt("until"),
+            *(Opt(name, "int", min_value=1, max_value=INT_MAX) for name in ("confirm", "decline", "renounce")),
+        ),
+    ),
+    Verb("diplomacy pacts"),
     # /community
     Verb("community history", (GAME, Opt("member", "member"), PAGE, GAME_NUMBER)),
     Verb("community leaderboard", (Opt("game", required=True), PAGE)),

@@ -10,6 +10,7 @@ from .model import PUBLIC, Event, GameState, Model, Outcome, Prompt, Standing
 from .names import did_you_mean, find_name, fold, match_name, matches_seat, nearest_names, seat_names
 from .reference import Entry
 from .rng import rng_for, roll, seed_commitment
+from .showing import Period, Showable
 
 __all__ = [
     "Applied",
@@ -29,12 +30,14 @@ __all__ = [
     "Option",
     "Outcome",
     "Panel",
+    "Period",
     "PUBLIC",
     "Prompt",
     "Provenance",
     "Sourced",
     "load_toml",
     "set_content_dir",
+    "Showable",
     "Standing",
     "StandingOrder",
     "TrackingRandom",

@@ -21,6 +21,7 @@ from .layout import Layout
 from .model import Event, Model, Outcome, Prompt, StateLike
 from .reference import Entry
 from .rng import seed_for
+from .showing import Period, Showable
 
 __all__ = ["Game", "Applied", "Forced", "StandingOrder", "TrackingRandom"]
 
@@ -292,6 +293,16 @@ class Game(ABC, Generic[S]):
     def opening_events(self, state: S) -> list[Event]:
         """Public events of what `setup` already did (a First Draw), for the log at start."""
         return []
+
+    def showable(self, state: S, seat: str) -> list[Showable]:
+        """The seat's own hidden things it may show another player, with the referee's
+        words for each (`engine/core/showing.py`); [] where the game hides nothing."""
+        return []
+
+    def period(self, state: S) -> Period | None:
+        """Which Week, round or turn the game is in, for a pact's `until`; None where the
+        game has no such count or is over."""
+        return None
 
     def round_label(self, state: S) -> str | None:
         """The current Week or round in the game's words ("Week 2"), for a table that

@@ -16,13 +16,15 @@ from engine.core import (
     Layout,
     Model,
     Outcome,
+    Period,
     Prompt,
+    Showable,
     Standing,
     rng_for,
 )
 
 from . import actions as a
-from . import bots, exploits, rules, standing, strong, texts, views, weeks
+from . import bots, exploits, rules, showing, standing, strong, texts, views, weeks
 from .cards import (
     MAX_BELLIGERENCE,
     alternative_open,
@@ -167,6 +169,12 @@ class Crisis1914(Game[CrisisState]):
                     )
                 )
         return events
+
+    def showable(self, state: CrisisState, seat: str) -> list[Showable]:
+        return showing.showable(state, seat)
+
+    def period(self, state: CrisisState) -> Period | None:
+        return showing.period(state)
 
     def round_label(self, state: CrisisState) -> str | None:
         return None if state.phase == "over" else f"Week {state.week}"

@@ -16,13 +16,15 @@ from engine.core import (
     Layout,
     Model,
     Outcome,
+    Period,
     Prompt,
+    Showable,
     Standing,
     built,
     rng_for,
 )
 
-from . import attacks, bots, content, placement, scoring, standing, texts, views
+from . import attacks, bots, content, placement, scoring, showing, standing, texts, views
 from .actions import ACTION, Attack, Bid, Done, Pass, Place, Ready, Remove, Submit, WriteSheet
 from .commands import COMMANDS, nation_alternatives
 from .rules import begin_turn, play
@@ -133,6 +135,12 @@ class Origins(Game[OriginsState]):
 
     def play(self, state: OriginsState, seat: str, action: Any, rng: random.Random) -> list[Event]:
         return play(state, seat, action, rng)
+
+    def showable(self, state: OriginsState, seat: str) -> list[Showable]:
+        return showing.showable(state, seat)
+
+    def period(self, state: OriginsState) -> Period | None:
+        return showing.period(state)
 
     def outcome(self, state: OriginsState) -> Outcome | None:
         if state.phase != "over" or state.final is None:

@@ -17,13 +17,15 @@ from engine.core import (
     Layout,
     Model,
     Outcome,
+    Period,
     Prompt,
+    Showable,
     Standing,
     rng_for,
 )
 
 from . import actions as A
-from . import bots, exploits, legal, rules, standing, texts, views
+from . import bots, exploits, legal, rules, showing, standing, texts, views
 from .actions import ACTION
 from .commands import COMMANDS
 from .content import card, cards, nations, tables
@@ -261,6 +263,12 @@ class Schonbrunn(Game[SchonbrunnState]):
             text = f"Done: {label}"
         secret = " (secret until all are in)" if isinstance(action, A.Bid | A.Commit) else ""
         return f"{text}{secret}."
+
+    def showable(self, state: SchonbrunnState, seat: str) -> list[Showable]:
+        return showing.showable(state, seat)
+
+    def period(self, state: SchonbrunnState) -> Period | None:
+        return showing.period(state)
 
     def round_label(self, state: SchonbrunnState) -> str | None:
         if state.stage == "over" or state.round < 1:
