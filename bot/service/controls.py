@@ -25,7 +25,7 @@ from engine.core.words import counted
 from ..process.logsafe import log_game_failure
 from ..render import escape, seat_list
 from ..store import SeatHistoryRow, SeatRow
-from .history import setup_again
+from .gallery import setup_again
 from .loaded import started_state
 from .outbox import Outbox, Post
 from .play import automatic_row, order_text

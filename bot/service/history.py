@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from engine import games
-from engine.core import PUBLIC, GameError, GameState, seed_commitment
+from engine.core import PUBLIC, GameError, seed_commitment
 
 from ..render.replay_page import ReplayPageError, replay_page
 from ..render.text import escape, split_message
@@ -48,6 +48,7 @@ from .tablebase import (
 )
 
 if TYPE_CHECKING:
+    from .gallery import Gallery, Reading
     from .loaded import LoadedTable, TableAccess
     from .posts import Posts
 
@@ -55,52 +56,55 @@ POST_CHARS = 1900  # a Discord message holds 2000
 SEED_MIN, SEED_MAX = -(2**63), 2**63 - 1  # what the store's 64-bit INTEGER column holds
 
 
-def setup_options(t: LoadedTable) -> dict[str, Any]:
-    """The options `start` gave setup (plus seat preferences, for a game that takes them)."""
-    options = dict(t.row.options)
-    if "preferences" in t.game.Options.model_fields and "preferences" not in options:
-        options["preferences"] = {s.seat: s.preference for s in t.seats if s.seat and s.preference}
-    return options
-
-
-def setup_again(t: LoadedTable) -> GameState:
-    """The table's game set up again from its seed, as `start` set it up."""
-    g = t.game
-    return g.setup(list(started_state(t).seats), g.Options.model_validate(setup_options(t)), started_seed(t))
-
-
 class History:
     """The log, exports, imports and publishing of a table's history."""
 
     def __init__(
-        self, access: TableAccess, posts: Posts, clock: Callable[[], float], default_settings: Settings
+        self,
+        access: TableAccess,
+        posts: Posts,
+        clock: Callable[[], float],
+        default_settings: Settings,
+        gallery: Gallery,
     ) -> None:
         self.access = access
         self.store = access.store
         self.posts = posts
+        self.gallery = gallery  # what a member may read of a table (a spectator: some rounds behind)
         self.clock = clock
         self.default_settings = default_settings
 
-    async def log(self, channel_id: int, page: int = 1) -> str:
-        t = await self.access.load(channel_id)
+    async def log(self, channel_id: int, page: int = 1, reader: int | None = None) -> str:
+        """A page of the public log, as member `reader` may read it: a spectator's ends
+        where their view of the game stops (bot/service/gallery.py)."""
+        r = await self.gallery.read(channel_id, reader)
+        t = r.table
         total = await self.store.count_events(channel_id)
-        pages = max(1, -(-total // LOG_PAGE))
+        shown = total if r.behind is None else r.behind.cut
+        note = "" if r.behind is None else self.gallery.note(r) + "\n"
+        pages = max(1, -(-shown // LOG_PAGE))
         page = min(max(1, page), pages)
-        rows = await self.store.get_events(channel_id, offset=(page - 1) * LOG_PAGE, limit=LOG_PAGE)
+        # newest first: the events a spectator may not read yet are the newest
+        offset = (total - shown) + (page - 1) * LOG_PAGE
+        rows = await self.store.get_events(channel_id, offset=offset, limit=min(LOG_PAGE, shown)) if shown else []
         if not rows:
-            return f"**{t.game.title}** log: nothing has happened yet."
+            return f"{note}**{t.game.title}** log: nothing has happened yet."
         body = "\n".join(r.text for r in reversed(rows))
-        return f"**{t.game.title}** log, page {page} of {pages} (page 1 is the newest):\n{body}"
+        return f"{note}**{t.game.title}** log, page {page} of {pages} (page 1 is the newest):\n{body}"
 
     # -- export and import -----------------------------------------------------------------
-    async def export(self, channel_id: int) -> dict:
-        """The game's record for whoever asks. After the end, the full record (seed, every
+    async def export(self, channel_id: int, reader: int | None = None) -> dict:
+        """The game's record for member `reader`. After the end, the full record (seed, every
         action, every secret order), which `replay` checks. Before the end, and for ever
         for an abandoned game, the public record only: nobody, host included, gets the seed
-        or a hidden action from a game still in play (docs/rulings.md, Platform 23)."""
-        t = await self.access.load(channel_id)
+        or a hidden action from a game still in play (docs/rulings.md, Platform 23); a
+        spectator's ends where their view of the game stops (bot/service/gallery.py)."""
+        r = await self.gallery.read(channel_id, reader)
+        t = r.table
         if t.state is None:
             raise TableError("The game has not started; there is nothing to export yet.")
+        if r.behind is not None:
+            return await self._spectators_record(r)
         if t.row.status != "finished":
             return await self._public_record(t)
         return await self._full_record(t)
@@ -114,12 +118,12 @@ class History:
             raise TableError("The game has not started; there is nothing to export yet.")
         return await self._full_record(t)
 
-    async def export_html(self, channel_id: int) -> bytes:
+    async def export_html(self, channel_id: int, reader: int | None = None) -> bytes:
         """The game's replay page (one HTML file, bot/render/replay_page), made from what
         `export` gives the same caller: after the end the whole game, every hand included;
         for an abandoned game only what was public. Refused while the game is in play. The
         page takes a second or two to make, in a worker thread so the table keeps answering."""
-        record = await self.export(channel_id)
+        record = await self.export(channel_id, reader)
         if record.get("format") == PUBLIC_FORMAT and record.get("status") != "abandoned":
             raise TableError(
                 "The replay page comes when the game ends: until then it would show the seed and "
@@ -151,16 +155,37 @@ class History:
         order is an action), no private line: it cannot be replayed or continued."""
         channel_id, g, state = t.row.channel_id, t.game, started_state(t)
         events = [e for e in await self.store.get_all_events(channel_id) if e.audience is None]
+        return await self._public_dict(t, events, g.view(state, PUBLIC), self._public_note(t))
+
+    async def _spectators_record(self, r: Reading) -> dict:
+        """A spectator's public record: the public log and view as far as they may see the
+        game (bot/service/gallery.py), no further."""
+        assert r.behind is not None
+        t = r.table
+        state = await self.gallery.state_at(r)
+        view = None if state is None else t.game.view(state, PUBLIC)
+        note = f"{self.gallery.note(r)} {self._public_note(t)}"
+        data = await self._public_dict(t, r.behind.rounds.events[: r.behind.cut], view, note)
+        # who sat where as far as they may see: a later substitute is news of a later round
+        upto = r.behind.rounds.events[r.behind.cut].action_idx if r.behind.shown else 0
+        data["seats_over_time"] = [h for h in data["seats_over_time"] if upto is None or h["from_action"] <= upto]
+        data["names"] = {h["seat"]: h["name"] for h in data["seats_over_time"]}
+        return data
+
+    @staticmethod
+    def _public_note(t: LoadedTable) -> str:
         if t.row.status == "abandoned":
-            note = (
+            return (
                 "The public record of an abandoned game. An abandoned game's secrets stay secret: "
                 "it holds no seed and no secret orders, so it cannot be replayed or continued."
             )
-        else:
-            note = (
-                "The public record of a game still in play: no seed and no secret orders, so it "
-                "cannot be replayed or continued. The full record can be exported when the game ends."
-            )
+        return (
+            "The public record of a game still in play: no seed and no secret orders, so it "
+            "cannot be replayed or continued. The full record can be exported when the game ends."
+        )
+
+    async def _public_dict(self, t: LoadedTable, events: list[EventRow], view: Any, note: str) -> dict:
+        g, state = t.game, started_state(t)
         return {
             "format": PUBLIC_FORMAT,
             "note": note,
@@ -177,7 +202,7 @@ class History:
                 {"action": e.action_idx + 1 if e.action_idx is not None else None, "text": e.text}
                 for e in events
             ],
-            "public_view": g.view(state, PUBLIC),
+            "public_view": view,
         }
 
     async def _seats_over_time(self, t: LoadedTable) -> list[dict]:

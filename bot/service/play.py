@@ -42,6 +42,7 @@ from .tablebase import (
 )
 
 if TYPE_CHECKING:
+    from .gallery import Gallery
     from .loaded import TableAccess
     from .posts import Posts
 
@@ -59,11 +60,13 @@ class Play:
         posts: Posts,
         automatic: AutomaticPlayers,
         clock: Callable[[], float],
+        gallery: Gallery,
     ) -> None:
         self.access = access
         self.posts = posts
         self.automatic = automatic
         self.clock = clock
+        self.gallery = gallery  # a step sends the table's spectators what is now old enough
         # tables whose automatic moves another process's saves cut short (`autoplay`)
         self.unsettled: set[int] = set()
 
@@ -180,6 +183,7 @@ class Play:
             prompts=after, settings=t.known_settings(), holders=t.known_holders(),
         )
         out = self._step_outbox(saving, before, events, changes)
+        row = await self.gallery.catch_up(saving, events, out, row)  # what each spectator is sent
         row = pacts_passed(saving, out, row)  # pacts whose `until` the step passed: ended, parties reminded
         t = await self.access.save(
             t,

@@ -39,6 +39,7 @@ AUTO_CAP = 5000  # automatic moves in one call chain (a table of automatic seats
 # 116 actions/s and SQLite 789 -> 388.
 CACHE_SIZE = 2048
 MAX_HOURS = 24 * 365  # the longest phase or reminder lead a setting takes: a year
+MAX_SPECTATOR_DELAY = 5  # whole rounds
 DEFAULT_LOOP_CAP = 200  # default orders applied for one expired phase before we suspect a bug
 # Said publicly when the game's own code fails: its message may name hidden facts (a card
 # in a Hand), so it goes only to the log, where bot/process/logsafe.py withholds it too.
@@ -98,6 +99,8 @@ class Settings(BaseModel):
     round_threads: bool = False
     # who plays the automatic seats (bot/service/automatic.py): the game's search or its basic player
     automatic_player: Literal["strong", "quick", "basic"] = "strong"
+    # how many whole rounds behind the table a spectator follows it (bot/service/gallery.py)
+    spectator_delay: int = Field(default=1, ge=0, le=MAX_SPECTATOR_DELAY)
     # the game's own phase lengths (Game.deadline_settings), e.g. {"crisis_minutes": 30}
     extra: dict[str, Annotated[float, Field(gt=0)]] = Field(default_factory=dict)
 
@@ -113,6 +116,7 @@ class Settings(BaseModel):
         "session_minutes",
         "between_sessions",
         "automatic_player",
+        "spectator_delay",
     )
 
     @classmethod
@@ -164,6 +168,13 @@ class Settings(BaseModel):
                     "decision), quick (a shorter search) or basic (instant, and easy to beat)."
                 )
             data[key] = text.lower()
+        elif key == "spectator_delay":
+            if text not in {str(n) for n in range(MAX_SPECTATOR_DELAY + 1)}:
+                raise TableError(
+                    f"spectator_delay is a whole number of rounds from 0 to {MAX_SPECTATOR_DELAY}: how far "
+                    "behind the table a spectator (/diplomacy spectate) follows it."
+                )
+            data[key] = int(text)
         elif key == "round_threads":
             if text.lower() not in ("on", "off", "true", "false", "yes", "no"):
                 raise TableError("round_threads must be on or off.")
@@ -220,6 +231,7 @@ class Settings(BaseModel):
             f"on_outage: {self.on_outage}",
             f"round_threads: {'on' if self.round_threads else 'off'}",
             f"automatic_player: {self.automatic_player} (who plays automatic seats: strong, quick or basic)",
+            f"spectator_delay: {self.spectator_delay} (whole rounds a spectator follows behind the table)",
         ]
         lines += [f"{k}: {v:g}" for k, v in sorted(self.extra.items())]
         return "\n".join(lines)

@@ -19,7 +19,9 @@ builds the parts that own the rest, each reached as an attribute:
   talks;
 - `sessions` (live_sessions.py): the table's weekly live sessions (`/game session`);
 - `history` (history.py): the log, export, import and publishing;
-- `diplomacy` (diplomacy.py): showing one's hidden things, pacts on record.
+- `diplomacy` (diplomacy.py): showing one's hidden things, pacts on record;
+- `gallery` (gallery.py): spectators, what they are sent, and what any member may read
+  of a table (`Gallery.read`, which every reading method here goes through).
 
 The parts talk through public methods only; none of them holds a table of its own.
 """
@@ -52,6 +54,7 @@ from .controls import Controls
 from .deadlines import Deadlines
 from .deliveries import Deliveries
 from .diplomacy import Diplomacy
+from .gallery import CHANNEL_SHOWS_ALL, Gallery
 from .history import History
 from .live_sessions import LiveSessions
 from .loaded import LoadedTable, TableAccess, dealt_seat, started_state
@@ -134,8 +137,9 @@ class TableService:
         # the parts, each given what it uses (no part knows one built after it)
         self.notifications = Notifications(self.access, self.preferences, clock)
         self.posts = Posts(self.access, self.notifications, clock)
-        self.play = Play(self.access, self.posts, self.automatic, clock)
-        self.history = History(self.access, self.posts, clock, self.default_settings)
+        self.gallery = Gallery(self.access, clock)  # spectators, and what a member may read
+        self.play = Play(self.access, self.posts, self.automatic, clock, self.gallery)
+        self.history = History(self.access, self.posts, clock, self.default_settings, self.gallery)
         self.deadlines = Deadlines(self.access, self.play, self.posts, self.notifications, shards, clock)
         self.lobby = Lobby(store, self.access, self.posts, self.play, clock, self.default_settings, seed_source)
         self.controls = Controls(self.access, self.play, self.posts, clock)
@@ -151,7 +155,7 @@ class TableService:
         """Read the time from `clock` from now on, here and in every part (the console's
         `wait` moves it)."""
         self.clock = clock
-        parts = (self.access, self.notifications, self.posts, self.play, self.history, self.deadlines)
+        parts = (self.access, self.notifications, self.posts, self.gallery, self.play, self.history, self.deadlines)
         for part in (*parts, self.lobby, self.controls, self.sessions, self.deliveries, self.community, self.diplomacy):
             part.clock = clock
 
@@ -174,7 +178,8 @@ class TableService:
             who = next((escape(s.name) for s in t.seats if s.user_id == user_id), "A server manager")
             out.posts.append(Post(to="channel", kind="notice", text=f"{who} abandoned the game."))
             out.lobby_changed = True  # its lobby entry, if any, removed
-            t = await self.access.save(t, row=replace(t.row, status="abandoned"), deadlines=[], outbox=out)
+            row = await self.gallery.catch_up(t, [], out, replace(t.row, status="abandoned"))
+            t = await self.access.save(t, row=row, deadlines=[], outbox=out)
             await self.lobby.abandoned(t, out)  # its lobby entry removed, the game archived
             out.status = self.posts.status(t)
             out.reply = "The game is abandoned."
@@ -197,7 +202,7 @@ class TableService:
         button (80 characters) and no two read the same (`render.button_labels`); the key
         names the choice itself, so a button outlives other members' moves (`act_choice`)."""
         async with self.access.lock(channel_id):
-            t = await self.access.load(channel_id)
+            t = (await self.gallery.read(channel_id, user_id)).table
             me = t.seat_of(user_id)
             if me is None:
                 raise TableError(NOT_SEATED)
@@ -216,7 +221,7 @@ class TableService:
         an attack's odds), by index; {} once the table has moved past `step`. The caller's
         own seat only, like `choices`."""
         async with self.access.lock(channel_id):
-            t = await self.access.load(channel_id)
+            t = (await self.gallery.read(channel_id, user_id)).table
             me = t.seat_of(user_id)
             if me is None or me.seat is None or t.state is None or t.state.step != step:
                 return {}
@@ -315,7 +320,7 @@ class TableService:
         self, channel_id: int, user_id: int, name: str, option: str, typed: dict[str, Any], current: str
     ) -> list[Choice]:
         try:
-            t = await self.access.load(channel_id)
+            t = (await self.gallery.read(channel_id, user_id)).table
             if name == "join" and option == "preference":
                 return _matching(self.lobby.nations(t, user_id), current)
             me = t.seat_of(user_id)
@@ -331,15 +336,26 @@ class TableService:
             return []
 
     # -- reading ---------------------------------------------------------------------------
-    async def status(self, channel_id: int) -> str:
-        return self.posts.status(await self.access.load(channel_id), result=True)
+    async def status(self, channel_id: int, reader: int | None = None) -> str:
+        """The public status (`/game status`), as member `reader` may read it: a spectator
+        of a game in play reads it as it stood some rounds ago (bot/service/gallery.py)."""
+        r = await self.gallery.read(channel_id, reader)
+        if r.behind is not None:
+            return await self.gallery.status(r)
+        return self.posts.status(r.table, result=True)
 
-    async def picture(self, channel_id: int) -> Picture | None:
-        """The table's public board picture; None before the start, for a game without one, or
-        when this service draws none."""
-        t = await self.access.load(channel_id)
+    async def picture(self, channel_id: int, reader: int | None = None) -> Picture | None:
+        """The table's public board picture, as member `reader` may see it; None before the
+        start, for a game without one, when this service draws none, or when a spectator may
+        see nothing yet."""
+        r = await self.gallery.read(channel_id, reader)
+        t = r.table
         if t.state is None or not self.draw_pictures:
             return None
+        if r.behind is not None:
+            state = await self.gallery.state_at(r)
+            # -1: a replayed state's version (no row's `hash` is -1: Python keeps it for errors)
+            return None if state is None else await self.pictures.board(channel_id, -1, t.game, state)
         # keyed by the state itself, not the row's version: a save of bookkeeping alone (where
         # the round summary starts, a thread) draws nothing again
         return await self.pictures.board(channel_id, hash(t.row.state), t.game, t.state)
@@ -349,7 +365,7 @@ class TableService:
         state replayed from the stored log); [] for a game not finished or without pictures."""
         from ..store.records import record_from_store
 
-        t = await self.access.load(channel_id)
+        t = (await self.gallery.read(channel_id, None)).table  # a finished game: all of it is public
         if t.row.status != "finished" or t.state is None or not self.draw_pictures:
             return []
         record = await record_from_store(self.store, channel_id)
@@ -368,14 +384,14 @@ class TableService:
     async def my_picture(self, channel_id: int, user_id: int) -> Picture | None:
         """The caller's private picture (their Hand, sheet or screen); None if they hold no
         seat in a started game."""
-        t = await self.access.load(channel_id)
+        t = (await self.gallery.read(channel_id, user_id)).table
         me = t.seat_of(user_id)
         if t.state is None or me is None or me.seat is None or not self.draw_pictures:
             return None
         return await self.pictures.private(channel_id, hash(t.row.state), t.game, t.state, me.seat)
 
     async def me(self, channel_id: int, user_id: int) -> str:
-        t = await self.access.load(channel_id)
+        t = (await self.gallery.read(channel_id, user_id)).table
         me = t.seat_of(user_id)
         if me is None:
             raise TableError(NOT_SEATED)
@@ -386,8 +402,11 @@ class TableService:
     async def aid(self, channel_id: int, user_id: int, game: str | None = None) -> str:
         """The player aid of `game`, or of this channel's table's game; at a started table,
         with the caller's own figures (their seat's view of public facts only)."""
+        behind = False
         try:
-            t: LoadedTable | None = await self.access.load(channel_id)
+            read = await self.gallery.read(channel_id, user_id)
+            t: LoadedTable | None = read.table
+            behind = read.behind is not None  # a spectator: the aid without the live table's figures
         except TableError:  # no table here
             t = None
         try:
@@ -396,7 +415,7 @@ class TableService:
             raise TableError(str(exc)) from None
         if g is None:
             raise TableError("There is no table here: name a game, e.g. /game help game:crisis1914 aid:True.")
-        if t is None or t.game.id != g.id or t.state is None:
+        if t is None or t.game.id != g.id or t.state is None or behind:
             return g.aid(None, None)
         me = t.seat_of(user_id)
         return g.aid(t.state, me.seat if me is not None else None)
@@ -448,7 +467,11 @@ class TableService:
                 new = new.changed(key, value, t.game.deadline_settings)
             t = await self.access.save(t, row=replace(t.row, settings=new.to_json()))
             said = ", ".join(f"{k} = {v}" for k, v in changes.items())
-            out = Outbox(channel_id=channel_id, reply=f"Settings:\n{new.describe()}")
+            reply = f"Settings:\n{new.describe()}"
+            if any(k.strip().lower() == "spectator_delay" for k in changes):
+                # the gallery cannot hide the channel itself (docs/rulings.md: the gallery)
+                reply += f"\n{CHANNEL_SHOWS_ALL}"
+            out = Outbox(channel_id=channel_id, reply=reply)
             out.posts.append(
                 Post(
                     to="channel",
