@@ -1,9 +1,9 @@
 """Delivering an Outbox in Discord.
 
-- the table's one status message is edited in place: the round summary (what happened
-  this Week, round or turn, growing as it goes) as its text, and the status card (who
-  owes what, then a field per nation, within 1,000 characters) as its embed, with the
-  board picture as the embed's image; a finished summary stays in the channel as a
+- the table's one status message is edited in place, drawn with Components V2
+  (status_layout.py): who is awaited and by when at the top, the board picture at full
+  width, a line per seat, then the round summary (what happened this Week, round or turn,
+  growing as it goes) and the buttons; a finished summary stays in the channel as a
   message of its own and a new status message takes over below it (docs/rulings.md,
   Discord adapter 27), so an action's public events are never posts of their own;
 - private lines reach only their seat: in the caller's ephemeral reply, else by DM, and
@@ -39,7 +39,8 @@ from bot.service.tables import TableService
 from .interact import picture_file
 from .pending import SAYING_AGAIN, PendingPosts, discord_failure, send_once
 from .private import PrivateLines
-from .views import CUSTOM_ID, own_choices, status_view
+from .status_layout import layout_digest, status_layout, summary_layout
+from .views import CUSTOM_ID, own_choices
 
 __all__ = ["Delivery"]
 
@@ -57,7 +58,7 @@ class Delivery:
         self.service = service
         self.clock = clock  # the deadline ticker's: a turn notice's grace runs on it
         self._status_ids: dict[int, int] = {}  # table channel -> its status message
-        self._shown: dict[int, tuple[str, str]] = {}  # table channel -> the status text and card last shown
+        self._shown: dict[int, str] = {}  # table channel -> the status layout last shown (layout_digest)
         self._locks = KeyedLocks()  # table channel -> its status message's edits, while any run
         self._pictured: dict[int, bytes] = {}  # table channel -> the digest of the picture shown
         # DMs and the turn notices held for their grace (private.py)
@@ -176,19 +177,18 @@ class Delivery:
     async def _show_status(
         self, channel: Any, card: StatusCard, summary: Summary | None, *, new: bool, picture: Picture | None = None
     ) -> None:
-        """Edit the status message: the live summary as its text, the card as its embed and
-        the board picture as the embed's image, in one call (the picture uploaded again only
-        when it changed). When a summary message is finished (a new round, or full), the
-        status message keeps it, bare, and a new status message below takes over."""
-        embed = _embed(card, picture)
+        """Edit the status message: the card, the board picture and the live summary, in one
+        call (the picture uploaded again only when it changed). When a summary message is
+        finished (a new round, or full), the status message keeps it, bare, and a new status
+        message below takes over."""
         status_id = None if new else await self._find_status(channel)
         if summary is None:  # before the start: the lobby's card alone
-            await self._edit_status(channel, status_id, "", embed, picture)
+            await self._edit_status(channel, status_id, card, "", picture)
             return
         *finished, live = summary.parts
         held = status_id if status_id is not None and summary.held_by == status_id else None
         if held is not None and not finished:
-            posted = await self._edit_status(channel, held, live.text(), embed, picture, remember=False)
+            posted = await self._edit_status(channel, held, card, live.text(), picture, remember=False)
             if posted is not None:  # the message was deleted: the new one holds the summary
                 await self.service.posts.summary_moved(channel.id, posted, live)
             return
@@ -199,15 +199,15 @@ class Delivery:
             await self._retire(channel, status_id)  # the lobby's: the game's first summary begins below it
         for text in texts:
             await send_once(self.client, channel, text, allowed_mentions=NO_MENTIONS)
-        posted_id = await self._post_status(channel, live.text(), embed, picture, remember=False)
+        posted_id = await self._post_status(channel, card, live.text(), picture, remember=False)
         await self.service.posts.summary_moved(channel.id, posted_id, live)
 
     async def _edit_status(
         self,
         channel: Any,
         message_id: int | None,
+        card: StatusCard,
         text: str,
-        embed: discord.Embed,
         picture: Picture | None,
         *,
         remember: bool = True,
@@ -216,16 +216,18 @@ class Delivery:
         id of a message posted, None when the existing one was edited or already showed it.
         A message posted is stored with the table unless the caller stores it (`remember`)."""
         if message_id is None:
-            return await self._post_status(channel, text, embed, picture, remember=remember)
+            return await self._post_status(channel, card, text, picture, remember=remember)
         digest = hashlib.sha1(picture.png).digest() if picture is not None else None
         changed_picture = digest is not None and self._pictured.get(channel.id) != digest
-        shown = (text, str(embed.to_dict()))
+        layout = status_layout(channel.id, card, text, picture)
+        shown = layout_digest(layout)
         if self._shown.get(channel.id) == shown and not changed_picture:
             return None
         extra = {"attachments": [picture_file(picture)]} if picture is not None and changed_picture else {}
         try:
+            # content and embeds cleared: a status message posted before Components V2 becomes one
             await channel.get_partial_message(message_id).edit(
-                content=text, embed=embed, allowed_mentions=NO_MENTIONS, **extra
+                content=None, embeds=[], view=layout, allowed_mentions=NO_MENTIONS, **extra
             )
             self._shown[channel.id] = shown
             if digest is not None:
@@ -233,19 +235,18 @@ class Delivery:
             return None
         except discord.NotFound:
             pass  # deleted by someone: post a fresh one
-        return await self._post_status(channel, text, embed, picture, remember=remember)
+        return await self._post_status(channel, card, text, picture, remember=remember)
 
     async def _post_status(
-        self, channel: Any, text: str, embed: discord.Embed, picture: Picture | None, *, remember: bool
+        self, channel: Any, card: StatusCard, text: str, picture: Picture | None, *, remember: bool
     ) -> int:
         """Post a new status message; returns its id. It is stored with the table unless the
         caller stores it (`remember`)."""
         digest = hashlib.sha1(picture.png).digest() if picture is not None else None
-        shown = (text, str(embed.to_dict()))
+        layout = status_layout(channel.id, card, text, picture)
+        shown = layout_digest(layout)
         extra = {"file": picture_file(picture)} if picture is not None else {}
-        message = await channel.send(
-            text or None, embed=embed, view=status_view(channel.id), allowed_mentions=NO_MENTIONS, **extra
-        )
+        message = await channel.send(view=layout, allowed_mentions=NO_MENTIONS, **extra)
         self._status_ids[channel.id] = message.id
         self._shown[channel.id] = shown
         if digest is not None:
@@ -263,7 +264,7 @@ class Delivery:
         or buttons (the new status message below has them)."""
         try:
             await channel.get_partial_message(message_id).edit(
-                content=text, embeds=[], attachments=[], view=None, allowed_mentions=NO_MENTIONS
+                content=None, embeds=[], attachments=[], view=summary_layout(text), allowed_mentions=NO_MENTIONS
             )
         except discord.NotFound:  # deleted by someone: the summary goes on as a message
             await send_once(self.client, channel, text, allowed_mentions=NO_MENTIONS)
@@ -411,15 +412,3 @@ def _without_thread_changes(outbox: Outbox) -> Outbox:
     copy.lobby_changed = outbox.lobby_changed
     return copy
 
-
-def _embed(card: StatusCard, picture: Picture | None) -> discord.Embed:
-    """The status card as an embed: a field per nation (side by side where the screen is
-    wide, one under another on a phone), the board picture as its image."""
-    embed = discord.Embed(title=card.title, description=card.description or None)
-    for f in card.fields:
-        embed.add_field(name=f.name, value=f.value, inline=True)
-    if card.footer:
-        embed.set_footer(text=card.footer)
-    if picture is not None:
-        embed.set_image(url=f"attachment://{picture.filename}")
-    return embed

@@ -2,8 +2,9 @@
 SimCord, at the largest table of each game: Crisis: 1914 with 5, Origins with 7,
 Schönbrunn with 6, played to the end by the automatic players.
 
-- At every step the status message's card (its embed) stays under 1,000 characters with
-  nothing left out for room, the waiting line first with its full slash command.
+- At every step the status card stays under 1,000 characters with nothing left out for
+  room, and the status message (a Components V2 layout) under Discord's 4,000, the
+  waiting line first with its full slash command.
 - Every public event of the game is in the channel, whole and in order, in the round
   summaries (one per Week, round or turn, none over 2,000 characters), and an action's
   events are never posts of their own.
@@ -20,6 +21,7 @@ import pytest
 
 from bot.discord import create_bot
 from bot.discord.private import NOTICE_GRACE
+from bot.discord.status_layout import TEXT_LIMIT
 from bot.discord.views import CUSTOM_ID, FULL_LABEL
 from bot.render.status import LIMIT, MORE
 from bot.render.text import MESSAGE_LIMIT
@@ -27,7 +29,7 @@ from bot.service.tables import TableService
 from engine import games
 
 from .conftest import BotConfig
-from .reading import card_size, shown
+from .reading import message_text, shown, status_parts
 
 pytestmark = pytest.mark.simcord
 
@@ -51,7 +53,7 @@ def _status_message(channel):
     found = [
         m
         for m in channel.history()
-        if any(getattr(c, "custom_id", None) == wanted for row in m.components for c in row.children)
+        if any(getattr(c, "custom_id", None) == wanted for row in m.components for c in getattr(row, "children", []))
     ]
     assert len(found) == 1, f"expected one status message, found {len(found)}"
     return found[0]
@@ -81,19 +83,19 @@ async def test_a_whole_game_at_the_largest_table_reads_well_in_the_channel(env, 
     while actions < MAX_ACTIONS and (row := await store.get_table(channel.id)).status == "running":
         state = game.load_state(row.state)
         status = _status_message(channel)
-        (card,) = [e.to_dict() for e in status.embeds]
-        size = card_size(card)
+        card, summary = status_parts(status)
+        size = (await service.posts.status_card(channel.id)).size()
         largest = max(largest, size)
         phases.add(str(getattr(state, "phase", None) or getattr(state, "stage", None)))
         assert size < LIMIT, f"step {state.step}: a card of {size} characters:\n{shown(status)}"
         assert MORE not in shown(status), f"step {state.step}: the card left something out:\n{shown(status)}"
-        assert card["description"].startswith("**Waiting for** "), card["description"]
-        assert f"/{game.group} " in card["description"]  # the full slash command
-        assert len(status.content) <= MESSAGE_LIMIT
+        assert card.split("\n")[1].startswith("**Waiting for** "), card  # under the title: who, what, when
+        assert f"/{game.group} " in card  # the full slash command
+        assert len(summary) <= MESSAGE_LIMIT and len(shown(status)) <= TEXT_LIMIT
 
         if restarted_at is None and actions == 120:
             # a restart with a fresh service over the same database: nothing in memory survives
-            before_restart, status_id = status.content, status.id
+            before_restart, status_id = summary, status.id
             service = TableService(store, clock=clock, draw_pictures=False)
             await env.restart_bot(create_bot(BotConfig(), service))
             restarted_at = actions
@@ -109,17 +111,17 @@ async def test_a_whole_game_at_the_largest_table_reads_well_in_the_channel(env, 
         if restarted_at == actions - 1:
             after = _status_message(channel)
             if after.id == status_id:  # the same summary goes on: what it said is still there
-                assert after.content.startswith(before_restart), (before_restart, after.content)
+                assert status_parts(after)[1].startswith(before_restart), (before_restart, shown(after))
             else:  # the action began a new round: the old message is that round's summary now
                 (old,) = [m for m in channel.history() if m.id == status_id]
-                assert old.content == before_restart or old.content.startswith(before_restart)
-                assert old.embeds == [] and old.components == []
+                assert message_text(old).startswith(before_restart)
+                assert old.embeds == [] and not old.attachments and status_parts(old)[0] == ""
     await env.advance_time(NOTICE_GRACE)
 
     assert (await store.get_table(channel.id)).status == "finished", f"unfinished after {actions} actions"
     final = _status_message(channel)  # after the end: the result, still within the card
-    assert "**The game is over" in final.embeds[0].description
-    assert card_size(final.embeds[0].to_dict()) < LIMIT and MORE not in shown(final)
+    assert "**The game is over" in status_parts(final)[0]
+    assert (await service.posts.status_card(channel.id)).size() < LIMIT and MORE not in shown(final)
     assert restarted_at is not None
     print(f"\n{game_id}, {len(players)} players: {actions} actions, {calls / actions:.2f} calls per action, "
           f"largest card {largest} characters, phases {sorted(phases)}")
@@ -127,16 +129,19 @@ async def test_a_whole_game_at_the_largest_table_reads_well_in_the_channel(env, 
 
     # every public event of the game, whole and in order, in the channel's messages
     history = channel.history()
-    record = _plain("\n".join(m.content for m in history))
+    # a status message's summary is below its card; the others are text alone
+    record = _plain("\n".join(status_parts(m)[1] for m in history))
     events = list(reversed(await store.get_events(channel.id, limit=100_000)))
     at = 0
     for e in events:
         found = record.find(_plain(e.text), at)
         assert found >= 0, f"not in the channel (after position {at}): {e.text!r}"
         at = found + len(_plain(e.text))
-    assert all(len(m.content) <= MESSAGE_LIMIT for m in history)
+    assert all(len(status_parts(m)[1]) <= MESSAGE_LIMIT for m in history)
     # the summaries are one message per round (or more, when one fills), never one per action
-    summaries = [m for m in history if m.content and not m.content.startswith(("**Final standings**",))]
+    summaries = [
+        m for m in history if status_parts(m)[1] and not message_text(m).startswith("**Final standings**")
+    ]
     assert len(summaries) < actions / 4, (len(summaries), actions)
 
     # "Full status" gives anyone the whole text the card leaves out for room

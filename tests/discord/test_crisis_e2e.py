@@ -267,7 +267,8 @@ def _the_status_shows_the_table(status: str, state: CrisisState) -> None:
     nations = load_content().nations
     assert f"Week {state.week} of 6" in status, status
     order = [n for n in state.current if n] + [n for n in state.players if n not in state.current]
-    fields = [re.match(r"\d+\. (.+?) \(", line)[1] for line in status.splitlines() if re.match(r"\d+\. \w", line)]
+    # one line per seat: "**1. Berchtold (Austria-Hungary) · anna** — **3 DP** · …"
+    fields = [m[1] for line in status.splitlines() if (m := re.match(r"\*\*\d+\. (.+?) \(", line))]
     assert fields[-len(order) :] == [nations[n].statesman for n in order], (fields, status)
     for nid, p in state.players.items():
         dp = f"{p.score}" + (f" & {p.second}" if p.second is not None else "")

@@ -27,7 +27,7 @@ def _status_message(channel):
     found = [
         m
         for m in channel.history()
-        if any(getattr(c, "custom_id", None) == wanted for row in m.components for c in row.children)
+        if any(getattr(c, "custom_id", None) == wanted for row in m.components for c in getattr(row, "children", []))
     ]
     assert len(found) == 1, f"expected one status message, found {len(found)}"
     return found[0]

@@ -317,11 +317,12 @@ def _card_shows(text: str, state: SchonbrunnState) -> None:
     assert f"Schönbrunn · Round {state.round} of {state.rounds} · {PHASES[state.stage]}" in text, text
     if state.hierarchy:
         assert f"Master of Ceremonies: {nation[state.master]}" in text
-        fields = [re.fullmatch(r"\d+\. ([^·]+) · \w+", line) for line in text.splitlines()]
+        # one line per seat: "**1. Austria · s1** — **12 Prestige** · …"
+        fields = [re.match(r"\*\*\d+\. ([^·]+) · \w+\*\* — ", line) for line in text.splitlines()]
         order = [m[1] for m in fields if m]
         assert order == [nation[s] for s in state.hierarchy], (order, text)
     for s, p in state.players.items():
-        assert re.search(rf"{re.escape(nation[s])} · \w+\n\*\*{p.prestige} Prestige\*\*", text), (s, text)
+        assert re.search(rf"{re.escape(nation[s])} · \w+\*\* — \*\*{p.prestige} Prestige\*\*", text), (s, text)
 
 
 def _status_shows(text: str, state: SchonbrunnState) -> None:
