@@ -13,6 +13,7 @@ import pytest
 from bot.service.pacts import PACT_CHARS, parse_until
 from bot.service.tablebase import TableError
 from engine import games
+from tests.render.lint import lint
 
 from .conftest import ANNA, BORIS, CARL, CHANNEL, member, started
 
@@ -43,6 +44,8 @@ async def test_a_pact_is_asked_of_each_party_privately_and_active_once_all_confi
     assert "(active)" in out.reply
     assert all("it is active now" in text for u in (ANNA, BORIS) for text in _to(out, u))
     assert "Pact 1** (active)" in await service.diplomacy.pacts(CHANNEL, BORIS)
+    texts = [*(p.text for p in out.posts), out.reply, await service.diplomacy.pacts(CHANNEL, BORIS)]
+    assert not lint(texts, "pacts")
 
 
 async def test_one_decline_declines_it_and_a_renounced_pact_tells_the_others(service):
@@ -131,3 +134,20 @@ async def test_pacts_are_in_no_export_during_the_game_and_in_the_record_after_it
     assert "**Pact 1** (active) between anna" in published and "Ruritania stays neutral" in published
     with pytest.raises(TableError, match="over"):
         await _pact(service, "Too late")
+
+
+async def test_the_replay_page_lists_every_showing_and_pact_after_the_end(service):
+    await started(service, "crisis1914", ANNA, BORIS)
+    card = (await service.diplomacy.showable(CHANNEL, ANNA))[0].name
+    await service.diplomacy.show(CHANNEL, ANNA, card, [member(BORIS)])
+    await _pact(service, "Ruritania <stays> neutral", "Week 2")
+    with pytest.raises(TableError, match="when the game ends"):
+        await service.history.export_html(CHANNEL)
+    while await service.auto(CHANNEL) is not None:
+        pass
+    page = (await service.history.export_html(CHANNEL)).decode()
+    section = page[page.index('<section id="diplomacy"') :]
+    assert f"shown by anna (Berchtold (Austria-Hungary)), checked by the referee (Week 1): anna holds {card}" in section
+    assert "To Sazonov (Russia):" in section
+    assert "Pact 1</b> (proposed), between anna and boris" in section
+    assert "Ruritania &lt;stays&gt; neutral" in section and "until the end of Week 2" in section

@@ -10,6 +10,7 @@ import json
 import pytest
 
 from bot.service.tablebase import TableError
+from tests.render.lint import lint
 
 from .conftest import ANNA, BORIS, CARL, CHANNEL, member, started
 
@@ -37,6 +38,7 @@ async def test_a_shown_card_reaches_only_the_players_named_and_the_channel_learn
     assert public == ["anna showed something to boris."]
     assert card in out.reply and "Nobody else" in out.reply  # the shower's own answer
 
+    assert not lint([*(p.text for p in out.posts), out.reply], "showing")
     log = await service.history.log(CHANNEL)
     assert "anna showed something to boris." in log and card not in log.split("log, page")[1]
     record = json.dumps(await service.history.export(CHANNEL))  # the public record, mid-game

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from bot.service.verbs import VERBS
 from engine import games
 
 GAME_COMMANDS = {
@@ -29,6 +30,7 @@ def prompt_kinds() -> set[str]:
 def known_commands() -> dict[str, set[str]]:
     """Every slash-command group players can type, with its commands."""
     known = {"game": set(GAME_COMMANDS)}
+    known["diplomacy"] = {p.split(" ")[1] for p in VERBS if p.startswith("diplomacy ")}
     for gid in games.ids():
         g = games.get(gid)
         known[g.group] = {c.name for c in g.commands}

@@ -26,6 +26,7 @@ from engine import games
 from engine.core import GameError
 
 from ...store.records import FORMAT, PUBLIC_FORMAT, Record, ReplayError, check_format, parse_json, replay
+from .diplomacy import with_diplomacy
 from .page import Facts, assemble
 from .walk import walk_game, walk_public_record
 
@@ -93,7 +94,8 @@ def replay_page(record: Record | dict[str, Any] | str | bytes) -> bytes:
             else ""
         ),
     )
-    return assemble(walk, facts).encode("utf-8")
+    page = assemble(walk, facts)
+    return (page if abandoned else with_diplomacy(page, raw)).encode("utf-8")  # showings and pacts
 
 
 def _raw(record: Record | dict[str, Any] | str | bytes) -> dict[str, Any]:
