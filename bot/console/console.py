@@ -318,7 +318,7 @@ class Console:
         await self.show(await self.service.lobby.start(CHANNEL, uid, options.get("seed")), user)
 
     async def _status(self, user: str, uid: int, options: dict[str, Any]) -> None:
-        self._last_status = await self.service.status(CHANNEL)
+        self._last_status = await self.service.status(CHANNEL, uid)
         self.say(self._last_status)
         await self.show_picture()
 
@@ -326,7 +326,7 @@ class Console:
         self.private(user, await self.service.me(CHANNEL, uid))
 
     async def _log(self, user: str, uid: int, options: dict[str, Any]) -> None:
-        self.say(await self.service.history.log(CHANNEL, options.get("page", 1)))
+        self.say(await self.service.history.log(CHANNEL, options.get("page", 1), uid))
 
     async def _rules(self, user: str, uid: int, options: dict[str, Any]) -> None:
         self.say(self.service.rules(options["game"]))
@@ -389,14 +389,14 @@ class Console:
         if options.get("format") == "html":  # the replay page, after the end: it needs a file to go to
             if not options.get("file"):
                 raise ConsoleError("/game export format:html needs file:<path> (the page is a file to open)")
-            page = await self.service.history.export_html(CHANNEL)
+            page = await self.service.history.export_html(CHANNEL, uid)
             try:
                 Path(options["file"]).write_bytes(page)
             except OSError as exc:
                 raise ConsoleError(f"cannot write {options['file']}: {exc.strerror}") from None
             self.private(user, f"The replay page is in {options['file']}: open it in a browser.")
             return
-        record = json.dumps(await self.service.history.export(CHANNEL), indent=1)
+        record = json.dumps(await self.service.history.export(CHANNEL, uid), indent=1)
         if options.get("file"):
             try:
                 Path(options["file"]).write_text(record, encoding="utf-8")

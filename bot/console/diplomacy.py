@@ -52,6 +52,9 @@ class DiplomacyLines:
                 renounce=options.get("renounce"),
             )
             await self.show(out, user)
+        elif verb == "spectate":  # watch the table some rounds behind (bot/service/gallery.py)
+            stop = options.get("stop", False)
+            await self.show(await self.service.gallery.spectate(self.channel, uid, stop=stop), user)
         else:
             self.private(user, await d.pacts(self.channel, uid))
 

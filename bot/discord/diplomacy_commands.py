@@ -193,3 +193,11 @@ class DiplomacyGroup(app_commands.Group):
     async def pacts(self, interaction: discord.Interaction) -> None:
         channel_id = await table_channel_id(interaction)
         await answer_private(interaction, host(interaction).service.diplomacy.pacts(channel_id, interaction.user.id))
+
+    @app_commands.command(name="spectate", description="Not seated? Watch this table by DM, some rounds behind it")
+    @app_commands.describe(stop="Stop watching this table")
+    async def spectate(self, interaction: discord.Interaction, stop: bool = False) -> None:
+        # asked in the table's channel or thread: the member can open it (docs/rulings.md 47)
+        channel_id = await table_channel_id(interaction)
+        gallery = host(interaction).service.gallery
+        await answer_outbox(interaction, gallery.spectate(channel_id, interaction.user.id, stop=stop))

@@ -92,6 +92,8 @@ class PrivateLines:
         for post in outbox.posts:
             if post.to != "seat" or post.user_id is None or post.user_id == caller_id:
                 continue
+            if post.kind == "gallery" and not await _may_open(channel, post.user_id):
+                continue  # a spectator who can no longer open the table's channel reads nothing of it (ruling 47)
             if post.kind in ("prompt", "reminder") and not post.dm:
                 continue  # the player chose mentions: the line waits in /game me, not in a DM
             if post.kind == "prompt":
@@ -275,3 +277,19 @@ class PrivateLines:
     def reopened(self, user_id: int) -> None:
         """The member asked for DMs again (`/game notify mode:dm`): try them next time."""
         self._closed.discard(user_id)
+
+
+async def _may_open(channel: Any, user_id: int) -> bool:
+    """Whether the member may open the table's channel now (Discord's permissions): the
+    gallery's DMs reach only those who may (docs/rulings.md 47). One request when the
+    member is not cached; a member who has left the server may open nothing."""
+    guild = getattr(channel, "guild", None)
+    if guild is None:
+        return False
+    member = guild.get_member(user_id)
+    if member is None:
+        try:
+            member = await guild.fetch_member(user_id)
+        except discord.HTTPException:
+            return False
+    return bool(channel.permissions_for(member).view_channel)

@@ -132,7 +132,7 @@ class GameGroup(app_commands.Group):
     @app_commands.command(name="status", description="The table's public status")
     async def status(self, interaction: discord.Interaction) -> None:
         channel_id = await table_channel_id(interaction)
-        await answer_private(interaction, host(interaction).service.status(channel_id))
+        await answer_private(interaction, host(interaction).service.status(channel_id, interaction.user.id))
 
     @app_commands.command(name="me", description="Your hand, your orders and what you owe (only you see it)")
     async def me(self, interaction: discord.Interaction) -> None:
@@ -145,7 +145,7 @@ class GameGroup(app_commands.Group):
     async def log(self, interaction: discord.Interaction, page: Page = 1) -> None:
         channel_id = await table_channel_id(interaction)
         try:
-            text = await host(interaction).service.history.log(channel_id, page)
+            text = await host(interaction).service.history.log(channel_id, page, interaction.user.id)
         except REFUSALS as exc:
             await say(interaction, str(exc))
             return

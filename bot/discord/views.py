@@ -96,7 +96,7 @@ class FullStatus(
         return cls(int(match["channel_id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await answer_private(interaction, host(interaction).service.status(self.channel_id))
+        await answer_private(interaction, host(interaction).service.status(self.channel_id, interaction.user.id))
 
 
 def status_view(channel_id: int) -> discord.ui.View:
@@ -138,7 +138,7 @@ class LogPage(
         return cls(int(match["channel_id"]), int(match["page"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        text = await host(interaction).service.history.log(self.channel_id, self.page)
+        text = await host(interaction).service.history.log(self.channel_id, self.page, interaction.user.id)
         await interaction.response.edit_message(
             content=text[:MESSAGE_LIMIT], view=log_view(self.channel_id, text)
         )

@@ -148,6 +148,7 @@ VERBS: dict[str, Verb] = _verbs(
         ),
     ),
     Verb("diplomacy pacts"),
+    Verb("diplomacy spectate", (Opt("stop", "bool"),)),  # watch a table some rounds behind (gallery.py)
     # /community
     Verb("community history", (GAME, Opt("member", "member"), PAGE, GAME_NUMBER)),
     Verb("community leaderboard", (Opt("game", required=True), PAGE)),
