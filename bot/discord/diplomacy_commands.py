@@ -139,7 +139,7 @@ class DiplomacyGroup(app_commands.Group):
             channel_id = await table_channel_id(interaction)
             found = await host(interaction).service.diplomacy.showable(channel_id, interaction.user.id)
         except Exception:  # autocomplete must never fail the interaction
-            log.exception("showable items for %r", current)
+            log.exception("showable items at a table")  # never what was typed: it may name a secret
             return []
         typed = current.casefold()
         names = dict.fromkeys(s.name for s in found if typed in s.name.casefold())

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from engine.core import Showable, did_you_mean
+from engine.core import Showable, did_you_mean, fold
 
 from ..render import escape
 from ..store import EventRow, SeatRow
@@ -340,8 +340,8 @@ def _find_item(t: LoadedTable, me: SeatRow, item: str) -> Showable:
     they may show instead, or why the rules keep it hidden even from them."""
     assert t.state is not None and me.seat is not None
     items = t.game.showable(t.state, me.seat)
-    typed = " ".join(item.split()).casefold()
-    found = next((s for s in items if s.name.casefold() == typed), None)
+    typed = fold(item)  # case, accents and spacing aside: "szapary" is Szapáry
+    found = next((s for s in items if fold(s.name) == typed), None)
     if found is not None and found.refused:
         raise TableError(f"You cannot show {found.name}: {found.refused}.")
     if found is not None:

@@ -12,6 +12,7 @@ import pytest
 
 from bot.service.pacts import PACT_CHARS, parse_until
 from bot.service.tablebase import TableError
+from bot.store.records import Record, replay
 from engine import games
 from tests.render.lint import lint
 
@@ -128,6 +129,7 @@ async def test_pacts_are_in_no_export_during_the_game_and_in_the_record_after_it
     while await service.auto(CHANNEL) is not None:
         pass
     record = await service.history.export(CHANNEL)
+    assert replay(games.get("crisis1914"), Record.model_validate(record)).ok  # the record still replays
     (pact,) = record["diplomacy"]["pacts"]
     assert pact["text"] == "Ruritania stays neutral" and pact["status"] == "active" and pact["number"] == 1
     published = "\n".join(p.text for p in (await service.history.publish(CHANNEL, ANNA)).posts)

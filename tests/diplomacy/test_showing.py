@@ -6,6 +6,7 @@ list every showing (before it, no export carries one)."""
 from __future__ import annotations
 
 import json
+import unicodedata
 
 import pytest
 
@@ -13,6 +14,11 @@ from bot.service.tablebase import TableError
 from tests.render.lint import lint
 
 from .conftest import ANNA, BORIS, CARL, CHANNEL, member, started
+
+
+def fold_plain(name: str) -> str:
+    """A name typed without its accents, as a keyboard without them types it."""
+    return unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
 
 
 async def _hand(service, user: int) -> list[str]:
@@ -60,6 +66,9 @@ async def test_a_card_not_in_hand_is_refused_naming_the_hand_with_did_you_mean(s
         await service.diplomacy.show(CHANNEL, ANNA, "Hoyos", [member(BORIS)])
     assert str(refused.value).startswith("You do not hold Hoyos: your Hand is ")
     assert all(name in str(refused.value) for name in hand)
+    accented = next((c for c in hand if c != fold_plain(c)), None)
+    if accented is not None:  # typed without its accents, it is still the card
+        await service.diplomacy.show(CHANNEL, ANNA, fold_plain(accented), [member(BORIS)])
     with pytest.raises(TableError, match="Did you mean"):
         await service.diplomacy.show(CHANNEL, ANNA, hand[0][:-1], [member(BORIS)])
 

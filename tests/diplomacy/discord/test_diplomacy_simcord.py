@@ -120,3 +120,28 @@ async def test_a_pact_is_confirmed_from_the_dm_button_and_stays_private_until_th
     assert published.ephemeral, published.response.content
     await env.advance_time(5)
     assert "Ruritania" in table.public_text() and "Pact 1" in table.public_text()
+
+
+async def test_pacts_work_from_a_talk_thread_and_their_refusals_are_private(env, service):
+    table = await _crisis(env, "anna", "boris", "carl", "dave", seated=3)  # dave is not seated
+    opened = await table["anna"].slash(table.channel, "game talk", player1=table["boris"])
+    assert opened.ephemeral, opened.response.content
+    (thread,) = [t for t in table.channel.threads if t.name.startswith("Talk")]
+    cases = [
+        ({"text": "x", "with": table["anna"]}, "cannot make a pact with yourself"),
+        ({"text": "x", "with": table["dave"]}, "dave is not seated at this table"),
+        ({"text": "x", "with": table["boris"], "until": "turn 2"}, "not a Week of this game"),
+        ({"text": "x", "with": table["boris"], "renounce": 1}, "one thing at a time"),
+        ({"renounce": 3}, "party to no pact 3"),
+    ]
+    for options, words in cases:
+        refused = await table["anna"].slash(thread, "diplomacy pact", **options)
+        assert refused.ephemeral and words in refused.response.content, (options, refused.response.content)
+    proposed = await table["anna"].slash(thread, "diplomacy pact", text="Share the Balkans", **{"with": table["boris"]})
+    assert proposed.ephemeral and "Pact 1" in proposed.response.content, proposed.response.content
+    declined = await table["boris"].slash(thread, "diplomacy pact", decline=1)
+    assert declined.ephemeral and "(declined)" in declined.response.content
+    await env.advance_time(5)
+    assert any("declined pact 1" in text for text in table.dms("anna"))
+    assert not any("Balkans" in text for text in table.dms("carl"))
+    assert "Balkans" not in table.public_text()
