@@ -258,6 +258,8 @@ class Console:
     async def tick(self) -> None:
         for out in await self.service.deadlines.tick():
             await self.show(out)
+        for out in await self.service.digest.tick():  # the daily digests due (bot/service/digest.py)
+            await self.show(out)
 
     async def _command(self, user: str, words: list[str]) -> None:
         if not words or not words[0].startswith("/"):
@@ -410,7 +412,7 @@ class Console:
         await self.show(await self.service.history.publish(CHANNEL, uid), user)
 
     async def _notify(self, user: str, uid: int, options: dict[str, Any]) -> None:
-        prefs = {k: options[k] for k in ("mode", "timezone", "quiet_hours") if k in options}
+        prefs = {k: options[k] for k in ("mode", "timezone", "quiet_hours", "digest") if k in options}
         self.private(user, await self.service.notifications.set_notify(uid, **prefs))
 
     async def _standing(self, user: str, uid: int, options: dict[str, Any]) -> None:

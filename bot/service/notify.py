@@ -1,9 +1,10 @@
-"""Notification preferences: DM or mention, timezone, quiet hours; `/game mine`.
+"""Notification preferences: DM or mention, timezone, quiet hours, the daily digest; `/game mine`.
 
 `Preferences` owns the members' preferences kept in memory; `Notifications` owns changing
 them, whether a member's DMs are closed, `/game mine`, and how a turn notice or reminder
-reaches a member (`notice`). Preferences belong to the member, not the table, so one
-`/game notify` applies at every table they sit at. Neither saves a table.
+reaches a member (`notice`), or waits for their daily digest (bot/service/digest.py).
+Preferences belong to the member, not the table, so one `/game notify` applies at every
+table they sit at. Neither saves a table.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..render import escape, timestamp
 from ..store import NotifyPrefs
+from .digest import MIN_GAP, clock_text, held_for_digest, next_digest, parse_digest_time
 from .outbox import Outbox, Post, seat_post
 from .preferences import Preferences
 from .tablebase import TableError
@@ -57,7 +59,23 @@ def quiet_until(prefs: NotifyPrefs, now: float) -> float | None:
 def describe_prefs(p: NotifyPrefs) -> str:
     how = "a DM" if p.mode == "dm" else "a mention in the table's channel"
     quiet = f"quiet hours {p.quiet_hours} ({p.timezone})" if p.quiet_hours else "no quiet hours"
-    return f"Turn notices and reminders come as {how}; timezone {p.timezone}; {quiet}."
+    said = f"Turn notices and reminders come as {how}; timezone {p.timezone}; {quiet}."
+    if p.digest:
+        said += (
+            f" Your digest comes daily at {p.digest} {p.timezone}"
+            + (" (by DM)" if p.mode == "mention" else "")
+            + "; turn notices now come only for decisions due before the next digest."
+        )
+    return said
+
+
+def _in_quiet_hours(minute: int, quiet_hours: str | None) -> int | None:
+    """When `minute` (after midnight) falls in the quiet hours, the minute they end; else None."""
+    if not quiet_hours:
+        return None
+    start, end = parse_quiet_hours(quiet_hours)
+    inside = start <= minute < end if start < end else (minute >= start or minute < end)
+    return end if inside else None
 
 
 class Notifications:
@@ -77,6 +95,7 @@ class Notifications:
         mode: str | None = None,
         timezone: str | None = None,
         quiet_hours: str | None = None,
+        digest: str | None = None,
     ) -> str:
         prefs = await self.store.get_notify(user_id)
         reopened = False
@@ -102,10 +121,37 @@ class Notifications:
             else:
                 parse_quiet_hours(text)
                 prefs.quiet_hours = text.replace(" ", "")
+        moved = ""
+        if digest is not None or timezone is not None or quiet_hours is not None:
+            moved = self._set_digest(prefs, digest)
         await self.store.set_notify(prefs, self.clock())
         self.preferences.cache[user_id] = prefs
         again = " I will try direct messages again." if reopened else ""
-        return describe_prefs(prefs) + again
+        off = " The daily digest is off: turn notices come as they fall due." if digest is not None and not prefs.digest else ""
+        return moved + describe_prefs(prefs) + off + again
+
+    def _set_digest(self, prefs: NotifyPrefs, digest: str | None) -> str:
+        """The digest's time as asked (`digest`: "08:00", or "off"), kept out of the quiet
+        hours, and when the next one is due: the first such time after now, and at least
+        `MIN_GAP` after the last one went. Returns what was moved, in words, or ""."""
+        if digest is not None:
+            text = digest.strip().lower()
+            prefs.digest = None if text in ("", "off", "none") else clock_text(parse_digest_time(text))
+        if not prefs.digest:
+            prefs.digest_due = None
+            return ""
+        moved = ""
+        asked = parse_digest_time(prefs.digest)
+        ends = _in_quiet_hours(asked, prefs.quiet_hours)
+        if ends is not None:
+            prefs.digest = clock_text(ends)
+            moved = (
+                f"{clock_text(asked)} falls in your quiet hours ({prefs.quiet_hours}), so your digest "
+                f"comes when they end, at {prefs.digest}. "
+            )
+        after = max(self.clock(), (prefs.digest_sent or 0.0) + MIN_GAP)
+        prefs.digest_due = next_digest(prefs, after)
+        return moved
 
     async def mine(self, user_id: int) -> str:
         lines = []
@@ -152,14 +198,24 @@ class Notifications:
         """A turn notice or reminder for the member at `seat`, the way they asked for it:
         a DM with `text`, or a mention in the channel with `public` (which names no secret)
         plus `text` privately on request. A DM carries the mention too: the front end
-        sends that instead when the member's DMs are closed. Automatic seats get nothing."""
+        sends that instead when the member's DMs are closed. Automatic seats get nothing,
+        and a member with a daily digest nothing for a decision due after their next digest."""
         human = t.human(seat)
         if human is None:
             return
+        prefs = self.preferences.of(human.user_id)
+        if prefs.digest and kind in ("prompt", "reminder") and held_for_digest(prefs, _due(t, seat), self.clock()):
+            return  # due after the member's next digest, which tells them of it
         mention = f"<@{human.user_id}> {public}"
-        if self.preferences.of(human.user_id).mode == "mention":
+        if prefs.mode == "mention":
             # the seat named too: a notice delivered late is dropped if the seat owes nothing then
             out.posts.append(Post(to="channel", kind=kind, seat=seat, user_id=human.user_id, text=mention))
             seat_post(t, out, seat, text, kind=kind, dm=False)
         else:
             seat_post(t, out, seat, text, kind=kind, dm=True, public=mention)
+
+
+def _due(t: LoadedTable, seat: str) -> float | None:
+    """The soonest deadline of a decision the seat owes at the table (None: none has one)."""
+    owed = {p.phase for p in t.prompts if p.seat == seat}
+    return min((d.due_at for d in t.deadlines if d.phase in owed), default=None)

@@ -1,5 +1,8 @@
 """The one deadline loop (docs/architecture.md §3): tick, deliver, sleep until the next due time.
 
+Each tick handles the tables' deadlines and reminders, then the members' daily digests
+that fell due (bot/service/digest.py); it sleeps until the sooner of the two.
+
 Front-end agnostic: Discord and the console pass their own `deliver`. Deadlines live in
 the database, so the first tick after a start-up processes everything that fell due
 while the bot was down.
@@ -56,7 +59,14 @@ class Scheduler:
                 await deliver(out)
             except Exception:  # a failed delivery must not stop other tables' deadlines
                 log.exception("delivering deadline output for channel %s failed", out.channel_id)
-        nxt = self._next_due = await self.service.deadlines.next_wakeup()
+        for out in await self.service.digest.tick():
+            try:
+                await deliver(out)
+            except Exception:  # kept in the outbox: said again later, as any delivery that failed
+                log.exception("delivering a daily digest failed")
+        nxt = self._next_due = _sooner(
+            await self.service.deadlines.next_wakeup(), await self.service.digest.next_due()
+        )
         if nxt is None:
             wait = self.max_sleep
         elif nxt - self.service.clock() <= 0:
@@ -87,3 +97,7 @@ class Scheduler:
                     pass
             else:  # an injected sleep (tests, simulated time) drives the loop itself
                 await sleep(delay)
+
+
+def _sooner(a: float | None, b: float | None) -> float | None:
+    return b if a is None else a if b is None else min(a, b)

@@ -53,6 +53,7 @@ from .community import Community
 from .controls import Controls
 from .deadlines import Deadlines
 from .deliveries import Deliveries
+from .digest import Digest
 from .diplomacy import Diplomacy
 from .gallery import CHANNEL_SHOWS_ALL, Gallery
 from .history import History
@@ -136,6 +137,7 @@ class TableService:
         self.draw_pictures = draw_pictures
         # the parts, each given what it uses (no part knows one built after it)
         self.notifications = Notifications(self.access, self.preferences, clock)
+        self.digest = Digest(self.access, self.preferences)  # members' daily digests (digest.py)
         self.posts = Posts(self.access, self.notifications, clock)
         self.gallery = Gallery(self.access, clock)  # spectators, and what a member may read
         self.play = Play(self.access, self.posts, self.automatic, clock, self.gallery)

@@ -118,7 +118,7 @@ VERBS: dict[str, Verb] = _verbs(
     Verb("game export", (Opt("format", choices=("json", "html")), Opt("file", where="console"))),
     Verb("game import", (Opt("record", "attachment", required=True),), where="discord"),
     Verb("game publish"),
-    Verb("game notify", (Opt("mode", choices=("dm", "mention")), TIMEZONE, Opt("quiet_hours"))),
+    Verb("game notify", (Opt("mode", choices=("dm", "mention")), TIMEZONE, Opt("quiet_hours"), Opt("digest"))),
     Verb("game standing", (Opt("order"), Opt("withdraw", "bool"))),
     Verb(
         "game session",

@@ -174,6 +174,9 @@ class NotifyPrefs:
     mode: Literal["dm", "mention"] = "dm"
     timezone: str = "UTC"
     quiet_hours: str | None = None  # "22-07" in `timezone`
+    digest: str | None = None  # the daily digest's time, "08:00" in `timezone`; None: off
+    digest_due: float | None = None  # when the next digest is due (bot/service/digest.py)
+    digest_sent: float | None = None  # when the last digest went; `set_notify` leaves it
 
 
 @dataclass
@@ -321,6 +324,23 @@ class Store(ABC):
     @abstractmethod
     async def get_notify(self, user_id: int) -> NotifyPrefs:
         """The member's preferences (defaults if never set)."""
+
+    # -- the daily digest (bot/service/digest.py) -----------------------------------------
+    @abstractmethod
+    async def due_digests(self, now: float) -> list[int]:
+        """The members whose daily digest is due at `now` or before, the longest waiting first."""
+
+    @abstractmethod
+    async def next_digest(self) -> float | None:
+        """When the next daily digest of any member is due."""
+
+    @abstractmethod
+    async def claim_digest(
+        self, user_id: int, due: float, next_due: float | None, sent_at: float, row: OutboxRow | None
+    ) -> bool:
+        """One transaction: if the member's digest is still due at `due` (no other process
+        sent it), it is due next at `next_due`, went at `sent_at`, and its message `row` is
+        kept to be delivered. False (and nothing written) when it was not due at `due`."""
 
     @abstractmethod
     async def set_heartbeat(self, at: float, owner: str = "") -> None:

@@ -506,21 +506,53 @@ class PostgresStore(Store):
     # -- notifications and liveness ---------------------------------------------------
     async def set_notify(self, prefs: NotifyPrefs, at: float) -> None:
         await self._pool.execute(
-            "INSERT INTO notify_prefs (user_id, mode, timezone, quiet_hours, updated_at) VALUES ($1,$2,$3,$4,$5) "
+            "INSERT INTO notify_prefs (user_id, mode, timezone, quiet_hours, digest, digest_due, updated_at) "
+            "VALUES ($1,$2,$3,$4,$5,$6,$7) "
             "ON CONFLICT (user_id) DO UPDATE SET mode=excluded.mode, timezone=excluded.timezone, "
-            "quiet_hours=excluded.quiet_hours, updated_at=excluded.updated_at",
+            "quiet_hours=excluded.quiet_hours, digest=excluded.digest, digest_due=excluded.digest_due, "
+            "updated_at=excluded.updated_at",
             prefs.user_id,
             prefs.mode,
             prefs.timezone,
             prefs.quiet_hours,
+            prefs.digest,
+            prefs.digest_due,
             at,
         )
 
     async def get_notify(self, user_id: int) -> NotifyPrefs:
         r = await self._pool.fetchrow(
-            "SELECT mode, timezone, quiet_hours FROM notify_prefs WHERE user_id=$1", user_id
+            "SELECT mode, timezone, quiet_hours, digest, digest_due, digest_sent FROM notify_prefs WHERE user_id=$1",
+            user_id,
         )
         return NotifyPrefs(user_id, *r) if r is not None else NotifyPrefs(user_id)
+
+    # -- the daily digest (migration 0006) ------------------------------------------------
+    async def due_digests(self, now: float) -> list[int]:
+        rows = await self._pool.fetch(
+            "SELECT user_id FROM notify_prefs WHERE digest_due <= $1 ORDER BY digest_due, user_id", now
+        )
+        return [r[0] for r in rows]
+
+    async def next_digest(self) -> float | None:
+        return await self._pool.fetchval("SELECT MIN(digest_due) FROM notify_prefs WHERE digest_due IS NOT NULL")
+
+    async def claim_digest(
+        self, user_id: int, due: float, next_due: float | None, sent_at: float, row: OutboxRow | None
+    ) -> bool:
+        async with self._pool.acquire() as conn, conn.transaction():
+            claimed = await conn.execute(
+                "UPDATE notify_prefs SET digest_due=$1, digest_sent=$2 WHERE user_id=$3 AND digest_due=$4",
+                next_due,
+                sent_at,
+                user_id,
+                due,
+            )
+            if claimed != "UPDATE 1":
+                return False  # another process sent it, or the member changed their digest
+            if row is not None:
+                await conn.execute(_ADD_OUTBOX, *_outbox_values(row))
+        return True
 
     # One heartbeat row per set of shards: a restarted process measures its own outage.
     async def set_heartbeat(self, at: float, owner: str = "") -> None:

@@ -559,19 +559,47 @@ class SqliteStore(Store):
     async def set_notify(self, prefs: NotifyPrefs, at: float) -> None:
         def body(conn: sqlite3.Connection) -> None:
             conn.execute(
-                "INSERT INTO notify_prefs (user_id, mode, timezone, quiet_hours, updated_at) VALUES (?,?,?,?,?) "
+                "INSERT INTO notify_prefs (user_id, mode, timezone, quiet_hours, digest, digest_due, updated_at) "
+                "VALUES (?,?,?,?,?,?,?) "
                 "ON CONFLICT (user_id) DO UPDATE SET mode=excluded.mode, timezone=excluded.timezone, "
-                "quiet_hours=excluded.quiet_hours, updated_at=excluded.updated_at",
-                (prefs.user_id, prefs.mode, prefs.timezone, prefs.quiet_hours, at),
+                "quiet_hours=excluded.quiet_hours, digest=excluded.digest, digest_due=excluded.digest_due, "
+                "updated_at=excluded.updated_at",
+                (prefs.user_id, prefs.mode, prefs.timezone, prefs.quiet_hours, prefs.digest, prefs.digest_due, at),
             )
 
         await self._run(body)
 
     async def get_notify(self, user_id: int) -> NotifyPrefs:
         rows = await self._fetch(
-            "SELECT mode, timezone, quiet_hours FROM notify_prefs WHERE user_id=?", (user_id,)
+            "SELECT mode, timezone, quiet_hours, digest, digest_due, digest_sent FROM notify_prefs WHERE user_id=?",
+            (user_id,),
         )
         return NotifyPrefs(user_id, *rows[0]) if rows else NotifyPrefs(user_id)
+
+    # -- the daily digest (migration 0006) ------------------------------------------------
+    async def due_digests(self, now: float) -> list[int]:
+        rows = await self._fetch(
+            "SELECT user_id FROM notify_prefs WHERE digest_due <= ? ORDER BY digest_due, user_id", (now,)
+        )
+        return [r[0] for r in rows]
+
+    async def next_digest(self) -> float | None:
+        rows = await self._fetch("SELECT MIN(digest_due) FROM notify_prefs WHERE digest_due IS NOT NULL")
+        return rows[0][0] if rows else None
+
+    async def claim_digest(
+        self, user_id: int, due: float, next_due: float | None, sent_at: float, row: OutboxRow | None
+    ) -> bool:
+        def claim(conn: sqlite3.Connection) -> bool:
+            claimed = conn.execute(
+                "UPDATE notify_prefs SET digest_due=?, digest_sent=? WHERE user_id=? AND digest_due=?",
+                (next_due, sent_at, user_id, due),
+            ).rowcount
+            if claimed == 1 and row is not None:
+                self._append_outbox(conn, [row])
+            return claimed == 1
+
+        return await self._run(lambda conn: self._transaction(conn, lambda: claim(conn)))
 
     # The heartbeat is a small file beside the database, written on the event loop: a beat
     # every minute through the database thread costs far more than it tells.

@@ -10,6 +10,7 @@ from pathlib import Path
 from bot.console.console import run_console
 from bot.service.community import EVERY_CHANNEL
 from bot.service.tables import TableService
+from bot.store import NotifyPrefs
 from tests.community.conftest import ALICE, BOB, CAROL, GUILD
 from tests.service.conftest import Clock
 
@@ -160,6 +161,8 @@ async def test_the_migration_counts_the_games_abandoned_before_it_once(database,
         monkeypatch.setattr(module, "migrations", lambda every=every: [m for m in every if m[0] < 5])
     old = await open_store(database)
     older = TableService(old, clock=Clock())
+    for member in (ALICE, BOB, CAROL):  # known already: the bot of then read no digest columns (migration 6)
+        older.preferences.cache[member] = NotifyPrefs(member)
     await older.lobby.create(CHANNEL, GUILD, "envoys", ALICE, "alice")
     await older.lobby.join(CHANNEL, BOB, "bob")
     await older.lobby.start(CHANNEL, ALICE, seed=7)
