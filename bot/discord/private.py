@@ -109,7 +109,9 @@ class PrivateLines:
                 user_id in self._closed or await self.service.notifications.dm_closed(user_id)
             )
             fallback = "\n".join(p.public for p in posts if p.public) or None
-            sent = await self.dm(channel, user_id, "\n".join(p.text for p in posts), fallback=fallback)
+            picture = await self._gallery_picture(outbox.channel_id, user_id, posts)
+            text = "\n".join(p.text for p in posts)
+            sent = await self.dm(channel, user_id, text, fallback=fallback, picture=picture)
             just_closed = not closed_before and user_id in self._closed  # dm() told them just now
             if briefing and not sent and not just_closed:
                 # A newcomer must learn they now hold a seat even without DMs.
@@ -204,6 +206,18 @@ class PrivateLines:
                 await self.mention(channel, user_id, notice.mention)
         finally:
             SAYING_AGAIN.reset(token)
+
+    async def _gallery_picture(self, channel_id: int, user_id: int, posts: list[Post]) -> Picture | None:
+        """A spectator's rounds come with the board as they may see it: at the end of the
+        last round sent (the state replayed from the record, bot/service/gallery.py), or
+        the final board once the game is over."""
+        if not any(p.kind == "gallery" for p in posts):
+            return None
+        try:
+            return await self.service.picture(channel_id, user_id)
+        except Exception:  # the rounds go without their picture rather than not at all
+            log.warning("could not draw the spectator's picture at table %s", channel_id, exc_info=True)
+            return None
 
     async def _own_picture(self, channel_id: int, user_id: int) -> Picture | None:
         try:

@@ -26,8 +26,11 @@ class Table:
         return self.members[name]
 
     def dms(self, name: str) -> list[str]:
+        return [m.content for m in self.dm_messages(name)]
+
+    def dm_messages(self, name: str) -> list:
         dm = self[name].user.dm_channel
-        return [m.content for m in dm.history()] if dm is not None else []
+        return list(dm.history()) if dm is not None else []
 
 
 async def _crisis(env) -> Table:
@@ -37,9 +40,10 @@ async def _crisis(env) -> Table:
     return table
 
 
-async def _play_until(env, service, table: Table, weeks_begun: int) -> None:
-    """Automatic moves, each delivered as the deadline loop delivers one, until that many
-    Weeks have begun (or the game is over)."""
+async def _play_until(env, service, table: Table, weeks_begun: int, *, every: bool = True) -> None:
+    """Automatic moves, each delivered as the deadline loop delivers one (not `every`: only
+    those that send a spectator something; the rest wait as stored outbox rows, said with
+    it), until that many Weeks have begun (or the game is over)."""
     channel = table.channel.id
     while True:
         events = await service.store.get_all_events(channel)
@@ -48,7 +52,8 @@ async def _play_until(env, service, table: Table, weeks_begun: int) -> None:
         out = await service.auto(channel)
         if out is None:
             return
-        await env.bot.delivery.deliver(out)
+        if every or any(p.kind == "gallery" for p in out.posts):
+            await env.bot.delivery.deliver(out)
 
 
 async def _week_lines(service, channel: int, week: int) -> list[str]:
@@ -122,3 +127,22 @@ async def test_a_spectator_who_can_no_longer_open_the_channel_is_sent_nothing_of
     await env.advance_time(5)
     assert table.dms("dave") == []
     assert any(text.startswith("**Crisis: 1914**, Week 1:") for text in table.dms("erin"))
+
+
+async def test_a_spectators_round_comes_with_the_board_as_it_stood_then(env, service):
+    """The picture of the state replayed to the move that began Week 2 (what /game status
+    describes to the spectator), not the live board."""
+    service.draw_pictures = True
+    table = await _crisis(env)
+    await table["anna"].slash(table.channel, "game start")
+    await table["dave"].slash(table.channel, "diplomacy spectate")
+    await _play_until(env, service, table, 3, every=False)
+    await env.advance_time(5)
+    messages = table.dm_messages("dave")  # Week 1 in as many messages as it needs
+    assert messages[0].content.startswith("**Crisis: 1914**, Week 1:")
+    [sent] = [m for m in messages if m.attachments]
+    assert sent is messages[-1]  # the board goes with the last part
+    expected = await service.picture(table.channel.id, table["dave"].id)
+    live = await service.picture(table.channel.id)
+    assert expected is not None and live is not None
+    assert sent.attachments[0].description == expected.description != live.description
