@@ -13,7 +13,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from ..service.community import EVERY_CHANNEL, Server
+from ..service.community import EVERY_CHANNEL, Reader, Server
 from ..service.tables import TableService
 from .grammar import user_id_for
 
@@ -73,7 +73,7 @@ class CommunityLines:
         """`/community tables|lobby|watch|unwatch`: the console's one table as server 0's."""
         c = self.service.community
         if verb == "tables":
-            here = Server(SERVER, None, channels=(self.channel,))
+            here = Server(SERVER, None, Reader(uid), channels=(self.channel,))  # the caller sees "You are seated"
             text = await c.directory_of(
                 [here], game=options.get("game"), open_seat=options.get("open_seat", False), page=page
             )

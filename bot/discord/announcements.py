@@ -10,9 +10,14 @@ Who may see what is Discord's to say, so it is decided here (docs/rulings.md, Pl
 - an entry is posted only for a table whose channel every role that can read the lobby
   channel can open too: a table in a private channel is not announced, so the lobby shows
   nobody a table they could not join;
-- a watcher is told only if they are a member who can see the table's channel; by DM,
-  or by one mention in the lobby channel (the table's channel when it has no entry there)
-  when they asked for mentions (/game notify) or their DMs are closed.
+- a watcher is told only if they are a member who can see the table's channel; by DM
+  (with a Join button), or, when they asked for mentions (/game notify) or their DMs are
+  closed, by a mention on the first line of the table's new entry, which goes with the
+  entry when the game starts or the table is abandoned (without an entry: in the table's
+  own channel).
+
+Every entry with an open seat carries a Join button (join_view.py): one tap seats a
+member who may open the table's channel.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from bot.service.signups import LobbyNews
 from bot.service.tables import TableService
 
 from .context import may_open
+from .join_view import join_view
 
 __all__ = ["Announcements"]
 
@@ -53,39 +59,46 @@ class Announcements:
             if news is None:
                 return
             guild = self.client.get_guild(news.guild_id) if news.guild_id else None
-            message_id = await self._entry(guild, news)
-            if news.tell and guild is not None:
-                await self._tell(guild, news, message_id)
+            # DMs first: who must be mentioned instead rides on the entry, if it is new
+            mention = await self._tell(guild, news) if news.tell and guild is not None else []
+            message_id, pinged = await self._entry(guild, news, mention)
+            if mention and not pinged and guild is not None:
+                await self._mention(guild, news, mention)
             await community.keep_entry(news, message_id)
 
     # ------------------------------------------------------------------ the entry
 
-    async def _entry(self, guild: discord.Guild | None, news: LobbyNews) -> int | None:
-        """Post, edit or delete the entry; the id of the message showing it now, if any."""
+    async def _entry(self, guild: discord.Guild | None, news: LobbyNews, mention: list[int]) -> tuple[int | None, bool]:
+        """Post, edit or delete the entry: the id of the message showing it now, if any, and
+        whether it was posted now with the pings of `mention` above it (so that they go
+        with it when the table starts or is abandoned)."""
         previous = news.previous
         kept = previous.message_id if previous is not None and not news.must_remove() else None
         if news.must_remove() and previous is not None:
             await self._delete(previous.lobby_channel, previous.message_id)
         if news.text is None or guild is None or news.lobby_channel is None:
-            return None
+            return None, False
         lobby = guild.get_channel(news.lobby_channel)
         table = guild.get_channel_or_thread(news.table_channel)
         if not isinstance(lobby, discord.TextChannel) or table is None or not _as_open(table, lobby, guild):
             if kept is not None:  # the table's channel was made private since: its entry goes
                 await self._delete(news.lobby_channel, kept)
-            return None
+            return None, False
+        view = join_view((news.table_channel, "Join")) if news.joinable else None
         if kept is not None:
             try:
-                await lobby.get_partial_message(kept).edit(content=news.text, allowed_mentions=NO_MENTIONS)
-                return kept
+                await lobby.get_partial_message(kept).edit(content=news.text, view=view, allowed_mentions=NO_MENTIONS)
+                return kept, False
             except discord.NotFound:
                 pass  # deleted by someone: post it again
+        text = f"{news.ping(mention)}\n{news.text}" if mention else news.text
+        allowed = discord.AllowedMentions(users=[discord.Object(uid) for uid in mention]) if mention else NO_MENTIONS
         try:
-            message = await lobby.send(news.text, allowed_mentions=NO_MENTIONS)
+            message = await lobby.send(text, view=view or discord.utils.MISSING, allowed_mentions=allowed)
         except discord.HTTPException:
             log.warning("could not post the lobby entry of table %s", news.table_channel, exc_info=True)
-            return None
-        return message.id
+            return None, False
+        return message.id, bool(mention)
 
     async def _delete(self, channel_id: int | None, message_id: int | None) -> None:
         if channel_id is None or message_id is None:
@@ -102,15 +115,15 @@ class Announcements:
 
     # ------------------------------------------------------------------ watchers
 
-    async def _tell(self, guild: discord.Guild, news: LobbyNews, entry_id: int | None) -> None:
-        """Tell every watcher who can see the table's channel: by DM, else one mention."""
+    async def _tell(self, guild: discord.Guild, news: LobbyNews) -> list[int]:
+        """Tell every watcher who can see the table's channel by DM, with a Join button;
+        the ones to mention instead (they asked for mentions, or their DMs are closed)."""
         table = guild.get_channel_or_thread(news.table_channel)
         if table is None:
-            return
-        lobby = guild.get_channel(news.lobby_channel) if news.lobby_channel and entry_id else None
-        where: Any = lobby if isinstance(lobby, discord.TextChannel) else table
+            return []
         mention: list[int] = []
         notifications = self.service.notifications
+        button = join_view((news.table_channel, "Join"))
         for user_id in news.tell:
             member = await _member(guild, user_id)
             if member is None or not Reader(user_id, may_open(guild, member)).sees(news.table_channel):
@@ -118,14 +131,22 @@ class Announcements:
             if notifications.prefs_of(user_id).mode == "mention" or await notifications.dm_closed(user_id):
                 mention.append(user_id)
                 continue
-            # a DM that fails (DMs just closed) falls back to a mention of its own
-            await self.delivery.dm(where, user_id, news.notice(guild.name), fallback=news.mention([user_id]))
-        if mention:
-            allowed = discord.AllowedMentions(users=[discord.Object(uid) for uid in mention])
-            try:
-                await where.send(news.mention(mention), allowed_mentions=allowed)
-            except discord.HTTPException:
-                log.warning("could not mention the watchers of table %s", news.table_channel, exc_info=True)
+            # a DM that fails (DMs just closed) falls back to a mention in the table's channel
+            notice = news.notice(guild.name, button=True)
+            await self.delivery.dm(table, user_id, notice, view=button, fallback=news.mention([user_id]))
+        return mention
+
+    async def _mention(self, guild: discord.Guild, news: LobbyNews, mention: list[int]) -> None:
+        """The watchers' mention where no new entry carries it: in the table's own channel,
+        which keeps its table's story (a lobby channel would keep a stale link)."""
+        table = guild.get_channel_or_thread(news.table_channel)
+        if table is None:
+            return
+        allowed = discord.AllowedMentions(users=[discord.Object(uid) for uid in mention])
+        try:
+            await table.send(news.mention(mention), allowed_mentions=allowed)  # type: ignore[union-attr]
+        except discord.HTTPException:
+            log.warning("could not mention the watchers of table %s", news.table_channel, exc_info=True)
 
 
 async def _member(guild: discord.Guild, user_id: int) -> discord.Member | None:

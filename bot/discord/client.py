@@ -35,6 +35,7 @@ from .community_commands import CommunityGroup
 from .delivery import Delivery
 from .diplomacy_commands import DiplomacyGroup, PactAnswer
 from .interact import APOLOGY_UNKNOWN, say
+from .join_view import JoinAs, JoinTable
 from .long_commands import TOP_LEVEL
 from .play_commands import build_game_group
 from .table_commands import GameGroup
@@ -218,6 +219,7 @@ class ChancelleryBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(ShowMine, FullStatus, LogPage, ActChoice, ActPick)
+        self.add_dynamic_items(JoinTable, JoinAs)  # the Join buttons (join_view.py)
         self.tree.add_command(GameGroup())
         self.tree.add_command(CommunityGroup())  # the server's archive, ratings and directory
         self.tree.add_command(DiplomacyGroup())  # showing with the referee's word, pacts on record

@@ -22,11 +22,13 @@ import discord
 from discord import app_commands
 
 from bot.service.audience import Reader
-from bot.service.community import Community, Server
+from bot.service.community import Community, Server, file_name
+from bot.service.tablebase import TableError
 
 from .context import is_admin, may_open, reader_of, refuse_in_dms, table_channel_id
 from .host import host
 from .interact import answer_file, answer_private, run_refusable, say
+from .join_view import join_view
 from .table_commands import GameNumber, Page, _game_choices
 
 __all__ = ["CommunityGroup"]
@@ -59,18 +61,60 @@ async def _servers(interaction: discord.Interaction, community: Community) -> tu
     return servers, len(guilds) > DM_SERVERS
 
 
-async def _everywhere(
+async def _directory(
     interaction: discord.Interaction, game: str | None, open_seat: bool, page: int
-) -> str:
-    """The directory from a DM: every server the caller shares with the bot."""
+) -> tuple[str, list[tuple[int, str]]]:
+    """The directory page and the tables on it the caller may join: of this server, or from
+    a DM of every server the caller shares with the bot."""
     community = _community(interaction)
-    servers, more = await _servers(interaction, community)
-    if not servers:
-        return "You share no server with tables with me. /community tables in a server lists its tables."
-    text = await community.directory_of(servers, game=game, open_seat=open_seat, page=page)
+    if interaction.guild_id is not None:
+        servers = [Server(interaction.guild_id, None, reader_of(interaction))]
+        more = False
+    else:
+        servers, more = await _servers(interaction, community)
+        if not servers:
+            return "You share no server with tables with me. /community tables in a server lists its tables.", []
+    shown = await community.directory_page(servers, game=game, open_seat=open_seat, page=page)
     if more:
-        text += f"\nOnly {DM_SERVERS} servers were searched; /community tables in a server lists all of its own."
-    return text
+        shown.text += f"\nOnly {DM_SERVERS} servers were searched; /community tables in a server lists all of its own."
+    return shown.text, shown.joinable
+
+
+def _join_labels(interaction: discord.Interaction, joinable: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """A Join button's label for each table: its game and channel ("Join Crisis: 1914 #balkans")."""
+    out = []
+    for channel_id, title in joinable:
+        channel = interaction.client.get_channel(channel_id)
+        name = f" #{channel.name}" if channel is not None and hasattr(channel, "name") else ""
+        out.append((channel_id, f"Join {title}{name}"))
+    return out
+
+
+async def _finished(interaction: discord.Interaction, community: Community, number: int) -> tuple[str, bytes, str]:
+    """`/community history id:`: the game's standings with its replay page (made as
+    /game export format:html makes it) while its channel still holds its table, else with
+    the archive's record (JSON); the file named for people: game, channel, date."""
+    reader, guild_id = reader_of(interaction), interaction.guild_id or 0
+    text, record = await community.finished(reader, guild_id, number)
+    about = await community.finished_file(reader, guild_id, number)
+    if about is None:  # finished() refused it already; for the type checker
+        raise TableError(f"This server has no finished game #{number}.")
+    channel = interaction.client.get_channel(about.channel_id)
+    name = getattr(channel, "name", "") or ""
+    if about.replay:
+        try:
+            page = await host(interaction).service.history.export_html(about.channel_id, interaction.user.id)
+        except TableError:
+            page = b""
+        if page:
+            note = "\n-# The replay page is attached: open it in any browser, on a phone too; it needs no network."
+            return text + note, page, file_name(about.title, name, about.finished_at, "html")
+    note = (
+        "\n-# A newer table has replaced it in its channel, so the archive's record (JSON) is attached: "
+        "the replay page comes from /game export format:html while a finished table is still there."
+    )
+    data = json.dumps(record, indent=1).encode()
+    return text + note, data, file_name(about.title, name, about.finished_at, "json")
 
 
 async def _refresh(interaction: discord.Interaction, *channel_ids: int) -> None:
@@ -120,11 +164,10 @@ class CommunityGroup(app_commands.Group):
             work = community.history(reader, guild_id, game=game, user_id=member.id if member else None, page=page)
             await answer_private(interaction, work)
             return
-        ok, found = await run_refusable(interaction, community.finished(reader, guild_id, id))
+        ok, found = await run_refusable(interaction, _finished(interaction, community, id))
         if ok:
-            text, record = found
-            data = json.dumps(record, indent=1).encode()
-            await answer_file(interaction, text, data, f"finished-game-{id}.json", ephemeral=True)
+            text, data, filename = found
+            await answer_file(interaction, text, data, filename, ephemeral=True)
 
     @app_commands.command(name="leaderboard", description="The server's ratings in a game, best first")
     @app_commands.describe(game="Which game", page="Page number")
@@ -177,13 +220,10 @@ class CommunityGroup(app_commands.Group):
         open_seat: bool = False,
         page: Page = 1,
     ) -> None:
-        if interaction.guild_id is None:
-            await answer_private(interaction, _everywhere(interaction, game, open_seat, page))
-            return
-        work = _community(interaction).directory(
-            reader_of(interaction), interaction.guild_id, game=game, open_seat=open_seat, page=page
-        )
-        await answer_private(interaction, work)
+        ok, shown = await run_refusable(interaction, _directory(interaction, game, open_seat, page))
+        if ok:
+            text, joinable = shown
+            await say(interaction, text, view=join_view(*_join_labels(interaction, joinable)))
 
     @app_commands.command(name="rated", description="Whether this table's result moves ratings (host, before the start)")
     @app_commands.describe(rated="yes (the default) or no")

@@ -20,6 +20,7 @@ import discord
 from discord import app_commands
 
 from bot.service import verbs
+from bot.service.community import file_name, game_title
 from bot.service.errors import TableError
 from bot.store.records import FORMAT, ReplayError, parse_json
 from engine.core.words import counted
@@ -212,7 +213,7 @@ async def export(interaction: discord.Interaction, format: Literal["json", "html
         return
     # The service gives the seed and the secret orders only once the game is finished;
     # before that (and for an abandoned game) anyone may have the public record.
-    ok, record = await run_refusable(interaction, service.history.export(channel_id, interaction.user.id))
+    ok, record = await run_refusable(interaction, service.history.export(channel_id))
     if not ok:
         return
     data = json.dumps(record, indent=1, sort_keys=True).encode()
@@ -226,20 +227,20 @@ async def export(interaction: discord.Interaction, format: Literal["json", "html
             "The public record so far: what the channel saw, without the seed or any secret order. "
             "The full record, which `chancellery replay` checks, comes when the game ends."
         )
-    await answer_file(interaction, note, data, f"{info.game}-{channel_id}.json", ephemeral=not finished)
+    await answer_file(interaction, note, data, _file_name(interaction, info.game, "json"), ephemeral=not finished)
 
 
 async def _export_html(interaction: discord.Interaction, service: Any, channel_id: int, game_id: str) -> None:
     """The replay page, for everyone in the channel once the game is over (the service
     refuses it before the end, and keeps an abandoned game's secrets out of it)."""
-    ok, page = await run_refusable(interaction, service.history.export_html(channel_id, interaction.user.id))
+    ok, page = await run_refusable(interaction, service.history.export_html(channel_id))
     if not ok:
         return
     note = (
         "The game replayed, step by step: open the file in any browser, on a phone too; it needs "
         "no network. Every hand, sheet and screen is behind a toggle per player."
     )
-    filename = f"{game_id}-{channel_id}.html"
+    filename = _file_name(interaction, game_id, "html")
     if not interaction.response.is_done():
         await answer_file(interaction, note, page, filename, ephemeral=False)
         return
@@ -251,6 +252,12 @@ async def _export_html(interaction: discord.Interaction, service: Any, channel_i
         return
     await channel.send(note, file=discord.File(io.BytesIO(page), filename=filename))
     await say(interaction, "The replay page is posted in the channel.")
+
+
+def _file_name(interaction: discord.Interaction, game_id: str, ext: str) -> str:
+    """An export's file named for people: game, channel, date ("Crisis-1914 #balkans 2026-12-06.html")."""
+    name = getattr(interaction.channel, "name", "") or ""
+    return file_name(game_title(game_id), name, interaction.created_at.timestamp(), ext)
 
 
 @app_commands.command(
@@ -298,13 +305,12 @@ async def publish(interaction: discord.Interaction) -> None:
 
 
 @app_commands.command(
-    name="notify", description="How you hear of your turns: DM or mention, time zone, quiet hours, a daily digest"
+    name="notify", description="How you hear of your turns: DM or mention, time zone, quiet hours"
 )
 @app_commands.describe(
     mode="dm: a direct message; mention: a ping in the table's channel",
     timezone="Your time zone, e.g. Europe/Vienna",
     quiet_hours="Hours without reminders in your time zone, e.g. 22-07 (none to clear)",
-    digest="One DM a day at this time in your time zone, e.g. 08:00, for all your tables (off to stop)",
 )
 @app_commands.autocomplete(timezone=_zone_choices)
 async def notify(
@@ -312,18 +318,15 @@ async def notify(
     mode: Literal["dm", "mention"] | None = None,
     timezone: str | None = None,
     quiet_hours: str | None = None,
-    digest: str | None = None,
 ) -> None:
     bot = host(interaction)
 
     async def work() -> str:
         said = await bot.service.notifications.set_notify(
-            interaction.user.id, mode=mode, timezone=timezone, quiet_hours=quiet_hours, digest=digest
+            interaction.user.id, mode=mode, timezone=timezone, quiet_hours=quiet_hours
         )
         if mode == "dm":
             bot.delivery.reopened(interaction.user.id)
-        if digest is not None:
-            bot.poke()  # the digest may fall due before the deadline loop's next look
         return said
 
     await answer_private(interaction, work())

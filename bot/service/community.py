@@ -20,8 +20,11 @@ table access, the members' preferences (forgetting resets them) and the clock.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from engine import games
@@ -40,7 +43,10 @@ if TYPE_CHECKING:
     from .loaded import LoadedTable, TableAccess
     from .preferences import Preferences
 
-__all__ = ["Community", "EVERY_CHANNEL", "FORMER_MEMBER", "PAGE", "Reader", "Server", "jump"]
+__all__ = [
+    "Community", "DirectoryPage", "EVERY_CHANNEL", "FinishedFile", "FORMER_MEMBER", "JoinOffer", "PAGE", "Reader", "Server",
+    "file_name", "jump", "rating_text",
+]
 
 PAGE = 10  # games, ratings or tables a page
 FORMER_MEMBER = "a former member"
@@ -55,6 +61,37 @@ class Server:
     name: str | None
     reader: Reader = EVERY_CHANNEL
     channels: tuple[int, ...] | None = None
+
+@dataclass
+class DirectoryPage:
+    """A page of the table directory, and the tables on it the reader may join: (their
+    channel, their game's title)."""
+
+    text: str
+    joinable: list[tuple[int, str]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class FinishedFile:
+    """A finished game as its files are named and made (`Community.finished_file`)."""
+
+    title: str
+    channel_id: int
+    finished_at: float
+    replay: bool  # its channel still holds its table: the replay page can be made
+
+
+@dataclass(frozen=True)
+class JoinOffer:
+    """A table as a Join button meets it (`Community.join_offer`)."""
+
+    channel_id: int
+    guild_id: int
+    title: str
+    seated: bool  # the member sits there already
+    open: bool  # a seat is free
+    choose: bool  # a nation asked for can count: offer the nations
+
 
 def game_title(game_id: str) -> str:
     try:
@@ -126,20 +163,23 @@ class Community:
         lines = [f"**Finished games**, newest first (page {page}):"]
         for g, seats in rows:
             lines.append(self._history_line(g, seats))
-        if more:
-            lines.append(f"More: /community history page:{page + 1}")
-        lines.append("One game's standings: /community history id:<number>.")
+        example = rows[0][0].id
+        lines.append("")  # a footnote under a list, not in it
+        lines.append(
+            f"-# One game's standings and replay: /community history id: and its number, e.g. id:{example}."
+            + (f" More: /community history page:{page + 1}" if more else "")
+        )
         return "\n".join(lines)
 
     def _history_line(self, g: FinishedGame, seats: list[FinishedSeat]) -> str:
+        """A finished game in two short lines: number, game, date; who won, who else, where."""
         winners = _players([s for s in seats if s.rank == 1])
-        others = _players([s for s in seats if s.rank != 1])
-        where = jump(g.guild_id, g.channel_id, g.message_id)
-        rated = "" if g.counted else " (not rated)"
+        others = ", ".join(dict.fromkeys(_played_by([s]) for s in seats if s.rank != 1))
+        rated = "" if g.counted else " · not rated"
+        won = f"Won by {winners}" if winners else "Nobody won"
         return (
-            f"**#{g.id}** {game_title(g.game)}, {timestamp(g.finished_at, 'd')}: won by {winners or 'nobody'}"
-            + (f"; with {others}" if others else "")
-            + f"{rated}. {where}"
+            f"**#{g.id} {game_title(g.game)}** · {timestamp(g.finished_at, 'd')}{rated}\n"
+            f"{won}" + (f"; also {others}" if others else "") + f". {_link(g)}"
         )
 
     async def finished(self, reader: Reader, guild_id: int, game_id: int) -> tuple[str, dict[str, Any]]:
@@ -149,20 +189,32 @@ class Community:
         if found is None:
             raise TableError(f"This server has no finished game #{game_id}; /community history lists them.")
         g, seats = found
-        lines = [
-            f"**#{g.id} {game_title(g.game)}**, finished {timestamp(g.finished_at, 'F')} "
-            f"({g.reason.rstrip('.')}){'' if g.counted else '; not rated'}."
-        ]
+        rated = "" if g.counted else "; not rated"
+        lines = [f"**#{g.id} {game_title(g.game)}**, finished {timestamp(g.finished_at, 'D')}{rated}."]
+        if g.reason:
+            lines.append(f"{g.reason.rstrip('.')}.")
         for st in sorted(g.outcome.get("standings", []), key=lambda s: (s["rank"], -s["score"])):
             here = [s for s in seats if s.seat == st["seat"]]
             label = here[0].label if here else st["seat"]
-            lines.append(f"{st['rank']}. {label}: {st['score']:g}, played by {_played_by(here) or 'nobody'}")
-        lines.append(f"Where it was played: {jump(g.guild_id, g.channel_id, g.message_id)}")
-        lines.append(
-            "The whole record (seed and every action) comes from /game export in its channel while "
-            "that table is still there."
-        )
+            lines.append(f"{st['rank']}. {_played_by(here) or 'nobody'} as {label}: {st['score']:g}")
+        lines += ["", f"-# Where it was played: {_link(g)}"]
         return "\n".join(lines), _record(g, seats)
+
+    async def finished_file(self, reader: Reader, guild_id: int, game_id: int) -> FinishedFile | None:
+        """What a finished game's file is made from, if the reader may see the game: its
+        title, channel and end, and whether its channel still holds its table (the replay
+        page is made there, as /game export format:html makes it; a newer table replaced it
+        otherwise, and the archive's record is all there is)."""
+        found = await Seen(self.store.community, guild_id, reader).one(game_id)
+        if found is None:
+            return None
+        g = found[0]
+        try:
+            t = await self.access.load(g.channel_id)
+            here = t.row.status == "finished" and t.row.created_at == g.created_at
+        except TableError:
+            here = False
+        return FinishedFile(game_title(g.game), g.channel_id, g.finished_at, here)
 
     # -- ratings ---------------------------------------------------------------------------
     async def leaderboard(self, reader: Reader, guild_id: int, game: str, page: int = 1) -> str:
@@ -175,13 +227,11 @@ class Community:
         title = game_title(game_id)
         if not rows:
             return f"Nobody has a rating in {title} on this server yet." if page == 1 else "No one on this page."
-        lines = [f"**{title} leaderboard** (page {page} of {_pages(total)}): rating, games, wins"]
+        lines = [f"**{title} leaderboard** (page {page} of {_pages(total)})"]
         for n, r in enumerate(rows, (page - 1) * PAGE + 1):
-            lines.append(f"{n}. {escape(r.name)}: {r.ordinal:.1f} ({_count(r.games, 'game')}, {wins_text(r.wins)} won)")
-        lines.append(
-            "The rating is the conservative estimate of skill (mean minus three deviations); it grows "
-            "with wins and with games played."
-        )
+            won = f", {wins_text(r.wins)} won" if r.wins else ""
+            lines.append(f"{n}. {escape(r.name)}: rating {rating_text(r.ordinal)} · {_count(r.games, 'game')}{won}")
+        lines += ["", RATING_NOTE]
         return "\n".join(lines)
 
     # -- a member's settings and data -----------------------------------------------------
@@ -202,6 +252,7 @@ class Community:
         prefs = await self.store.get_notify(user_id)
         data["notification_preferences"] = {
             "mode": prefs.mode, "timezone": prefs.timezone, "quiet_hours": prefs.quiet_hours,
+            "digest": prefs.digest, "digest_due": prefs.digest_due, "digest_sent": prefs.digest_sent,
         }
         current = []
         for channel_id in await self.store.tables_of_user(user_id):
@@ -261,20 +312,13 @@ class Community:
         hidden = await self.store.community.is_hidden(user_id)
         lines = [f"**{escape(name)}**" + (" (hidden from the leaderboards)" if hidden else "")]
         for game in sorted({r["game"] for r in record} | set(abandoned) | set(ratings), key=game_title):
-            lines.append(_game_line(game, [r for r in record if r["game"] == game], abandoned.get(game, 0), ratings))
+            lines += _game_lines(game, [r for r in record if r["game"] == game], abandoned.get(game, 0), ratings)
         if len(lines) == 1:
             lines.append("No finished or abandoned games on this server yet.")
-        decisions = sum(r["decisions"] for r in record)
-        missed = sum(r["missed"] for r in record)
-        if decisions:
-            answer = sum(r["answer_seconds"] for r in record) / decisions
-            lines.append(
-                f"Answers a turn in {_duration(answer)} on average (from the table's previous move to "
-                "their decision, in finished games)."
-            )
-        if decisions + missed:
-            lines.append(f"Reliability: {100 * missed / (decisions + missed):.1f} deadlines missed per 100 decisions.")
+        lines.append(_pace(record))
         lines += await self._current(reader, guild_id, user_id)
+        if ratings:
+            lines += ["", RATING_NOTE]
         return "\n".join(lines)
 
     async def _current(self, reader: Reader, guild_id: int, user_id: int) -> list[str]:
@@ -292,7 +336,7 @@ class Community:
                 continue  # a forgotten member's seat is nobody's to point at
             where = f"{t.game.title} in <#{channel_id}>"
             if t.row.status == "lobby":
-                lines.append(f"• {where}: in the lobby.")
+                lines.append(f"• {where}: gathering players.")
             elif t.row.status == "paused":
                 lines.append(f"• {where}: paused.")
             elif me.seat is not None:  # running: the game dealt every seated member a seat
@@ -314,32 +358,58 @@ class Community:
     ) -> str:
         """The tables of these servers that the reader may see in each (from a DM: every
         server the member shares with the bot), a page at a time."""
+        return (await self.directory_page(servers, game=game, open_seat=open_seat, page=page)).text
+
+    async def directory_page(
+        self, servers: list[Server], *, game: str | None = None, open_seat: bool = False, page: int = 1
+    ) -> DirectoryPage:
+        """`directory_of`'s page, with the tables on it the reader may join (a front end
+        puts a Join button under it for each)."""
         game = _game(game)
         order = {"lobby": 0, "running": 1, "paused": 2}
         rows = []
         for server in servers:
             found = await self._rows(server, game)
-            rows += [(server.name or "", r) for r in found]
+            rows += [(server, r) for r in found]
         if open_seat:
             rows = [(n, r) for n, r in rows if r.status == "lobby" and r.seated < _most(r.game)]
-        rows.sort(key=lambda nr: (nr[0].casefold(), game_title(nr[1].game), order.get(nr[1].status, 3), nr[1].channel_id))
+        rows.sort(
+            key=lambda sr: ((sr[0].name or "").casefold(), game_title(sr[1].game), order.get(sr[1].status, 3), sr[1].channel_id)
+        )
         if not rows:
-            return "No tables with an open seat here." if open_seat else "No tables here that you can see."
+            return DirectoryPage("No tables with an open seat here." if open_seat else "No tables here that you can see.")
         page = min(max(1, page), _pages(len(rows)))
-        lines = [f"**Tables** (page {page} of {_pages(len(rows))}):"]
-        heading = None
-        for name, r in rows[(page - 1) * PAGE : page * PAGE]:
+        shown = DirectoryPage(f"**Tables** (page {page} of {_pages(len(rows))}):")
+        lines, heading = [shown.text], None
+        for server, r in rows[(page - 1) * PAGE : page * PAGE]:
             try:
                 t = await self.access.load(r.channel_id)
             except TableError:
                 continue
-            if name and name != heading:
-                heading = name
-                lines.append(f"__{escape(name)}__")
-            lines.append(_table_line(t))
+            if server.name and server.name != heading:
+                heading = server.name
+                lines.append(f"__{escape(server.name)}__")
+            me = server.reader.user_id
+            lines.append(_table_line(t, me))
+            if signups.free_seats(t) and (me is None or t.seat_of(me) is None):
+                shown.joinable.append((t.row.channel_id, t.game.title))
         if page < _pages(len(rows)):
-            lines.append(f"More: /community tables page:{page + 1}")
-        return "\n".join(lines)
+            lines += ["", f"-# More: /community tables page:{page + 1}"]
+        shown.text = "\n".join(lines)
+        return shown
+
+    async def join_offer(self, channel_id: int, user_id: int) -> JoinOffer:
+        """What a Join button offers the member at the table in `channel_id`: whether they
+        sit there already, whether a seat is open, and whether a nation they ask for counts."""
+        t = await self.access.load(channel_id)
+        return JoinOffer(
+            channel_id,
+            t.row.guild_id or 0,
+            t.game.title,
+            seated=t.seat_of(user_id) is not None,
+            open=signups.free_seats(t) > 0 or (t.row.status in ("running", "paused") and bool(t.free_seats())),
+            choose=t.row.status == "lobby" and signups.nation_counts(t),
+        )
 
     async def _rows(self, server: Server, game: str | None) -> list[DirectoryRow]:
         """The server's tables the reader may see."""
@@ -413,41 +483,52 @@ def _most(game: str) -> int:
         return 0
 
 
-def _table_line(t: LoadedTable) -> str:
-    """One table in the directory: its game, channel, status and what is happening there."""
-    where = f"<#{t.row.channel_id}>"
-    head = f"{t.game.title} in {where}"
+def _table_line(t: LoadedTable, reader: int | None = None) -> str:
+    """One table in the directory: its game, channel, host, state and what is happening
+    there; "You are seated" where the reader sits, and how to join where they could."""
+    head = f"• **{t.game.title}** in <#{t.row.channel_id}>, hosted by {signups.host_name(t)}"
+    me = t.seat_of(reader) if reader is not None else None
     if t.row.status == "lobby":
-        free = t.game.max_players - len(t.seats)
+        free = signups.free_seats(t)
         options = option_text(t)
-        rated = "" if t.row.meta.get("rated", True) else "; not rated"
+        rated = "" if t.row.meta.get("rated", True) else " Not rated."
+        join = " You are seated." if me else (f" {free} open: /game join there." if free else " Full.")
         return (
-            f"• {head}: lobby, {len(t.seats)} seated, {free} open seat{'s' if free != 1 else ''}"
-            + (f"; options {options}" if options else "")
-            + f"{rated}. /game join there."
+            f"{head}: gathering players, {len(t.seats)} of {t.game.max_players} seated.{join}"
+            + (f" Options: {options}." if options else "")
+            + rated
         )
+    seated = f" You play {t.label(me.seat)}." if me is not None and me.seat else ""
     if t.row.status == "paused":
-        return f"• {head}: paused."
+        return f"{head}: paused.{seated}"
     due = {d.phase: d.due_at for d in t.deadlines}
     waiting = []
     for p in t.prompts:
         when = f", due {timestamp(due[p.phase])}" if p.phase in due else ""
         waiting.append(f"{t.who(p.seat)} ({t.label(p.seat)}){when}")
-    return f"• {head}: waiting for {'; '.join(dict.fromkeys(waiting)) or 'nobody'}."
+    return f"{head}: waiting for {'; '.join(dict.fromkeys(waiting)) or 'nobody'}.{seated}"
 
 
-def _game_line(game: str, record: list[dict[str, Any]], abandoned: int, ratings: dict) -> str:
+def _game_lines(game: str, record: list[dict[str, Any]], abandoned: int, ratings: dict) -> list[str]:
+    """A game in a member's profile: what they finished, won and abandoned, their rating;
+    the nations they played. No count of nothing."""
     finished = sum(r["games"] for r in record)
     won = sum(r["wins"] for r in record)
-    nations = ", ".join(
-        f"{r['label']} {r['games']}" + (f" (won {wins_text(r['wins'])})" if r["wins"] else "") for r in record
-    )
+    counts = [f"{finished} finished"] if finished else []
+    counts += [f"{wins_text(won)} won"] if won else []
+    counts += [f"{abandoned} abandoned"] if abandoned else []
     rating = ratings.get(game)
-    rated = f"; rating {rating.ordinal:.1f} over {_count(rating.games, 'rated game')}" if rating else ""
-    return (
-        f"{game_title(game)}: {finished + abandoned} played, {finished} finished, {wins_text(won)} won, "
-        f"{abandoned} abandoned{rated}." + (f" Nations: {nations}." if nations else "")
-    )
+    if rating:
+        counts.append(f"rating {rating_text(rating.ordinal)}")
+    lines = [f"**{game_title(game)}**: {', '.join(counts) or 'no games yet'}."]
+    nations = [
+        f"{r['label']} {_times(r['games'])}" + (f" ({wins_text(r['wins'])} won)" if r["wins"] else "")
+        for r in record
+        if r["games"]
+    ]
+    if nations:
+        lines.append(f"Played as {', '.join(nations)}.")
+    return lines
 
 
 def _count(n: int, word: str) -> str:
@@ -464,16 +545,64 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 86400:.1f} days"
 
 
+def _times(n: int) -> str:
+    return {1: "once", 2: "twice"}.get(n, f"{n} times")
+
+
+def _pace(record: list[dict[str, Any]]) -> str:
+    """How fast the member answers and how often they miss a deadline, in finished games;
+    "not enough data yet" when nothing was measured."""
+    decisions = sum(r["decisions"] for r in record)
+    missed = sum(r["missed"] for r in record)
+    waited = sum(r["answer_seconds"] for r in record)
+    if not decisions or waited <= 0:
+        return "Answer time: not enough data yet."
+    line = f"Answers a turn in {_duration(waited / decisions)} on average"
+    if missed:
+        return f"{line}; misses {100 * missed / (decisions + missed):.1f} deadlines in 100."
+    return f"{line}; has missed no deadline."
+
+
+def rating_text(ordinal: float) -> str:
+    """A rating as the leaderboard shows it: a whole number, never below 0 (a newcomer's
+    cautious estimate dips under it after a loss or two)."""
+    return str(max(0, round(ordinal)))
+
+
+RATING_NOTE = (
+    "-# A rating starts at 0 and rises with wins, and with games played as they make it surer: "
+    "an average player reaches about 12 after 50 games. Below 0 shows as 0."
+)
+
+
+def _link(g: FinishedGame) -> str:
+    """Where a finished game was played: a short link a phone taps, to its last message."""
+    if not g.guild_id:
+        return f"<#{g.channel_id}>"
+    return f"[Go to the end]({jump(g.guild_id, g.channel_id, g.message_id)})"
+
+
+def file_name(title: str, channel: str, when: float, ext: str) -> str:
+    """A file named for people and safe on every file system: game, channel, date
+    ("Crisis-1914 #balkans 2026-12-06.html")."""
+    day = datetime.fromtimestamp(when, UTC).strftime("%Y-%m-%d")
+    parts = [title.replace(": ", "-"), f"#{channel}" if channel else "", day]
+    plain = unicodedata.normalize("NFKD", " ".join(p for p in parts if p)).encode("ascii", "ignore").decode()
+    safe = re.sub(r"[^A-Za-z0-9 #()._-]+", "-", plain).strip(" .-")
+    return f"{safe or 'game'}.{ext}"
+
+
 def _players(seats: list[FinishedSeat]) -> str:
-    """Who played these seats, members first, each with the seat they played."""
+    """Who played these seats, each with the seat they played: "alice as Russia"."""
     by_seat: dict[str, list[FinishedSeat]] = {}
     for s in seats:
         by_seat.setdefault(s.seat, []).append(s)
-    return ", ".join(f"{_played_by(rows)} ({rows[0].label})" for rows in by_seat.values())
+    return ", ".join(f"{_played_by(rows)} as {rows[0].label}" for rows in by_seat.values())
 
 
 def _played_by(rows: list[FinishedSeat]) -> str:
-    """A seat's players by their share of its decisions: "alice", "alice and bob (4 of 10)"."""
+    """A seat's players by their share of its decisions: "alice", "alice (4 of 10 decisions)
+    and bob (6 of 10 decisions)"."""
     if len(rows) == 1:
         return escape(rows[0].name)
     total = max(rows[0].seat_decisions, 1)

@@ -28,7 +28,9 @@ from .tablebase import TableError
 if TYPE_CHECKING:
     from .loaded import LoadedTable, TableAccess
 
-__all__ = ["LobbyNews", "lobby_news", "keep", "entry_text", "option_text", "jump"]
+__all__ = [
+    "LobbyNews", "lobby_news", "keep", "entry_text", "option_text", "jump", "nation_counts", "free_seats", "host_name"
+]
 
 
 def jump(guild_id: int | None, channel_id: int, message_id: int | None = None) -> str:
@@ -40,13 +42,41 @@ def jump(guild_id: int | None, channel_id: int, message_id: int | None = None) -
 
 
 def option_text(t: LoadedTable) -> str:
-    """The table's options as a member reads them ("rounds=3, congress=no"), or ""."""
+    """The table's options that differ from the game's defaults, in words ("Congress Step
+    off; Simplified rules"), or "": a default is what a member expects and goes unsaid."""
+    fields = t.game.Options.model_fields
     shown = []
     for key, value in sorted(t.row.options.items()):
-        if key == "preferences":
+        field = fields.get(key)
+        if key == "preferences" or field is None or value == field.default:
             continue
-        shown.append(f"{key}={'yes' if value is True else 'no' if value is False else value}")
-    return ", ".join(shown)
+        words = _short(field.description or "") or key.replace("_", " ").capitalize()
+        if value is True:
+            shown.append(words)
+        elif value is False:
+            shown.append(f"off: {words}")
+        else:
+            shown.append(f"{words}: {escape(str(value))}")
+    return "; ".join(shown)
+
+
+def _short(description: str, most: int = 60) -> str:
+    """An option's description cut to its first clause, for a line a phone shows whole."""
+    text = description.split(" (")[0].split("; ")[0].split(", by default")[0].rstrip(".")
+    if len(text) > most:
+        text = text.split(": ")[0]
+    return text if len(text) <= most else text[: most - 1].rsplit(" ", 1)[0] + "…"
+
+
+def nation_counts(t: LoadedTable) -> bool:
+    """Whether a nation asked for when joining can count at this table: the game lets players
+    choose (or agree), or the host set choose_nations. Else the deal is at random."""
+    return t.game.nation_choice != "random" or bool(t.row.options.get("choose_nations"))
+
+
+def free_seats(t: LoadedTable) -> int:
+    """The seats still open at a table gathering players."""
+    return max(0, t.game.max_players - len(t.seats)) if t.row.status == "lobby" else 0
 
 
 @dataclass
@@ -64,24 +94,33 @@ class LobbyNews:
     tell: list[int] = field(default_factory=list)  # watchers to tell now
     host: str = ""  # escaped, as every name in a message
     open: bool = False  # the table is in its lobby: its entry is kept
+    joinable: bool = False  # it has an open seat: a front end offers a way to take it there
 
-    def notice(self, server: str | None = None) -> str:
-        """What a watcher is told (by DM): the game, the host, the open seats, where."""
+    def notice(self, server: str | None = None, *, button: bool = False) -> str:
+        """What a watcher is told (by DM): the game, the host, the open seats, where;
+        `button`: a Join button goes with it."""
         where = f" on **{escape(server)}**" if server else ""
+        tap = "tap Join below or " if button else ""
         return (
             f"A table of **{self.title}** is open{where}, hosted by {self.host}. "
-            f"To take a seat, use /game join in {jump(self.guild_id, self.table_channel)}.\n"
+            f"To take a seat, {tap}use /game join in {jump(self.guild_id, self.table_channel)}.\n"
             f"-# You watch {self.title}: /community unwatch game:{self.game} stops these notices."
         )
 
     def mention(self, user_ids: list[int]) -> str:
         """The same notice as one public line that pings `user_ids` (their DMs are closed,
-        or they asked for mentions)."""
+        or they asked for mentions). Posted with the entry, it goes with the entry."""
         pings = " ".join(f"<@{uid}>" for uid in user_ids)
         return (
             f"{pings} a table of **{self.title}** is open, hosted by {self.host}: "
             f"/game join in {jump(self.guild_id, self.table_channel)} takes a seat."
         )
+
+    def ping(self, user_ids: list[int]) -> str:
+        """The line above a new entry that pings its game's watchers: the entry under it
+        says the rest, and goes (ping and all) when the table starts or is abandoned."""
+        pings = " ".join(f"<@{uid}>" for uid in user_ids)
+        return f"{pings}: a table of **{self.title}**, a game you watch, is open."
 
     def must_remove(self) -> bool:
         """Whether the kept message must be deleted: the table is no longer open, the lobby
@@ -96,27 +135,32 @@ class LobbyNews:
 def entry_text(t: LoadedTable) -> str:
     """A lobby table's entry: game, host, who sits, open seats, options, where and how to join."""
     g = t.game
-    host = _host_name(t)
-    free = g.max_players - len(t.seats)
+    host = host_name(t)
+    free = free_seats(t)
     names = ", ".join(escape(s.name) + (" (automatic)" if s.automatic else "") for s in t.seats)
     link = jump(t.row.guild_id, t.row.channel_id)
     lines = [f"**{g.title}**, hosted by {host}: {len(t.seats)} of {g.max_players} seated ({names})."]
     if free > 0:
-        lines.append(
-            f"{free} open seat{'s' if free != 1 else ''}. To take one, use /game join in {link} "
-            "(/game join preference:<nation> to ask for a nation)."
-        )
+        ask = " (add preference: and a nation to ask for one)" if nation_counts(t) else ""
+        lines.append(f"{_seats(free)} open. To take one, tap Join or use /game join in {link}{ask}.")
     else:
         lines.append(f"Full: waiting for {host} to begin with /game start in {link}.")
     if len(t.seats) < g.min_players:
         lines.append(f"It can start with {g.min_players} players.")
     options = option_text(t)
-    rated = "rated" if t.row.meta.get("rated", True) else "not rated"
-    lines.append((f"Options: {options}; " if options else "") + f"{rated}.")
+    if options:
+        lines.append(f"Options: {options}.")
+    if not t.row.meta.get("rated", True):  # rated is the default, and goes unsaid
+        lines.append("Not rated: its result moves no rating.")
     return "\n".join(lines)
 
 
-def _host_name(t: LoadedTable) -> str:
+def _seats(n: int) -> str:
+    return "1 seat" if n == 1 else f"{n} seats"
+
+
+def host_name(t: LoadedTable) -> str:
+    """The host's name, escaped."""
     return next((escape(s.name) for s in t.seats if s.user_id == t.row.host_id), "a member")
 
 
@@ -148,8 +192,9 @@ async def lobby_news(store: Store, access: TableAccess, channel_id: int) -> Lobb
         text,
         previous,
         entry,
-        host=_host_name(t),
+        host=host_name(t),
         open=is_open,
+        joinable=free_seats(t) > 0,
     )
     if is_open and not told:  # the table's first showing: its game's watchers hear of it
         seated = {s.user_id for s in t.seats}

@@ -35,12 +35,12 @@ async def test_a_console_game_reaches_the_history_the_leaderboard_and_a_profile(
     text = out.getvalue()
     assert rc == 0, text
     assert "[private to alice] This table is rated" in text
-    histories = re.findall(r"\[private to carol\] \*\*Finished games\*\*.*\n(.*)", text)
+    histories = re.findall(r"\[private to carol\] \*\*Finished games\*\*.*\n(.*\n.*)", text)  # an entry's 2 lines
     assert len(histories) == 2 and "alice" in histories[0] and "bob" in histories[0]
     assert "alice" not in histories[1] and "a former member" in histories[1]
-    assert "**Envoys (test game) leaderboard**" in text and "(1 game, " in text
-    assert "Envoys (test game): 1 played, 1 finished" in text
-    assert "#1 Envoys (test game)**, finished" in text and "played by bob" in text
+    assert "**Envoys (test game) leaderboard**" in text and " · 1 game" in text
+    assert "**Envoys (test game)**: 1 finished" in text
+    assert "#1 Envoys (test game)**, finished" in text and "bob as s" in text
     lines = text.splitlines()
     start = lines.index("[private to alice] {")
     end = lines.index("[private to alice] }", start)

@@ -96,7 +96,7 @@ async def test_the_archived_record_and_the_history_lines_name_bob_and_not_alice(
     listed = await community.history(EVERY_CHANNEL, GUILD)
     _names_bob_not_alice(listed)
     assert FORMER_MEMBER in listed
-    number = int(listed.split("**#")[1].split("**")[0])
+    number = int(listed.split("**#")[1].split(" ")[0])
     text, record = await community.finished(EVERY_CHANNEL, GUILD, number)
     _names_bob_not_alice(text)
     _json_names_bob_not_alice(record)

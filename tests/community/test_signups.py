@@ -68,7 +68,7 @@ async def test_abandoning_removes_the_entry_and_archives_a_started_game_only(ser
     assert await store.community.member_abandoned(GUILD, ALICE) == {"envoys": 1}
     assert await store.community.member_abandoned(GUILD, BOB) == {"envoys": 1}
     profile = await community.profile(EVERY_CHANNEL, GUILD, BOB, "bob")
-    assert "Envoys (test game): 1 played, 0 finished, 0 won, 1 abandoned." in profile
+    assert "**Envoys (test game)**: 1 abandoned." in profile  # no count of nothing
     assert (await community.mydata(BOB))["abandoned_games"][0]["game"] == "envoys"
     await community.forget(BOB, confirm="me")
     assert await store.community.member_abandoned(GUILD, BOB) == {}
@@ -143,7 +143,8 @@ async def test_the_console_prints_the_lobby_entry_and_tells_the_watcher(store, t
     assert "[lobby] **Envoys (test game)**, hosted by alice: 1 of 4 seated (alice)." in text
     assert "[private to bob] A table of **Envoys (test game)** is open, hosted by alice." in text
     assert "[lobby] **Envoys (test game)**, hosted by alice: 2 of 4 seated (alice, bob)." in text
-    assert "[private to carol] • Envoys (test game) in <#1>: lobby, 2 seated, 2 open seats" in text
+    assert "[private to carol] • **Envoys (test game)** in <#1>, hosted by alice: gathering players, 2 of 4 seated." in text
+    assert "2 open: /game join there." in text
     assert "[lobby] (the entry is removed)" in text
     assert "[private to carol] No tables with an open seat here." in text
     assert "[private to bob] You will no longer be told about new tables of Envoys (test game) here." in text

@@ -152,6 +152,7 @@ def _plain(answer: object, guild: int, labels: dict[int, str]) -> str:
     the server's id in links, and each game's number (as the game it is)."""
     text = repr(answer).replace(f"/channels/{guild}/", "/channels/SERVER/")
     text = re.sub(r"(?<![<\d])#(\d+)", lambda m: "#" + labels.get(int(m[1]), m[1]), text)
+    text = re.sub(r"id:(\d+)", lambda m: "id:" + labels.get(int(m[1]), m[1]), text)  # the example number
     return re.sub(r"'number': (\d+)", lambda m: "'number': " + labels.get(int(m[1]), m[1]), text)
 
 
@@ -262,14 +263,14 @@ async def test_a_game_in_a_channel_a_member_cannot_open_is_nowhere_in_what_they_
 
     for who, sees_private in ((carol, False), (bob, True)):
         listed = await c.history(who, GUILD) + await c.history(who, GUILD, user_id=BOB)
-        assert (f"#{private}**" in listed) is sees_private and f"#{open_game}**" in listed
+        assert (f"**#{private} " in listed) is sees_private and f"**#{open_game} " in listed
         assert (f"/{PRIVATE}" in listed) is sees_private
         board = await c.leaderboard(who, GUILD, "envoys")
         profile = await c.profile(who, GUILD, BOB, "bob")
         if sees_private:
-            assert "(2 games," in board and "2 played, 2 finished" in profile
+            assert " · 2 games" in board and "2 finished" in profile
         else:
-            assert "(1 game," in board and "(2 games," not in board and "1 played, 1 finished" in profile
+            assert " · 1 game" in board and " · 2 games" not in board and "1 finished" in profile
 
     with pytest.raises(TableError, match=f"no finished game #{private}"):
         await c.finished(carol, GUILD, private)

@@ -4,6 +4,7 @@ the table directory and what a stranger sees of it, rated tables."""
 from __future__ import annotations
 
 import json
+from datetime import UTC
 
 import discord
 import pytest
@@ -29,13 +30,23 @@ async def test_history_lists_the_finished_game_and_one_game_comes_with_its_recor
     table = await _finished(env, service, "alice", "bob")
     listed = await table["bob"].slash(table.channel, "community history")
     text = listed.response.content
-    assert listed.ephemeral and "Envoys (test game)" in text and "won by" in text
+    assert listed.ephemeral and "Envoys (test game)" in text and "Won by" in text
     assert "alice" in text and "bob" in text and f"/channels/{table.guild.id}/{table.channel.id}" in text
-    assert "#1" in text and "/community history id:" in text
+    assert "#1" in text and "/community history id: and its number, e.g. id:1" in text
 
     one = await table["bob"].slash(table.channel, "community history", id=1)
-    assert "played by" in one.response.content
-    record = json.loads(_attached(env, one))
+    assert " as s1: " in one.response.content and "replay page is attached" in one.response.content
+    (attachment,) = one.response.attachments
+    day = f"{env.now().astimezone(UTC):%Y-%m-%d}"  # the game ended just now
+    assert attachment.filename == f"Envoys (test game) #envoys {day}.html"
+    assert b"<html" in _attached(env, one).lower()  # the page, as /game export format:html makes it
+
+    await table["alice"].slash(table.channel, "game new", game="envoys")  # the channel's next table
+    later = await table["bob"].slash(table.channel, "community history", id=1)
+    assert "archive's record (JSON) is attached" in later.response.content
+    (attachment,) = later.response.attachments
+    assert attachment.filename.endswith(".json") and "#envoys" in attachment.filename
+    record = json.loads(_attached(env, later))
     assert record["format"] == "chancellery-finished-game/1"
     assert {s["player"] for s in record["seats"]} == {"alice", "bob"}
 
@@ -49,7 +60,8 @@ async def test_the_leaderboard_ranks_both_players_and_a_hidden_profile_leaves_it
     table = await _finished(env, service, "alice", "bob")
     board = await table["alice"].slash(table.channel, "community leaderboard", game="envoys")
     text = board.response.content
-    assert "Envoys (test game) leaderboard" in text and "(1 game, " in text
+    assert "Envoys (test game) leaderboard" in text and " · 1 game" in text
+    assert "\n\n-# A rating starts at 0" in text  # the footnote is not part of the list above it
     assert "alice" in text and "bob" in text
 
     hid = await table["alice"].slash(table.channel, "community profile", hidden=True)
@@ -67,8 +79,8 @@ async def test_a_profile_counts_games_and_says_what_a_member_owes_now(env, servi
 
     seen = await table["bob"].slash(table.channel, "community profile", member=table["alice"])
     text = seen.response.content
-    assert "**alice**" in text and "Envoys (test game): 1 played, 1 finished" in text
-    assert "deadlines missed per 100 decisions" in text and "on average" in text
+    assert "**alice**" in text and "**Envoys (test game)**: 1 finished" in text and "1 played" not in text
+    assert "Answer time: not enough data yet." in text  # SimCord's clock stood still through the game
     assert f"<#{second.id}>" in text and "owes commit" in text
     assert "Your commit" not in text  # nothing private
 
@@ -117,7 +129,8 @@ async def test_the_directory_lists_what_a_member_may_see_and_no_private_table(en
     await table["alice"].slash(private, "game start")
 
     seen = (await table["bob"].slash(table.channel, "community tables")).response.content
-    assert f"<#{table.channel.id}>" in seen and "lobby, 1 seated, 3 open seats" in seen
+    assert f"<#{table.channel.id}>" in seen and "gathering players, 1 of 4 seated. 3 open: /game join" in seen
+    assert "hosted by alice" in seen and "You play s2." in seen  # bob sits at the private table
     assert f"<#{private.id}>" in seen and "waiting for" in seen
 
     stranger = (await table["carol"].slash(table.channel, "community tables")).response.content
@@ -138,13 +151,13 @@ async def test_only_the_host_marks_a_table_not_rated_before_it_starts(env, servi
     done = await table["alice"].slash(table.channel, "community rated", rated=False)
     assert "not rated" in done.response.content
     listed = (await table["bob"].slash(table.channel, "community tables")).response.content
-    assert "not rated" in listed
+    assert "Not rated" in listed
     await table["alice"].slash(table.channel, "game start")
     await _play_to_the_end(env, service, table)
     board = await table["alice"].slash(table.channel, "community leaderboard", game="envoys")
     assert "Nobody has a rating" in board.response.content
     history = await table["alice"].slash(table.channel, "community history")
-    assert "(not rated)" in history.response.content
+    assert "· not rated" in history.response.content
 
 
 async def test_server_commands_are_refused_in_a_dm_and_mydata_works_there(env, service):

@@ -72,13 +72,13 @@ async def test_an_entry_is_posted_edited_as_seats_fill_and_removed_at_the_start(
     await table.open("alice")
     (entry,) = _entries(lobby)
     assert "**Envoys (test game)**, hosted by alice: 1 of 4 seated (alice)" in entry
-    assert "3 open seats" in entry and "/game join in" in entry
+    assert "3 seats open. To take one, tap Join or use /game join in" in entry
     assert f"https://discord.com/channels/{table.guild.id}/{table.channel.id}" in entry
     assert "It can start with 2 players" in entry
 
     await table["bob"].slash(table.channel, "game join")
     (entry,) = _entries(lobby)  # the same message, edited
-    assert "2 of 4 seated (alice, bob)" in entry and "2 open seats" in entry
+    assert "2 of 4 seated (alice, bob)" in entry and "2 seats open" in entry
     assert "It can start" not in entry
     await table["bob"].slash(table.channel, "game leave")
     (entry,) = _entries(lobby)
@@ -96,7 +96,7 @@ async def test_an_abandoned_lobby_takes_its_entry_with_it_and_a_full_table_says_
     (entry,) = _entries(lobby)
     assert "4 of 4 seated" in entry and "Full: waiting for alice to begin with /game start" in entry
     await table["alice"].slash(table.channel, "community rated", rated=False)
-    assert "not rated." in _entries(lobby)[0]
+    assert "Not rated: its result moves no rating." in _entries(lobby)[0]
     await table["alice"].slash(table.channel, "game abandon")
     assert _entries(lobby) == []
 
@@ -150,8 +150,11 @@ async def test_a_watcher_who_asked_for_mentions_is_mentioned_in_the_lobby_channe
     await table["bob"].slash(table.channel, "game notify", mode="mention")
     await table.open("alice")
     pings = [m.content for m in lobby.history() if table["bob"].mention in m.content]
-    assert len(pings) == 1 and "a table of **Envoys (test game)** is open" in pings[0]
+    assert len(pings) == 1 and "a table of **Envoys (test game)**, a game you watch, is open" in pings[0]
+    assert "hosted by alice" in pings[0]  # the ping is the entry's first line
     assert not any("is open" in text for text in table.dms("bob"))
+    await table["alice"].slash(table.channel, "game abandon")
+    assert _entries(lobby) == []  # the ping went with its entry: no stale link is left behind
 
 
 async def test_a_watcher_with_no_lobby_channel_is_told_and_one_who_cannot_see_the_table_is_not(env, service):
@@ -195,7 +198,7 @@ async def test_a_profile_counts_an_abandoned_game_after_the_channel_has_a_new_ta
     seen = (
         await table["bob"].slash(table.channel, "community profile", member=table["alice"])
     ).response.content
-    assert "Envoys (test game): 1 played, 0 finished, 0 won, 1 abandoned." in seen
+    assert "**Envoys (test game)**: 1 abandoned." in seen and "0 " not in seen
     board = await table["bob"].slash(table.channel, "community leaderboard", game="envoys")
     assert "Nobody has a rating" in board.response.content
 
