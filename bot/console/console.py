@@ -149,12 +149,13 @@ class Console:
         if out.lobby_changed:  # the lobby channel's entry and the watchers (bot/service/signups.py)
             await self.community.lobby_entry(out.channel_id)
 
-    async def show_picture(self) -> None:
-        """Write the board picture beside the status, once per picture, and say where."""
+    async def show_picture(self, reader: int | None = None) -> None:
+        """Write the board picture beside the status, once per picture, and say where
+        (`reader`: as that member may see it, a spectator some rounds behind)."""
         if self.pictures is None:
             return
         try:
-            picture = await self.service.picture(CHANNEL)
+            picture = await self.service.picture(CHANNEL, reader)
         except TableError:
             return
         if picture is None or picture.png == self._pictured:
@@ -322,7 +323,7 @@ class Console:
     async def _status(self, user: str, uid: int, options: dict[str, Any]) -> None:
         self._last_status = await self.service.status(CHANNEL, uid)
         self.say(self._last_status)
-        await self.show_picture()
+        await self.show_picture(uid)
 
     async def _me(self, user: str, uid: int, options: dict[str, Any]) -> None:
         self.private(user, await self.service.me(CHANNEL, uid))
