@@ -4,11 +4,14 @@ day across a member's tables, the turn notices it holds back, restarts, and forg
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 
 import pytest
 
 from bot.service import digest as digest_module
+from bot.service.digest import next_digest
 from bot.service.tables import TableError, TableService
+from bot.store import NotifyPrefs
 
 from .conftest import ALICE, BOB, CHANNEL, seated
 
@@ -215,3 +218,22 @@ async def test_the_digest_names_pacts_that_end_with_the_week_in_play(service, cl
     assert "Your pact with alice" in post.text
     assert "No fleet in the Aegean" not in post.text  # ends later
     assert "Not bob's" not in post.text  # not his
+
+
+async def test_mydata_lists_the_digest_and_its_bookkeeping(service, clock):
+    await service.notifications.set_notify(BOB, digest="09:00")
+    await seated(service, "alice", "bob")
+    clock.advance(HOUR)
+    await service.digest.tick()
+    prefs = (await service.community.mydata(BOB))["notification_preferences"]
+    assert (prefs["digest"], prefs["digest_sent"], prefs["digest_due"]) == ("09:00", clock.now, clock.now + DAY)
+
+
+def test_the_digest_keeps_its_local_time_across_a_change_of_summer_time():
+    vienna = NotifyPrefs(BOB, timezone="Europe/Vienna", digest="08:00")
+    saturday = datetime(2027, 3, 27, 12, 0, tzinfo=UTC).timestamp()  # summer time begins on Sunday 28 March
+    sunday = next_digest(vienna, saturday)
+    assert sunday == datetime(2027, 3, 28, 6, 0, tzinfo=UTC).timestamp()  # 08:00 CEST
+    assert next_digest(vienna, sunday) == sunday + 24 * HOUR
+    assert next_digest(vienna, saturday - 24 * HOUR) == datetime(2027, 3, 27, 7, 0, tzinfo=UTC).timestamp()  # CET
+    assert next_digest(NotifyPrefs(BOB), saturday) is None  # no digest
