@@ -187,6 +187,23 @@ class Gallery:
         self._states.move_to_end(key)
         return self._states[key]
 
+    def played(self, r: Reading) -> int | None:
+        """How many actions the reader's view has seen (None: all of them, live)."""
+        b = r.behind
+        if b is None:
+            return None
+        return (b.rounds.events[b.cut].action_idx or 0) if b.shown else 0
+
+    async def seated_then(self, r: Reading) -> dict[str, str]:
+        """Who held each seat where the reader's view stops, in table order: a later
+        substitute is news of a round held back."""
+        t, played = r.table, self.played(r)
+        names: dict[str, str] = {}
+        for h in await self.store.get_seat_history(t.row.channel_id):  # in the order they sat down
+            if played is None or h.from_step <= played:
+                names[h.seat] = h.name
+        return {seat: names[seat] for seat in started_state(t).seats if seat in names}
+
     def round_name(self, t: LoadedTable, rounds: Rounds, k: int) -> str:
         return rounds.name(k, lambda: t.game.layout(t.game.view(setup_again(t), None)).round)
 
@@ -200,7 +217,7 @@ class Gallery:
         if state is None:
             return f"{head}. Nothing of the game is shown to you yet."
         last = self.round_name(t, b.rounds, b.shown - 1)
-        seats = seat_list([(escape(s.name), t.label(s.seat)) for s in t.seats if s.seat])
+        seats = seat_list([(escape(name), t.label(seat)) for seat, name in (await self.seated_then(r)).items()])
         return f"{head}: the table as {last} ended.\n{g.describe(g.view(state, None))}\n{seats}"
 
     def note(self, r: Reading) -> str:

@@ -167,9 +167,9 @@ class History:
         note = f"{self.gallery.note(r)} {self._public_note(t)}"
         data = await self._public_dict(t, r.behind.rounds.events[: r.behind.cut], view, note)
         # who sat where as far as they may see: a later substitute is news of a later round
-        upto = r.behind.rounds.events[r.behind.cut].action_idx if r.behind.shown else 0
-        data["seats_over_time"] = [h for h in data["seats_over_time"] if upto is None or h["from_action"] <= upto]
-        data["names"] = {h["seat"]: h["name"] for h in data["seats_over_time"]}
+        played = self.gallery.played(r) or 0
+        data["seats_over_time"] = [h for h in data["seats_over_time"] if h["from_action"] <= played + 1]
+        data["names"] = await self.gallery.seated_then(r)
         return data
 
     @staticmethod

@@ -231,7 +231,8 @@ class Settings(BaseModel):
             f"on_outage: {self.on_outage}",
             f"round_threads: {'on' if self.round_threads else 'off'}",
             f"automatic_player: {self.automatic_player} (who plays automatic seats: strong, quick or basic)",
-            f"spectator_delay: {self.spectator_delay} (whole rounds a spectator follows behind the table)",
+            f"spectator_delay: {self.spectator_delay} (finished rounds held back from spectators, besides the "
+            "round in play)",
         ]
         lines += [f"{k}: {v:g}" for k, v in sorted(self.extra.items())]
         return "\n".join(lines)

@@ -74,13 +74,15 @@ async def _table(service: TableService, *, rounds: int = 4, delay: str | None = 
     await service.lobby.start(CHANNEL, ALICE, seed=11)
 
 
-async def _round(service: TableService, values: tuple[int, int] = (3, 1)) -> list[Outbox]:
+async def _round(
+    service: TableService, values: tuple[int, int] = (3, 1), players: tuple[int, int] = (ALICE, BOB)
+) -> list[Outbox]:
     """One whole round: both commit, the first seat of the round yields, both say ready."""
-    outs = [await service.command(CHANNEL, uid, "commit", {"value": str(v)}) for uid, v in zip((ALICE, BOB), values, strict=True)]
+    outs = [await service.command(CHANNEL, uid, "commit", {"value": str(v)}) for uid, v in zip(players, values, strict=True)]
     t = await service.load(CHANNEL)
     first = t.game.prompts(t.state)[0].seat
     outs.append(await service.command(CHANNEL, t.holder(first).user_id, "yield", {}))
-    outs += [await service.command(CHANNEL, uid, "ready", {}) for uid in (ALICE, BOB)]
+    outs += [await service.command(CHANNEL, uid, "ready", {}) for uid in players]
     return outs
 
 
@@ -139,6 +141,7 @@ async def test_a_spectator_reads_nothing_of_the_rounds_held_back_through_any_com
     for _ in range(2):
         await _round(service)
     await service.command(CHANNEL, ALICE, "commit", {"value": "2"})  # round 3 in play
+    await service.controls.substitute(CHANNEL, ALICE, "s2", LATE, "lena")  # news of round 3
     log = await _public(service)
     shown = _round_lines(log, 1)
     held = [line for line in log[len(shown) :]]
@@ -148,6 +151,7 @@ async def test_a_spectator_reads_nothing_of_the_rounds_held_back_through_any_com
     assert "the table as Round 1 ended" in status
     assert "round 1, diplomacy" in status  # the state before the move that began round 2
     assert "round 3" not in status and "Waiting for" not in status
+    assert "2. bob" in status and "lena" not in status  # who sat there then
     assert "round 3, commit" in await service.status(CHANNEL, BOB)  # a player reads it live
     assert "round 3, commit" in await service.status(CHANNEL, LATE)  # so does a member not watching
 
@@ -161,6 +165,7 @@ async def test_a_spectator_reads_nothing_of_the_rounds_held_back_through_any_com
     assert [e["text"] for e in record["public_log"]] == shown
     assert record["public_view"]["round"] == 1 and "Round 1" in record["note"]
     assert "seed" not in record and "actions" not in record
+    assert record["names"] == {"s1": "alice", "s2": "bob"} and "lena" not in str(record)
     with pytest.raises(TableError, match="replay page comes when the game ends"):
         await service.history.export_html(CHANNEL, SPECTATOR)
 
@@ -174,16 +179,15 @@ async def test_a_spectator_reads_nothing_of_the_rounds_held_back_through_any_com
     assert await service.aid(CHANNEL, SPECTATOR) == GAME.aid(None, None)
 
     # once the game is over, everything
-    await service.command(CHANNEL, BOB, "commit", {"value": "1"})
+    await service.command(CHANNEL, LATE, "commit", {"value": "1"})
     t = await service.load(CHANNEL)
     first = t.game.prompts(t.state)[0].seat
     await service.command(CHANNEL, t.holder(first).user_id, "yield", {})
-    for uid in (ALICE, BOB):
+    for uid in (ALICE, LATE):
         await service.command(CHANNEL, uid, "ready", {})
-    for _ in range(1):
-        await _round(service)
+    await _round(service, players=(ALICE, LATE))
     assert (await service.load(CHANNEL)).row.status == "finished"
-    assert await service.status(CHANNEL, SPECTATOR) == await service.status(CHANNEL, BOB)
+    assert await service.status(CHANNEL, SPECTATOR) == await service.status(CHANNEL, LATE)
     assert await service.history.log(CHANNEL, 1, SPECTATOR) == await service.history.log(CHANNEL, 1)
     assert (await service.history.export(CHANNEL, SPECTATOR))["seed"] == 11
 
