@@ -30,7 +30,7 @@ import multiprocessing
 import os
 import random
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -70,6 +70,11 @@ BUDGET = 10.0
 # busy processes, a worker gets about a tenth of a core against the bot's process when
 # both want one, and all the rest whenever the tables are quiet (they mostly are).
 WORKER_NICENESS = 10
+
+# Background work (a review's piece) waits this long between looks for live decisions in
+# flight, and gives up on a piece after BACKGROUND_WAIT seconds (one is sized for well under one).
+LIVE_POLL = 0.05
+BACKGROUND_WAIT = 120.0
 
 # Threads that wait for the pool's answers with the budget as their timeout (a real-time
 # wait that no simulated clock moves); idle ones cost nothing.
@@ -131,6 +136,7 @@ class AutomaticPlayers:
         self.lost_workers = 0  # pools replaced because a worker died
         self._executor: Executor | None = None
         self._waiters: ThreadPoolExecutor | None = None
+        self._live = 0  # live decisions submitted and not yet answered (`background` waits for none)
 
     def start(self) -> list[Future[None]]:
         """Spawn the workers now rather than at the first decision that needs one; each
@@ -156,6 +162,7 @@ class AutomaticPlayers:
         stream.setstate(rng.getstate())  # `rng` stays as given, for the basic player if need be
         strength = self.strengths.get(name)
         pool = self._pool()
+        self._live += 1
         try:
             try:
                 future = pool.submit(decide, game, name, strength, state, seat, stream)
@@ -170,7 +177,29 @@ class AutomaticPlayers:
             self._overran(game, seat)
         except BrokenProcessPool:
             self._replace(pool)
+        finally:
+            self._live -= 1
         return game.bot_action(state, seat, rng)
+
+    async def background(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """`fn(*args)` in a worker, behind the live decisions: submitted only once no live
+        decision is waiting, so one submitted while it thinks waits at most for it (a
+        finished game's review runs in such pieces, one at a time: bot/service/reviews.py).
+        No budget falls back to anything: its caller waits, up to BACKGROUND_WAIT."""
+        while self._live:
+            await asyncio.sleep(LIVE_POLL)
+        pool = self._pool()
+        try:
+            future = pool.submit(fn, *args)
+        except BrokenProcessPool:  # a worker died while idle: a new pool, once
+            self._replace(pool)
+            pool = self._pool()
+            future = pool.submit(fn, *args)
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(future), BACKGROUND_WAIT)
+        except BrokenProcessPool:
+            self._replace(pool)
+            raise
 
     def close(self) -> None:
         """Stop the workers (a decision still thinking is abandoned)."""

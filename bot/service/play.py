@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from .gallery import Gallery
     from .loaded import TableAccess
     from .posts import Posts
+    from .reviews import Reviews
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +54,8 @@ STALE_RELOADS = 3  # times `autoplay` reads the table afresh after another proce
 
 class Play:
     """One action at a time, and the automatic moves that follow it."""
+
+    reviews: Reviews | None = None  # told when a game ends (reviews.py); set by TableService
 
     def __init__(
         self,
@@ -133,6 +136,8 @@ class Play:
         t, out, changes = await self._played_and_saved(t, seat, user_id, action, action_json, said, order)
         if changes["outcome"] is not None:  # the game is over: the server's archive and ratings learn it
             await archive_finished(self.access.store, t, self.clock())
+            if self.reviews is not None:
+                await self.reviews.begin(t)
         out.status = functools.partial(self.posts.status, t)  # written only if a front end reads it
         out.reply = g.confirm(before, seat, action, changes["applied_events"])
         return t, out

@@ -66,6 +66,7 @@ from .play import Play
 from .posts import Posts
 from .preferences import Preferences
 from .reference import options_text
+from .reviews import Reviews
 from .tablebase import (
     CACHE_SIZE,
     NOT_SEATED,
@@ -152,6 +153,9 @@ class TableService:
         self.deliveries = Deliveries(store, self.access, clock)
         # the server's games: archive, ratings, profiles, the directory, sign-ups
         self.community = Community(store, self.access, self.preferences, clock)
+        # finished games' reviews, begun at the end, computed behind live decisions (reviews.py)
+        self.reviews = Reviews(self.access, self.automatic, clock)
+        self.play.reviews = self.reviews
 
     def set_clock(self, clock: Callable[[], float]) -> None:
         """Read the time from `clock` from now on, here and in every part (the console's
@@ -160,6 +164,7 @@ class TableService:
         parts = (self.access, self.notifications, self.posts, self.gallery, self.play, self.history, self.deadlines)
         for part in (*parts, self.lobby, self.controls, self.sessions, self.deliveries, self.community, self.diplomacy):
             part.clock = clock
+        self.reviews.clock = clock
 
     def close(self) -> None:
         """Stop the automatic players' worker processes (the process is shutting down)."""

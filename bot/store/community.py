@@ -22,6 +22,7 @@ from .community_rows import (
     LobbyEntry,
     RatingRow,
 )
+from .review_rows import ReviewRow
 
 __all__ = ["CommunityStore"]
 
@@ -161,3 +162,16 @@ class CommunityStore(ABC):
     @abstractmethod
     async def servers_with_tables(self) -> list[int]:
         """Every server with a lobby, running or paused table."""
+
+    # -- finished games' reviews (bot/service/reviews.py) ----------------------------------
+    @abstractmethod
+    async def save_reviews(self, rows: Sequence[ReviewRow]) -> None:
+        """Write each seat's review of a finished game, replacing the one kept."""
+
+    @abstractmethod
+    async def get_reviews(self, channel_id: int, created_at: float) -> list[ReviewRow]:
+        """Every seat's review of the game the channel held from `created_at`."""
+
+    @abstractmethod
+    async def pending_reviews(self) -> list[ReviewRow]:
+        """The reviews still being computed, oldest first (a restart carries them on)."""

@@ -17,7 +17,7 @@ from typing import Any
 import asyncpg
 
 from . import community_rows as community  # the community's rows and the queries both backends share
-from . import forgetting
+from . import forgetting, review_rows
 from .community import CommunityStore
 
 __all__ = ["PostgresCommunityStore", "numbered"]
@@ -293,6 +293,19 @@ class PostgresCommunityStore(CommunityStore):
 
     async def servers_with_tables(self) -> list[int]:
         return [r[0] for r in await self._pool.fetch(community.SERVERS_WITH_TABLES_SQL)]
+
+    # -- finished games' reviews ---------------------------------------------------------
+    async def save_reviews(self, rows: Sequence[review_rows.ReviewRow]) -> None:
+        values = [review_rows.review_values(r) for r in rows]
+        if values:
+            await self._pool.executemany(numbered(review_rows.SAVE_SQL), values)
+
+    async def get_reviews(self, channel_id: int, created_at: float) -> list[review_rows.ReviewRow]:
+        rows = await self._pool.fetch(numbered(review_rows.GET_SQL), channel_id, created_at)
+        return [review_rows.review_row(tuple(r)) for r in rows]
+
+    async def pending_reviews(self) -> list[review_rows.ReviewRow]:
+        return [review_rows.review_row(tuple(r)) for r in await self._pool.fetch(review_rows.PENDING_SQL)]
 
 
 def numbered(sql: str) -> str:

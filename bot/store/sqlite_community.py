@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from . import community_rows as community  # the community's rows and the queries both backends share
-from . import forgetting
+from . import forgetting, review_rows
 from .community import CommunityStore
 
 __all__ = ["SqliteCommunityStore"]
@@ -304,3 +304,16 @@ class SqliteCommunityStore(CommunityStore):
 
     async def servers_with_tables(self) -> list[int]:
         return [r[0] for r in await self._fetch(community.SERVERS_WITH_TABLES_SQL)]
+
+    # -- finished games' reviews ---------------------------------------------------------
+    async def save_reviews(self, rows: Sequence[review_rows.ReviewRow]) -> None:
+        values = [review_rows.review_values(r) for r in rows]
+        sql = review_rows.SAVE_SQL
+        await self._run(lambda c: self._transaction(c, lambda: c.executemany(sql, values)))
+
+    async def get_reviews(self, channel_id: int, created_at: float) -> list[review_rows.ReviewRow]:
+        rows = await self._fetch(review_rows.GET_SQL, (channel_id, created_at))
+        return [review_rows.review_row(r) for r in rows]
+
+    async def pending_reviews(self) -> list[review_rows.ReviewRow]:
+        return [review_rows.review_row(r) for r in await self._fetch(review_rows.PENDING_SQL)]

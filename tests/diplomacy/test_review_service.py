@@ -1,0 +1,146 @@
+"""`/diplomacy review` in the table service (bot/service/reviews.py), on both store
+backends: refused before the end with nothing computed, computed after it behind the live
+decisions (here on the service's thread: automatic_workers=0), stored with the archived
+game, kept across a restart, and each member's own seat only."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import tests.tinygame
+from bot.service.errors import TableError
+from bot.service.reviews import NOT_OVER, NOT_PLAYED
+from bot.service.tables import TableService
+from bot.store import open_store
+from bot.store.review_rows import DONE, PENDING
+from engine import games
+from engine.core.review import Turning, review
+from engine.core.rng import seed_for
+from tests.test_search import SearchingEnvoys
+
+CHANNEL = 100
+ALICE, BOB, CAROL, DORA = 1, 2, 3, 4
+
+
+class Clock:
+    def __init__(self, now: float = 1_800_000_000.0):
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class ReviewedEnvoys(SearchingEnvoys):
+    """The tiny game with a search (tests/test_search.py), under the tiny game's id."""
+
+
+GAME = ReviewedEnvoys()
+
+
+@pytest.fixture(autouse=True)
+def registry(monkeypatch):
+    try:
+        games.all()
+    except Exception:  # noqa: BLE001 - a game package mid-edit elsewhere must not fail these tests
+        pass
+    monkeypatch.setattr(games, "_GAMES", dict(games._GAMES))
+    monkeypatch.setattr(games, "_ALIASES", dict(games._ALIASES))
+    games.register(GAME)
+    assert tests.tinygame.GAME.id == GAME.id
+
+
+@pytest.fixture
+async def store(database):
+    s = await open_store(database)
+    yield s
+    await s.close()
+
+
+def _service(store, *, enabled: bool = True) -> TableService:
+    service = TableService(store, clock=Clock(), automatic_workers=0, draw_pictures=False)
+    service.reviews.enabled = enabled
+    service.reviews.per_decision, service.reviews.per_seat, service.reviews.piece = 16, 400, 16
+    return service
+
+
+async def _play(service: TableService, *, until_end: bool = True) -> None:
+    await service.lobby.create(CHANNEL, 9, GAME.id, ALICE, "alice")
+    await service.lobby.join(CHANNEL, BOB, "bob")
+    await service.lobby.join(CHANNEL, CAROL, "carol")
+    await service.lobby.start(CHANNEL, ALICE, seed=7)
+    while (await service.load(CHANNEL)).row.status == "running":
+        if not until_end and len(await service.store.get_actions(CHANNEL)) >= 10:
+            return
+        await service.auto(CHANNEL)
+
+
+async def _seat(service: TableService, user: int) -> str:
+    seat = (await service.load(CHANNEL)).seat_of(user)
+    assert seat is not None and seat.seat is not None
+    return seat.seat
+
+
+async def test_a_game_in_play_is_refused_and_nothing_is_computed(store) -> None:
+    service = _service(store)
+    await _play(service, until_end=False)
+    with pytest.raises(TableError) as refused:
+        await service.reviews.text(CHANNEL, ALICE)
+    assert str(refused.value) == NOT_OVER
+    t = await service.load(CHANNEL)
+    assert await store.community.get_reviews(CHANNEL, t.row.created_at) == []
+    assert await store.community.pending_reviews() == []
+    assert service.reviews.computing and not service.reviews._queue and service.reviews._task is None
+
+
+async def test_the_review_is_computed_after_the_end_stored_and_each_member_reads_their_own(store) -> None:
+    service = _service(store)
+    await _play(service)
+    t = await service.load(CHANNEL)
+    pending = await service.reviews.text(CHANNEL, ALICE)
+    assert "being computed: ready in about" in pending and "/diplomacy review" in pending
+    await service.reviews.wait()
+    rows = {r.seat: r for r in await store.community.get_reviews(CHANNEL, t.row.created_at)}
+    assert sorted(rows) == sorted(t.state.seats) and all(r.status == DONE for r in rows.values())
+
+    # each seat's stored review is the engine's review of that seat, from the same record
+    actions = [(a.seat, json.loads(a.action)) for a in await store.get_actions(CHANNEL)]
+    for seat, row in rows.items():
+        expected = review(
+            GAME, list(t.state.seats), GAME.Options(), 7, actions, seat, seed_for(7, "review"),
+            per_decision=16, per_seat=400,
+        )
+        assert [Turning.from_json(x) for x in row.turnings] == expected
+
+    alice, bob = await _seat(service, ALICE), await _seat(service, BOB)
+    mine = await service.reviews.text(CHANNEL, ALICE)
+    assert mine.startswith(f"**Your review of this {GAME.title} game** ({t.label(alice)})")
+    for turning in rows[alice].turnings:
+        assert Turning.from_json(turning).sentence() in mine
+    for turning in rows[bob].turnings:
+        if turning not in rows[alice].turnings:
+            assert Turning.from_json(turning).sentence() not in mine
+    assert any(rows[s].turnings for s in rows), "the basic players leave the search something to prefer"
+
+    with pytest.raises(TableError) as refused:
+        await service.reviews.text(CHANNEL, DORA)
+    assert str(refused.value) == NOT_PLAYED
+    assert bob != alice
+
+
+async def test_a_review_survives_a_restart_computed_or_still_pending(store) -> None:
+    first = _service(store, enabled=False)  # stops before computing: the reviews stay pending
+    await _play(first)
+    t = await first.load(CHANNEL)
+    assert {r.status for r in await store.community.get_reviews(CHANNEL, t.row.created_at)} == {PENDING}
+
+    second = _service(store)  # the bot started again
+    assert "being computed" in await second.reviews.text(CHANNEL, BOB)
+    await second.reviews.wait()
+    done = await second.reviews.text(CHANNEL, BOB)
+    assert done.startswith("**Your review of this")
+
+    third = _service(store)  # and again: the review is read, not computed
+    assert await third.reviews.text(CHANNEL, BOB) == done
+    assert third.reviews._task is None
