@@ -117,7 +117,7 @@ class Console:
             for ids, outbox in waiting.parts:
                 if outbox.status == "":  # the status changed: shown as the table is now
                     try:
-                        outbox.status = await self.service.status(outbox.channel_id)
+                        outbox.status = await self.service.status(outbox.channel_id, None)  # the channel's own
                     except TableError:
                         outbox.status = None
                 await self._print(outbox, None)

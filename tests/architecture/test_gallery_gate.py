@@ -106,14 +106,47 @@ def test_the_reading_commands_ask_the_gallery():
         "history": ("log", "export"),
     }
     for module, names in readers.items():
-        tree = ast.parse(text[module])
+        lines = text[module].splitlines()
         methods = {
-            n.name: ast.get_source_segment(text[module], n) or ""
-            for n in ast.walk(tree)
+            n.name: "\n".join(lines[n.lineno - 1 : n.end_lineno])
+            for n in ast.walk(ast.parse(text[module]))
             if isinstance(n, ast.AsyncFunctionDef)
         }
         for name in names:
             assert "self.gallery.read(" in methods[name], f"{module}.{name} does not ask the gallery"
-    assert "gallery.Gallery.read" in _every_load()  # the walk finds loads where they are
-    stale = [name for name in ALLOWED if name not in _every_load()]
+    loads = _every_load()
+    assert "gallery.Gallery.read" in loads  # the walk finds loads where they are
+    stale = [name for name in ALLOWED if name not in loads]
     assert stale == [], f"listed in ALLOWED but no longer loading a table: {stale}"
+
+
+# The member-facing reads the front ends call, and how many arguments name the reader too.
+READS_WITH_READER = {("service", "status"): 2, ("history", "log"): 3, ("history", "export"): 2,
+                     ("history", "export_html"): 2}
+
+
+def _front_end_reads() -> list[tuple[str, int, str, int]]:
+    """Every call of a member-facing read in bot/discord and bot/console: (file, line,
+    read, arguments given)."""
+    found = []
+    for folder in ("discord", "console"):
+        for path in sorted((ROOT / "bot" / folder).glob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+                    continue
+                receiver = node.func.value
+                owner = receiver.attr if isinstance(receiver, ast.Attribute) else getattr(receiver, "id", "")
+                if (owner, node.func.attr) in READS_WITH_READER:
+                    given = len(node.args) + len(node.keywords)
+                    found.append((path.relative_to(ROOT).as_posix(), node.lineno, f"{owner}.{node.func.attr}", given))
+    return found
+
+
+def test_the_front_ends_say_who_reads():
+    """/game status, /game log, /game export and their buttons name the member who reads,
+    so the gallery can answer a spectator with the delayed view (None, written out: the
+    channel's own view, what anyone who opens it sees)."""
+    reads = _front_end_reads()
+    assert len(reads) >= 6  # status and log in Discord and its buttons, export, and the console's
+    anonymous = [r for r in reads if r[3] < READS_WITH_READER[tuple(r[2].split("."))]]  # type: ignore[index]
+    assert anonymous == [], f"pass the reader (the member's id): {anonymous}"
