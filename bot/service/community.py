@@ -179,7 +179,7 @@ class Community:
         won = f"Won by {winners}" if winners else "Nobody won"
         return (
             f"**#{g.id} {game_title(g.game)}** · {timestamp(g.finished_at, 'd')}{rated}\n"
-            f"{won}" + (f"; also {others}" if others else "") + f". {_link(g)}"
+            f"{won}" + (f", against {others}" if others else "") + f". {_link(g)}"
         )
 
     async def finished(self, reader: Reader, guild_id: int, game_id: int) -> tuple[str, dict[str, Any]]:
@@ -555,7 +555,7 @@ def _pace(record: list[dict[str, Any]]) -> str:
     decisions = sum(r["decisions"] for r in record)
     missed = sum(r["missed"] for r in record)
     waited = sum(r["answer_seconds"] for r in record)
-    if not decisions or waited <= 0:
+    if not decisions or waited / decisions < 1:  # nothing measured (moves the clock never saw)
         return "Answer time: not enough data yet."
     line = f"Answers a turn in {_duration(waited / decisions)} on average"
     if missed:

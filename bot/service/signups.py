@@ -54,13 +54,13 @@ def option_text(t: LoadedTable) -> str:
         if value is True:
             shown.append(words)
         elif value is False:
-            shown.append(f"off: {words}")
+            shown.append(f"off: {words[:1].lower()}{words[1:]}")
         else:
             shown.append(f"{words}: {escape(str(value))}")
     return "; ".join(shown)
 
 
-def _short(description: str, most: int = 60) -> str:
+def _short(description: str, most: int = 70) -> str:
     """An option's description cut to its first clause, for a line a phone shows whole."""
     text = description.split(" (")[0].split("; ")[0].split(", by default")[0].rstrip(".")
     if len(text) > most:
