@@ -475,6 +475,7 @@ class TableService:
             t = await self.access.save(t, row=replace(t.row, settings=new.to_json()))
             said = ", ".join(f"{k} = {v}" for k, v in changes.items())
             reply = f"Settings:\n{new.describe()}"
+            gallery_only = all(k.strip().lower() == "spectator_delay" for k in changes)
             if any(k.strip().lower() == "spectator_delay" for k in changes):
                 # the gallery cannot hide the channel itself (docs/rulings.md: the gallery)
                 reply += f"\n{CHANNEL_SHOWS_ALL}"
@@ -483,7 +484,8 @@ class TableService:
                 Post(
                     to="channel",
                     kind="notice",
-                    text=f"Settings changed: {said}. They apply from the next phase.",
+                    text=f"Settings changed: {said}. "
+                    + ("It applies at once." if gallery_only else "They apply from the next phase."),
                 )
             )
             return out
