@@ -93,10 +93,9 @@ async def _ask(interaction: discord.Interaction, out: Outbox) -> Outbox:
         if number is None or private is None or post.user_id is None or channel is None:
             kept.append(post)
             continue
-        fallback = f"<@{post.user_id}>, a player proposes something to you privately: /diplomacy pacts here shows it."
         try:
             await private.dm(
-                channel, post.user_id, post.text, view=pact_view(out.channel_id, int(number[1])), fallback=fallback
+                channel, post.user_id, post.text, view=pact_view(out.channel_id, int(number[1])), fallback=post.public
             )
         except discord.HTTPException:
             log.warning("could not send a pact's buttons at table %s", out.channel_id, exc_info=True)
@@ -189,7 +188,7 @@ class DiplomacyGroup(app_commands.Group):
 
         await answer_outbox(interaction, work())
 
-    @app_commands.command(name="pacts", description="Your pacts at this table: proposed, active and ended (only you see it)")
+    @app_commands.command(name="pacts", description="Your pacts at this table, and what was shown to you (only you see it)")
     async def pacts(self, interaction: discord.Interaction) -> None:
         channel_id = await table_channel_id(interaction)
         await answer_private(interaction, host(interaction).service.diplomacy.pacts(channel_id, interaction.user.id))
@@ -201,3 +200,10 @@ class DiplomacyGroup(app_commands.Group):
         channel_id = await table_channel_id(interaction)
         gallery = host(interaction).service.gallery
         await answer_outbox(interaction, gallery.spectate(channel_id, interaction.user.id, stop=stop))
+
+    @app_commands.command(
+        name="review", description="After the end: where the automatic player would have chosen otherwise (only you see it)"
+    )
+    async def review(self, interaction: discord.Interaction) -> None:
+        channel_id = await table_channel_id(interaction)
+        await answer_private(interaction, host(interaction).service.reviews.text(channel_id, interaction.user.id))

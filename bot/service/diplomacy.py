@@ -49,6 +49,7 @@ __all__ = ["Diplomacy", "SHOWN", "Member", "diplomacy_record", "pacts_published"
 # The kinds of a showing's events: the public line, what a recipient was shown, the shower's own line
 SHOWING, SHOWN, SHOWED = "showing", "shown", "showed"
 Member = tuple[int, str]  # a member named in a command: their user id and display name
+SHOWN_LISTED = 5  # showings received that /diplomacy pacts recalls, newest last
 IN_PLAY = ("running", "paused")  # a paused game is still in play: its players still talk
 
 
@@ -94,7 +95,7 @@ class Diplomacy:
             out = Outbox(channel_id=channel_id, reply=mine + " Nobody else learns what it was.")
             out.posts.append(Post(to="channel", kind="event", text=public))
             for seat in seats:
-                seat_post(t, out, seat, text, kind="notice", dm=True)
+                seat_post(t, out, seat, text, kind="notice", dm=True, public=_closed_dms(t, seat, me.seat))
             await self.access.save(t, events=events, outbox=out)
             return out
 
@@ -177,6 +178,7 @@ class Diplomacy:
                     "the referee records it and reminds you of it, never enforces it.",
                     kind="pact",
                     dm=True,
+                    public=_closed_dms(t, seat),  # naming no one: a pact is private to its parties
                 )
             return out
 
@@ -249,12 +251,16 @@ class Diplomacy:
             raise TableError(NOT_SEATED if me is None else NOT_STARTED)
         mine = [p for p in pacts_of(t.row.meta) if me.seat in p["parties"]]
         if not mine:
-            return (
+            lines = [
                 "You are party to no pact at this table. Propose one with "
                 "/diplomacy pact text:<what it says> with:<player>. " + PRIVACY
-            )
-        lines = [f"**{t.game.title}**: your pacts ({PRIVACY})"]
-        lines += [pact_line(t, p, me.seat) for p in mine]
+            ]
+        else:
+            lines = [f"**{t.game.title}**: your pacts ({PRIVACY})", *(pact_line(t, p, me.seat) for p in mine)]
+        shown = [e.text for e in await self.access.store.get_all_events(channel_id) if e.kind == SHOWN and e.audience == me.seat]
+        if shown:
+            lines.append(f"Shown to you (the last {SHOWN_LISTED} at most):")
+            lines += shown[-SHOWN_LISTED:]
         return "\n".join(lines)
 
 
@@ -355,6 +361,17 @@ def _find_item(t: LoadedTable, me: SeatRow, item: str) -> Showable:
     listing = ", ".join(s.name for s in may)
     what = f"your {next(iter(kinds)).removeprefix('card in ')} is {listing}" if kinds == {"card in Hand"} else f"you can show {listing}"
     raise TableError(f"You do not hold {shown}: {what}." + (f" {hint}" if hint else ""))
+
+
+def _closed_dms(t: LoadedTable, seat: str, shower: str | None = None) -> str | None:
+    """The mention, naming no secret, that reaches a recipient whose DMs are closed: who
+    showed them something (the channel knows that already), or only that a private line
+    waits (a pact's very existence is its parties' own)."""
+    holder = t.human(seat)
+    if holder is None:
+        return None
+    what = f"{t.who(shower)} showed you something privately" if shower else "a private line about this game waits for you"
+    return f"<@{holder.user_id}>, {what}; /diplomacy pacts here shows it."
 
 
 def _when(t: LoadedTable) -> str:

@@ -37,6 +37,8 @@ async def test_a_pact_is_asked_of_each_party_privately_and_active_once_all_confi
         (asked,) = _to(out, user)
         assert "proposes a pact" in asked and "No \\*attack\\* on Ruritania" in asked  # escaped
         assert "/diplomacy pact confirm:1" in asked and "private to their parties until the game ends" in asked
+    fallbacks = [p.public for p in out.posts if p.to == "seat"]  # DMs closed: who proposed is not said
+    assert fallbacks == [f"<@{u}>, a private line about this game waits for you; /diplomacy pacts here shows it." for u in (BORIS, CARL)]
     assert "Pacts are private to their parties until the game ends" in out.reply
 
     out = await service.diplomacy.pact(CHANNEL, BORIS, confirm=1)

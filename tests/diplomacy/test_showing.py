@@ -40,6 +40,10 @@ async def test_a_shown_card_reaches_only_the_players_named_and_the_channel_learn
     assert [p.user_id for p in private] == [BORIS]
     assert card in private[0].text and "checked by the referee" in private[0].text
     assert "as it stood when shown" in private[0].text
+    # with DMs closed, the channel's mention names no card; /diplomacy pacts keeps what was shown
+    assert private[0].public == f"<@{BORIS}>, anna showed you something privately; /diplomacy pacts here shows it."
+    assert card in (await service.diplomacy.pacts(CHANNEL, BORIS)).split("Shown to you")[1]
+    assert "Shown to you" not in await service.diplomacy.pacts(CHANNEL, CARL)
     public = [p.text for p in out.posts if p.to != "seat"]
     assert public == ["anna showed something to boris."]
     assert card in out.reply and "Nobody else" in out.reply  # the shower's own answer
