@@ -55,6 +55,8 @@ class DiplomacyLines:
         elif verb == "spectate":  # watch the table some rounds behind (bot/service/gallery.py)
             stop = options.get("stop", False)
             await self.show(await self.service.gallery.spectate(self.channel, uid, stop=stop), user)
+        elif verb == "review":  # a finished game's review of the caller's seat (bot/service/reviews.py)
+            self.private(user, await self.service.reviews.text(self.channel, uid))
         else:
             self.private(user, await d.pacts(self.channel, uid))
 

@@ -55,6 +55,7 @@ HELP = """Console lines use the slash commands' grammar: /<command> <option>:<va
   /diplomacy show item:<name> to:<name> [to2:<name>] [to3:<name>]   your hidden thing, shown with the referee's word
   /diplomacy pact text:"<words>" with:<name> [with2: …] [until:<Week 3>] | pact confirm:<n> | decline:<n> | renounce:<n> | /diplomacy pacts
   /diplomacy spectate [stop:yes]                  not seated: watch the table by DM, spectator_delay rounds behind
+  /diplomacy review                               after the end: where the automatic player would have chosen otherwise
   wait <minutes> | auto [<n>|all] | help [<game>] | # comment | quit (or Ctrl-C, Ctrl-D)"""
 
 COMMUNITY_VERBS = _verbs_of("community")

@@ -149,6 +149,7 @@ VERBS: dict[str, Verb] = _verbs(
     ),
     Verb("diplomacy pacts"),
     Verb("diplomacy spectate", (Opt("stop", "bool"),)),  # watch a table some rounds behind (gallery.py)
+    Verb("diplomacy review"),  # after the end: where the automatic player would have chosen otherwise (reviews.py)
     # /community
     Verb("community history", (GAME, Opt("member", "member"), PAGE, GAME_NUMBER)),
     Verb("community leaderboard", (Opt("game", required=True), PAGE)),

@@ -5,11 +5,14 @@ game, kept across a restart, and each member's own seat only."""
 
 from __future__ import annotations
 
+import asyncio
+import io
 import json
 
 import pytest
 
 import tests.tinygame
+from bot.console.console import Console
 from bot.service.errors import TableError
 from bot.service.reviews import NOT_OVER, NOT_PLAYED
 from bot.service.tables import TableService
@@ -58,6 +61,19 @@ async def store(database):
     await s.close()
 
 
+def _held(service: TableService) -> asyncio.Event:
+    """The review's pieces wait for the event before they go to the workers, so a test sees
+    the review pending however fast the machine is."""
+    gate, background = asyncio.Event(), service.automatic.background
+
+    async def held(*args):
+        await gate.wait()
+        return await background(*args)
+
+    service.automatic.background = held
+    return gate
+
+
 def _service(store, *, enabled: bool = True) -> TableService:
     service = TableService(store, clock=Clock(), automatic_workers=0, draw_pictures=False)
     service.reviews.enabled = enabled
@@ -96,10 +112,12 @@ async def test_a_game_in_play_is_refused_and_nothing_is_computed(store) -> None:
 
 async def test_the_review_is_computed_after_the_end_stored_and_each_member_reads_their_own(store) -> None:
     service = _service(store)
+    gate = _held(service)
     await _play(service)
     t = await service.load(CHANNEL)
     pending = await service.reviews.text(CHANNEL, ALICE)
     assert "being computed: ready in about" in pending and "/diplomacy review" in pending
+    gate.set()
     await service.reviews.wait()
     rows = {r.seat: r for r in await store.community.get_reviews(CHANNEL, t.row.created_at)}
     assert sorted(rows) == sorted(t.state.seats) and all(r.status == DONE for r in rows.values())
@@ -136,7 +154,9 @@ async def test_a_review_survives_a_restart_computed_or_still_pending(store) -> N
     assert {r.status for r in await store.community.get_reviews(CHANNEL, t.row.created_at)} == {PENDING}
 
     second = _service(store)  # the bot started again
+    gate = _held(second)
     assert "being computed" in await second.reviews.text(CHANNEL, BOB)
+    gate.set()
     await second.reviews.wait()
     done = await second.reviews.text(CHANNEL, BOB)
     assert done.startswith("**Your review of this")
@@ -144,3 +164,22 @@ async def test_a_review_survives_a_restart_computed_or_still_pending(store) -> N
     third = _service(store)  # and again: the review is read, not computed
     assert await third.reviews.text(CHANNEL, BOB) == done
     assert third.reviews._task is None
+
+
+async def test_the_console_answers_diplomacy_review_to_the_caller_alone(store) -> None:
+    service = _service(store)
+    out = io.StringIO()
+    console = Console(service, out)
+    await console.line(f"as alice /game new game:{GAME.id}")
+    await console.line("as bob /game join")
+    await console.line("as carol /game join")
+    await console.line("as alice /game start seed:7")
+    await console.line("as alice /diplomacy review")
+    assert NOT_OVER in out.getvalue()
+    await console.line("auto all")
+    await service.reviews.wait()
+    out.seek(0), out.truncate()
+    await console.line("as bob /diplomacy review")
+    lines = out.getvalue().splitlines()
+    assert lines and all(line.startswith("[private to bob] ") for line in lines), lines
+    assert "Your review of this" in lines[0]
