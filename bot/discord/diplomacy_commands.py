@@ -207,10 +207,3 @@ class DiplomacyGroup(app_commands.Group):
     async def review(self, interaction: discord.Interaction) -> None:
         channel_id = await table_channel_id(interaction)
         await answer_private(interaction, host(interaction).service.reviews.text(channel_id, interaction.user.id))
-
-    @app_commands.command(
-        name="review", description="After the end: where the automatic player would have chosen otherwise (only you see it)"
-    )
-    async def review(self, interaction: discord.Interaction) -> None:
-        channel_id = await table_channel_id(interaction)
-        await answer_private(interaction, host(interaction).service.reviews.text(channel_id, interaction.user.id))
