@@ -229,14 +229,14 @@ TABLE_HELP = (
     "`/game help aid:True` the player aid, `/game card name:` any card or table entry, `/game mine` all "
     "your tables.\n"
     "Long games: `/game pause`, `/game resume`, `/game substitute`, `/game bot`, `/game undo`, "
-    "`/game settings`, `/game export`, `/game talk`. `/game help game:<game>` explains a game's turn.\n"
+    "`/game settings`, `/game export`, `/game talk`. `/game help game:` explains a game's turn.\n"
     "Diplomacy: `/diplomacy show item: to:` shows one of your hidden cards or sheets to players you name, "
     "checked by the referee; `/diplomacy pact text: with: until:` records a pact (private to its parties "
     "until the end), `/diplomacy pacts` lists yours.\n"
     "The server: `/community tables` every table you can see, `/community history` finished games, "
-    "`/community leaderboard game:<game>` ratings, `/community profile` a member's record, "
+    "`/community leaderboard game:` ratings, `/community profile` a member's record, "
     "`/community rated rated:False` before the start for a game that moves no rating, "
-    "`/community watch game:<game>` to be told when a table of it opens (`/community unwatch` stops it), "
+    "`/community watch game:` to be told when a table of it opens (`/community unwatch` stops it), "
     "`/community lobby channel:` where new tables are announced (Manage Server)."
 )
 

@@ -144,3 +144,24 @@ async def test_the_join_button_works_after_a_restart(env, service, make_bot, dea
     tapped = await table["bob"].click(_entry(lobby), label="Join")
     assert tapped.response.content.startswith("You are seated.")
     assert "bob" in await _seated(service, table.channel.id)
+
+
+async def test_a_watchers_dm_carries_a_join_button_that_seats_them_from_the_dm(env, service, dealt_at_random):
+    table, lobby = _lobby(env, "alice", "bob")
+    await table["bob"].slash(table.channel, "community watch", game="envoys")
+    await table.open("alice")  # no lobby channel: the DM is all bob gets
+    (notice,) = [m for m in table["bob"].user.dm_channel.history() if "is open" in m.content]
+    assert "tap Join below or use /game join in" in notice.content and _labels(notice) == ["Join"]
+    tapped = await table["bob"].user.click(notice, label="Join")
+    link = f"https://discord.com/channels/{table.guild.id}/{table.channel.id}"
+    assert tapped.response.content.startswith("You are seated.") and f"Your table: {link}" in tapped.response.content
+    assert "bob" in await _seated(service, table.channel.id)
+
+
+async def test_a_full_tables_entry_has_no_join_button(env, service, dealt_at_random):
+    table, lobby = _lobby(env, "alice", "bob", "carol", "erin")
+    await _set_lobby(table, lobby)
+    await table.open("alice", "bob", "carol")
+    assert _labels(_entry(lobby)) == ["Join"]
+    await table["erin"].click(_entry(lobby), label="Join")
+    assert "Full: waiting for alice" in _entry(lobby).content and _labels(_entry(lobby)) == []
