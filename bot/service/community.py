@@ -5,14 +5,19 @@
 `/community profile`; keeps a member's community settings (hidden from the leaderboards,
 the data kept about them, forgetting them); lists the server's tables
 (`/community tables`, in one server or, from a DM, in every server the member shares
-with the bot); and keeps a table's `rated` setting, watches and the lobby channel, and
-says what a lobby table's entry there reads (bot/service/signups.py).
+with the bot, with the tables on the page the reader may join) and says what a Join
+button offers at a table (`join_offer`); and keeps a table's `rated` setting, watches and
+the lobby channel, and says what a lobby table's entry there reads (bot/service/signups.py).
+
+Its texts are written for a phone: short lines, no count of nothing, no placeholder, a
+footnote after a blank line (Discord would set it inside the list above it); a finished
+game's files are named for people (`file_name`: game, channel, date).
 
 It reaches tables only through `TableAccess`, as every part does, and writes a table's row
 only for its `rated` mark (in the table's meta, beside the game's own options, which
 belong to the engine) and a forgotten member's name. Who may see which channel is the
-front end's to say: the directory and the profile take a `visible` test of channel ids,
-and list nothing else.
+front end's to say: every read takes a `Reader` (bot/service/audience.py) and lists
+nothing it may not open.
 
 A part of the table service like the others (`service.community`), given the store, the
 table access, the members' preferences (forgetting resets them) and the clock.

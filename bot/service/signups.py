@@ -10,6 +10,11 @@ that the watchers were told, so a restart neither posts a second entry nor tells
 twice. An entry is named by its table's channel and creation, as the archive names a
 table: the channel's next table is a new entry.
 
+An entry names its host, says what it takes to join (a front end puts a Join button under
+an entry with an open seat: `LobbyNews.joinable`), and lists only the options that differ
+from the game's defaults, in words. A watcher who asked for mentions is pinged on the first
+line of the table's new entry (`LobbyNews.ping`), so the ping goes with the entry.
+
 Only lobby tables are announced. Who may see the table's channel is the front end's to
 say: Discord posts no entry for a table the lobby channel's readers could not open, and
 tells no watcher who cannot see it (docs/rulings.md, Platform).
