@@ -17,18 +17,30 @@ def _play_until(game_id: str, players: int, done, options=None, seed: int = 3):
     for _ in range(2000):
         if done(state):
             return g, state
-        prompt = g.prompts(state)[0]
+        prompts = g.prompts(state)
+        if not prompts:
+            break  # the game ended first
+        prompt = prompts[0]
         state = g.step(state, prompt.seat, g.bot_action(state, prompt.seat, rng)).state
-    raise AssertionError("never reached")
+    raise LookupError("never reached")
 
 
-def test_crisis_shows_the_cards_in_hand_and_only_the_owners():
-    g, state = _play_until("crisis1914", 3, lambda s: True)
+def test_crisis_shows_the_cards_in_hand_and_the_draw_pile_cards_seen_and_only_the_owners():
+    g = games.get("crisis1914")
+    state = g.setup(["s1", "s2", "s3"], g.Options(), 3)
+    rng = random.Random(3)
+    while not any(p.known for p in state.players.values()):  # someone Reorganizes as soon as they may
+        seat = g.prompts(state)[0].seat
+        legal = g.legal_actions(state, seat)
+        looking = [x for x in legal if type(x).__name__.lower().startswith("reorgani")]
+        action = looking[0] if looking else g.bot_action(state, seat, rng)
+        state = g.step(state, seat, action).state
     for seat in state.seats:
         hand = state.player_of(seat).hand
         items = g.showable(state, seat)
-        assert [i.kind for i in items] == ["card in Hand"] * len(hand)
-        assert [i.name for i in items] == [card(c).name for c in hand]
+        seen = state.player_of(seat).draw[: state.player_of(seat).known]
+        assert [i.kind for i in items][: len(hand)] == ["card in Hand"] * len(hand)
+        assert [i.name for i in items] == [card(c).name for c in [*hand, *seen]]
         assert all(i.text and not i.refused for i in items)
 
 
