@@ -171,8 +171,8 @@ class Settings(BaseModel):
         elif key == "spectator_delay":
             if text not in {str(n) for n in range(MAX_SPECTATOR_DELAY + 1)}:
                 raise TableError(
-                    f"spectator_delay is a whole number of rounds from 0 to {MAX_SPECTATOR_DELAY}: how far "
-                    "behind the table a spectator (/diplomacy spectate) follows it."
+                    f"`spectator_delay` is a whole number of rounds from 0 to {MAX_SPECTATOR_DELAY}: how many "
+                    "finished rounds are held back from spectators (/diplomacy spectate), besides the round in play."
                 )
             data[key] = int(text)
         elif key == "round_threads":

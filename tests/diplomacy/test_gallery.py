@@ -234,7 +234,7 @@ async def test_the_host_sets_the_delay_and_is_told_the_channel_still_shows_every
     assert [p.text for p in out.posts] == ["Settings changed: spectator_delay = 2. It applies at once."]
     assert (await service.load(CHANNEL)).settings.spectator_delay == 2
     for wrong in ("6", "-1", "two", "1.5"):
-        with pytest.raises(TableError, match="spectator_delay is a whole number of rounds from 0 to 5"):
+        with pytest.raises(TableError, match="`spectator_delay` is a whole number of rounds from 0 to 5"):
             await service.settings(CHANNEL, ALICE, {"spectator_delay": wrong})
     with pytest.raises(TableError, match="Did you mean spectator_delay"):
         await service.settings(CHANNEL, ALICE, {"spectator_dealy": "2"})
