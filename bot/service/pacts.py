@@ -57,7 +57,10 @@ def parse_until(period: Period | None, text: str) -> int:
     "3", or a turn's own name such as "January 1914"). Refused, in the game's words, for
     another word, one already past or one beyond the game's last."""
     if period is None:
-        raise TableError("This game has no Weeks, rounds or turns to count a pact's end by.")
+        raise TableError(
+            "The game is in no Week, round or turn now (none has begun, or the game counts none), "
+            "so a pact cannot end at one: propose it without until:."
+        )
     typed = text.strip()
     example = f"{period.word} {min(period.number + 1, period.last or period.number + 1)}"
     named = [i + 1 for i, name in enumerate(period.names) if name.casefold() == typed.casefold()]
