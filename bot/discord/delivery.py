@@ -135,6 +135,7 @@ class Delivery:
             else:
                 await self.private.mention(channel, post.user_id, post.text)
         await self.private.say(channel, outbox, caller_id)
+        self.private.settle(outbox.channel_id, acted_by=caller_id)  # notices this answer settled
         if outbox.lobby_changed and self.announce is not None:
             try:
                 await self.announce(outbox.channel_id)

@@ -3,9 +3,15 @@
 - private lines reach only their seat: in the caller's ephemeral reply (`Delivery`), else
   by DM, one DM per player per answer;
 - a turn notice (a prompt post) waits `NOTICE_GRACE` seconds before it is sent by DM, and
-  is dropped if the player acts at that table meanwhile: a player who is playing sees the
+  is dropped if the player acts at that table meanwhile, or if the decision was taken
+  without them (a deadline's default, a standing order): a player who is playing sees the
   status and their replies, and does not need a DM for every turn. Waiting notices are kept
   in the database (bot/service/deliveries.py), so they wait over a restart;
+- one notice per player per table in their DMs (`_live`): a new notice replaces the last
+  one (a new message, so it notifies); once its decision is taken, a notice the player
+  answered goes (their answer said what they did), and one taken without them (a default,
+  a standing order, an automatic seat) is edited to say so, its buttons and picture gone;
+- every DM names the game, the channel and the server in words, with a link;
 - a closed DM (Forbidden 50007) is recorded once and no DM is tried again for them; the
   player is told once in the channel how to fix it (`/game notify mode:dm` after opening
   their DMs), and every later turn notice and reminder comes as a channel mention that
@@ -27,10 +33,11 @@ from typing import Any
 import discord
 
 from bot.render.pictures import Picture
-from bot.render.text import split_message
+from bot.render.text import escape, split_message
 from bot.service.deliveries import retry_wait
 from bot.service.outbox import Outbox, Post
 from bot.store import NoticeRow
+from engine import games
 
 from .interact import picture_file
 from .pending import SAYING_AGAIN, discord_failure, retry_after, send_once
@@ -54,6 +61,25 @@ class _Notice:
     sent: bool = False  # the DM went (the mention, if any, had not yet)
 
 
+@dataclass
+class _Sent:
+    """A turn notice sent by DM, kept so the next replaces it and a decision marks it."""
+
+    dm_id: int  # the DM channel
+    message_id: int
+    text: str
+    decided: bool = False  # edited to say its decision was taken
+    checking: bool = False  # a settle is asking whether it still owes
+
+
+def _decided(text: str) -> str:
+    """A sent notice once its decision was taken: what it asked, struck through, and so."""
+    lines = text.splitlines()
+    where = [line for line in lines if line.startswith("-# ")]  # the table it names stays as it was
+    asked = [f"~~{line}~~" if line.strip() else line for line in lines if not line.startswith("-# ")]
+    return "\n".join([*asked, "**Decided**: nothing is owed at this table now.", *where])
+
+
 class PrivateLines:
     """The DMs and turn notices of every table, for `Delivery`."""
 
@@ -72,6 +98,10 @@ class PrivateLines:
         # Turn notices not yet sent, by (table channel, user), mirrored in the database
         self._notices: dict[tuple[int, int], _Notice] = {}
         self._forgetting: set[asyncio.Future[None]] = set()  # notices being dropped from the store
+        # The last turn notice sent, by (table channel, user): its DM message and text.
+        # Kept in memory: after a restart a notice sent before it is left as it was.
+        self._live: dict[tuple[int, int], _Sent] = {}
+        self._marking: set[asyncio.Future[None]] = set()  # notices being edited to "decided"
 
     def _waiting(self, channel_id: int, user_id: int) -> _Notice:
         """The member's turn notice at the table, begun now if none waits."""
@@ -124,9 +154,50 @@ class PrivateLines:
                 )
 
     def seen(self, channel_id: int, user_id: int) -> None:
-        """The player acted or looked at their view at this table: their notices are moot."""
+        """The player acted or looked at their view at this table: their notices are moot,
+        and the one sent says it was decided once nothing is owed."""
         if self._notices.pop((channel_id, user_id), None) is not None:
             self._forget_notices([(channel_id, user_id)])
+        self.settle(channel_id, [user_id], acted_by=user_id)
+
+    def settle(self, channel_id: int, user_ids: list[int] | None = None, *, acted_by: int | None = None) -> None:
+        """The sent notices at the table whose decision was taken: the one of the member
+        who acted (`acted_by`; their answer says what they did) is removed, any other (a
+        default, a standing order, an automatic seat took it) is edited to say so.
+        `user_ids` None: every member with one."""
+        keys = [k for k in self._live if k[0] == channel_id and (user_ids is None or k[1] in user_ids)]
+        if not keys:
+            return
+        task = asyncio.ensure_future(self._settle(keys, acted_by))
+        self._marking.add(task)
+        task.add_done_callback(self._marked)
+
+    async def _settle(self, keys: list[tuple[int, int]], acted_by: int | None) -> None:
+        for key in keys:
+            sent = self._live.get(key)
+            if sent is None or sent.decided or sent.checking:
+                continue
+            sent.checking = True  # another settle of the same answer leaves it to this one
+            try:
+                if await self.service.deliveries.still_owes(*key):
+                    continue
+            finally:
+                sent.checking = False
+            message = self.client.get_partial_messageable(sent.dm_id).get_partial_message(sent.message_id)
+            try:
+                if key[1] == acted_by:
+                    self._live.pop(key, None)
+                    await message.delete()
+                else:
+                    sent.decided = True
+                    await message.edit(content=_decided(sent.text), view=None, attachments=[])
+            except discord.HTTPException:
+                log.info("could not settle the turn notice at table %s", key[0], exc_info=True)
+
+    def _marked(self, task: asyncio.Future[None]) -> None:
+        self._marking.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("could not mark a turn notice decided", exc_info=task.exception())
 
     def next_notice(self) -> float | None:
         return min((n.due for n in self._notices.values()), default=None)
@@ -191,21 +262,36 @@ class PrivateLines:
         channel = await self.channel_of(channel_id)
         if channel is None:
             return
+        if not await self.service.deliveries.still_owes(channel_id, user_id):
+            return  # taken meanwhile (a default, a standing order): nothing to ask
         token = SAYING_AGAIN.set(notice.tries > 0)
         try:
             if notice.texts and not notice.sent:
                 # A DM is the player's own: their turn buttons may name cards in their Hand.
                 view = await own_choices(self.service, channel_id, user_id)
                 fallback = None if notice.mention is not None else notice.fallback
-                picture = await self._own_picture(channel_id, user_id)  # their Hand, sheet or screen
-                await self.dm(
-                    channel, user_id, "\n".join(notice.texts), view=view, fallback=fallback, picture=picture
-                )
+                picture = await self._own_picture(channel_id, user_id)  # their Hand, sheet or screen, as now
+                text = "\n".join(notice.texts)
+                await self._replace(key)
+                sent: list[Any] = []
+                await self.dm(channel, user_id, text, view=view, fallback=fallback, picture=picture, sent_to=sent)
+                if sent:
+                    self._live[key] = _Sent(sent[-1].channel.id, sent[-1].id, sent[-1].content or text)
                 notice.sent = True
             if notice.mention is not None:
                 await self.mention(channel, user_id, notice.mention)
         finally:
             SAYING_AGAIN.reset(token)
+
+    async def _replace(self, key: tuple[int, int]) -> None:
+        """The last notice at this table gives way to the new one."""
+        old = self._live.pop(key, None)
+        if old is None:
+            return
+        try:
+            await self.client.get_partial_messageable(old.dm_id).get_partial_message(old.message_id).delete()
+        except discord.HTTPException:
+            log.info("could not remove the last turn notice at table %s", key[0], exc_info=True)
 
     async def _gallery_picture(self, channel_id: int, user_id: int, posts: list[Post]) -> Picture | None:
         """A spectator's rounds come with the board as they may see it: at the end of the
@@ -244,9 +330,11 @@ class PrivateLines:
         view: discord.ui.View | None = None,
         fallback: str | None = None,
         picture: Picture | None = None,
+        sent_to: list[Any] | None = None,
     ) -> bool:
-        """DM `text`; True if it went. When it cannot go, `fallback` (a mention naming no
-        secret) is posted in the table's channel instead, so a turn is never missed."""
+        """DM `text`; True if it went (its last message is added to `sent_to`). When it cannot
+        go, `fallback` (a mention naming no secret) is posted in the table's channel instead,
+        so a turn is never missed."""
         if user_id in self._closed or await self.service.notifications.dm_closed(user_id):
             self._closed.add(user_id)
             if fallback:
@@ -257,9 +345,11 @@ class PrivateLines:
             extra: dict[str, Any] = {"view": view} if view is not None else {}
             if picture is not None:
                 extra["file"] = picture_file(picture)
-            parts = split_message(f"{text}\n-# {channel.mention}")
+            parts = split_message(f"{text}\n-# {await self._where(channel)}")
             for n, part in enumerate(parts):  # the buttons go with the last part
-                await send_once(self.client, dm, part, **(extra if n == len(parts) - 1 else {}))
+                message = await send_once(self.client, dm, part, **(extra if n == len(parts) - 1 else {}))
+            if sent_to is not None and message is not None:
+                sent_to.append(message)
             return True
         except discord.Forbidden as exc:
             if exc.code != CLOSED_DM:
@@ -287,6 +377,22 @@ class PrivateLines:
             told += "\n" + fallback
         await self.mention(channel, user_id, told)
         return False
+
+    async def _where(self, channel: Any) -> str:
+        """The table a DM is about, in words with a link: "Crisis: 1914 in #balkans on
+        Vienna Club: open the table"."""
+        title = None
+        try:
+            info = await self.service.table_info(channel.id)
+            title = games.get(info.game).title if info is not None else None
+        except Exception:  # the table is gone or unknown: the channel alone names it
+            log.info("could not name the game of table %s", channel.id, exc_info=True)
+        guild = getattr(getattr(channel, "guild", None), "name", None)
+        name = getattr(channel, "name", None)
+        where = f"#{name}" + (f" on {escape(guild)}" if guild else "") if name else "its channel"
+        link = getattr(channel, "jump_url", None)
+        opening = f"{title} in {where}" if title else where[0].upper() + where[1:]
+        return opening + (f": [open the table]({link})" if link else "")
 
     def reopened(self, user_id: int) -> None:
         """The member asked for DMs again (`/game notify mode:dm`): try them next time."""

@@ -224,7 +224,9 @@ class WholeGameTable:
                 assert secret == [], f"{name} saw the prompt in their answer and was DMed it too"
             else:
                 assert len(secret) == 1 and prompt.text in secret[0], (name, secret)
-                assert self.channel.mention in secret[0]  # the DM says which table it is for
+                # the DM says which table it is for, in words, with a link
+                link = f"https://discord.com/channels/{self.guild.id}/{self.channel.id}"
+                assert f"#{self.channel.name}" in secret[0] and link in secret[0]
                 dmed += 1
         for text in self.public_since(0):
             assert SECRET not in text
