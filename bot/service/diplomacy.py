@@ -84,13 +84,13 @@ class Diplomacy:
             shower, names = t.who_as(me.seat), parties_text(t, seats)
             text = (
                 f"**{t.game.title}**: shown by {shower}, checked by the referee ({when}): "
-                f"{t.who(me.seat)} holds **{found.name}** ({found.kind}), as it stood when shown. {found.text}"
+                f"{t.who(me.seat)} holds {_named_item(found)}, as it stood when shown. {found.text}"
             )
             public = f"{t.who(me.seat)} showed something to " + _plain_names(t, seats) + "."
             now = self.clock()
             events = [EventRow(channel_id, None, None, SHOWING, public, now)]
             events += [EventRow(channel_id, None, seat, SHOWN, text, now) for seat in seats]
-            mine = f"You showed **{found.name}** ({found.kind}) to {names} ({when})."
+            mine = f"You showed {_named_item(found)} to {names} ({when})."
             events.append(EventRow(channel_id, None, me.seat, SHOWED, mine, now))
             out = Outbox(channel_id=channel_id, reply=mine + " Nobody else learns what it was.")
             out.posts.append(Post(to="channel", kind="event", text=public))
@@ -372,6 +372,11 @@ def _closed_dms(t: LoadedTable, seat: str, shower: str | None = None) -> str | N
         return None
     what = f"{t.who(shower)} showed you something privately" if shower else "a private line about this game waits for you"
     return f"<@{holder.user_id}>, {what}; /diplomacy pacts here shows it."
+
+
+def _named_item(item: Showable) -> str:
+    """"**Conrad** (card in Hand)"; the kind left out where it says the name again ("Receptions")."""
+    return f"**{item.name}**" + (f" ({item.kind})" if item.kind.casefold() != item.name.casefold() else "")
 
 
 def _when(t: LoadedTable) -> str:
