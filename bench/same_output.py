@@ -156,6 +156,7 @@ async def play(game: str, players: int, folder: Path) -> Played:
     clock = Clock()
     store = await open_store(folder / "table.sqlite3")
     service = TableService(store, clock=clock, automatic_workers=0)
+    service.reviews.enabled = False  # a review is background work: no digest may wait on its timing
     out = io.StringIO()
     console = Recorder(service, out, played)
     names = NAMES[:players]

@@ -37,6 +37,7 @@ from ..store.records import (
 from .diplomacy import diplomacy_record, pacts_published
 from .loaded import started_seed, started_state
 from .outbox import Outbox, Post
+from .reviews import finished_reviews
 from .tablebase import (
     LOG_PAGE,
     OVER,
@@ -147,6 +148,9 @@ class History:
         data["status"] = t.row.status
         if t.row.status == "finished":  # showings and pacts: private to their players until the end
             data["diplomacy"] = diplomacy_record(t, await self.store.get_all_events(channel_id))
+        reviews = await finished_reviews(self.access, t)  # each seat's, once computed (reviews.py)
+        if reviews:
+            data["reviews"] = reviews
         return data
 
     async def _public_record(self, t: LoadedTable) -> dict:

@@ -6,6 +6,7 @@ game, kept across a restart, and each member's own seat only."""
 from __future__ import annotations
 
 import asyncio
+import html
 import io
 import json
 
@@ -13,6 +14,7 @@ import pytest
 
 import tests.tinygame
 from bot.console.console import Console
+from bot.render.replay_page import replay_page
 from bot.service.errors import TableError
 from bot.service.reviews import NOT_OVER, NOT_PLAYED
 from bot.service.tables import TableService
@@ -145,6 +147,19 @@ async def test_the_review_is_computed_after_the_end_stored_and_each_member_reads
         await service.reviews.text(CHANNEL, DORA)
     assert str(refused.value) == NOT_PLAYED
     assert bob != alice
+
+    # the finished game's record carries every seat's review, and its replay page shows them
+    record = await service.history.export(CHANNEL)
+    assert record["reviews"] == {seat: row.turnings for seat, row in rows.items()}
+    page = (await service.history.export_html(CHANNEL)).decode()
+    assert "Where the automatic player would have chosen otherwise" in page
+    for row in rows.values():
+        for turning in row.turnings:
+            assert html.escape(Turning.from_json(turning).sentence()) in page
+    del record["reviews"]  # a record of before the reviews: the same page without them
+    older = replay_page(record).decode()
+    assert "Where the automatic player would have chosen otherwise" not in older
+    assert older == page.replace(page[page.index('<section id="reviews"') : page.index("</section>\n</main>") + 11], "")
 
 
 async def test_a_review_survives_a_restart_computed_or_still_pending(store) -> None:

@@ -27,7 +27,8 @@ from engine.core import GameError
 
 from ...store.records import FORMAT, PUBLIC_FORMAT, Record, ReplayError, check_format, parse_json, replay
 from .diplomacy import with_diplomacy
-from .page import Facts, assemble
+from .page import Facts, assemble, who
+from .review import reviews_section, with_reviews
 from .walk import walk_game, walk_public_record
 
 __all__ = ["ReplayPageError", "replay_page"]
@@ -95,6 +96,8 @@ def replay_page(record: Record | dict[str, Any] | str | bytes) -> bytes:
         ),
     )
     page = assemble(walk, facts)
+    if not abandoned:  # after the end: each seat's review (review.py)
+        page = with_reviews(page, reviews_section(raw.get("reviews"), walk.seats, lambda s: who(walk, facts, s)))
     return (page if abandoned else with_diplomacy(page, raw)).encode("utf-8")  # showings and pacts
 
 
