@@ -20,7 +20,9 @@ After each run every acknowledged action must be in the store exactly once (each
 writes an acknowledgement line after `act` returns and before its next action), every
 table's stored log must be its script's prefix (nothing duplicated or reordered), and
 every game must replay from its record. Figures: actions per second, p50 and p99 per
-action. Not a test: the numbers depend on the machine (see bench/README.md).
+action, and last, one process on PostgreSQL's actions per second over one process on
+SQLite's, both measured in this run (compare that ratio within one run: the machine's
+load moves both). Not a test: the numbers depend on the machine (see bench/README.md).
 """
 
 from __future__ import annotations
@@ -237,6 +239,10 @@ def main() -> int:
             f"{name:38} {r['actions']:6d} actions  {r['per_s']:7.0f} actions/s  "
             f"p50 {r['p50_ms']:7.1f} ms  p99 {r['p99_ms']:7.1f} ms  ({r['check']}{killed})"
         )
+    measured = dict(rows)
+    one = measured.get("PostgreSQL, 1 process")
+    ratio = f"{one['per_s'] / measured['SQLite, 1 process']['per_s']:.2f}" if one else "not measured (--processes has no 1)"
+    print(f"postgres/sqlite actions per second, one process: {ratio}")
     return 0
 
 

@@ -1,10 +1,12 @@
-"""Group commit and background checkpoints for the SQLite store.
+"""Group commit for both stores, and background checkpoints for the SQLite store.
 
-Saves that arrive while the database thread is busy wait for it and then go together in
-one transaction: under load the commit, the pages it writes and the trip to the thread
-are paid once per batch, not once per save. Each caller still returns only after its
-own save is committed, and a save that fails fails only its own caller (the store runs
-a failed batch again one save at a time).
+Saves that arrive while the database is busy with a batch wait for it and then go
+together in one transaction: under load the commit, the pages it writes and the trip to
+the database thread (SQLite) or the server (PostgreSQL, postgres_saves.py) are paid once
+per batch, not once per save. Each caller still returns only after its own save is
+committed, and a save that fails fails only its own caller (the store runs a failed batch
+again one save at a time). The PostgreSQL store groups its reads by key the same way
+(postgres_reads.py).
 
 Checkpoints copy the write-ahead log back into the database file, with an fsync.
 SQLite's automatic checkpoint runs inside the commit that crosses its limit, and every

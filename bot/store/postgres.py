@@ -6,13 +6,13 @@ in PostgreSQL's types; the schema comes from numbered migrations in
 `migrations/postgres/`, applied under an advisory lock so processes starting together
 migrate once.
 
-Every save is one transaction on one pooled connection: the table row is updated under
-its version check (`UPDATE … WHERE version = $n` must touch exactly one row), then the
-actions, events, deadlines, seats and seat history it names. Unlike SQLite, PostgreSQL
-lets saves of different tables run at once on different connections, and it already
-groups the WAL flushes of concurrent commits (`commit_delay`), so there is no group commit
-of our own here. The community's rows are `store.community` (postgres_community.py), over
-the same pool.
+Every save is one transaction: the table row is updated under its version check
+(`UPDATE … WHERE version = $n` must touch exactly one row), then the actions, events,
+deadlines, seats and seat history it names. The common save (an action's) goes with the
+saves of other tables that arrive meanwhile, in one statement and one round trip
+(postgres_saves.py: a group commit, as on SQLite); a save that replaces seats or takes
+actions back is written statement by statement. The community's rows are
+`store.community` (postgres_community.py), over the same pool.
 """
 
 from __future__ import annotations
@@ -57,7 +57,10 @@ from .base import (
     table_params,
     table_row,
 )
+from .group_commit import GroupCommit
 from .postgres_community import PostgresCommunityStore
+from .postgres_reads import GroupedReads
+from .postgres_saves import REFUSED, QueuedSave, write_saves
 
 __all__ = ["PostgresStore", "MIGRATIONS", "keep_session"]
 
@@ -95,99 +98,6 @@ def _update_sql(names: tuple[str, ...]) -> str:
     )
 
 
-# Each kind of row a save appends, as typed arrays that unnest() turns back into rows.
-_ARRAYS = {
-    "actions": (
-        "channel_id, idx, seat, user_id, action, at, undoable",
-        ("bigint", "int", "text", "bigint", "text", "float8", "bool"),
-    ),
-    "events": ("channel_id, action_idx, audience, kind, text, at", ("bigint", "int", "text", "text", "text", "float8")),
-    "seat_history": (
-        "channel_id, seat, user_id, name, automatic, from_step, at, reason",
-        ("bigint", "text", "bigint", "text", "bool", "int", "float8", "text"),
-    ),
-    "deadlines": (
-        "channel_id, phase, started_at, due_at, next_at, reminders, reminders_sent, extended, thread",
-        ("bigint", "text", "float8", "float8", "float8", "text", "text", "bool", "text"),
-    ),
-    "outbox": (
-        "id, channel_id, created_at, body, attempts, next_try_at",
-        ("bigint", "bigint", "float8", "text", "int", "float8"),
-    ),
-}
-
-
-@functools.lru_cache(maxsize=256)
-def _one_statement_sql(names: tuple[str, ...], kinds: tuple[str, ...], replace_deadlines: bool) -> str:
-    """The save as one statement: data-modifying CTEs that write only if the versioned
-    update found its row; the statement returns how many rows that update changed (1 or 0).
-    Deadlines are replaced without deleting and inserting the same key: phases no longer
-    open are deleted, the open ones upserted."""
-    n = len(names) + 4
-    parts = [f"upd AS ({_update_sql(names)} RETURNING channel_id)"]
-    for kind in kinds:
-        columns, types = _ARRAYS[kind]
-        arrays = []
-        for t in types:
-            n += 1
-            arrays.append(f"${n}::{t}[]")
-        insert = f"INSERT INTO {kind} ({columns}) SELECT * FROM unnest({', '.join(arrays)}) WHERE EXISTS (SELECT 1 FROM upd)"
-        if kind == "deadlines":
-            insert += (
-                " ON CONFLICT (channel_id, phase) DO UPDATE SET started_at=excluded.started_at, "
-                "due_at=excluded.due_at, next_at=excluded.next_at, reminders=excluded.reminders, "
-                "reminders_sent=excluded.reminders_sent, extended=excluded.extended, thread=excluded.thread"
-            )
-        parts.append(f"w_{kind} AS ({insert})")
-    if replace_deadlines:
-        n += 1
-        parts.append(
-            f"d_gone AS (DELETE FROM deadlines WHERE channel_id IN (SELECT channel_id FROM upd) "
-            f"AND NOT (phase = ANY(${n}::text[])))"
-        )
-    return f"WITH {', '.join(parts)} SELECT COUNT(*) FROM upd"
-
-
-def _one_statement(
-    names: tuple[str, ...],
-    head: list[Any],
-    actions: Sequence[ActionRow],
-    events: Sequence[EventRow],
-    deadlines: Sequence[DeadlineRow] | None,
-    history: Sequence[SeatHistoryRow],
-    outbox: Sequence[OutboxRow] = (),
-) -> tuple[str, list[Any]]:
-    rows: dict[str, list[tuple[Any, ...]]] = {
-        "actions": [(a.channel_id, a.idx, a.seat, a.user_id, a.action, a.at, a.undoable) for a in actions],
-        "events": [(e.channel_id, e.action_idx, e.audience, e.kind, e.text, e.at) for e in events],
-        "seat_history": [
-            (h.channel_id, h.seat, h.user_id, h.name, h.automatic, h.from_step, h.at, h.reason) for h in history
-        ],
-        "deadlines": [
-            (
-                d.channel_id,
-                d.phase,
-                d.started_at,
-                d.due_at,
-                d.next_at,
-                json.dumps(d.reminders),
-                json.dumps(d.reminders_sent),
-                d.extended,
-                d.thread,
-            )
-            for d in deadlines or ()
-        ],
-        "outbox": [_outbox_values(o) for o in outbox],
-    }
-    kinds = tuple(k for k, r in rows.items() if r)
-    params = list(head)
-    for kind in kinds:
-        params.extend(list(column) for column in zip(*rows[kind], strict=True))
-    if deadlines is not None:
-        params.append([d.phase for d in deadlines])
-    return _one_statement_sql(names, kinds, deadlines is not None), params
-
-
 def _outbox_values(o: OutboxRow) -> tuple[Any, ...]:
     return (o.id, o.channel_id, o.created_at, o.body, o.attempts, o.next_try_at)
 
@@ -203,6 +113,19 @@ class PostgresStore(Store):
         self.url = url
         # the community's rows, read and written through the same pool (postgres_community.py)
         self.community = PostgresCommunityStore(pool)
+        # the common saves of many tables, written together (postgres_saves.py)
+        self._saves: GroupCommit[QueuedSave] = GroupCommit(functools.partial(write_saves, pool))
+        # what loading a table reads, the lookups of many tables in one query (postgres_reads.py)
+        by_channel = "WHERE channel_id = ANY($1::bigint[]) ORDER BY channel_id"
+        self._tables = GroupedReads(pool, f"SELECT {TABLE_COLUMNS} FROM tables {by_channel}")
+        self._seats = GroupedReads(pool, f"SELECT {SEAT_COLUMNS} FROM seats {by_channel}, position")
+        self._deadlines = GroupedReads(pool, f"SELECT {DEADLINE_COLUMNS} FROM deadlines {by_channel}, due_at, phase")
+        # and its members' preferences, as NotifyPrefs' fields
+        self._prefs = GroupedReads(
+            pool,
+            "SELECT user_id, mode, timezone, quiet_hours, digest, digest_due, digest_sent FROM notify_prefs "
+            "WHERE user_id = ANY($1::bigint[])",
+        )
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = POOL_SIZE) -> PostgresStore:
@@ -279,20 +202,20 @@ class PostgresStore(Store):
         truncate_from: int | None = None,
         outbox: Sequence[OutboxRow] = (),
     ) -> TableRow:
-        names = UPDATABLE_COLUMNS if columns is None else tuple(c for c in UPDATABLE_COLUMNS if c in columns)
-        values = column_values(table, names)
-        head = [*values, expected_version + 1, table.updated_at or time.time(), table.channel_id, expected_version]
         try:
             if truncate_from is None and seats is None:
-                # the common save (an action): one statement, one round trip
-                sql, params = _one_statement(names, head, actions, events, deadlines, history, outbox)
-                if await self._pool.fetchval(sql, *params) != 1:
-                    raise StaleWrite(f"table {table.channel_id} changed since version {expected_version}")
+                # the common save (an action): one statement with the saves of other tables
+                await self._saves.submit(
+                    QueuedSave(table, expected_version, columns, actions, events, deadlines, history, outbox)
+                )
             else:
+                names = UPDATABLE_COLUMNS if columns is None else tuple(c for c in UPDATABLE_COLUMNS if c in columns)
+                values = column_values(table, names)
+                head = [*values, expected_version + 1, table.updated_at or time.time(), table.channel_id, expected_version]
                 await self._save_in_steps(
                     table, head, names, actions, events, deadlines, seats, history, truncate_from, outbox
                 )
-        except (asyncpg.IntegrityConstraintViolationError, asyncpg.DataError) as exc:
+        except REFUSED as exc:
             raise StoreError(f"save refused by the database: {exc}") from exc
         table.version = expected_version + 1
         return table
@@ -400,17 +323,14 @@ class PostgresStore(Store):
 
     # -- reading -------------------------------------------------------------------------
     async def get_table(self, channel_id: int) -> TableRow | None:
-        r = await self._pool.fetchrow(f"SELECT {TABLE_COLUMNS} FROM tables WHERE channel_id=$1", channel_id)
-        return table_row(r) if r is not None else None
+        rows = await self._tables.rows(channel_id)
+        return table_row(rows[0]) if rows else None
 
     async def table_version(self, channel_id: int) -> int | None:
         return await self._pool.fetchval("SELECT version FROM tables WHERE channel_id=$1", channel_id)
 
     async def get_seats(self, channel_id: int) -> list[SeatRow]:
-        rows = await self._pool.fetch(
-            f"SELECT {SEAT_COLUMNS} FROM seats WHERE channel_id=$1 ORDER BY position", channel_id
-        )
-        return [seat_row(r) for r in rows]
+        return [seat_row(r) for r in await self._seats.rows(channel_id)]
 
     async def get_actions(self, channel_id: int) -> list[ActionRow]:
         rows = await self._pool.fetch(
@@ -477,12 +397,7 @@ class PostgresStore(Store):
         return [r[0] for r in rows]
 
     async def get_deadlines(self, channel_id: int) -> list[DeadlineRow]:
-        rows = await self._pool.fetch(
-            f"SELECT {DEADLINE_COLUMNS} "
-            "FROM deadlines WHERE channel_id=$1 ORDER BY due_at, phase",
-            channel_id,
-        )
-        return [deadline_row(r) for r in rows]
+        return [deadline_row(r) for r in await self._deadlines.rows(channel_id)]
 
     async def due_tables(self, now: float, shards: Shards = EVERY_SHARD) -> list[int]:
         return [r[0] for r in await self._pool.fetch(due_tables_sql(shards, "$1"), now)]
@@ -521,11 +436,8 @@ class PostgresStore(Store):
         )
 
     async def get_notify(self, user_id: int) -> NotifyPrefs:
-        r = await self._pool.fetchrow(
-            "SELECT mode, timezone, quiet_hours, digest, digest_due, digest_sent FROM notify_prefs WHERE user_id=$1",
-            user_id,
-        )
-        return NotifyPrefs(user_id, *r) if r is not None else NotifyPrefs(user_id)
+        rows = await self._prefs.rows(user_id)
+        return NotifyPrefs(*rows[0]) if rows else NotifyPrefs(user_id)
 
     # -- the daily digest (migration 0006) ------------------------------------------------
     async def due_digests(self, now: float) -> list[int]:
