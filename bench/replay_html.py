@@ -5,23 +5,27 @@
 For the largest game of each title (7-player Origins of World War I, 5-player Crisis: 1914,
 6-player Schönbrunn), one seeded game of the basic automatic players is recorded as
 `/game export` records it, then `replay_page` turns the record into the HTML file (the
-replay that checks the record, every step walked, the pictures drawn and encoded, the page
-assembled) and the file is written. Prints per game:
+replay that checks the record, every step walked, the board and each player's own picture
+drawn as SVG at every step, the page assembled) and the file is written. Prints per game:
 
-    html: X s, Y MB for GAME Np
+    html: X s, Y MB for GAME Np (N actions; CPU Z s; P board pictures, S shapes)
 
 with the CPU time beside the wall clock (on a shared machine the wall clock also counts
-the time other processes held the core). Goals: under 10 s on one core and under 2 MB for
-the 7-player Origins game. `--out` keeps the pages.
+the time other processes held the core), how many different board pictures the page
+holds and how many distinct SVG shapes they and the players' own pictures are made of.
+Goals: under 10 s on one core and under 2 MB for each page. `--out` keeps the pages.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import re
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -31,6 +35,13 @@ from engine import games  # noqa: E402
 from engine.core.playout import play_out  # noqa: E402
 
 GAMES = (("origins", 7), ("crisis1914", 5), ("schonbrunn", 6))
+
+
+def _data(page: str) -> dict[str, Any]:
+    """The JSON block the page's script reads."""
+    found = re.search(r'<script type="application/json" id="data">(.*?)</script>', page, re.S)
+    assert found is not None
+    return dict(json.loads(found.group(1).replace("<\\/", "</")))
 
 
 def main() -> int:
@@ -51,9 +62,11 @@ def main() -> int:
             path.write_bytes(replay_page(data))
             wall, cpu = time.perf_counter() - start, time.process_time() - start_cpu
             size = path.stat().st_size / 1_000_000
+            data = _data(path.read_text(encoding="utf-8"))
             print(
                 f"html: {wall:.2f} s, {size:.2f} MB for {game.title} {players}p "
-                f"({len(record.actions)} actions; CPU {cpu:.2f} s)"
+                f"({len(record.actions)} actions; CPU {cpu:.2f} s; "
+                f"{len(set(data['picture']) - {-1})} board pictures, {len(data['shapes'])} shapes)"
             )
     return 0
 

@@ -125,7 +125,7 @@ class Viewer:
             route.abort()
 
     def state(self) -> dict[str, Any]:
-        """What a viewer reads now: the step line, the log, the scores."""
+        """What a viewer reads now: the step line, the log, the scores, the board's title."""
         return self.page.evaluate(
             """() => ({
                 where: document.getElementById('where').innerText,
@@ -135,7 +135,8 @@ class Viewer:
                 legend: [...document.querySelectorAll('#legend li')].map(li => [
                     li.querySelector('.name').innerText, li.querySelector('.score').innerText]),
                 board: document.getElementById('board').innerText,
-                boardAlt: document.getElementById('boardImg').alt,
+                boardAlt: document.getElementById('boardSvg').getAttribute('aria-label'),
+                boardTitle: (document.querySelector('#boardSvg text') || {}).textContent,
             })"""
         )
 

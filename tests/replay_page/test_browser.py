@@ -1,15 +1,21 @@
 """The replay page in a real browser (headless Chromium): a whole game of each title
-stepped through as a viewer would, the keyboard, a hand shown, a phone's width, and not
-one request beyond the file itself."""
+stepped through as a viewer would (the board drawn anew at every step), the keyboard, a
+hand shown, a phone's width and the board enlarged there, and not one request beyond the
+file itself."""
 
 from __future__ import annotations
 
+import html
 import re
+from io import BytesIO
 from pathlib import Path
 
 import pytest
+from PIL import Image, ImageChops, ImageStat
 
+from bot.render.pictures import draw, draw_vector
 from bot.render.replay_page import replay_page
+from engine.core import PUBLIC
 
 from .conftest import TITLES, Played, Viewer
 
@@ -33,6 +39,14 @@ def _read(text: str) -> str:
     )
 
 
+def _board_title(game: Played, step: int) -> str:
+    """The title the board picture of `step` carries (its first text): the Week, round or
+    month and what is being done, from that step's public view."""
+    shapes = draw_vector(game.game.id, game.game.view(game.states[step], PUBLIC)).shapes
+    first = next(shape for shape in shapes if shape.startswith("<text"))
+    return html.unescape(re.sub("<[^>]+>", "", first))
+
+
 def _scores(game: Played, step: int) -> list[list[str]]:
     return [[game.who(seat), str(game.score(step, seat))] for seat in game.record["seats"]]
 
@@ -45,11 +59,15 @@ def test_stepping_through_a_whole_game_shows_each_steps_log_and_scores(browser, 
     seen = viewer.state()
     assert seen["slider"] == 0 and seen["where"].startswith("The start")
     assert len(seen["log"]) == game.log_count(0) and seen["legend"] == _scores(game, 0)
+    assert seen["boardTitle"] == _board_title(game, 0)
     viewer.page.locator("#next").focus()
+    titles = set()
     for step in range(1, last + 1):
         viewer.page.keyboard.press("ArrowRight")
         seen = viewer.state()
         assert seen["where"].startswith(f"Step {step} of {last}"), step
+        assert seen["boardTitle"] == _board_title(game, step), step  # the board of this very step
+        titles.add(seen["boardTitle"])
         assert len(seen["log"]) == game.log_count(step), step
         assert seen["now"] == [_read(text) for text in game.public_lines[step]], step
         if step % 25 == 0 or step == last:
@@ -59,6 +77,7 @@ def test_stepping_through_a_whole_game_shows_each_steps_log_and_scores(browser, 
         [game.who(s.seat), f"{s.score:g}"]
         for s in sorted(outcome.standings, key=lambda s: game.record["seats"].index(s.seat))
     ]
+    assert len(titles) > len(set(game.game.view(s, PUBLIC).get("round", 0) for s in game.states))
     assert seen["boardAlt"], "the board picture has its text alternative"
     assert viewer.refused == [] and viewer.errors == []
     viewer.close()
@@ -140,12 +159,80 @@ def test_a_phone_reads_it_at_360_pixels(browser, played, pages, tmp_path):
     for control in ("#slider", "#prev", "#next", "#first", "#last"):
         box = page.locator(control).bounding_box()
         assert box and box["x"] >= 0 and box["x"] + box["width"] <= 360 and box["height"] >= 30, control
-    assert page.locator("#boardImg").bounding_box()["width"] <= 360
+    # the step buttons say what they do on a phone too, each on one line
+    assert page.locator("#next").inner_text().startswith("Next ›")
+    assert page.locator("#prev").inner_text().startswith("‹ Back")
+    assert page.locator("#next").bounding_box()["height"] < 50
+    assert page.locator("#boardSvg").bounding_box()["width"] <= 360
     page.locator("#next").click()
     page.locator("#next").click()
     assert viewer.state()["slider"] == 2
     page.screenshot(path=str(tmp_path / "phone.png"))
     assert (tmp_path / "phone.png").stat().st_size > 0
+    assert viewer.refused == [] and viewer.errors == []
+    viewer.close()
+
+
+SMALLEST_TEXT = """() => Math.min(...[...document.querySelectorAll('#boardSvg text')]
+    .map(t => t.getBoundingClientRect().height).filter(h => h > 0))"""
+
+
+def test_on_a_phone_a_tap_enlarges_the_board_to_read_and_pan(browser, played, pages):
+    game = played["crisis1914"]
+    viewer = Viewer(browser, pages["crisis1914"], width=360, height=740)
+    page = viewer.page
+    page.goto(f"{viewer.url}#step=40")
+    page.reload()
+    hint = page.locator("#boardCaption")
+    assert hint.is_visible() and "Tap the board to enlarge" in hint.inner_text()
+    small = page.evaluate(SMALLEST_TEXT)
+    assert page.locator("#boardSvg").bounding_box()["width"] <= 360 and small < 9  # too small to read
+    assert page.locator("#viewer").is_hidden()
+
+    page.locator("#boardSvg").click()
+    assert page.locator("#viewer").is_visible()
+    assert page.locator("#viewerTitle").inner_text() == f"The board at step 40 of {len(game.states) - 1}"
+    box = page.locator("#boardSvg").bounding_box()
+    assert box["width"] >= 1000 > 360, "the board at the size it was drawn"
+    assert page.evaluate(SMALLEST_TEXT) >= 9, "its smallest text is legible"
+    panned = page.evaluate(
+        "() => { const b = document.getElementById('viewerBox'); b.scrollLeft = 400; return b.scrollLeft; }"
+    )
+    assert panned == 400, "it moves sideways"
+    # the arrows still step through the game, and the enlarged board follows
+    page.keyboard.press("ArrowRight")
+    assert viewer.state()["slider"] == 41 and viewer.state()["boardTitle"] == _board_title(game, 41)
+    assert page.locator("#viewerTitle").inner_text().startswith("The board at step 41 of")
+    # fit the screen, then close: the board is back in its place, phone-sized
+    page.locator("#viewerFit").click()
+    assert page.locator("#boardSvg").bounding_box()["width"] <= 360
+    page.keyboard.press("Escape")
+    assert page.locator("#viewer").is_hidden()
+    assert page.locator("#figure #boardSvg").bounding_box()["width"] <= 360
+    # the keyboard opens it too, with the Enlarge button beside the hint, and comes back to it
+    page.locator("#figure .enlarge").focus()
+    page.keyboard.press("Enter")
+    assert page.locator("#viewer").is_visible()
+    page.locator("#viewerClose").click()
+    assert page.locator("#viewer").is_hidden()
+    assert page.evaluate("document.activeElement.className") == "enlarge"
+    assert viewer.refused == [] and viewer.errors == []
+    viewer.close()
+
+
+def test_a_players_own_picture_enlarges_too(browser, played, pages):
+    viewer = Viewer(browser, pages["schonbrunn"], width=360, height=740)
+    page = viewer.page
+    page.goto(f"{viewer.url}#step=30")
+    page.reload()
+    page.locator("button.toggle").nth(0).click()
+    own = page.locator("#private-0 svg")
+    assert own.is_visible() and own.bounding_box()["width"] <= 360
+    own.click()
+    assert page.locator("#viewer").is_visible() and page.locator("#viewerBox svg").bounding_box()["width"] >= 1000
+    assert page.locator("#viewerTitle").inner_text().startswith("What Anna")
+    page.keyboard.press("Escape")
+    assert page.locator("#private-0 svg").is_visible() and page.locator("#viewer").is_hidden()
     assert viewer.refused == [] and viewer.errors == []
     viewer.close()
 
@@ -171,3 +258,24 @@ def test_a_request_the_page_made_would_be_caught(browser, pages, tmp_path):
     viewer.page.wait_for_timeout(300)
     viewer.close()
     assert viewer.refused == ["https://example.org/x.png"]
+
+
+@pytest.mark.parametrize("game_id", TITLES)
+def test_the_svg_board_looks_like_the_png_the_channel_gets(browser, played, game_id):
+    """The page's SVG board, drawn by the browser, against the PNG of the same view: the
+    same drawing code, so they differ only by the type's antialiasing; a board of another
+    step differs far more (the check can fail)."""
+    game = played[game_id]
+    views = [game.game.view(game.states[k], PUBLIC) for k in (len(game.states) // 2, 0)]
+    vector = draw_vector(game_id, views[0])
+    page = browser.new_page(viewport={"width": vector.width, "height": vector.height})
+    page.set_content(f'<body style="margin:0">{vector.svg()}</body>')
+    shot = Image.open(BytesIO(page.screenshot())).convert("RGB")
+    page.close()
+
+    def difference(view: dict) -> float:
+        png = Image.open(BytesIO(draw(game_id, view).png)).convert("RGB")
+        return sum(ImageStat.Stat(ImageChops.difference(shot, png)).mean) / 3
+
+    same, other = difference(views[0]), difference(views[1])
+    assert same < 6.0 and other > 1.3 * same, (same, other)

@@ -6,10 +6,13 @@ from __future__ import annotations
 import html
 import json
 import re
+from itertools import pairwise
 
 import pytest
 
+from bot.render.pictures import draw_private_vector, draw_vector
 from bot.render.replay_page import ReplayPageError, replay_page
+from bot.render.replay_page.chart import nice_ticks, score_chart
 from bot.store.records import PUBLIC_FORMAT, make_record
 from engine import games
 from engine.core import PUBLIC, seed_commitment
@@ -26,6 +29,18 @@ def _data(page: bytes) -> dict:
 
 def _plain(fragment: str) -> str:
     return html.unescape(re.sub("<[^>]+>", "", fragment))
+
+
+def _shapes(data: dict, picture: int) -> list[str]:
+    """The shapes of one of the page's pictures, as its script draws them; [] for none."""
+    if picture < 0:
+        return []
+    frame = data["frames"][data["pictures"][picture][0]]
+    return [data["shapes"][start + k] for start, count in zip(frame[2::2], frame[3::2], strict=True) for k in range(count)]
+
+
+def _alt(data: dict, picture: int) -> str:
+    return " ".join(data["sentences"][n] for n in data["alts"][data["pictures"][picture][1]])
 
 
 def _unfinished(game_id: str, actions: int, **extra) -> dict:
@@ -141,7 +156,9 @@ def test_the_page_fetches_nothing_from_anywhere(played):
     page = replay_page(played["schonbrunn"].record).decode("utf-8")
     outside = re.findall(r"""\s(?:src|href)=["']?+(?!data:|#)[^"'\s>]*|url\(|@import""", page)
     assert outside == []
-    assert all(p["src"].startswith("data:image/png;base64,") for p in _data(page.encode())["pictures"])
+    shapes = _data(page.encode())["shapes"]
+    assert shapes and all(re.fullmatch(r"<(rect|line|text)\s[^<]*(/>|>[^<]*</text>)", s) for s in shapes)
+    assert not [s for s in shapes if "href" in s or "url(" in s]  # SVG shapes, no image of any kind
     assert "default-src 'none'" in page  # and the browser is told to refuse any fetch
 
 
@@ -168,3 +185,85 @@ def test_the_page_lists_only_the_options_that_apply_and_steps_with_back_and_next
     template = files("bot.render.replay_page").joinpath("page.html").read_text("utf-8")
     assert _plain(re.search(r'<button[^>]*id="next"[^>]*>(.*?)</button>', template, re.S)[1]) == "Next › one step"
     assert _plain(re.search(r'<button[^>]*id="prev"[^>]*>(.*?)</button>', template, re.S)[1]) == "‹ Back one step"
+
+
+@pytest.mark.slow
+def test_the_board_and_each_players_own_picture_are_drawn_at_every_step_from_their_views(played):
+    """Every step's board is that step's public view drawn, and each player's own picture
+    their own view of that step: no picture of a round's start shown later, nothing a
+    view does not hold."""
+    game = played["schonbrunn"]
+    data = _data(replay_page(game.record))
+    seats = game.record["seats"]
+    assert len(data["picture"]) == len(game.states)
+    for step, state in enumerate(game.states):
+        board = draw_vector(game.game.id, game.game.view(state, PUBLIC))
+        assert _shapes(data, data["picture"][step]) == list(board.shapes), step
+        assert _alt(data, data["picture"][step]) == board.description, step
+        for p, seat in enumerate(seats):
+            own = draw_private_vector(game.game.id, game.game.view(state, seat))
+            assert _shapes(data, data["privatePicture"][p][step]) == (list(own.shapes) if own else []), step
+    assert len(set(data["picture"])) > len(game.states) // 4, "the board changes along the game"
+
+
+@pytest.mark.slow
+def test_schonbrunns_assignments_show_on_the_board_at_the_step_they_are_made(played):
+    """The fault this replaced: the board was drawn at each round's start only, so while
+    the Delegates were assigned it showed every Objective empty."""
+    game = played["schonbrunn"]
+    data = _data(replay_page(game.record))
+    views = [game.game.view(state, PUBLIC) for state in game.states]
+    placed = [
+        k
+        for k in range(1, len(views))
+        if sum(len(o["pieces"]) for o in views[k]["objectives"].values())
+        > sum(len(o["pieces"]) for o in views[k - 1]["objectives"].values())
+    ]
+    assert placed, "the game assigns Delegates"
+    for k in placed[:10]:
+        empty = sum(1 for o in views[k]["objectives"].values() if not o["pieces"])
+        texts = [_plain(s) for s in _shapes(data, data["picture"][k])]
+        assert texts.count("no Delegates") == empty < len(views[k]["objectives"]), k
+        assert f"Round {views[k]['round']} of" in texts[1], k  # the title of that very step
+
+
+def test_an_abandoned_games_pictures_are_the_public_boards_only():
+    record = _unfinished("schonbrunn", 60, status="abandoned")
+    data = _data(replay_page(record))
+    game = games.get("schonbrunn")
+    state = game.setup(list(record["seats"]), game.Options(), record["seed"])
+    public = set(draw_vector(game.id, game.view(state, PUBLIC)).shapes)
+    for entry in record["actions"]:
+        state, _ = game.apply(state, entry["seat"], game.parse_action(entry["action"]))
+        public |= set(draw_vector(game.id, game.view(state, PUBLIC)).shapes)
+    assert data["privatePicture"] == [[], [], []]
+    assert set(data["shapes"]) == public, "no shape of any player's own picture is kept"
+    assert not [s for s in data["shapes"] if "behind your screen" in s]
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "ticks"),
+    [
+        (0, 18, [0, 5, 10, 15, 20]),
+        (0, 23, [0, 5, 10, 15, 20, 25]),
+        (0, 7, [0, 2, 4, 6, 8]),
+        (0, 1, [0, 1]),
+        (0, 99, [0, 20, 40, 60, 80, 100]),
+        (-12, -2, [-12, -10, -8, -6, -4, -2]),
+        (3, 3, [3, 4]),
+    ],
+)
+def test_the_score_axis_steps_by_one_two_or_five_times_a_power_of_ten(low, high, ticks):
+    found = nice_ticks(low, high)
+    assert found == ticks
+    steps = {b - a for a, b in pairwise(found)}
+    assert len(steps) == 1 and found[0] <= low and found[-1] >= high and len(found) - 1 <= 6
+
+
+def test_the_score_chart_labels_its_axis_with_those_steps():
+    chart = score_chart([[0, 3, 18], [0, 1, 14]], [(0, 114, 178), (230, 159, 0)], [(0, "Week 1")], "Scores")
+    labels = re.findall(r'class="axis" text-anchor="end">(-?[\d.]+)</text>', chart)
+    assert labels == ["0", "5", "10", "15", "20"]
+    ys = [float(y) for y in re.findall(r'<text x="26" y="([\d.]+)" class="axis" text-anchor="end"', chart)]
+    gaps = {round(a - b, 1) for a, b in pairwise(ys)}
+    assert len(gaps) == 1, "the labels stand evenly apart"

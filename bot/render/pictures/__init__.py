@@ -3,7 +3,8 @@
 `draw(game_id, view)` draws a game's board from the public view, or from a player's own
 view for a private picture; it never sees a state, so a picture can show only what the
 text for the same reader shows. One module per game; `layout`, `palette` and `fonts` are
-shared; `cache` keeps pictures by table and state version.
+shared; `cache` keeps pictures by table and state version; `svg` draws the same pictures as SVG
+shapes (the replay page's board at every step).
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from importlib import import_module
 from typing import Any
 
 from .layout import Picture
+from .svg import SvgCanvas, Vector
 
-__all__ = ["Picture", "draw", "draw_private", "has_pictures"]
+__all__ = ["Picture", "draw", "draw_private", "draw_vector", "draw_private_vector", "has_pictures"]
 
 _MODULES = {"origins": "origins", "crisis1914": "crisis", "schonbrunn": "schonbrunn"}
 
@@ -33,3 +35,17 @@ def draw_private(game_id: str, view: dict[str, Any]) -> Picture | None:
     None when the view holds nothing private (a spectator's, or before the start)."""
     module = import_module(f"{__name__}.{_MODULES[game_id]}")
     return module.draw_private(view)
+
+
+def draw_vector(game_id: str, view: dict[str, Any]) -> Vector:
+    """The board picture of `view` as SVG shapes, drawn by the same code as its PNG."""
+    drawn = import_module(f"{__name__}.{_MODULES[game_id]}").draw(view, canvas=SvgCanvas)
+    assert isinstance(drawn, Vector)
+    return drawn
+
+
+def draw_private_vector(game_id: str, view: dict[str, Any]) -> Vector | None:
+    """The private picture of `view` as SVG shapes; None as for `draw_private`."""
+    drawn = import_module(f"{__name__}.{_MODULES[game_id]}").draw_private(view, canvas=SvgCanvas)
+    assert drawn is None or isinstance(drawn, Vector)
+    return drawn

@@ -87,8 +87,8 @@ def _colour(nation: str) -> RGB:
     return NATION_COLOURS.get(load_content().nations[nation].color, NEUTRAL)
 
 
-def draw(view: dict[str, Any]) -> Picture:
-    c = Canvas(WIDTH, HEIGHT)
+def draw(view: dict[str, Any], canvas: type[Canvas] = Canvas) -> Picture:
+    c = canvas(WIDTH, HEIGHT)
     nations = load_content().nations
     title = f"Crisis: 1914 · {_when(view, ' · ')}"
     if view["actor"]:
@@ -109,7 +109,7 @@ def draw(view: dict[str, Any]) -> Picture:
             anchor="mm",
             width=WIDTH - 40,
         )
-    return Picture(c.png(), describe(view), "crisis1914.png")
+    return c.picture(describe(view), "crisis1914.png")
 
 
 def _score_track(c: Canvas, view: dict[str, Any]) -> None:
@@ -312,7 +312,7 @@ def describe(view: dict[str, Any]) -> str:
     return clip_description(" ".join(parts))
 
 
-def draw_private(view: dict[str, Any]) -> Picture | None:
+def draw_private(view: dict[str, Any], canvas: type[Canvas] = Canvas) -> Picture | None:
     """The owner's Hand, the known top of their Draw Pile and the cards they are looking
     at, as cards; from the owner's own view."""
     you = view.get("you")
@@ -323,7 +323,7 @@ def draw_private(view: dict[str, Any]) -> Picture | None:
     rows = [("Your Hand", you["hand"]), ("Top of your Draw Pile", you["known_top"])]
     if you.get("looking_at"):
         rows.append(("You are looking at", you["looking_at"]))
-    c = Canvas(WIDTH, 60 + 112 * len(rows))
+    c = canvas(WIDTH, 60 + 112 * len(rows))
     c.chip(MARGIN, 12, nation, _colour(nation), size=14, height=26, width=50)
     c.text(
         (MARGIN + 60, 14),
@@ -362,9 +362,7 @@ def draw_private(view: dict[str, Any]) -> Picture | None:
         )
         for label, cards in rows
     )
-    return Picture(
-        c.png(), clip_description(f"Your cards as {nations[nation].statesman}. {text}."), "hand.png"
-    )
+    return c.picture(clip_description(f"Your cards as {nations[nation].statesman}. {text}."), "hand.png")
 
 
 SCORE_NAME = "Prestige"

@@ -105,6 +105,10 @@ class Canvas:
         self.text((x + w / 2, y + height / 2), label, size, bold, ink_on(colour), anchor="mm", width=w - 6)
         return w
 
+    def picture(self, description: str, filename: str) -> Picture:
+        """The finished picture with its text alternative (an SVG canvas gives its shapes)."""
+        return Picture(self.png(), description, filename)
+
     def png(self) -> bytes:
         out = io.BytesIO()
         # A board is flat colour plus antialiased type: 256 palette colours keep it

@@ -54,8 +54,8 @@ def _month(label: str) -> str:
     return f"{month[:3]} {year[2:]}"
 
 
-def draw(view: dict[str, Any]) -> Picture:
-    c = Canvas(WIDTH, HEIGHT)
+def draw(view: dict[str, Any], canvas: type[Canvas] = Canvas) -> Picture:
+    c = canvas(WIDTH, HEIGHT)
     names = content.names()
     phase = PHASES[view["phase"]]
     c.text(
@@ -71,7 +71,7 @@ def draw(view: dict[str, Any]) -> Picture:
     _order(c, view, _cell(ORDER_CELL))
     _scores(c, view, _cell(VPS_CELL))
     _key(c, view, _cell(KEY_CELL))
-    return Picture(c.png(), describe(view), "origins.png")
+    return c.picture(describe(view), "origins.png")
 
 
 def _turn_track(c: Canvas, view: dict[str, Any]) -> None:
@@ -253,7 +253,7 @@ def describe(view: dict[str, Any]) -> str:
     return clip_description(" ".join(parts))
 
 
-def draw_private(view: dict[str, Any]) -> Picture | None:
+def draw_private(view: dict[str, Any], canvas: type[Canvas] = Canvas) -> Picture | None:
     """The owner's countries: PFs to bid or place, and the sheet being written (secret
     until every sheet is in); from the owner's own view."""
     you = view.get("you")
@@ -261,7 +261,7 @@ def draw_private(view: dict[str, Any]) -> Picture | None:
         return None
     mine = you["countries"]
     names = {code: info["name"] for code, info in view["countries"].items()}
-    c = Canvas(WIDTH, 70 + 64 * len(mine))
+    c = canvas(WIDTH, 70 + 64 * len(mine))
     c.text(
         (MARGIN, 12), f"Your countries, {view['turn']}: only you see this", 20, bold=True, width=WIDTH - 20
     )
@@ -282,7 +282,7 @@ def draw_private(view: dict[str, Any]) -> Picture | None:
             f"{names.get(country, country)}: {you['funds'][country]} PFs"
             + (f", sheet {sheet}" if sheet else "")
         )
-    return Picture(c.png(), clip_description("Your countries. " + "; ".join(parts) + "."), "sheet.png")
+    return c.picture(clip_description("Your countries. " + "; ".join(parts) + "."), "sheet.png")
 
 
 SCORE_NAME = "VPs"

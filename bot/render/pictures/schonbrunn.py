@@ -73,8 +73,8 @@ def _names(view: dict[str, Any]) -> dict[str, str]:
     }
 
 
-def draw(view: dict[str, Any]) -> Picture:
-    c = Canvas(WIDTH, HEIGHT)
+def draw(view: dict[str, Any], canvas: type[Canvas] = Canvas) -> Picture:
+    c = canvas(WIDTH, HEIGHT)
     title = f"Schönbrunn · Round {view['round']} of {view['rounds']} · {view['phase']}"
     if view["simplified"]:
         title += " · simplified"
@@ -88,7 +88,7 @@ def draw(view: dict[str, Any]) -> Picture:
         _objective(c, view, o, view["objectives"][o], (MARGIN + i * (w + gap), OBJECTIVES_TOP, w))
     _balance(c, view, (MARGIN + len(objectives) * (w + gap), OBJECTIVES_TOP, w))
     _players(c, view)
-    return Picture(c.png(), describe(view), "schonbrunn.png")
+    return c.picture(describe(view), "schonbrunn.png")
 
 
 def _hierarchy(c: Canvas, view: dict[str, Any]) -> None:
@@ -258,7 +258,7 @@ def describe(view: dict[str, Any]) -> str:
     return clip_description(" ".join(parts))
 
 
-def draw_private(view: dict[str, Any]) -> Picture | None:
+def draw_private(view: dict[str, Any], canvas: type[Canvas] = Canvas) -> Picture | None:
     """What is behind the owner's screen: Receptions, the Delegates in supply, the cards,
     the committed Delegate and their own face-down Delegates; from the owner's own view."""
     me = view.get("me")
@@ -267,7 +267,7 @@ def draw_private(view: dict[str, Any]) -> Picture | None:
     known = {n.name for n in nations().values()}
     nation = me["nation"] if me["nation"] in known else "Your seat"
     colour = _colour(nation)
-    c = Canvas(WIDTH, 300)
+    c = canvas(WIDTH, 300)
     c.draw.rounded_rectangle((MARGIN, 8, WIDTH - MARGIN, 44), radius=8, fill=colour, outline=INK)
     c.text(
         (MARGIN + 10, 26),
@@ -311,7 +311,7 @@ def draw_private(view: dict[str, Any]) -> Picture | None:
         + (("; face down " + ", ".join(f"{v} in {o}" for o, v in down)) if down else "")
         + "."
     )
-    return Picture(c.png(), clip_description(text), "screen.png")
+    return c.picture(clip_description(text), "screen.png")
 
 
 SCORE_NAME = "Prestige"

@@ -10,12 +10,30 @@ text, so no line is told apart by colour alone. The page moves a cursor to the s
 from __future__ import annotations
 
 import html
+import math
 
-__all__ = ["WIDTH", "X0", "X1", "DASHES", "score_chart", "swatch"]
+__all__ = ["WIDTH", "X0", "X1", "DASHES", "nice_ticks", "score_chart", "swatch"]
 
 WIDTH, HEIGHT = 360, 210
 X0, X1, Y0, Y1 = 30, 350, 12, 178  # the plot area; the period names sit under it
 DASHES = ("", "8 4", "2 3", "10 3 2 3", "5 5", "1 4", "12 2", "6 2 2 2 2 2")
+
+
+def nice_ticks(low: float, high: float, most: int = 6, smallest: float = 1.0) -> list[float]:
+    """Even steps for an axis from `low` to `high`: a step of 1, 2 or 5 times a power of
+    ten (never below `smallest`: scores are whole numbers), the fewest that gives at most
+    `most` intervals, from the step at or below `low` to the one at or above `high`."""
+    if high <= low:
+        high = low + smallest
+    power = 10 ** math.floor(math.log10(max((high - low) / most, smallest)))
+    step = next(
+        m * p
+        for p in (power, power * 10)
+        for m in (1, 2, 5)
+        if m * p >= smallest and math.ceil(high / (m * p)) - math.floor(low / (m * p)) <= most
+    )
+    first, last = math.floor(low / step), math.ceil(high / step)
+    return [k * step for k in range(first, last + 1)]
 
 
 def _hex(colour: tuple[int, int, int]) -> str:
@@ -31,8 +49,8 @@ def score_chart(
     """The chart's SVG: `scores[p][k]` is player p's score after k actions; `periods`
     says where each Week, round or month begins. `description` is its text alternative."""
     steps = max((len(v) for v in scores), default=1)
-    top = max([1.0] + [max(v) for v in scores if v])
-    bottom = min([0.0] + [min(v) for v in scores if v])
+    ticks = nice_ticks(min([0.0] + [min(v) for v in scores if v]), max([1.0] + [max(v) for v in scores if v]))
+    bottom, top = ticks[0], ticks[-1]
 
     def x(k: int) -> float:
         return X0 + (X1 - X0) * k / max(steps - 1, 1)
@@ -45,11 +63,10 @@ def score_chart(
         f'preserveAspectRatio="xMidYMid meet"><title id="chart-desc">{html.escape(description)}</title>',
         f'<rect x="{X0}" y="{Y0}" width="{X1 - X0}" height="{Y1 - Y0}" class="plot"/>',
     ]
-    for k in range(5):
-        value = bottom + (top - bottom) * k / 4
+    for value in ticks:
         parts.append(f'<line x1="{X0}" x2="{X1}" y1="{y(value):.1f}" y2="{y(value):.1f}" class="grid"/>')
         parts.append(
-            f'<text x="{X0 - 4}" y="{y(value) + 4:.1f}" class="axis" text-anchor="end">{value:.0f}</text>'
+            f'<text x="{X0 - 4}" y="{y(value) + 4:.1f}" class="axis" text-anchor="end">{value:g}</text>'
         )
     shown = periods if len(periods) <= 6 else periods[:: -(-len(periods) // 6)]
     for k, _label in periods:

@@ -1,12 +1,16 @@
 /* The replay page's one script: shows the game at the chosen step from the JSON block
    the page carries. It fetches nothing. Texts are lists of numbered lines (each line is
-   HTML the page's maker escaped), so a long game repeats no line. */
+   HTML the page's maker escaped), so a long game repeats no line; pictures are SVG frames
+   made of numbered shapes (runs of shape numbers), drawn into the page's <svg> elements.
+   A tap on a picture opens it full-screen at its drawn size, to pan and pinch. */
 (function () {
   "use strict";
   var D = JSON.parse(document.getElementById("data").textContent);
   var last = D.steps - 1;
   var step = 0;
   var shown = {}; // player index -> their private panel is open
+  var privateSvgs = []; // player index -> the <svg> of their own picture
+  var opened = null; // the picture shown full-screen: {svg, home (the element it came from), title}
   var $ = function (id) { return document.getElementById(id); };
   var slider = $("slider");
 
@@ -40,19 +44,22 @@
     return '<div class="step"><strong>' + head + "</strong>" + period + "</div>" + did;
   }
 
-  function picture(img, caption, index, none) {
-    if (index < 0) {
-      img.removeAttribute("src");
-      img.alt = "";
-      img.hidden = true;
-      caption.textContent = none;
-      return;
+  function picture(svg, index) { // draw picture `index` into `svg`; false where there is none
+    var figure = svg.closest("figure");
+    if (figure) figure.hidden = index < 0;
+    if (index < 0) return false;
+    if (svg.getAttribute("data-picture") === String(index)) return true;
+    var pic = D.pictures[index], frame = D.frames[pic[0]], parts = [];
+    for (var i = 2; i < frame.length; i += 2) {
+      for (var j = 0; j < frame[i + 1]; j++) parts.push(D.shapes[frame[i] + j]);
     }
-    var p = D.pictures[index];
-    if (img.getAttribute("src") !== p.src) img.src = p.src;
-    img.hidden = false;
-    img.alt = p.alt;
-    caption.textContent = p.caption;
+    svg.setAttribute("viewBox", "0 0 " + frame[0] + " " + frame[1]);
+    svg.setAttribute("width", frame[0]);
+    svg.setAttribute("height", frame[1]);
+    svg.innerHTML = parts.join("");
+    svg.setAttribute("aria-label", D.alts[pic[1]].map(function (n) { return D.sentences[n]; }).join(" "));
+    svg.setAttribute("data-picture", String(index));
+    return true;
   }
 
   function scores(k) {
@@ -81,21 +88,24 @@
       var told = lineAt(D.told[p], k).filter(function (h) { return h.indexOf(' current"') >= 0; });
       panel.querySelector(".own").innerHTML = own || '<div class="faint">Nothing beyond the public board at this step.</div>';
       panel.querySelector(".told").innerHTML = told.length ? "<h5>Told at this step</h5>" + told.join("") : "";
-      picture(panel.querySelector("img"), panel.querySelector("figcaption"), D.privatePicture[p][k], "");
+      picture(privateSvgs[p], D.privatePicture[p][k]);
     }
   }
+
+  function stepName(k) { return k === 0 ? "The start" : "Step " + k + " of " + last; }
 
   function show(k) {
     step = Math.max(0, Math.min(last, k));
     slider.value = step;
-    slider.setAttribute("aria-valuetext", step === 0 ? "The start" : "Step " + step + " of " + last);
+    slider.setAttribute("aria-valuetext", stepName(step));
     $("where").innerHTML = where(step);
     var log = lineAt(D.log, step);
     $("now").innerHTML = log.filter(function (h) { return h.indexOf(' current"') >= 0; }).join("");
     var box = $("log");
     box.innerHTML = log.join("") || '<div class="faint">Nothing yet.</div>';
     box.scrollTop = box.scrollHeight;
-    picture($("boardImg"), $("boardCaption"), D.picture[step], "No picture of this game's board.");
+    picture($("boardSvg"), D.picture[step]);
+    if (opened) $("viewerTitle").textContent = viewerTitle();
     $("card").innerHTML = text(D.card[step]);
     $("board").innerHTML = text(D.board[step]);
     scores(step);
@@ -127,11 +137,15 @@
       buttons.push('<button type="button" class="toggle" aria-pressed="false" aria-controls="private-' + p +
         '" data-player="' + p + '">' + D.players[p].swatch + "Show " + name + "</button>");
       panels.push('<article class="private" id="private-' + p + '" hidden aria-label="What ' + name +
-        ' alone saw"><h4>' + name + ' alone saw</h4><figure class="board"><div class="zoom"><img alt="" hidden></div>' +
-        '<figcaption></figcaption></figure><div class="own text"></div><div class="told"></div></article>');
+        ' alone saw"><h4>' + name + ' alone saw</h4><figure class="board" hidden><div class="zoom" title="Enlarge">' +
+        '<svg class="pic" role="img" fill="#191919"></svg></div><figcaption class="hint"><span>Tap the picture to ' +
+        'enlarge it.</span> <button type="button" class="enlarge" aria-label="Enlarge what ' + name +
+        ' alone saw">⤢ Enlarge</button></figcaption></figure>' +
+        '<div class="own text"></div><div class="told"></div></article>');
     }
     $("toggles").innerHTML = buttons.join("");
     $("privates").innerHTML = panels.join("");
+    for (var q = 0; q < D.players.length; q++) privateSvgs.push($("private-" + q).querySelector("svg"));
     $("toggles").addEventListener("click", function (event) {
       var button = event.target.closest("button.toggle");
       if (!button) return;
@@ -146,6 +160,7 @@
   function keys(event) {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     var target = event.target;
+    if (opened && event.key === "Escape") { closeViewer(); event.preventDefault(); return; }
     var typing = target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
     if (target === slider) typing = event.key !== "PageUp" && event.key !== "PageDown";
     if (typing) return; // the slider moves itself with the arrows, Home and End
@@ -170,10 +185,41 @@
     });
   }
 
-  function zooms() { // a tap on a picture shows it at full size (scrolling sideways on a phone)
-    document.addEventListener("click", function (event) {
-      var img = event.target.closest(".zoom img");
-      if (img) img.parentNode.classList.toggle("full");
+  function viewerTitle() { // "The board at step 150 of 354", "What Anna (Germany) alone saw at the start"
+    return opened.title + (step === 0 ? " at the start" : " at step " + step + " of " + last);
+  }
+
+  function openViewer(zoom) { // the picture in `zoom` full-screen, at the size it was drawn
+    var svg = zoom.querySelector("svg");
+    if (!svg || !svg.getAttribute("data-picture")) return;
+    var article = zoom.closest("article");
+    opened = { svg: svg, home: zoom, title: article ? "What " + article.querySelector("h4").textContent : "The board" };
+    $("viewerTitle").textContent = viewerTitle();
+    $("viewerBox").appendChild(svg);
+    $("viewer").hidden = false;
+    document.body.classList.add("viewing");
+    $("viewerClose").focus();
+  }
+
+  function closeViewer() {
+    if (!opened) return;
+    opened.home.appendChild(opened.svg);
+    $("viewer").hidden = true;
+    document.body.classList.remove("viewing");
+    var button = opened.home.closest("figure").querySelector(".enlarge");
+    opened = null;
+    button.focus();
+  }
+
+  function zooms() {
+    document.addEventListener("click", function (event) { // a tap on a picture or its Enlarge button
+      var figure = event.target.closest(".zoom, .enlarge") && event.target.closest("figure");
+      if (figure && !opened) openViewer(figure.querySelector(".zoom"));
+    });
+    $("viewerClose").addEventListener("click", closeViewer);
+    $("viewerFit").addEventListener("click", function () {
+      var fit = $("viewerBox").classList.toggle("fit");
+      $("viewerFit").setAttribute("aria-pressed", String(fit));
     });
   }
 

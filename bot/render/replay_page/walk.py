@@ -8,14 +8,16 @@ text already says), the public and private lines of the log, and every player's 
 Texts are kept as numbered lines in one table, each text a list of line numbers, so the
 hundreds of steps of a long game repeat no line: a game's page stays small.
 
-Pictures are drawn only where a Week, round or month begins and at the end (the board
-and each seat's own picture), because drawing every step of a long game would take tens
-of seconds and megabytes. A public-only walk (an abandoned game) keeps nothing private.
+The board and each seat's own picture are drawn at every step, as SVG by the pictures'
+own drawing code (bot/render/pictures/svg.py), and kept as shapes: each shape is stored
+once, each picture as runs of shape numbers, so a step that moves one piece adds a few
+shapes and a short list, and a step that changes nothing adds nothing. A public-only walk
+(an abandoned game) keeps nothing private.
 """
 
 from __future__ import annotations
 
-import base64
+import re
 from dataclasses import dataclass, field
 from importlib import import_module
 from types import ModuleType
@@ -23,11 +25,11 @@ from typing import Any
 
 from engine.core import PUBLIC, Game, GameState, Layout
 
-from ..pictures import _MODULES, draw, draw_private, has_pictures
-from ..pictures.layout import Picture
+from ..pictures import _MODULES, draw_private_vector, draw_vector, has_pictures
+from ..pictures.svg import Vector
 from .markup import layout_html, line_html, text_html
 
-__all__ = ["Walk", "Texts", "walk_game", "holders"]
+__all__ = ["Walk", "Texts", "Drawings", "walk_game", "holders"]
 
 
 class Texts:
@@ -55,6 +57,56 @@ class Texts:
         return found
 
 
+_SENTENCE = re.compile(r"(?<=[.;:]) ")
+
+
+class Drawings:
+    """The SVG pictures of a walk, each shape stored once: a frame is a picture's width,
+    height and shapes (as runs: first shape number, how many follow in order); a picture
+    is a frame with its text alternative, kept as numbered sentences (most of them the
+    same from one step to the next), as `Texts` keeps lines."""
+
+    def __init__(self) -> None:
+        self.shapes: list[str] = []
+        self.frames: list[list[int]] = []
+        self.sentences: list[str] = []
+        self.alts: list[list[int]] = []  # sentence numbers, joined by spaces
+        self._sentence_ids: dict[str, int] = {}
+        self.pictures: list[tuple[int, int]] = []  # (frame, alt)
+        self._shape_ids: dict[str, int] = {}
+        self._frame_ids: dict[tuple[int, ...], int] = {}
+        self._alt_ids: dict[tuple[int, ...], int] = {}
+        self._picture_ids: dict[tuple[int, int], int] = {}
+
+    def add(self, vector: Vector) -> int:
+        """The number of `vector`'s picture, stored if it is new."""
+        frame = [vector.width, vector.height]
+        ids = self._shape_ids
+        for shape in vector.shapes:
+            found = ids.get(shape)
+            if found is None:
+                found = ids[shape] = len(self.shapes)
+                self.shapes.append(shape)
+            if len(frame) > 2 and frame[-2] + frame[-1] == found:
+                frame[-1] += 1
+            else:
+                frame += [found, 1]
+        key = (self._number(self._frame_ids, self.frames, tuple(frame), frame), self._alt(vector.description))
+        return self._number(self._picture_ids, self.pictures, key, key)
+
+    def _alt(self, text: str) -> int:
+        numbers = [self._number(self._sentence_ids, self.sentences, s, s) for s in _SENTENCE.split(text)]
+        return self._number(self._alt_ids, self.alts, tuple(numbers), numbers)
+
+    @staticmethod
+    def _number(ids: dict[Any, int], table: list[Any], key: Any, value: Any) -> int:
+        found = ids.get(key)
+        if found is None:
+            found = ids[key] = len(table)
+            table.append(value)
+        return found
+
+
 @dataclass
 class Walk:
     """Everything the page shows, step by step (step 0 is the table as set up)."""
@@ -76,8 +128,8 @@ class Walk:
     scores: dict[str, list[float]] = field(default_factory=dict)  # seat -> per step
     score_name: str = ""
     colours: dict[str, tuple[int, int, int]] = field(default_factory=dict)  # seat -> colour
-    pictures: list[dict[str, str]] = field(default_factory=list)  # src, alt, caption
-    picture: list[int] = field(default_factory=list)  # per step: the board picture in effect, -1 none
+    drawings: Drawings = field(default_factory=Drawings)
+    picture: list[int] = field(default_factory=list)  # per step: the board's picture, -1 none
     private_picture: dict[str, list[int]] = field(default_factory=dict)  # seat -> per step, -1 none
 
     @property
@@ -98,10 +150,6 @@ def holders(game_id: str, view: dict[str, Any]) -> dict[str, str]:
     return {}
 
 
-def _png_source(picture: Picture) -> str:
-    return "data:image/png;base64," + base64.b64encode(picture.png).decode("ascii")
-
-
 class _Walker:
     """Collects a Walk as the states go by."""
 
@@ -110,7 +158,8 @@ class _Walker:
         self.names = names
         self.game = walk.game
         self.module = None
-        self.board_picture = -1  # the number of the last board picture drawn
+        # the last view drawn for the board ("") and for each seat, and its picture's number
+        self.drawn: dict[str, tuple[dict[str, Any] | None, int]] = {}
         if has_pictures(self.game.id):
             self.module = import_module(f"{__package__.rpartition('.')[0]}.pictures.{_MODULES[self.game.id]}")
         for seat in walk.seats:
@@ -132,21 +181,15 @@ class _Walker:
     def state(self, state: GameState, seat: str) -> None:
         """Keep what the page shows of `state`, reached by `seat`'s action ("" at setup)."""
         w, g = self.w, self.game
-        index = len(w.board)
         view = g.view(state, PUBLIC)
         public = g.describe(view).splitlines()
         w.board.append(w.texts.text([line_html(line) for line in public]))
         w.card.append(w.texts.text(layout_html(self._card(g.layout(view)))))
         w.actor.append(seat)
-        period = self.module.period(view) if self.module is not None else ""
-        over = g.outcome(state) is not None
-        starts = index == 0 or period != w.period[-1] or over
-        w.period.append(period)
+        w.period.append(self.module.period(view) if self.module is not None else "")
         if self.module is not None:
             self._scores(self.module, view)
-            if starts:
-                self._picture(view, self._caption(period, index, over))
-        w.picture.append(self.board_picture)
+        w.picture.append(self._picture("", view))
         if w.public_only:
             return
         seen = set(public)
@@ -154,16 +197,7 @@ class _Walker:
             own = g.view(state, s)
             lines = [line for line in g.describe(own).splitlines() if line not in seen]
             w.private[s].append(w.texts.text([line_html(line) for line in lines]))
-            if self.module is not None and starts:
-                drawn = draw_private(g.id, own)
-                if drawn is not None:
-                    caption = self._caption(period, index, over)
-                    w.pictures.append(
-                        {"src": _png_source(drawn), "alt": drawn.description, "caption": caption}
-                    )
-                    w.private_picture[s].append(len(w.pictures) - 1)
-                    continue
-            w.private_picture[s].append(w.private_picture[s][-1] if w.private_picture[s] else -1)
+            w.private_picture[s].append(self._picture(s, own))
 
     def _card(self, layout: Layout) -> Layout:
         """The status card with each nation's player named, as the channel's card shows it."""
@@ -172,18 +206,18 @@ class _Walker:
                 panel.lines.insert(0, f"Played by {self.names[panel.seat]}")
         return layout
 
-    @staticmethod
-    def _caption(period: str, index: int, over: bool) -> str:
-        if index == 0:
-            return "As the game was set up"
-        if over:
-            return "At the end of the game"
-        return f"At the start of {period}" if period else f"After action {index}"
-
-    def _picture(self, view: dict[str, Any], caption: str) -> None:
-        drawn = draw(self.game.id, view)
-        self.board_picture = len(self.w.pictures)
-        self.w.pictures.append({"src": _png_source(drawn), "alt": drawn.description, "caption": caption})
+    def _picture(self, seat: str, view: dict[str, Any]) -> int:
+        """The number of the board's picture (`seat` "") or a seat's own, drawn from
+        `view` unless it is the view drawn last time; -1 where there is none."""
+        if self.module is None:
+            return -1
+        last, number = self.drawn.get(seat, (None, -1))
+        if last is not None and last == view:
+            return number
+        drawn = draw_private_vector(self.game.id, view) if seat else draw_vector(self.game.id, view)
+        number = -1 if drawn is None else self.w.drawings.add(drawn)
+        self.drawn[seat] = (view, number)
+        return number
 
     def _scores(self, module: ModuleType, view: dict[str, Any]) -> None:
         """Keep each seat's score in `view`, read by the game's picture `module` (and, once, the colours)."""
@@ -257,7 +291,5 @@ def walk_public_record(game: Game, raw: dict[str, Any]) -> Walk:
     if view:
         walk.board[-1] = walk.texts.text([line_html(line) for line in game.describe(view).splitlines()])
         walk.card[-1] = walk.texts.text(layout_html(walker._card(game.layout(view))))
-        if walker.module is not None:
-            walker._picture(view, "When the game was abandoned")
-            walk.picture[-1] = 0
+        walk.picture[-1] = walker._picture("", view)
     return walk
