@@ -10,9 +10,10 @@ cuts the public log: a new one at each event of the game's `round_event` kind (C
 game's opening round. A spectator never reads the round in play: with a delay of d, they
 read the public record up to the end of the round d rounds before the last one finished
 (0: every finished round). When a round ends, each spectator is sent by DM the rounds
-that have just become old enough (`catch_up`,
-which `Play` calls inside the step's transaction); when the game ends, everything still
-held back and the final standings.
+that have just become old enough (`catch_up`, which `Play` calls inside the step's
+transaction), with the board as they may see it; when the game ends (or is abandoned),
+everything still held back and the final standings. The Discord adapter sends them only
+to a member who can still open the table's channel (docs/rulings.md 47).
 
 `Gallery.read` is the one rule of what a member may read of a table. Every read path of
 the service (the status, the pictures, `/game me`, the player aid, suggestions, turn
