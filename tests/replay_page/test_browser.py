@@ -132,7 +132,7 @@ def test_the_keyboard_moves_by_step_round_and_end(browser, played, pages):
     assert viewer.state()["slider"] == last
     keys.press("Home")
     assert viewer.state()["slider"] == 0
-    # Page Down: the first step of the next Week, where the board picture changes
+    # Page Down: the first step of the next Week
     weeks = [
         k
         for k in range(1, last + 1)
@@ -192,6 +192,7 @@ def test_on_a_phone_a_tap_enlarges_the_board_to_read_and_pan(browser, played, pa
     page.locator("#boardSvg").click()
     assert page.locator("#viewer").is_visible()
     assert page.locator("#viewerTitle").inner_text() == f"The board at step 40 of {len(game.states) - 1}"
+    assert page.evaluate("document.querySelector('main').inert"), "the page behind takes no focus"
     box = page.locator("#boardSvg").bounding_box()
     assert box["width"] >= 1000 > 360, "the board at the size it was drawn"
     assert page.evaluate(SMALLEST_TEXT) >= 9, "its smallest text is legible"

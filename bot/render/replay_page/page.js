@@ -189,6 +189,11 @@
     return opened.title + (step === 0 ? " at the start" : " at step " + step + " of " + last);
   }
 
+  function behind(inert) { // while a picture is enlarged, the page behind it takes no focus or tap
+    var parts = document.querySelectorAll("body > header, body > main, body > footer, body > .skip");
+    for (var i = 0; i < parts.length; i++) parts[i].inert = inert;
+  }
+
   function openViewer(zoom) { // the picture in `zoom` full-screen, at the size it was drawn
     var svg = zoom.querySelector("svg");
     if (!svg || !svg.getAttribute("data-picture")) return;
@@ -198,6 +203,7 @@
     $("viewerBox").appendChild(svg);
     $("viewer").hidden = false;
     document.body.classList.add("viewing");
+    behind(true);
     $("viewerClose").focus();
   }
 
@@ -206,6 +212,7 @@
     opened.home.appendChild(opened.svg);
     $("viewer").hidden = true;
     document.body.classList.remove("viewing");
+    behind(false);
     var button = opened.home.closest("figure").querySelector(".enlarge");
     opened = null;
     button.focus();
