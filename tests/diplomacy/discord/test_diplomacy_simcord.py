@@ -114,12 +114,21 @@ async def test_a_pact_is_confirmed_from_the_dm_button_and_stays_private_until_th
     assert any("renounced your pact" in text for text in table.dms("anna"))
     assert "Ruritania" not in table.public_text()
 
+    card = (await _hand(env, table, "carl"))[0]
+    await table["carl"].slash(table.channel, "diplomacy show", item=card, to=table["anna"])
+    assert f"**{card}**" not in table.public_text()
+
     while await service.auto(table.channel.id) is not None:  # on to the end
         pass
+    late = await table["anna"].slash(table.channel, "diplomacy pact", text="Too late", **{"with": table["carl"]})
+    assert late.ephemeral and "over" in late.response.content
+    assert await _hand(env, table, "carl") == []
     published = await table["anna"].slash(table.channel, "game publish")
     assert published.ephemeral, published.response.content
     await env.advance_time(5)
-    assert "Ruritania" in table.public_text() and "Pact 1" in table.public_text()
+    public = table.public_text()
+    assert "Ruritania" in public and "Pact 1" in public  # after the end, the pacts are in the record
+    assert any("shown by carl" in line and card in line for line in public.splitlines())  # and every showing
 
 
 async def test_pacts_work_from_a_talk_thread_and_their_refusals_are_private(env, service):
