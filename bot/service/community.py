@@ -197,7 +197,7 @@ class Community:
         rated = "" if g.counted else "; not rated"
         lines = [f"**#{g.id} {game_title(g.game)}**, finished {timestamp(g.finished_at, 'D')}{rated}."]
         if g.reason:
-            lines.append(f"{g.reason.rstrip('.')}.")
+            lines.append(f"{g.reason[:1].upper()}{g.reason[1:].rstrip('.')}.")
         for st in sorted(g.outcome.get("standings", []), key=lambda s: (s["rank"], -s["score"])):
             here = [s for s in seats if s.seat == st["seat"]]
             label = here[0].label if here else st["seat"]

@@ -143,7 +143,7 @@ def entry_text(t: LoadedTable) -> str:
     host = host_name(t)
     free = free_seats(t)
     names = ", ".join(escape(s.name) + (" (automatic)" if s.automatic else "") for s in t.seats)
-    link = jump(t.row.guild_id, t.row.channel_id)
+    link = f"<#{t.row.channel_id}>"  # the lobby channel is in the table's server: a mention reads "#name"
     lines = [f"**{g.title}**, hosted by {host}: {len(t.seats)} of {g.max_players} seated ({names})."]
     if free > 0:
         ask = " (add preference: and a nation to ask for one)" if nation_counts(t) else ""

@@ -36,7 +36,7 @@ async def test_an_entry_follows_its_table_from_creation_to_start(service):
     assert news.lobby_channel == 600 and news.previous is None
     assert await community.servers_with_tables() == [GUILD]
     assert news.text.startswith("**Envoys (test game)**, hosted by alice: 1 of 4 seated (alice).")
-    assert f"https://discord.com/channels/{GUILD}/{CHANNEL}" in news.text and "/game join" in news.text
+    assert f"use /game join in <#{CHANNEL}>" in news.text and "https://" not in news.text  # "#name", tappable
 
     assert (await service.lobby.join(CHANNEL, BOB, "bob")).lobby_changed
     news = await _shown(service)

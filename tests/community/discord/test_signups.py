@@ -73,7 +73,7 @@ async def test_an_entry_is_posted_edited_as_seats_fill_and_removed_at_the_start(
     (entry,) = _entries(lobby)
     assert "**Envoys (test game)**, hosted by alice: 1 of 4 seated (alice)" in entry
     assert "3 seats open. To take one, tap Join or use /game join in" in entry
-    assert f"https://discord.com/channels/{table.guild.id}/{table.channel.id}" in entry
+    assert f"/game join in <#{table.channel.id}>" in entry
     assert "It can start with 2 players" in entry
 
     await table["bob"].slash(table.channel, "game join")
