@@ -198,14 +198,18 @@ class Notifications:
         """A turn notice or reminder for the member at `seat`, the way they asked for it:
         a DM with `text`, or a mention in the channel with `public` (which names no secret)
         plus `text` privately on request. A DM carries the mention too: the front end
-        sends that instead when the member's DMs are closed. Automatic seats get nothing,
-        and a member with a daily digest nothing for a decision due after their next digest."""
+        sends that instead when the member's DMs are closed. Automatic seats get nothing;
+        a member with a daily digest gets neither DM nor mention for a decision due after
+        their next digest, only the private line."""
         human = t.human(seat)
         if human is None:
             return
         prefs = self.preferences.of(human.user_id)
         if prefs.digest and kind in ("prompt", "reminder") and held_for_digest(prefs, _due(t, seat), self.clock()):
-            return  # due after the member's next digest, which tells them of it
+            # due after the member's next digest, which tells them of it: no DM and no mention,
+            # only the private line (their own answer shows it when they are the caller)
+            seat_post(t, out, seat, text, kind=kind, dm=False)
+            return
         mention = f"<@{human.user_id}> {public}"
         if prefs.mode == "mention":
             # the seat named too: a notice delivered late is dropped if the seat owes nothing then

@@ -25,6 +25,11 @@ def digests_to(outs, user_id):
     return [p for out in outs for p in out.posts if p.kind == "digest" and p.user_id == user_id]
 
 
+def notified(outs, kind):
+    """Who a turn notice or reminder reaches: by DM, or by a mention in the channel."""
+    return {p.user_id for out in outs for p in out.posts if p.kind == kind and (p.dm or p.to == "channel")}
+
+
 async def test_a_bad_digest_time_is_refused_in_words(service):
     for bad in ("8am", "25:00", "08:75", "0800"):
         with pytest.raises(TableError, match=r"Give the digest time as HH:MM, e\.g\. 08:00"):
@@ -63,8 +68,10 @@ async def test_turn_notices_due_after_the_next_digest_wait_for_it(service):
     await service.notifications.set_notify(BOB, digest="20:00")
     await seated(service, "alice", "bob", start=False)
     out = await service.lobby.start(CHANNEL, ALICE, seed=7)
-    prompts = {p.user_id for p in out.posts if p.kind == "prompt"}
-    assert prompts == {ALICE}
+    assert notified([out], "prompt") == {ALICE}
+    # bob's line is still his, where he looks (his own answer, /game me), but no DM or mention
+    (held,) = [p for p in out.posts if p.kind == "prompt" and p.user_id == BOB]
+    assert held.to == "seat" and not held.dm and held.public is None
 
 
 async def test_turn_notices_due_before_the_next_digest_still_come(service):
@@ -72,7 +79,7 @@ async def test_turn_notices_due_before_the_next_digest_still_come(service):
     await seated(service, "alice", "bob", start=False)
     await service.settings(CHANNEL, ALICE, {"phase_hours": "2"})  # due 10:00, before the digest
     out = await service.lobby.start(CHANNEL, ALICE, seed=7)
-    assert {p.user_id for p in out.posts if p.kind == "prompt"} == {ALICE, BOB}
+    assert notified([out], "prompt") == {ALICE, BOB}
 
 
 async def test_reminders_for_decisions_due_after_the_digest_wait_for_it(service, clock):
@@ -80,10 +87,10 @@ async def test_reminders_for_decisions_due_after_the_digest_wait_for_it(service,
     await seated(service, "alice", "bob")  # due tomorrow 08:00; reminders at 20:00 and 07:00
     clock.advance(12 * HOUR)  # 20:00: the deadline comes after the 21:00 digest
     outs = await service.deadlines.tick()
-    assert {p.user_id for out in outs for p in out.posts if p.kind == "reminder"} == {ALICE}
+    assert notified(outs, "reminder") == {ALICE}
     clock.advance(11 * HOUR)  # 07:00 next day: now the deadline (08:00) comes before the digest
     outs = await service.deadlines.tick()
-    assert {p.user_id for out in outs for p in out.posts if p.kind == "reminder"} == {ALICE, BOB}
+    assert notified(outs, "reminder") == {ALICE, BOB}
 
 
 async def test_one_digest_a_day_across_every_table(service, clock):
