@@ -86,7 +86,12 @@ async def _ask(interaction: discord.Interaction, out: Outbox) -> Outbox:
     back to a mention naming no secret when DMs are closed)."""
     private = getattr(host(interaction).delivery, "private", None)
     bot = host(interaction)
-    channel = bot.get_channel(out.channel_id)
+    channel: Any = bot.get_channel(out.channel_id)
+    if channel is None and any(p.kind == "pact" for p in out.posts):
+        try:
+            channel = await bot.fetch_channel(out.channel_id)
+        except discord.HTTPException:  # the proposals go the ordinary way, without buttons
+            channel = None
     kept: list[Post] = []
     for post in out.posts:
         number = _NUMBER.search(post.text) if post.kind == "pact" else None
