@@ -40,12 +40,13 @@ from .interact import picture_file
 from .pending import SAYING_AGAIN, PendingPosts, discord_failure, send_once
 from .private import PrivateLines
 from .status_layout import layout_digest, status_layout, summary_layout
-from .views import CUSTOM_ID, own_choices
+from .views import CUSTOM_ID, FullStatus, own_choices
 
 __all__ = ["Delivery"]
 
 log = logging.getLogger(__name__)
 
+MAX_ITEMS = 25  # Discord: components in a message's rows
 HISTORY_SCAN = 50  # messages searched for the status message after a restart
 NO_MENTIONS = discord.AllowedMentions.none()
 # Public posts that stay in the channel as their own message (a published history too).
@@ -81,9 +82,19 @@ class Delivery:
         parts += [p.text for p in outbox.posts if p.to == "seat" and p.user_id == caller_id]
         return "\n".join(parts) or "Done."
 
-    async def turn_buttons(self, channel_id: int, user_id: int) -> discord.ui.View | None:
-        """The member's current turn buttons at the table, for their ephemeral answer or DM."""
-        return await own_choices(self.service, channel_id, user_id)
+    async def turn_buttons(
+        self, channel_id: int, user_id: int, *, full_status: bool = False
+    ) -> discord.ui.View | None:
+        """The member's current turn buttons at the table, for their ephemeral answer or DM;
+        with `full_status`, the Full status button after them (their own view, `/game me`,
+        leaves the public status behind it)."""
+        view = await own_choices(self.service, channel_id, user_id)
+        if not full_status:
+            return view
+        view = view if view is not None else discord.ui.View(timeout=None)
+        if len(view.children) < MAX_ITEMS:
+            view.add_item(FullStatus(channel_id))
+        return view
 
     async def deliver(
         self, outbox: Outbox, *, caller_id: int | None = None, new_status: bool = False

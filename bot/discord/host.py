@@ -29,8 +29,10 @@ class Deliverer(Protocol):
         """The caller's ephemeral answer: the service's reply and their private lines."""
         ...
 
-    async def turn_buttons(self, channel_id: int, user_id: int) -> discord.ui.View | None:
-        """The member's current turn buttons at the table, or None."""
+    async def turn_buttons(
+        self, channel_id: int, user_id: int, *, full_status: bool = False
+    ) -> discord.ui.View | None:
+        """The member's current turn buttons at the table (and the Full status button), or None."""
         ...
 
     async def deliver(

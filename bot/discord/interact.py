@@ -140,7 +140,7 @@ async def answer_private(
         return
     # The caller's own view: with their turn buttons and picture, seen by them alone.
     delivery = host(interaction).delivery
-    view = await delivery.turn_buttons(own_view_of, interaction.user.id)
+    view = await delivery.turn_buttons(own_view_of, interaction.user.id, full_status=True)
     picture = await _own_picture(interaction, own_view_of)
     await say(interaction, text, view=view, picture=picture)
     delivery.seen(own_view_of, interaction.user.id)

@@ -204,15 +204,22 @@ class Posts:
         return {**part.start(), "message": None}
 
     def private_text(self, t: LoadedTable, seat: str) -> str:
+        """A player's own view (`/game me`), read from the top on a phone: what they owe
+        and by when first, then what only they see (their Hand, sheet or screen: the lines of
+        their view that the public one lacks); the public status is behind the Full status
+        button and /game status."""
         g = t.game
-        lines = [g.describe(g.view(t.state, seat))]
+        own = g.describe(g.view(t.state, seat))
+        lines = own.splitlines()[:1]  # the game and where it stands: "Crisis: 1914 — Week 1 of 6, …"
         due = {d.phase: d.due_at for d in t.deadlines}
         mine = [p for p in t.prompts if p.seat == seat]
         for p in mine:
             when = f" Due {timestamp(due[p.phase])}." if p.phase in due else ""
-            lines.append(f"You owe: {p.text}{when}")
+            lines.append(f"**You owe**: {p.text}{when}")
         if not mine and t.row.status == "running":
             lines.append("You owe nothing right now.")
+        lines += own_lines("\n".join(own.splitlines()[1:]), g.describe(g.view(t.state, None)))
+        lines.append("-# The whole table: the Full status button, or /game status.")
         return "\n".join(lines)
 
     def host_name(self, t: LoadedTable) -> str:
@@ -275,3 +282,21 @@ class Posts:
         if thread:
             out.open_thread = thread.thread
             out.open_thread_due = thread.due_at
+
+
+def own_lines(own: str, public: str) -> list[str]:
+    """The lines of a seat's description that the public one lacks, in order, each under the
+    heading it sits under in the seat's (so "Hand:" keeps its cards). A heading is a line
+    the public description shares; it is shown only above a line of the seat's own."""
+    shared = set(public.splitlines())
+    out: list[str] = []
+    heading: str | None = None
+    for line in own.splitlines():
+        if line in shared:
+            heading = line if line.strip() else heading
+            continue
+        if heading is not None and heading.rstrip().endswith(":"):
+            out.append(heading)
+        heading = None
+        out.append(line)
+    return out
