@@ -10,6 +10,7 @@ import pytest
 
 from bot.service import digest as digest_module
 from bot.service.digest import next_digest
+from bot.service.scheduler import Scheduler
 from bot.service.tables import TableError, TableService
 from bot.store import NotifyPrefs
 
@@ -244,3 +245,19 @@ def test_the_digest_keeps_its_local_time_across_a_change_of_summer_time():
     assert next_digest(vienna, sunday) == sunday + 24 * HOUR
     assert next_digest(vienna, saturday - 24 * HOUR) == datetime(2027, 3, 27, 7, 0, tzinfo=UTC).timestamp()  # CET
     assert next_digest(NotifyPrefs(BOB), saturday) is None  # no digest
+
+
+async def test_the_deadline_loop_sends_the_digest_and_sleeps_until_what_comes_next(service, clock):
+    scheduler = Scheduler(service, max_sleep=10 * DAY)
+    said = []
+
+    async def deliver(out):
+        said.append(out)
+
+    await service.notifications.set_notify(BOB, digest="09:00")
+    await seated(service, "alice", "bob")  # due tomorrow 08:00, the first reminder at 20:00
+    assert await scheduler.run_once(deliver) == pytest.approx(HOUR)  # the digest comes first
+    assert said == []
+    clock.advance(HOUR)
+    assert await scheduler.run_once(deliver) == pytest.approx(11 * HOUR)  # then the reminder
+    assert len(digests_to(said, BOB)) == 1
