@@ -237,6 +237,8 @@ class Community:
             won = f", {wins_text(r.wins)} won" if r.wins else ""
             lines.append(f"{n}. {escape(r.name)}: rating {rating_text(r.ordinal)} · {_count(r.games, 'game')}{won}")
         lines += ["", RATING_NOTE]
+        if page < _pages(total):
+            lines.append(f"-# More: /community leaderboard game:{game_id} page:{page + 1}")
         return "\n".join(lines)
 
     # -- a member's settings and data -----------------------------------------------------
