@@ -107,11 +107,14 @@ def browser():
 class Viewer:
     """One page open in the browser, every request but the file itself refused and noted."""
 
-    def __init__(self, browser, path: Path, width: int = 1280, height: int = 900):
+    def __init__(self, browser, path: Path, width: int = 1280, height: int = 900, touch: bool = False):
+        """`touch`: a phone's browser (a touch screen, the page laid out as on a phone)."""
         self.url = path.resolve().as_uri()
         self.refused: list[str] = []
         self.errors: list[str] = []
-        self.page = browser.new_page(viewport={"width": width, "height": height})
+        self.page = browser.new_page(
+            viewport={"width": width, "height": height}, is_mobile=touch, has_touch=touch
+        )
         self.page.route("**/*", self._route)
         self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))

@@ -180,7 +180,7 @@ SMALLEST_TEXT = """() => Math.min(...[...document.querySelectorAll('#boardSvg te
 
 def test_on_a_phone_a_tap_enlarges_the_board_to_read_and_pan(browser, played, pages):
     game = played["crisis1914"]
-    viewer = Viewer(browser, pages["crisis1914"], width=360, height=740)
+    viewer = Viewer(browser, pages["crisis1914"], width=360, height=740, touch=True)
     page = viewer.page
     page.goto(f"{viewer.url}#step=40")
     page.reload()
@@ -190,7 +190,7 @@ def test_on_a_phone_a_tap_enlarges_the_board_to_read_and_pan(browser, played, pa
     assert page.locator("#boardSvg").bounding_box()["width"] <= 360 and small < 9  # too small to read
     assert page.locator("#viewer").is_hidden()
 
-    page.locator("#boardSvg").click()
+    page.locator("#boardSvg").tap()
     assert page.locator("#viewer").is_visible()
     assert page.locator("#viewerTitle").inner_text() == f"The board at step 40 of {len(game.states) - 1}"
     assert page.evaluate("document.querySelector('main').inert"), "the page behind takes no focus"
@@ -223,14 +223,14 @@ def test_on_a_phone_a_tap_enlarges_the_board_to_read_and_pan(browser, played, pa
 
 
 def test_a_players_own_picture_enlarges_too(browser, played, pages):
-    viewer = Viewer(browser, pages["schonbrunn"], width=360, height=740)
+    viewer = Viewer(browser, pages["schonbrunn"], width=360, height=740, touch=True)
     page = viewer.page
     page.goto(f"{viewer.url}#step=30")
     page.reload()
-    page.locator("button.toggle").nth(0).click()
+    page.locator("button.toggle").nth(0).tap()
     own = page.locator("#private-0 svg")
     assert own.is_visible() and own.bounding_box()["width"] <= 360
-    own.click()
+    own.tap()
     assert page.locator("#viewer").is_visible() and page.locator("#viewerBox svg").bounding_box()["width"] >= 1000
     assert page.locator("#viewerTitle").inner_text().startswith("What Anna")
     page.keyboard.press("Escape")
