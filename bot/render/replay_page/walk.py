@@ -67,14 +67,14 @@ class Drawings:
     same from one step to the next), as `Texts` keeps lines."""
 
     def __init__(self) -> None:
-        self.shapes: list[str] = []
-        self.frames: list[list[int]] = []
+        self.shapes: list[str] = []  # one SVG element each
+        self.frames: list[list[int]] = []  # width, height, then (first shape, count) runs
         self.sentences: list[str] = []
         self.alts: list[list[int]] = []  # sentence numbers, joined by spaces
-        self._sentence_ids: dict[str, int] = {}
         self.pictures: list[tuple[int, int]] = []  # (frame, alt)
         self._shape_ids: dict[str, int] = {}
         self._frame_ids: dict[tuple[int, ...], int] = {}
+        self._sentence_ids: dict[str, int] = {}
         self._alt_ids: dict[tuple[int, ...], int] = {}
         self._picture_ids: dict[tuple[int, int], int] = {}
 
@@ -128,7 +128,7 @@ class Walk:
     scores: dict[str, list[float]] = field(default_factory=dict)  # seat -> per step
     score_name: str = ""
     colours: dict[str, tuple[int, int, int]] = field(default_factory=dict)  # seat -> colour
-    drawings: Drawings = field(default_factory=Drawings)
+    drawings: Drawings = field(default_factory=Drawings)  # every picture below, as SVG shapes
     picture: list[int] = field(default_factory=list)  # per step: the board's picture, -1 none
     private_picture: dict[str, list[int]] = field(default_factory=dict)  # seat -> per step, -1 none
 
