@@ -146,7 +146,7 @@ class Digest:
         following = next_digest(prefs, now + MIN_GAP)
         out = None
         try:
-            out = await self.compose(prefs, now, following)
+            out = await self.compose(prefs, following)
         except Exception:  # the day's digest is not tried every minute: the next one will be
             log.exception("composing a daily digest failed")
         row = outbox_row(out, now) if out is not None else None
@@ -159,7 +159,7 @@ class Digest:
             self.preferences.cache[user_id] = replace(cached, digest_due=following, digest_sent=now)
         return out
 
-    async def compose(self, prefs: NotifyPrefs, now: float, following: float | None) -> Outbox | None:
+    async def compose(self, prefs: NotifyPrefs, following: float | None) -> Outbox | None:
         """The digest as an outbox holding one direct message to the member (None when no
         running table of theirs has a seat of theirs)."""
         user_id = prefs.user_id
@@ -176,32 +176,30 @@ class Digest:
                 continue
             if t.human(me.seat) is None:
                 continue  # automatic play holds the seat: nothing is theirs to decide
-            text, count = await self._table(t, me.seat, prefs, now, following)
+            text, count = await self._table(t, me.seat, prefs)
             parts.append(text)
             channels.append(channel_id)
             owed += count
         if not parts:
             return None
-        when = clock_text(parse_digest_time(prefs.digest or "00:00"))
-        head = f"**Your daily digest** ({when} {prefs.timezone}), {_count(len(parts), 'table')}:"
+        head = f"**Your daily digest** ({prefs.digest} {prefs.timezone}), {_count(len(parts), 'table')}:"
         tail = (
             f"-# Turn notices now come only for decisions due before your next digest, "
             f"{local_time(following, prefs.timezone)}. `/game notify digest:off` turns the digest off."
             if following is not None
             else "-# `/game notify digest:off` turns the digest off."
         )
+        owing = f"you owe {_count(owed, 'decision')}" if owed else "you owe nothing right now"
         fallback = (
-            f"<@{user_id}> your daily digest could not come by direct message: you owe "
-            f"{_count(owed, 'decision')} at {_count(len(parts), 'table')}; `/game mine` lists them."
+            f"<@{user_id}> your daily digest could not come by direct message: {owing} at "
+            f"{_count(len(parts), 'table')}; `/game mine` lists what you owe."
         )
         out = Outbox(channel_id=channels[0])
         text = "\n\n".join([head, *parts, tail])
         out.posts.append(Post(to="seat", user_id=user_id, text=text, dm=True, kind="digest", public=fallback))
         return out
 
-    async def _table(
-        self, t: LoadedTable, seat: str, prefs: NotifyPrefs, now: float, following: float | None
-    ) -> tuple[str, int]:
+    async def _table(self, t: LoadedTable, seat: str, prefs: NotifyPrefs) -> tuple[str, int]:
         """One table's part of the digest, and how many decisions the member owes there."""
         g = t.game
         channel_id = t.row.channel_id
