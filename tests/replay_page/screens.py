@@ -1,6 +1,7 @@
-"""The README's two pictures of a replay page, taken the way the browser tests take
-theirs: `python -m tests.replay_page.screens` writes docs/images/replay-phone.png and
-docs/images/replay-desktop.png from a seeded Crisis: 1914 game of the basic players."""
+"""The README's pictures of a replay page, taken the way the browser tests take theirs:
+`python -m tests.replay_page.screens` writes docs/images/replay-desktop.png,
+docs/images/replay-phone.png and docs/images/replay-phone-enlarged.png (the board after a
+tap on a phone) from a seeded Crisis: 1914 game of the basic players."""
 
 from __future__ import annotations
 
@@ -34,10 +35,15 @@ def take(folder: Path = IMAGES) -> list[Path]:
                 viewer.page.evaluate("document.getElementById('h-replay').scrollIntoView()")
                 path = folder / name
                 viewer.page.screenshot(path=str(path))
+                out.append(path)
+                if width < 400:  # on the phone, the board enlarged by a tap
+                    viewer.page.locator("#boardSvg").click()
+                    path = folder / "replay-phone-enlarged.png"
+                    viewer.page.screenshot(path=str(path))
+                    out.append(path)
                 if viewer.refused or viewer.errors:
                     raise SystemExit(f"the page fetched {viewer.refused} or failed: {viewer.errors}")
                 viewer.close()
-                out.append(path)
             browser.close()
     return out
 
