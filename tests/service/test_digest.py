@@ -261,3 +261,16 @@ async def test_the_deadline_loop_sends_the_digest_and_sleeps_until_what_comes_ne
     clock.advance(HOUR)
     assert await scheduler.run_once(deliver) == pytest.approx(11 * HOUR)  # then the reminder
     assert len(digests_to(said, BOB)) == 1
+
+
+async def test_a_new_time_zone_or_time_moves_the_next_digest_but_never_twice_in_half_a_day(service, clock):
+    await service.notifications.set_notify(BOB, digest="09:00")
+    assert (await service.store.get_notify(BOB)).digest_due == clock.now + HOUR  # 09:00 UTC today
+    await service.notifications.set_notify(BOB, timezone="Asia/Tokyo")
+    assert (await service.store.get_notify(BOB)).digest_due == clock.now + 16 * HOUR  # 09:00 in Tokyo
+    await service.notifications.set_notify(BOB, timezone="UTC")
+    await seated(service, "alice", "bob")
+    clock.advance(HOUR)
+    assert len(digests_to(await service.digest.tick(), BOB)) == 1  # 09:00
+    await service.notifications.set_notify(BOB, digest="10:00")  # within the hour: not again today
+    assert (await service.store.get_notify(BOB)).digest_due == clock.now + DAY + HOUR
