@@ -47,7 +47,11 @@
   function picture(svg, index) { // draw picture `index` into `svg`; false where there is none
     var figure = svg.closest("figure");
     if (figure) figure.hidden = index < 0;
-    if (index < 0) return false;
+    if (index < 0) { // none at this step (enlarged, it stays open, empty)
+      svg.removeAttribute("data-picture");
+      svg.innerHTML = "";
+      return false;
+    }
     if (svg.getAttribute("data-picture") === String(index)) return true;
     var pic = D.pictures[index], frame = D.frames[pic[0]], parts = [];
     for (var i = 2; i < frame.length; i += 2) {
@@ -215,6 +219,7 @@
     behind(false);
     var button = opened.home.closest("figure").querySelector(".enlarge");
     opened = null;
+    show(step); // its figure hidden if there is no picture at this step
     button.focus();
   }
 
