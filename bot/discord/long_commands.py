@@ -305,12 +305,13 @@ async def publish(interaction: discord.Interaction) -> None:
 
 
 @app_commands.command(
-    name="notify", description="How you hear of your turns: DM or mention, time zone, quiet hours"
+    name="notify", description="How you hear of your turns: DM or mention, time zone, quiet hours, a daily digest"
 )
 @app_commands.describe(
     mode="dm: a direct message; mention: a ping in the table's channel",
     timezone="Your time zone, e.g. Europe/Vienna",
     quiet_hours="Hours without reminders in your time zone, e.g. 22-07 (none to clear)",
+    digest="One DM a day at this time in your time zone, e.g. 08:00, for all your tables (off to stop)",
 )
 @app_commands.autocomplete(timezone=_zone_choices)
 async def notify(
@@ -318,15 +319,18 @@ async def notify(
     mode: Literal["dm", "mention"] | None = None,
     timezone: str | None = None,
     quiet_hours: str | None = None,
+    digest: str | None = None,
 ) -> None:
     bot = host(interaction)
 
     async def work() -> str:
         said = await bot.service.notifications.set_notify(
-            interaction.user.id, mode=mode, timezone=timezone, quiet_hours=quiet_hours
+            interaction.user.id, mode=mode, timezone=timezone, quiet_hours=quiet_hours, digest=digest
         )
         if mode == "dm":
             bot.delivery.reopened(interaction.user.id)
+        if digest is not None:
+            bot.poke()  # the digest may fall due before the deadline loop's next look
         return said
 
     await answer_private(interaction, work())
