@@ -1,6 +1,6 @@
 """Human actions beside automatic seats that think: does the strong search slow other tables?
 
-    python bench/automatic_load.py [--seconds 20] [--tables 50] [--rate 100] [--workers 1]
+    python bench/automatic_load.py [--seconds 20] [--tables 50] [--rate 100] [--workers 1] [--reviews 0]
 
 Two windows of `--seconds` each, each on its own fresh SQLite database and table service:
 
@@ -9,6 +9,13 @@ Two windows of `--seconds` each, each on its own fresh SQLite database and table
   bench/action_path.py's `--rate` does: each table one action every tables/rate seconds);
 - with: the same, plus three more Crisis tables whose three seats are all automatic at
   the table default (`strong`), deciding one after another for the whole window.
+
+With `--reviews N`, a third window, "reviews", has the human tables of "without" while N
+finished Crisis: 1914 games of 5 players are reviewed, every seat (bot/service/reviews.py):
+played to their end by the basic player before the window, their reviews queued as it
+opens and computed in the worker while it runs (with no automatic seat deciding, nothing
+goes before them: the worker reviews for the whole window). Its last line is `p99 ratio
+reviews/without: R`, with the same goals.
 
 Each human action's latency is measured around its await. `--workers` is the service's
 `automatic_workers`: 1 (the default) decides in one worker process; 0 decides on a thread
@@ -41,6 +48,7 @@ from engine import games  # noqa: E402
 
 GAME_ID = "crisis1914"
 PLAYERS = 3
+REVIEWED_PLAYERS = 5  # the reviewed games: Crisis: 1914 at its most players
 AUTOMATIC_TABLES = 3
 TARGET_RATIO = 1.2
 TARGET_MAX_MS = 100.0
@@ -79,7 +87,35 @@ async def _keep_deciding(service: TableService, first_channel: int, stop: asynci
     return decisions
 
 
-async def window(scripts: list[Script], rate: float, seconds: float, workers: int, automatic: bool) -> list[float]:
+async def _finished_games(service: TableService, n: int) -> list[int]:
+    """`n` Crisis: 1914 games of REVIEWED_PLAYERS members played to their end by the basic
+    player, their reviews left pending (the caller queues them)."""
+    service.reviews.enabled = False
+    channels = [800_000 + i for i in range(n)]
+    for channel in channels:
+        host = channel * 10
+        await service.lobby.create(channel, None, GAME_ID, host, f"host{channel}")
+        for k in range(1, REVIEWED_PLAYERS):
+            await service.lobby.join(channel, host + k, f"member{k}")
+        await service.lobby.start(channel, host, seed=channel)
+        while await service.auto(channel) is not None:
+            pass
+    return channels
+
+
+async def _reviewed(service: TableService, channels: list[int]) -> str:
+    done = total = 0
+    for channel in channels:
+        t = await service.load(channel)
+        rows = await service.store.community.get_reviews(channel, t.row.created_at)
+        total += len(rows)
+        done += sum(r.status == "done" for r in rows)
+    return f"; {done} of {total} seats reviewed"
+
+
+async def window(
+    scripts: list[Script], rate: float, seconds: float, workers: int, automatic: bool, reviews: int = 0
+) -> list[float]:
     """One window's human latencies, in seconds."""
     game = games.get(GAME_ID)
     with tempfile.TemporaryDirectory() as tmp:
@@ -90,6 +126,7 @@ async def window(scripts: list[Script], rate: float, seconds: float, workers: in
             for future in service.automatic.start():  # the bot spawns it once, at its first decision
                 future.result()
             await seat_tables(service, game, scripts, {})
+            reviewed = await _finished_games(service, reviews) if reviews else []
             latencies: list[float] = []
             pacer = Pacer(rate, len(scripts))
             count = int(seconds * rate / len(scripts))
@@ -106,22 +143,28 @@ async def window(scripts: list[Script], rate: float, seconds: float, workers: in
                 asyncio.ensure_future(_keep_deciding(service, 900_000 + i, stop))
                 for i in range(AUTOMATIC_TABLES if automatic else 0)
             ]
+            service.reviews.enabled = True
+            await service.reviews.resume()  # the finished games' reviews, queued as the window opens
             start, cpu = time.perf_counter(), time.process_time()
             await asyncio.gather(*(play(s) for s in scripts))
             wall, cpu = time.perf_counter() - start, time.process_time() - cpu
             stop.set()
             decisions = sum(await asyncio.gather(*deciding))
-            _report("with" if automatic else "without", latencies, wall, cpu, decisions if automatic else None)
+            note = await _reviewed(service, reviewed) if reviewed else ""
+            name = "with" if automatic else "reviews" if reviews else "without"
+            _report(name, latencies, wall, cpu, decisions if automatic else None, note)
             return latencies
         finally:
             service.automatic.close()
             await store.close()
 
 
-def _report(name: str, latencies: list[float], wall: float, cpu: float, decisions: int | None) -> None:
+def _report(
+    name: str, latencies: list[float], wall: float, cpu: float, decisions: int | None, note: str = ""
+) -> None:
     ordered = sorted(latencies)
     over = sum(1 for x in ordered if x * 1000 > TARGET_MAX_MS)
-    extra = f"; {decisions} automatic decisions" if decisions is not None else ""
+    extra = (f"; {decisions} automatic decisions" if decisions is not None else "") + note
     print(
         f"{name:8} {len(ordered):6d} human actions in {wall:.1f} s: p50 {statistics.median(ordered) * 1000:6.2f} ms"
         f"  p99 {p99_of(ordered) * 1000:7.2f} ms  max {ordered[-1] * 1000:7.1f} ms  over {TARGET_MAX_MS:g} ms: {over}"
@@ -138,6 +181,9 @@ def main() -> int:
     parser.add_argument(
         "--workers", type=int, default=1, help="automatic_workers: processes that decide (0: a thread; default 1)"
     )
+    parser.add_argument(
+        "--reviews", type=int, default=0, help="finished games reviewed in a third window (default 0: none)"
+    )
     args = parser.parse_args()
     tune_gc()
     game = games.get(GAME_ID)
@@ -151,6 +197,12 @@ def main() -> int:
     with_automatic = asyncio.run(window(scripts, args.rate, args.seconds, args.workers, automatic=True))
     ratio = p99_of(sorted(with_automatic)) / p99_of(sorted(without))
     print(f"p99 ratio with/without automatic seats: {ratio:.2f}  (goal <= {TARGET_RATIO})")
+    if args.reviews:
+        reviewing = asyncio.run(
+            window(scripts, args.rate, args.seconds, args.workers, automatic=False, reviews=args.reviews)
+        )
+        ratio = p99_of(sorted(reviewing)) / p99_of(sorted(without))
+        print(f"p99 ratio reviews/without: {ratio:.2f}  (goal <= {TARGET_RATIO})")
     return 0
 
 

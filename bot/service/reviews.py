@@ -60,7 +60,7 @@ __all__ = ["PIECE", "Reviews", "finished_reviews", "review_text", "work_of"]
 
 log = logging.getLogger(__name__)
 
-PIECE = 96  # iterations a piece of review work runs in a worker: about two "quick" decisions
+PIECE = 48  # iterations a piece of review work runs in a worker: one "quick" decision
 SECONDS_PER_ITERATION = 0.01  # the first guess of a piece's pace, before one is measured
 
 NOT_OVER = (
