@@ -18,8 +18,8 @@ own process.
 
 Nothing is computed before the end: `text` refuses a game in play, and `begin` does
 nothing for one. A review survives a restart: it is stored once computed, and a review
-still pending when the bot stopped is queued again at the first `/diplomacy review` that
-asks for it (or by `resume`). A process whose automatic players are capped at the basic
+still pending when the bot stopped is queued again when the next game ends or at the first
+`/diplomacy review` that asks for it (`resume`). A process whose automatic players are capped at the basic
 one (bot/service/automatic.py, STRONGEST: the test suite, bench/same_output.py) runs no
 search, and so computes no review unless `enabled` is set.
 """
@@ -132,6 +132,7 @@ class Reviews:
         self._queue: deque[Key] = deque()
         self._left: dict[Key, int] = {}  # iterations still to run, per queued game
         self._task: asyncio.Task[None] | None = None
+        self._resumed = False  # the reviews the last run left pending are queued (`resume`)
 
     @property
     def computing(self) -> bool:
@@ -160,9 +161,14 @@ class Reviews:
         ]
         await self.access.store.community.save_reviews(rows)
         self._enqueue(key, sum(r.work for r in rows))
+        if not self._resumed:  # the first game to end since the start: those the last run left come after it
+            await self.resume()
 
     async def resume(self) -> int:
         """Queue every review still pending (the bot stopped before it was computed); how many games."""
+        if not self.computing:
+            return 0
+        self._resumed = True
         games: dict[Key, int] = {}
         for r in await self.access.store.community.pending_reviews():
             games[(r.channel_id, r.created_at)] = games.get((r.channel_id, r.created_at), 0) + r.work

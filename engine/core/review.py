@@ -243,7 +243,7 @@ def judge(
         return None
     return Turning(
         index=index,
-        round=game.round_label(state) or "",
+        round=_when(game, state),
         chose=knowledge.label(state, seat, action),
         preferred=knowledge.label(state, seat, best.action),
         projected=round(_points(best), 2),
@@ -253,6 +253,16 @@ def judge(
         rating_chosen=round(100 * chosen.value, 1),
         tries=strength.iterations,
     )
+
+
+def _when(game: Game[Any], state: Any) -> str:
+    """The Week, round or turn of a decision in the game's words ("Week 3", "Turn 4
+    (January 1914)"); "" where the game counts none."""
+    label = game.round_label(state)
+    if label:
+        return label
+    period = game.period(state)
+    return period.label() if period is not None else ""
 
 
 def _points(e: Estimate) -> float:
