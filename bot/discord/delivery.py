@@ -46,6 +46,7 @@ __all__ = ["Delivery"]
 
 log = logging.getLogger(__name__)
 
+BREAKDOWN_LABEL = "How each score was reached"
 MAX_ITEMS = 25  # Discord: components in a message's rows
 HISTORY_SCAN = 50  # messages searched for the status message after a restart
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -134,7 +135,12 @@ class Delivery:
         # history is longer than a message and goes in as many as it needs.
         parts = split_message("\n\n".join(standalone))
         for n, part in enumerate(parts):
-            extra = {"files": [picture_file(p) for p in final]} if final and n == len(parts) - 1 else {}
+            extra: dict[str, Any] = {"files": [picture_file(p) for p in final]} if final and n == len(parts) - 1 else {}
+            if n == len(parts) - 1 and any(p.kind == "standings" and p.user_id is None for p in public):
+                # how each score was reached: the full status after the end, one tap away
+                view = discord.ui.View(timeout=None)
+                view.add_item(FullStatus(channel.id, BREAKDOWN_LABEL))
+                extra["view"] = view
             await send_once(self.client, channel, part, allowed_mentions=NO_MENTIONS, **extra)
         # For a player who chose mentions: a reminder is its own message, so the ping fires;
         # a turn notice waits out the grace like a DM would (and the caller needs neither).

@@ -79,10 +79,10 @@ FULL_LABEL = "Full status"
 class FullStatus(
     discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"chan:full:(?P<channel_id>[0-9]+)"
 ):
-    def __init__(self, channel_id: int) -> None:
+    def __init__(self, channel_id: int, label: str = FULL_LABEL) -> None:
         super().__init__(
             discord.ui.Button(
-                label=FULL_LABEL,
+                label=label,
                 style=discord.ButtonStyle.secondary,
                 custom_id=FULL_ID.format(channel_id=channel_id),
             )

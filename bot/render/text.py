@@ -87,15 +87,25 @@ def seat_list(rows: Sequence[tuple[str, str | None]]) -> str:
     )
 
 
-def standings(outcome: Outcome, names: dict[str, str], title: str = "Final standings") -> str:
-    """Final standings, best first: rank, who (by `names[seat]`), score and detail. The
-    status after the end repeats them under another `title` (the post stays the one
-    "Final standings")."""
-    lines = [f"**{title}** ({outcome.reason})"]
-    for s in sorted(outcome.standings, key=lambda s: (s.rank, -s.score)):
-        score = f"{s.score:g}"
-        detail = f" — {s.detail}" if s.detail else ""
-        lines.append(f"{s.rank}. {names.get(s.seat, s.seat)}: {score}{detail}")
+def standings(
+    outcome: Outcome,
+    names: dict[str, str],
+    title: str = "Final standings",
+    nations: dict[str, str] | None = None,
+    breakdown: bool = False,
+) -> str:
+    """Final standings, best first, one short line per player a phone reads as a table:
+    place, player (`names[seat]`), nation (`nations[seat]`, where the game has them) and
+    score. How each score was reached (`breakdown`) follows under its own heading, for the
+    full status and the record; the channel's post leaves it behind its button."""
+    ranked = sorted(outcome.standings, key=lambda s: (s.rank, -s.score))
+    lines = [f"**{title}** — {outcome.reason}"]
+    for s in ranked:
+        nation = (nations or {}).get(s.seat)
+        lines.append(f"{s.rank}. **{names.get(s.seat, s.seat)}**" + (f" · {nation}" if nation else "") + f" · {s.score:g}")
+    if breakdown and any(s.detail for s in ranked):
+        lines.append("**How each score was reached**")
+        lines += [f"{names.get(s.seat, s.seat)}: {s.detail}" for s in ranked if s.detail]
     return "\n".join(lines)
 
 

@@ -277,9 +277,9 @@ class Lobby:
             round_label = g.round_label(state) if t.settings.round_threads else None
             order = seat_list([(escape(s.name), started.label(dealt_seat(s))) for s in seats])
             begins = (
-                f"**{g.title}** begins.\n{order}\nSeed commitment: `{seed_commitment(table_seed)}` "
-                "(SHA-256; the seed is revealed at the end, and `python -m bot replay` checks every "
-                "shuffle and roll against it)."
+                f"**{g.title}** begins.\n{order}\nShuffles and dice come from a secret seed, sealed "
+                f"now so it cannot change: Seed commitment: `{seed_commitment(table_seed)}`. The seed "
+                "is revealed at the end, and anyone can check it against this."
             )
             # the channel's round summary starts here, headed by that line (posts.py)
             first_round = g.layout(g.view(state, None)).round

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from engine.core import Event, Game, GameState, IllegalAction, Prompt, rng_for, seed_commitment
+from engine.core import Event, Game, GameState, IllegalAction, Prompt, rng_for
 
 from ..process import metrics
 from ..process.logsafe import log_game_failure
@@ -26,7 +26,7 @@ from ..render import standings
 from ..store import ActionRow, EventRow, SeatRow, StaleWrite, StorageFull, StoreError
 from .archive import archive_finished
 from .automatic import AutomaticPlayers
-from .loaded import LoadedTable, started_seed, started_state
+from .loaded import LoadedTable, started_state
 from .outbox import Outbox, Post, seat_post
 from .pacts import pacts_passed
 from .tablebase import (
@@ -222,11 +222,12 @@ class Play:
             # the game is over: its last thread is archived and no new one opens
             out.open_thread = out.open_thread_due = None
             out.close_thread = out.close_thread or t.row.thread_id is not None
-            names = {s.seat: t.who_as(s.seat) for s in t.seats if s.seat}
-            text = standings(outcome, names)
+            names = {s.seat: t.who(s.seat) for s in t.seats if s.seat}
+            nations = {s.seat: t.label(s.seat) for s in t.seats if s.seat and t.label(s.seat) != s.seat}
+            text = standings(outcome, names, nations=nations)
             text += (
-                f"\n\nSeed: `{t.row.seed}` (its SHA-256 commitment was `{seed_commitment(started_seed(t))}`; "
-                "/game export and `python -m bot replay` check every shuffle and roll)."
+                f"\n\nSeed: `{t.row.seed}`. Every shuffle and roll came from it, and it matches the "
+                "seed commitment posted when the game began: /game export gives the record that shows it."
             )
             out.posts.append(Post(to="channel", kind="standings", text=text))
         out.status = ""  # changed: the status the front end shows is set once the step is saved

@@ -102,8 +102,9 @@ class Posts:
         elif t.row.status == "finished":
             outcome = g.outcome(t.state)
             if outcome is not None and result:  # the final standings and how every score was reached
-                names = {s.seat: t.who_as(s.seat) for s in t.seats if s.seat}
-                lines.append(standings(outcome, names, title="Result"))
+                names = {s.seat: t.who(s.seat) for s in t.seats if s.seat}
+                nations = {s.seat: t.label(s.seat) for s in t.seats if s.seat and t.label(s.seat) != s.seat}
+                lines.append(standings(outcome, names, title="Result", nations=nations, breakdown=True))
             lines.append("The game is over.")
         else:
             lines.append("The game was abandoned.")

@@ -46,8 +46,8 @@ async def test_a_scripted_whole_game_runs_to_its_standings(store):
     final = re.findall(r"round 3, over\ns1: (\d+)\ns2: (\d+)", out)[-1]
     scores = sorted([(int(final[0]), "alice"), (int(final[1]), "bob")], reverse=True)
     ranks = [1, 1 if scores[0][0] == scores[1][0] else 2]
-    expected = "".join(f"{r}. {name}: {score}\n" for r, (score, name) in zip(ranks, scores, strict=True))
-    assert "**Final standings** (three rounds played)\n" + expected in out
+    expected = "".join(f"{r}. **{name}** · {score}\n" for r, (score, name) in zip(ranks, scores, strict=True))
+    assert "**Final standings** — three rounds played\n" + expected in out
     # the refusals in the script are shown to their caller only
     assert "[private to carol] Refused: You are not seated at this table." in out
     assert "[private to alice] Refused: It is not your turn: bob owes commit." in out

@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from bot.service.posts import own_lines
 from bot.service.tables import TableError, TableService
 from bot.store.records import Record, replay, state_hash
 from engine import games
@@ -36,7 +37,8 @@ async def test_the_seed_is_committed_at_the_start_and_revealed_in_the_standings(
         CHANNEL, ALICE, "alice", True
     )  # every seat automatic: played to the end
     (final,) = [p for p in out.posts if p.kind == "standings"]
-    assert "Seed: `11`" in final.text and seed_commitment(11) in final.text
+    assert "Seed: `11`" in final.text
+    assert seed_commitment(11) not in final.text  # shown once, at the start
 
 
 async def test_the_seed_source_gives_the_seed_when_none_is_passed(store, clock):
@@ -193,8 +195,9 @@ async def test_a_substitute_in_crisis_is_briefed_with_the_hand_and_nobody_else_s
         await service.auto(CHANNEL)
     t = await service.load(CHANNEL)
     g = t.game
-    private = g.describe(g.view(t.state, "s2"))
-    assert private != g.describe(g.view(t.state, None))  # bob's seat knows something the public does not
+    # what bob's seat knows that the public does not: his Hand
+    private = "\n".join(own_lines(g.describe(g.view(t.state, "s2")), g.describe(g.view(t.state, None))))
+    assert "Your Hand" in private
     out = await service.controls.substitute(CHANNEL, ALICE, "s2", DAVE, "dave")
     (briefing,) = [p for p in out.posts if p.kind == "briefing"]
     assert private in briefing.text and briefing.user_id == DAVE

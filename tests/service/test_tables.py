@@ -185,7 +185,7 @@ async def test_a_whole_game_ends_with_standings_and_the_seed(service):
     out = await service.command(CHANNEL, BOB, "ready", {})
     final = [p for p in out.posts if p.kind == "standings"]
     assert len(final) == 1 and final[0].to == "channel"
-    assert final[0].text.splitlines()[1].startswith("1. bob")  # bob committed the unique high every round
+    assert final[0].text.splitlines()[1].startswith("1. **bob**")  # bob committed the unique high every round
     assert "Seed: `11`" in "\n".join(p.text for p in out.posts)
     assert out.close_thread and "The game is over." in out.status
     assert (await service.table_info(CHANNEL)).status == "finished"
