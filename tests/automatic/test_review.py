@@ -12,7 +12,7 @@ import pytest
 from engine import games
 from engine.core import Forced
 from engine.core.playout import play_out
-from engine.core.review import Turning, advance, finish, judge, review, start, weighed
+from engine.core.review import FLOOR, Turning, advance, finish, iterations_for, judge, review, start, weighed
 from engine.core.search import Strength
 from tests.test_search import SearchingEnvoys
 from tests.tinygame import Commit, EnvoyState, Press
@@ -85,7 +85,7 @@ def test_forced_decisions_and_single_choices_are_skipped() -> None:
     assert not weighed(forced, forced.knowledge(), state, "s1", Press())
 
 
-@pytest.mark.parametrize("game_id", ["crisis1914", "schonbrunn"])
+@pytest.mark.parametrize("game_id", ["crisis1914", "origins", "schonbrunn"])
 def test_a_decision_is_judged_from_the_seat_s_knowledge_only(game_id: str) -> None:
     """The same turning points from a state and from one whose facts hidden from the seat
     differ (the game's vary_hidden, as the hidden-information checks use it)."""
@@ -119,3 +119,14 @@ def test_a_turning_point_is_said_in_the_game_s_words_and_survives_json() -> None
         assert text.startswith("Week "), text
         assert t.preferred in text and t.chose in text
         assert "Prestige" in text and "s1" not in text
+
+
+def test_the_work_is_bounded_per_decision_and_per_seat() -> None:
+    actions = [("s1", {}), ("s2", {})] * 100
+    assert iterations_for(actions, "s1", per_decision=48, per_seat=2400) == 24  # 100 actions share 2400
+    assert iterations_for(actions, "s1", per_decision=16, per_seat=2400) == 16  # never more than a decision's
+    assert iterations_for(actions, "s1", per_decision=48, per_seat=100) == FLOOR  # never fewer than the floor
+    seats, options, record = _envoys()
+    progress = advance(ENVOYS, start(ENVOYS, seats, options, 3, record, "s1", per_decision=24, per_seat=96), record, 1, 10**6)
+    mine = sum(1 for s, _ in record if s == "s1")
+    assert progress.iterations == max(FLOOR, 96 // mine) and progress.spent <= mine * progress.iterations
