@@ -121,27 +121,21 @@ async def test_after_the_end_the_record_and_the_published_history_list_every_sho
 
 async def test_schonbrunn_face_down_delegates_are_refused_while_the_table_hides_them_from_their_owner(service):
     await started(service, "schonbrunn", ANNA, BORIS, CARL)
+
+    def refused(t) -> list[tuple[int, str]]:
+        """(owner, item) of every thing a seat holds but the rules keep hidden even from it."""
+        return [(s.user_id, x.name) for s in t.seats for x in t.game.showable(t.state, s.seat) if x.refused]
+
     for _ in range(200):  # on to the first face-down Delegates on the Objectives
-        hidden = [
-            s
-            for user in (ANNA, BORIS, CARL)
-            for s in (await service.load(CHANNEL)).game.showable(
-                (await service.load(CHANNEL)).state, (await service.load(CHANNEL)).seat_of(user).seat
-            )
-            if s.refused
-        ]
+        hidden = refused(await service.load(CHANNEL))
         if hidden:
             break
         assert await service.auto(CHANNEL) is not None
-    t = await service.load(CHANNEL)
-    owner = next(
-        s.user_id for s in t.seats if any(x.refused for x in t.game.showable(t.state, s.seat))
-    )
-    item = next(x for x in t.game.showable(t.state, t.seat_of(owner).seat) if x.refused)
+    owner, name = hidden[0]
     other = member(next(u for u in (ANNA, BORIS, CARL) if u != owner))
     with pytest.raises(TableError, match="not even by the player who played them"):
-        await service.diplomacy.show(CHANNEL, owner, item.name, [other])
-    assert item.name not in [s.name for s in await service.diplomacy.showable(CHANNEL, owner)]
+        await service.diplomacy.show(CHANNEL, owner, name, [other])
+    assert name not in [s.name for s in await service.diplomacy.showable(CHANNEL, owner)]
     # what is behind the screen may be shown: the Receptions
     out = await service.diplomacy.show(CHANNEL, owner, "receptions", [other])
     assert "Reception" in next(p.text for p in out.posts if p.to == "seat")
