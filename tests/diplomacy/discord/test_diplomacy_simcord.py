@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import pytest
 
+from bot.discord import create_bot
+from bot.service.tables import TableService
+from tests.discord.conftest import BotConfig
 from tests.discord.reading import shown
 
 pytestmark = pytest.mark.simcord
@@ -155,3 +158,17 @@ async def test_pacts_work_from_a_talk_thread_and_their_refusals_are_private(env,
     assert any("declined pact 1" in text for text in table.dms("anna"))
     assert not any("Balkans" in text for text in table.dms("carl"))
     assert "Balkans" not in table.public_text()
+
+
+async def test_a_pacts_confirm_button_still_answers_after_a_restart(env, service, store, clock):
+    table = await _crisis(env, "anna", "boris")
+    proposed = await table["anna"].slash(table.channel, "diplomacy pact", text="Quiet in the Balkans", **{"with": table["boris"]})
+    assert proposed.ephemeral, proposed.response.content
+    await env.advance_time(5)
+    notice = next(m for m in reversed(table["boris"].user.dm_channel.history()) if "proposes a pact" in m.content)
+
+    fresh = TableService(store, clock=clock, draw_pictures=False)  # nothing in memory survives
+    await env.restart_bot(create_bot(BotConfig(), fresh))
+    clicked = await table["boris"].user.click(notice, label="Confirm")
+    assert clicked.ephemeral and "(active)" in clicked.response.content, clicked.response.content
+    assert "Pact 1** (active)" in await fresh.diplomacy.pacts(table.channel.id, table["anna"].id)
