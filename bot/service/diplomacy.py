@@ -78,8 +78,7 @@ class Diplomacy:
             me = _in_play_seat(t, user_id)
             seats = _named_seats(t, me, to, "show something to")
             found = _find_item(t, me, item)
-            state = t.state
-            assert state is not None and me.seat is not None
+            assert me.seat is not None
             when = _when(t)
             shower, names = t.who_as(me.seat), parties_text(t, seats)
             text = (
