@@ -27,6 +27,16 @@ class _Delivery:
         pass
 
 
+class _NoDigests:
+    """The daily digests' part with no member asking for one."""
+
+    async def tick(self) -> list[object]:
+        return []
+
+    async def next_due(self) -> float | None:
+        return None
+
+
 class _Service:
     """Deadlines far away; `on_read` runs while the ticker reads the next one."""
 
@@ -35,6 +45,7 @@ class _Service:
         self.reads = 0
         self.on_read = lambda: None
         self.deadlines = self  # the fake is its own deadlines part (tick, next_wakeup)
+        self.digest = _NoDigests()
 
     def clock(self) -> float:
         return 0.0
