@@ -15,6 +15,7 @@ import pytest
 import tests.tinygame
 from bot.console.console import Console
 from bot.render.replay_page import replay_page
+from bot.service.automatic import AutomaticPlayers
 from bot.service.errors import TableError
 from bot.service.reviews import NOT_OVER, NOT_PLAYED
 from bot.service.tables import TableService
@@ -198,3 +199,44 @@ async def test_the_console_answers_diplomacy_review_to_the_caller_alone(store) -
     lines = out.getvalue().splitlines()
     assert lines and all(line.startswith("[private to bob] ") for line in lines), lines
     assert "Your review of this" in lines[0]
+
+
+async def test_review_work_waits_behind_the_live_decisions() -> None:
+    """A piece of review work goes to the workers only once no live decision is waiting."""
+    players = AutomaticPlayers(workers=0)
+    ran: list[str] = []
+    try:
+        players._live = 1  # a live decision submitted, not yet answered
+        piece = asyncio.ensure_future(players.background(ran.append, "piece"))
+        await asyncio.sleep(0.3)
+        assert ran == [] and not piece.done()
+        players._live = 0
+        await asyncio.wait_for(piece, 5)
+        assert ran == ["piece"]
+    finally:
+        players.close()
+
+
+@pytest.mark.processes
+async def test_the_review_is_computed_in_the_automatic_players_worker_process(tmp_path) -> None:
+    store = await open_store(tmp_path / "workers.sqlite3")
+    try:
+        service = TableService(store, clock=Clock(), automatic_workers=1, draw_pictures=False)
+        service.reviews.enabled = True
+        service.reviews.per_decision, service.reviews.per_seat, service.reviews.piece = 16, 400, 16
+        await _play(service)
+        await service.reviews.wait()
+        t = await service.load(CHANNEL)
+        rows = await store.community.get_reviews(CHANNEL, t.row.created_at)
+        assert rows and {r.status for r in rows} == {DONE}
+        actions = [(a.seat, json.loads(a.action)) for a in await store.get_actions(CHANNEL)]
+        seat = await _seat(service, CAROL)
+        expected = review(
+            GAME, list(t.state.seats), GAME.Options(), 7, actions, seat, seed_for(7, "review"),
+            per_decision=16, per_seat=400,
+        )
+        assert [Turning.from_json(x) for x in next(r for r in rows if r.seat == seat).turnings] == expected
+        assert service.automatic.lost_workers == 0
+        service.close()
+    finally:
+        await store.close()
