@@ -276,7 +276,7 @@ async def test_a_turn_notice_is_dropped_when_the_player_acts_within_the_grace(en
 
     await table["alice"].slash(table.channel, "envoys commit", value=1)  # now alice owes press
     shown = await table["alice"].click(table.status(), label=LABEL)  # she looks at her view
-    assert "You owe: Press or yield." in shown.response.content
+    assert "**You owe**: Press or yield." in shown.response.content
     await env.advance_time(NOTICE_GRACE)
     assert table.dms("alice") == []
 
@@ -316,7 +316,7 @@ async def test_an_unexpected_failure_is_answered_with_an_apology(env, service, m
 
     table = await _started(env, service, "alice", "bob")
 
-    async def broken(channel_id):
+    async def broken(channel_id, reader=None):
         raise RuntimeError("database on fire")
 
     monkeypatch.setattr(service, "status", broken)
