@@ -67,6 +67,10 @@ __all__ = ["PostgresStore", "MIGRATIONS", "keep_session"]
 MIGRATIONS = Path(__file__).parent / "migrations" / "postgres"
 MIGRATION_LOCK = 0x43484E43  # advisory lock key ("CHNC") held while migrating
 POOL_SIZE = 8
+# Batches of saves written at once, each on its own connection, a table's saves always in
+# the same one (channel % SAVE_LANES): while the server writes one batch, the process
+# plays on with the tables of another, and the server can use more than one core.
+SAVE_LANES = 4
 
 
 async def keep_session(conn: asyncpg.Connection) -> None:
@@ -114,7 +118,9 @@ class PostgresStore(Store):
         # the community's rows, read and written through the same pool (postgres_community.py)
         self.community = PostgresCommunityStore(pool)
         # the common saves of many tables, written together (postgres_saves.py)
-        self._saves: GroupCommit[QueuedSave] = GroupCommit(functools.partial(write_saves, pool))
+        self._saves: list[GroupCommit[QueuedSave]] = [
+            GroupCommit(functools.partial(write_saves, pool)) for _ in range(SAVE_LANES)
+        ]
         # what loading a table reads, the lookups of many tables in one query (postgres_reads.py)
         by_channel = "WHERE channel_id = ANY($1::bigint[]) ORDER BY channel_id"
         self._tables = GroupedReads(pool, f"SELECT {TABLE_COLUMNS} FROM tables {by_channel}")
@@ -205,7 +211,7 @@ class PostgresStore(Store):
         try:
             if truncate_from is None and seats is None:
                 # the common save (an action): one statement with the saves of other tables
-                await self._saves.submit(
+                await self._saves[table.channel_id % SAVE_LANES].submit(
                     QueuedSave(table, expected_version, columns, actions, events, deadlines, history, outbox)
                 )
             else:

@@ -2,9 +2,11 @@
 
 Under load, saves that arrive while a batch is in the database wait for it and then go
 together (`group_commit.GroupCommit`, as on SQLite): one statement, one transaction, one
-round trip and one commit for the whole batch, not one each. The statement is always the
-same text (every kind of row as an array, empty when a save has none), so each pooled
-connection prepares it once and the server plans it once.
+round trip and one commit for the whole batch, not one each. The store keeps a few such
+queues (`postgres.SAVE_LANES`), a table's saves always in the same one, so batches of
+different tables are in the database at once while the process plays on. The statement
+is always the same text (every kind of row as an array, empty when a save has none), so
+each pooled connection prepares it once.
 
 Each save stays its own: its table row is updated only under its version check, and its
 actions, events, seat history, deadlines and outbox rows are written only if that update

@@ -20,7 +20,7 @@ from bot.store import (
     StoreError,
     TableRow,
 )
-from bot.store.postgres import PostgresStore
+from bot.store.postgres import SAVE_LANES, PostgresStore
 
 
 @pytest.fixture
@@ -60,23 +60,24 @@ def sent(monkeypatch) -> list[str]:
 
 
 async def test_saves_arriving_together_go_in_one_statement_and_a_stale_one_changes_nothing(pg, sent):
-    a, b, c = await _tables(pg, 1, 2, 3)
+    one, two, three = (k * SAVE_LANES for k in (1, 2, 3))  # tables whose saves go in the same batches
+    a, b, c = await _tables(pg, one, two, three)
     await pg.save(_changed(b, '{"b": 1}'), 1)  # b is at version 2 now: a save from version 1 is stale
     sent.clear()
     results = await asyncio.gather(
-        pg.save(_changed(a, '{"a": 2}'), 1, actions=[ActionRow(1, 0, "s1", 1, "{}", 1.0)], outbox=[_outbox(1, 11)]),
-        pg.save(_changed(b, '{"b": 2}'), 1, actions=[ActionRow(2, 0, "s1", 1, "{}", 1.0)], outbox=[_outbox(2, 12)]),
-        pg.save(_changed(c, '{"c": 2}'), 1, events=[EventRow(3, 0, None, "x", "seen", 1.0)]),
+        pg.save(_changed(a, '{"a": 2}'), 1, actions=[ActionRow(one, 0, "s1", 1, "{}", 1.0)], outbox=[_outbox(one, 11)]),
+        pg.save(_changed(b, '{"b": 2}'), 1, actions=[ActionRow(two, 0, "s1", 1, "{}", 1.0)], outbox=[_outbox(two, 12)]),
+        pg.save(_changed(c, '{"c": 2}'), 1, events=[EventRow(three, 0, None, "x", "seen", 1.0)]),
         return_exceptions=True,
     )
     assert [type(r) for r in results] == [TableRow, StaleWrite, TableRow]
     assert 1 <= len([q for q in sent if "unnest" in q]) <= 2  # the first alone, the two behind it together
-    assert ((await pg.get_table(1)).state, (await pg.get_table(1)).version) == ('{"a": 2}', 2)
-    assert ((await pg.get_table(2)).state, (await pg.get_table(2)).version) == ('{"b": 1}', 2)
-    assert [x.idx for x in await pg.get_actions(1)] == [0]
-    assert await pg.get_actions(2) == []  # the stale save wrote neither its action…
-    assert sorted(o.channel_id for o in await pg.claim_outbox(10.0, 1.0, everything=True)) == [1]  # …nor its outbox row
-    assert [e.text for e in await pg.get_all_events(3)] == ["seen"]
+    assert ((await pg.get_table(one)).state, (await pg.get_table(one)).version) == ('{"a": 2}', 2)
+    assert ((await pg.get_table(two)).state, (await pg.get_table(two)).version) == ('{"b": 1}', 2)
+    assert [x.idx for x in await pg.get_actions(one)] == [0]
+    assert await pg.get_actions(two) == []  # the stale save wrote neither its action…
+    assert [o.channel_id for o in await pg.claim_outbox(10.0, 1.0, everything=True)] == [one]  # …nor its outbox row
+    assert [e.text for e in await pg.get_all_events(three)] == ["seen"]
 
 
 async def test_a_save_the_database_refuses_fails_alone_and_its_outbox_row_is_not_kept(pg):
