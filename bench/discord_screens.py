@@ -120,6 +120,7 @@ class Capture:
     lines: list[TextLine]
     diagnostics: list[str]  # SimCord's: a missing attachment, an unsupported component, a render error
     complete: bool
+    more: int = 0  # messages after it in the same answer (an interaction's follow-ups), not captured
 
 
 @dataclass
@@ -129,13 +130,23 @@ class Figures:
     title: Title
     captures: list[Capture] = field(default_factory=list)
     rounds: int = 0
-    channel_messages: int = 0  # new messages in the table's channel and threads while the members played
-    decisions: int = 0  # decisions the members took while the rounds were counted
-    dms: int = 0  # DMs the members received meanwhile
+    channel_messages: int = 0  # messages posted in the table's channel and threads in the counted rounds
+    decisions: int = 0  # decisions the members took in the counted rounds
+    dms: int = 0  # DMs posted to the members meanwhile
     played: int = 0  # every decision the members took, the counted rounds' and those before
     taps: list[int] = field(default_factory=list)  # of those, each made from its notice: the taps it took
     not_from_notice: int = 0  # of those, each whose notice offered no button or menu for it
     awaited: list[str] = field(default_factory=list)  # who the status message waited for when captured
+
+
+def waiting_block(capture: Capture, awaited: list[str]) -> TextLine | None:
+    """The first block of text (a line or paragraph) that says who is awaited: it reads
+    "waiting" and names every awaited member."""
+    for line in sorted(capture.lines, key=lambda x: x.top):
+        block = line.block.casefold()
+        if "waiting" in block and all(name.casefold() in block for name in awaited):
+            return line
+    return None
 
 
 def message_text(message: Any, labels: bool = True) -> str:
@@ -287,7 +298,7 @@ class Table:
         self.channel = self.guild.create_text_channel(self.game.id)
         self.host = self.members[names[0]]
         self.by_seat: dict[str, str] = {}  # seat -> member name
-        self.read: dict[str, int] = {}  # member -> their DMs when they last decided
+        self.read: dict[str, set[int]] = {}  # member -> the DMs they had when they last decided
 
     async def slash(self, who: str, command: str, **options: Any) -> Any:
         result = await self.members[who].slash(self.channel, command, **options)
@@ -301,12 +312,18 @@ class Table:
         events = await self.service.store.get_all_events(self.channel.id)
         return sum(1 for e in events if e.audience is None and e.kind == self.game.round_event)
 
-    def public_messages(self) -> int:
-        channels = [self.channel, *self.channel.threads]
-        return sum(len(list(c.history())) for c in channels)
-
-    def dm_count(self) -> int:
-        return sum(len(list(m.user.dm_channel.history())) for m in self.members.values() if m.user.dm_channel)
+    def posted(self, first: int, last: int | None = None) -> tuple[int, int]:
+        """Messages the bot posted between two of SimCord's REST calls: into the table's
+        channel and its threads, and into the members' DMs (edits and deletions not counted)."""
+        public = {self.channel.id, *(t.id for t in self.channel.threads)}
+        private = {m.user.dm_channel.id for m in self.members.values() if m.user.dm_channel is not None}
+        channel = dm = 0
+        for call in self.env.http_requests[first:last]:
+            parts = call.path.strip("/").split("/")
+            if call.method == "POST" and len(parts) == 3 and parts[0] == "channels" and parts[2] == "messages":
+                channel += int(parts[1]) in public
+                dm += int(parts[1]) in private
+        return channel, dm
 
     def status_message(self) -> Any:
         """The message with the status buttons ("Show my hand / orders"), however laid out."""
@@ -368,6 +385,7 @@ class Photographer:
         captures = []
         message = target.response if hasattr(target, "response") else target
         text, size = message_text(message), characters(message)
+        more = len(getattr(target, "followups", None) or [])
         async with table.env.preview(
             channel, viewers=[viewer], display="fixed", width=self.widths[0], height=TALL
         ) as preview:
@@ -385,7 +403,7 @@ class Photographer:
                     for x in self.shared.last_lines
                 ]
                 capture = Capture(
-                    name, width, path, shot.output_height, size, text, lines, diagnostics, shot.complete
+                    name, width, path, shot.output_height, size, text, lines, diagnostics, shot.complete, more
                 )
                 path.with_suffix(".txt").write_text(_sidecar(table, capture), encoding="utf-8")
                 captures.append(capture)
@@ -397,6 +415,7 @@ def _sidecar(table: Table, c: Capture) -> str:
         f"{table.game.title}, {table.title.players} players, seed {table.title.seed}: {c.name}",
         f"{c.width} px wide, {c.height} px high; {c.characters} characters",
         f"diagnostics: {'; '.join(c.diagnostics) or 'none'}",
+        *([f"followed by {c.more} more messages in the same answer, not captured"] if c.more else []),
         "",
     ]
     return "\n".join(head) + c.text + "\n"
@@ -433,6 +452,18 @@ def latest_notice(messages: list[Any], table: Table) -> Any:
     return messages[-1] if messages else None
 
 
+def fresh_notice(table: Table, name: str, step: int) -> Any:
+    """The member's notice of the decision owed at `step`: the DM whose buttons or menus are
+    for that step (sent or edited for it), else their newest DM since their last decision."""
+    messages = dms(table, name)
+    turn = (f"chan:act:{table.channel.id}:{step}:", f"chan:pick:{table.channel.id}:{step}:")
+    for message in reversed(messages):
+        if any(c.startswith(turn) for c in _custom_ids(message.components)):
+            return message
+    new = [m for m in messages if m.id not in table.read.get(name, set())]
+    return new[-1] if new else None
+
+
 def _offered(notice: Any, table: Table, step: int, index: int) -> tuple[str, str, int] | None:
     """How the notice offers legal action `index` at `step`: (button or menu, its id, taps)."""
     for control in _controls(notice.components):
@@ -449,18 +480,17 @@ def _offered(notice: Any, table: Table, step: int, index: int) -> tuple[str, str
 
 
 async def decide(table: Table, name: str, figures: Figures, rng: random.Random) -> None:
-    """The member's decision (the game's basic player chooses it). When DMs came since their
-    last decision, it is made from the newest notice if that offers it (a button: one tap; a
-    menu: two), and counted as not offered if not; then, and for a member still at the table,
-    the service takes it as their slash command would."""
+    """The member's decision (the game's basic player chooses it). When a notice came for it
+    (`fresh_notice`), it is made from the notice if that offers it (a button: one tap; a menu:
+    two), and counted as not offered if not; then, and for a member still at the table (no
+    notice), the service takes it as their slash command would."""
     state = await table.state()
     seat = next(s for s, n in table.by_seat.items() if n == name)
     action = table.game.bot_action(state, seat, rng)
     legal = table.game.legal_actions(state, seat)
     index = legal.index(action) if action in legal else -1  # -1: an order no list holds (a sheet)
     member = table.members[name]
-    new = dms(table, name)[table.read.get(name, 0) :]
-    notice = latest_notice(new, table) if new else None
+    notice = fresh_notice(table, name, state.step)
     offered = _offered(notice, table, state.step, index) if notice is not None else None
     if offered is not None:
         how, custom, taps = offered
@@ -477,7 +507,7 @@ async def decide(table: Table, name: str, figures: Figures, rng: random.Random) 
             table.env.bot.delivery.seen(table.channel.id, member.id)
             await table.env.bot.delivery.deliver(outbox, caller_id=member.id)
             table.env.bot.ticker.poke()  # as the bot's command handlers do: the next notices' grace begins
-    table.read[name] = len(dms(table, name))
+    table.read[name] = {m.id for m in dms(table, name)}
 
 
 async def capture_game(shared: _Shared, title: Title, out: Path, widths: tuple[int, ...]) -> Figures:
@@ -490,7 +520,7 @@ async def capture_game(shared: _Shared, title: Title, out: Path, widths: tuple[i
     rng = random.Random(title.seed)
     async with world(title) as table:
         await open_and_start(table, shoot, figures)
-        counted: tuple[int, int] | None = None  # messages and DMs when the first whole round began
+        counted: int | None = None  # SimCord's REST calls when the first whole round began
         pictures = table.service.draw_pictures
         table.service.draw_pictures = False  # drawn only for the messages captured: a tenth of a second each
         while (rounds := await table.rounds()) <= title.rounds or not figures.awaited:
@@ -500,7 +530,7 @@ async def capture_game(shared: _Shared, title: Title, out: Path, widths: tuple[i
                 break
             await table.env.advance_time(NOTICE_GRACE + 1)  # the players are away: notices go out by DM
             if rounds >= 1 and counted is None:
-                counted = (table.public_messages(), table.dm_count())
+                counted = len(table.env.http_requests)
             elif counted is not None and not figures.awaited:
                 # the round's second decision, the first made with pictures
                 figures.awaited = owing
@@ -511,8 +541,7 @@ async def capture_game(shared: _Shared, title: Title, out: Path, widths: tuple[i
             figures.decisions += counted is not None
         assert counted is not None and figures.awaited, f"no round of {title.game_id} began and went on"
         figures.rounds = max(min(rounds, title.rounds + 1) - 1, 0)
-        figures.channel_messages = table.public_messages() - counted[0]
-        figures.dms = table.dm_count() - counted[1]
+        figures.channel_messages, figures.dms = table.posted(counted)
         table.service.draw_pictures = pictures  # the standings carry the final board and the scores' chart
         await finish(table)
         standings = _standings(table)

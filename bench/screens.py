@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.discord_screens import TITLES, Figures, capture_game, chromium  # noqa: E402
+from bench.discord_screens import PHONE_SCREEN, TITLES, Figures, capture_game, chromium, waiting_block  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -40,6 +40,14 @@ def report(figures: Figures, widths: tuple[int, ...]) -> list[str]:
         chars = next(iter(at.values()))[0]
         heights = ", ".join(f"{at[w][1]} px at {w}" for w in widths if w in at)
         lines.append(f"  {name:<10} {chars:>5} characters; {heights}")
+    for c in figures.captures:
+        if c.name == "status":
+            found = waiting_block(c, figures.awaited)
+            where = f"ends {found.block_bottom:.0f} px down" if found else "is not found"
+            lines.append(
+                f"  at {c.width} px the line saying who is awaited ({', '.join(figures.awaited)}) {where} "
+                f"the status message (a phone's first screen: {PHONE_SCREEN} px)"
+            )
     rounds, decisions = max(figures.rounds, 1), max(figures.decisions, 1)
     taps = max(figures.taps, default=0)
     lines.append(

@@ -17,21 +17,19 @@ from dataclasses import replace
 
 import pytest
 
-from bench.discord_screens import PHONE_SCREEN, TITLES, Capture, TextLine, capture_game, chromium
+from bench.discord_screens import (
+    PHONE_SCREEN,
+    TITLES,
+    Capture,
+    TextLine,
+    capture_game,
+    chromium,
+    waiting_block,
+)
 
 pytestmark = [pytest.mark.simcord, pytest.mark.browser, pytest.mark.whole_game]
 
 PHONE = 400
-
-
-def waiting_block(capture: Capture, awaited: list[str]) -> TextLine | None:
-    """The first block of text (a line or paragraph) that says who is awaited: it reads
-    "waiting" and names every awaited member."""
-    for line in sorted(capture.lines, key=lambda x: x.top):
-        block = line.block.casefold()
-        if "waiting" in block and all(name.casefold() in block for name in awaited):
-            return line
-    return None
 
 
 async def test_a_game_at_phone_width_draws_cleanly_and_says_who_is_awaited_on_the_first_screen(tmp_path):
