@@ -21,6 +21,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the project's packages, not bench/engine.py
 
@@ -34,12 +35,9 @@ from engine.core.rng import seed_for  # noqa: E402
 LARGEST = {"crisis1914": 5, "origins": 7, "schonbrunn": 6}  # each rulebook's most players (engine's max_players)
 
 
-def seat_review(game_id: str, players: int, seed: int, seat_index: int) -> dict[str, float]:
+def seat_review(game_id: str, po: Any, seed: int, seat: str) -> dict[str, float]:
     game = games.get(game_id)
-    assert game.max_players == players, (game_id, game.max_players)
-    po = play_out(game, players, seed)
     seats = list(po.state.seats)
-    seat = seats[seat_index]
     actions = [(s, a.model_dump(mode="json")) for s, a in po.actions]
     progress = start(game, seats, game.Options(), seed, actions, seat)
     weighed_count, state = 0, game.setup(seats, game.Options(), seed)
@@ -67,7 +65,7 @@ def seat_review(game_id: str, players: int, seed: int, seat_index: int) -> dict[
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seats", type=int, default=1, help="seats reviewed per title (from the first)")
+    parser.add_argument("--seats", type=int, default=0, help="seats reviewed per title, from the first (0: every one)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--game", choices=sorted(LARGEST), action="append")
     args = parser.parse_args()
@@ -75,14 +73,18 @@ def main() -> None:
     worst = 0.0
     for game_id in args.game or sorted(LARGEST):
         players = LARGEST[game_id]
-        for i in range(args.seats):
-            r = seat_review(game_id, players, args.seed, i)
-            worst = max(worst, r["longest"])
+        assert games.get(game_id).max_players == players, game_id
+        po = play_out(games.get(game_id), players, args.seed)
+        total = 0.0
+        for i, seat in enumerate(list(po.state.seats)[: args.seats or players]):
+            r = seat_review(game_id, po, args.seed, seat)
+            worst, total = max(worst, r["longest"]), total + r["cpu"]
             print(
                 f"{game_id} {players} players, seat {i + 1}: {r['actions']:.0f} actions, {r['weighed']:.0f} decisions "
                 f"weighed at {r['iterations']:.0f} iterations, CPU {r['cpu']:.1f} s for the seat, longest piece "
                 f"{r['longest']:.2f} s, {r['shown']:.0f} turning points"
             )
+        print(f"{game_id} {players} players: CPU {total:.1f} s for the seats reviewed", flush=True)
     fits = worst < BUDGET / 10
     print(f"longest piece {worst:.2f} s: {'fits' if fits else 'does NOT fit'} (under a tenth of the {BUDGET:g} s budget)")
 
