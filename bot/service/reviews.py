@@ -294,7 +294,7 @@ class Reviews:
 
 def review_text(title: str, label: str, turnings: list[Turning]) -> str:
     """A seat's review as its player reads it."""
-    head = f"**Your review of this {title} game** ({label})"
+    head = f"**Your review of this {title} game**, as {label}"
     if not turnings:
         return (
             f"{head}\nAt every decision of yours that it weighed, the automatic player, knowing what "

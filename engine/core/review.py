@@ -76,20 +76,26 @@ class Turning:
         """How much better the search rated its choice (points of 100): the review's order."""
         return self.rating - self.rating_chosen
 
+    def _score(self, amount: float, sign: str = "") -> str:
+        """An amount in the game's score, whole: "+2 Prestige", "1 VP", "3 VPs"."""
+        whole = f"{amount:{sign}.0f}"
+        unit = self.score_name[:-1] if whole.lstrip("+-") == "1" and self.score_name.endswith("Ps") else self.score_name
+        return f"{whole} {unit}"
+
     def worth(self) -> str:
         """What the search's choice was worth beside the one made, in the game's score."""
         if not self.score_name:
             return "better by its estimate"
         if abs(self.difference) < 0.5:
             return f"worth about as much {self.score_name} by its estimate"
-        return f"worth about {self.difference:+.0f} {self.score_name} by its estimate"
+        return f"worth about {self._score(self.difference, '+')} by its estimate"
 
     def because(self) -> str:
         """Why, in what the search measured and nothing else: the score it projected after
         each choice, its rating of the position, and over how many deals."""
         projected = (
-            f"it projected you {self.projected:.0f} {self.score_name} after it against "
-            f"{self.projected_chosen:.0f} after yours and "
+            f"it projected you {self._score(self.projected)} after it against "
+            f"{self._score(self.projected_chosen)} after yours and "
             if self.score_name
             else ""
         )

@@ -130,3 +130,13 @@ def test_the_work_is_bounded_per_decision_and_per_seat() -> None:
     progress = advance(ENVOYS, start(ENVOYS, seats, options, 3, record, "s1", per_decision=24, per_seat=96), record, 1, 10**6)
     mine = sum(1 for s, _ in record if s == "s1")
     assert progress.iterations == max(FLOOR, 96 // mine) and progress.spent <= mine * progress.iterations
+
+
+def test_a_turning_point_names_its_score_in_words() -> None:
+    one = Turning(3, "Turn 4 (January 1914)", "Pass in the bidding", "Bid 1 PF", 5.0, 4.0, "VPs", 60.0, 40.0, 48)
+    text = one.sentence()
+    assert text.startswith("Turn 4 (January 1914): you chose Pass in the bidding. The automatic player would have")
+    assert "worth about +1 VP by its estimate" in text and "projected you 5 VPs after it against 4 VPs after yours" in text
+    assert "rated your position 60 against 40 out of 100, over 48 deals" in text
+    same = Turning(3, "", "Pass", "Bid", 5.2, 5.0, "Prestige", 60.0, 40.0, 48).sentence()
+    assert same.startswith("You chose Pass.") and "worth about as much Prestige" in same

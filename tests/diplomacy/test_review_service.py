@@ -136,7 +136,7 @@ async def test_the_review_is_computed_after_the_end_stored_and_each_member_reads
 
     alice, bob = await _seat(service, ALICE), await _seat(service, BOB)
     mine = await service.reviews.text(CHANNEL, ALICE)
-    assert mine.startswith(f"**Your review of this {GAME.title} game** ({t.label(alice)})")
+    assert mine.startswith(f"**Your review of this {GAME.title} game**, as {t.label(alice)}")
     for turning in rows[alice].turnings:
         assert Turning.from_json(turning).sentence() in mine
     for turning in rows[bob].turnings:
