@@ -39,7 +39,7 @@ from .join_view import JoinAs, JoinTable
 from .long_commands import TOP_LEVEL
 from .play_commands import build_game_group
 from .table_commands import GameGroup
-from .views import ActChoice, ActPick, FullStatus, LogPage, ShowMine
+from .views import ActBack, ActChoice, ActMenu, ActPick, FullStatus, LogPage, ShowMine
 
 __all__ = ["ChancelleryBot", "Ticker", "create_bot", "run_discord", "stop_on_signals"]
 
@@ -218,7 +218,7 @@ class ChancelleryBot(commands.Bot):
         self.ticker.poke()
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(ShowMine, FullStatus, LogPage, ActChoice, ActPick)
+        self.add_dynamic_items(ShowMine, FullStatus, LogPage, ActChoice, ActPick, ActMenu, ActBack)
         self.add_dynamic_items(JoinTable, JoinAs)  # the Join buttons (join_view.py)
         self.tree.add_command(GameGroup())
         self.tree.add_command(CommunityGroup())  # the server's archive, ratings and directory

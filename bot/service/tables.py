@@ -34,7 +34,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine import games
@@ -102,6 +102,37 @@ CHOICE_EXPIRED = "That choice has expired; here are your current options."
 
 class ChoiceExpired(TableError):
     """A turn button pressed after the table moved on: the front end offers fresh ones."""
+
+
+@dataclass(frozen=True)
+class TurnChoice:
+    """One legal action as turn buttons and menus show it: its index in `legal_actions`,
+    its label (`render.button_labels`), its key (`TableService.choices`), its group
+    (`Game.action_group`) and the line under it in a menu (`Game.action_detail`)."""
+
+    index: int
+    label: str
+    key: str
+    group: str = ""
+    detail: str = ""
+
+
+def turn_choices(game: Any, state: Any, seat: str, phase: str) -> list[TurnChoice]:
+    """`seat`'s legal actions in the decision `phase` it owes, listed for its turn buttons."""
+    legal = game.legal_actions(state, seat)
+    labels = button_labels([game.action_label(state, seat, x) for x in legal])
+    return [
+        TurnChoice(
+            i, label, choice_key(game, phase, x), game.action_group(state, seat, x), game.action_detail(state, seat, x)
+        )
+        for i, (label, x) in enumerate(zip(labels, legal, strict=True))
+    ]
+
+
+def choice_key(game: Any, phase: str, action: Any) -> str:
+    """A short name for one choice in the decision of `phase` (`TableService._choice_key`)."""
+    body = phase.encode() + b"|" + game.Action.dump_json(action)
+    return hashlib.blake2b(body, digest_size=5).hexdigest()
 
 
 class TableService:
@@ -240,9 +271,20 @@ class TableService:
         """A short name for one choice of `seat` in the decision it owes now: the prompt's
         phase and the action. Another member's move leaves it unchanged; a new decision
         (a later turn, the next round) changes it."""
-        phase = next((p.phase for p in t.prompts if p.seat == seat), "")
-        body = phase.encode() + b"|" + t.game.Action.dump_json(action)
-        return hashlib.blake2b(body, digest_size=5).hexdigest()
+        return choice_key(t.game, next((p.phase for p in t.prompts if p.seat == seat), ""), action)
+
+    async def turn_menu(self, channel_id: int, user_id: int) -> tuple[int, list[TurnChoice]]:
+        """`choices` with each one's group and menu line, in one read (the turn buttons')."""
+        async with self.access.lock(channel_id):
+            t = (await self.gallery.read(channel_id, user_id)).table
+            me = t.seat_of(user_id)
+            if me is None:
+                raise TableError(NOT_SEATED)
+            step = t.state.step if t.state is not None else 0
+            prompt = next((p for p in t.prompts if me.seat is not None and p.seat == me.seat), None)
+            if t.state is None or me.seat is None or t.row.status != "running" or prompt is None:
+                return step, []
+            return step, turn_choices(t.game, t.state, me.seat, prompt.phase)
 
     async def act_choice(
         self, channel_id: int, user_id: int, step: int, index: int, key: str | None = None

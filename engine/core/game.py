@@ -216,6 +216,12 @@ class Game(ABC, Generic[S]):
         80 characters and keeps them apart, so a game may name every card."""
         return str(getattr(action, "kind", "act")).capitalize()[:80]
 
+    def action_group(self, state: S, seat: str, action: Any) -> str:
+        """What kind of choice one of `legal_actions` is, in the game's words, where a long
+        list is grouped in menus ("Play with Belligerence", "Deliberate"); the choice's label
+        read without these words says which one. The label's first word by default."""
+        return self.action_label(state, seat, action).split(" ", 1)[0].rstrip(",:")
+
     def owed(self, prompt: Prompt) -> str:
         """What `prompt` asks for, in a few words: "you owe …", "Waiting for: anna (…)"."""
         return self.owed_words.get(prompt.kind, prompt.kind.replace("_", " "))

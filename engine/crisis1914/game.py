@@ -487,6 +487,9 @@ class Crisis1914(Game[CrisisState]):
                 text = super().action_label(state, seat, action)
         return text
 
+    def action_group(self, state: CrisisState, seat: str, action: Any) -> str:
+        return texts.choice_group(action) or super().action_group(state, seat, action)
+
     def action_detail(self, state: CrisisState, seat: str, action: Any) -> str:
         """The card the choice plays or discards, in a few words (the Hand shows it whole)."""
         p = state.player_of(seat)

@@ -3,6 +3,8 @@ for a player's Hand, the turn menus, the player aid and `/game card` (docs/archi
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.core import Entry, Provenance
 
 from . import content as ct
@@ -215,6 +217,19 @@ def _condition(cond: ct.Condition) -> str:
         case "tension_at_least":
             return f"a Tension die in your City Box shows {cond.level} or more"
     return cond.kind  # pragma: no cover
+
+
+def choice_group(action: Any) -> str:
+    """A turn choice's group in long menus: "Play with Belligerence", "Seize the Initiative";
+    "" where the label's first word says it (Draw, Pass, Discard)."""
+    verb = {"play": "Play", "deliberate": "Deliberate", "reorganize": "Reorganize"}.get(action.kind, "")
+    if action.kind == "resolve":
+        verb = "Place" if action.card is None else "Choose"
+    if action.kind in ("play", "resolve"):
+        ways = (("Belligerence", action.belligerence), ("the alternative effect", action.alternative))
+        how = [words for words, chosen in ways if chosen]
+        return f"{verb} with {' and '.join(how)}" if how else verb
+    return {"seize": "Seize the Initiative", "reorder": "Reorder"}.get(action.kind, verb)
 
 
 def board_text(n: ct.Nation) -> str:

@@ -258,6 +258,16 @@ class Origins(Game[OriginsState]):
                 return "Ready: end diplomacy"
         return super().action_label(state, seat, action)
 
+    def action_group(self, state: OriginsState, seat: str, action: Any) -> str:
+        """Bids by the order card they move ("Move Russia"), attacks by embassy."""
+        names = content.names()
+        match action:
+            case Bid():
+                return f"Move {names[action.card]}"
+            case Attack():
+                return f"Attack in {names[placement.embassy_code(action.embassy)]}"
+        return super().action_group(state, seat, action)
+
     def confirm(self, state: OriginsState, seat: str, action: Any, events: list[Event]) -> str:
         names = content.names()
         match action:

@@ -248,6 +248,9 @@ class Schonbrunn(Game[SchonbrunnState]):
     def action_label(self, state: SchonbrunnState, seat: str, action: Any) -> str:
         return legal.label(state, seat, action)
 
+    def action_group(self, state: SchonbrunnState, seat: str, action: Any) -> str:
+        return legal.group(state, seat, action) or super().action_group(state, seat, action)
+
     def confirm(self, state: SchonbrunnState, seat: str, action: Any, events: list[Event]) -> str:
         """The button's words in the past tense: "You committed your 3 (secret)."."""
         label = legal.label(state, seat, action)

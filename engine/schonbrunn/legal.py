@@ -287,6 +287,25 @@ def label(state: SchonbrunnState, seat: str, action: Any) -> str:
     return str(getattr(action, "kind", "act")).capitalize()
 
 
+def group(state: SchonbrunnState, seat: str, action: Any) -> str:
+    """A choice's group in long menus: a Treaty's activation by Treaty and payment, a Plot
+    by the Delegate it targets, an Assignment by Delegate; "" for the label's first word."""
+    match action:
+        case A.Activate() | A.Plot():
+            return label(state, seat, action).split(",", 1)[0]
+        case A.Assign():
+            return f"Assign your {action.delegate}"
+        case A.Move():
+            return f"Move the {action.delegate}" if action.to is not None else "Remove"
+        case A.Head():
+            return "Delegation Head" if action.target is not None else "Keep"
+        case A.Minister():
+            return "Foreign Minister" if action.objective is not None else "Keep"
+        case A.TieBreak():
+            return "Order the tie"
+    return ""
+
+
 def _nation_name(nation: str) -> str:
     return nations()[nation].name
 

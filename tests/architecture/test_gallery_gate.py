@@ -102,7 +102,7 @@ def test_the_reading_commands_ask_the_gallery():
     text = {p.stem: p.read_text(encoding="utf-8") for p in SERVICE.glob("*.py")}
     readers = {
         "tables": ("status", "picture", "final_pictures", "my_picture", "me", "aid", "suggest", "choices",
-                   "choice_details"),
+                   "choice_details", "turn_menu"),
         "history": ("log", "export"),
     }
     for module, names in readers.items():

@@ -15,9 +15,11 @@ from typing import Any
 import pytest
 
 from bot.discord import create_bot
+from bot.discord.choices import option_label
 from bot.discord.private import NOTICE_GRACE
 from bot.discord.views import choices_view
 from bot.service import tables
+from bot.service.tables import TurnChoice
 from engine.crisis1914 import GAME
 from engine.crisis1914.state import CrisisState
 from engine.origins import GAME as ORIGINS
@@ -29,7 +31,7 @@ from .test_origins_e2e import OriginsTable
 pytestmark = pytest.mark.simcord
 
 SEED = 1914
-TURN_IDS = ("chan:act:", "chan:pick:")
+TURN_IDS = ("chan:act:", "chan:pick:", "chan:menu:", "chan:back:")
 
 
 @pytest.fixture
@@ -51,7 +53,7 @@ def _ids(components: list[Any]) -> list[str]:
         children = row.get("components", []) if isinstance(row, dict) else getattr(row, "children", [])
         for c in children:
             cid = c.get("custom_id") if isinstance(c, dict) else getattr(c, "custom_id", None)
-            if cid and cid.startswith(("chan:act:", "chan:pick:")):
+            if cid and cid.startswith(TURN_IDS):
                 out.append(cid)
     return out
 
@@ -86,24 +88,32 @@ async def test_the_player_who_owes_gets_private_buttons_that_play_exactly_that_a
     assert legal, "the seat that owes has actions to list"
     wanted = [GAME.action_label(state, seat, x) for x in legal]
 
-    # Their own view, privately, carries one button per legal action (or menus for many).
+    # Their own view, privately, carries every legal action: one grouped menu for more
+    # than a row of buttons, each option in the game's words ("Play ▸ Moltke (3 DP)").
+    assert 5 < len(legal) <= 25, "the seed's first turn fits one menu"
     mine = await table.members[name].slash(table.channel, "game me")
     assert mine.ephemeral
     ids = _ids(mine.response.components)
-    assert ids and all(i.startswith(f"chan:act:{table.channel.id}:{state.step}:") for i in ids)
-    assert _labels(mine.response.components) == [*wanted[: len(ids)], "Full status"]  # the public status last
+    assert ids == [f"chan:menu:{table.channel.id}:{state.step}:"]
+    menu = mine.response.components[0]["components"][0]
+    step, choices = await env.bot.service.turn_menu(table.channel.id, table.members[name].id)
+    assert [o["value"] for o in menu["options"]] == [f"{c.index}:{c.key}" for c in choices]
+    assert [o["label"] for o in menu["options"]] == [option_label(c, True) for c in choices]
+    assert [c.label for c in choices] == wanted
+    assert any(" ▸ " in o["label"] for o in menu["options"]), "grouped by what each does"
+    assert _labels(mine.response.components) == ["Full status"]  # the public status last
     for other in set(table.members) - {name}:  # nobody else gets any
         theirs = await table.members[other].slash(table.channel, "game me")
         assert not _ids(theirs.response.components)
 
-    # A click applies exactly the legal action at that index: one that hands the turn on.
+    # A choice applies exactly the legal action at that index: one that hands the turn on.
     index = next(
         i for i, x in enumerate(legal) if GAME.prompts(GAME.apply(state, seat, x)[0])[0].seat != seat
     )
     expected, _ = GAME.apply(state, seat, legal[index])
-    button = ids[index]
-    assert button.startswith(f"chan:act:{table.channel.id}:{state.step}:{index}:")
-    clicked = await table.members[name].click(mine.response.message, custom_id=button)
+    button, value = ids[0], menu["options"][index]["value"]
+    assert value.startswith(f"{index}:")
+    clicked = await table.members[name].select(mine.response.message, [value], custom_id=button)
     assert clicked.ephemeral and clicked.response.content.startswith("You"), clicked.response.content
     assert await table.state() == expected
 
@@ -119,16 +129,16 @@ async def test_the_player_who_owes_gets_private_buttons_that_play_exactly_that_a
     if dm_ids[0].startswith("chan:act:"):
         index2 = len(legal2) - 1
         clicked = await table.members[name2].user.click(notice, custom_id=dm_ids[index2])
-    else:  # many choices: a select menu, values are indices
-        index2 = 0
-        value = notice.components[0].children[0].options[0].value  # "index:key" of the first choice
-        clicked = await table.members[name2].user.select(notice, [value], custom_id=dm_ids[0])
+    else:  # many choices: a select menu, values "index:key" (a group's "g:…" opens it)
+        option = next(o for o in notice.components[0].children[0].options if not o.value.startswith("g:"))
+        index2 = int(option.value.split(":")[0])
+        clicked = await table.members[name2].user.select(notice, [option.value], custom_id=dm_ids[0])
     assert clicked.ephemeral and clicked.response.content.startswith("You"), clicked.response.content
     expected, _ = GAME.apply(state, seat2, legal2[index2])
     assert await table.state() == expected
 
-    # The first button again: expired, nothing changes, current options (if any) offered.
-    stale = await table.members[name].click(mine.response.message, custom_id=button)
+    # The first choice again: expired, nothing changes, current options (if any) offered.
+    stale = await table.members[name].select(mine.response.message, [value], custom_id=button)
     assert stale.ephemeral
     assert stale.response.content.startswith("That choice has expired"), stale.response.content
     assert await table.state() == expected
@@ -149,7 +159,7 @@ async def test_a_stranger_or_another_member_clicking_is_refused_privately(env, s
     mine = await table.members[name].slash(table.channel, "game me")
     ids = _ids(mine.response.components)
     assert ids
-    step, choices = await env.bot.service.choices(table.channel.id, table.members[name].id)
+    step, choices = await env.bot.service.turn_menu(table.channel.id, table.members[name].id)
     copy = await env.bot.get_channel(table.channel.id).send(
         "a relayed copy", view=choices_view(table.channel.id, step, choices)
     )
@@ -157,21 +167,27 @@ async def test_a_stranger_or_another_member_clicking_is_refused_privately(env, s
 
     stranger = table.guild.add_member(env.create_user("dmitri"))
     other = next(n for n in table.members if n != name)
+    value = f"{choices[0].index}:{choices[0].key}"
     for who in (stranger, table.members[other]):
-        refused = await who.click(copy, custom_id=ids[0])
+        refused = await who.select(copy, [value], custom_id=ids[0])
         assert refused.ephemeral, refused.response.content
         assert not refused.response.content.startswith("Done"), refused.response.content
         assert not _ids(refused.response.components)
         assert await table.state() == state
 
 
-def test_many_choices_go_in_select_menus_of_at_most_25():
-    choices = [(i, f"Seize the Initiative, discarding card {i}", f"{i:010x}") for i in range(30)]
+def test_many_choices_go_in_one_select_menu_of_groups_of_at_most_25():
+    choices = [
+        TurnChoice(i, f"Seize the Initiative, discarding card {i}", f"{i:010x}", "Seize the Initiative")
+        for i in range(30)
+    ]
     view = choices_view(123456789012345678, 4321, choices)
-    menus = [m.item for m in view.children]
-    assert [len(m.options) for m in menus] == [25, 5]
-    assert [o.value for m in menus for o in m.options] == [f"{i}:{i:010x}" for i in range(30)]
-    assert all(len(m.custom_id) <= 100 and m.custom_id.startswith("chan:pick:") for m in menus)
+    (menu,) = [m.item for m in view.children]
+    assert [o.label for o in menu.options] == [
+        "Seize the Initiative (1 of 2) ▸ 25 choices",
+        "Seize the Initiative (2 of 2) ▸ 5 choices",
+    ]
+    assert len(menu.custom_id) <= 100 and menu.custom_id.startswith("chan:menu:")
     few = choices_view(1, 2, choices[:3])
     assert [b.item.custom_id for b in few.children] == [f"chan:act:1:2:{i}:{i:010x}" for i in range(3)]
     assert choices_view(1, 2, []) is None
@@ -207,8 +223,10 @@ async def test_menu_options_carry_the_text_of_the_card_they_play(env, store):
     assert await service.choice_details(table.channel.id, other.id, step) == {}  # owes nothing now
     assert await service.choice_details(table.channel.id, user, step - 1) == {}  # moved on
 
-    many = [(i, f"Choice {i}", f"{i:010x}") for i in range(30)]
-    view = choices_view(1, 2, many, {i: details[plays[0]] for i in range(30)})
+    step, listed = await service.turn_menu(table.channel.id, user)
+    assert {c.index: c.detail for c in listed if c.detail} == details
+    many = [TurnChoice(i, f"Choice {i}", f"{i:010x}", "Choice", details[plays[0]]) for i in range(20)]
+    view = choices_view(1, 2, many)
     assert all(o.description == details[plays[0]] for m in view.children for o in m.item.options)
 
 

@@ -1,0 +1,399 @@
+"""Turn buttons and menus: a player's legal actions under their turn notice (DM) and in
+`/game me`, every one at most two taps away (docs/architecture.md §3, the front ends).
+
+- Up to five choices: one row of buttons, one tap.
+- Up to 25: one select menu, its options grouped by what they do ("Play ▸ Wangenheim
+  (3 DP)", "Deliberate ▸ discarding Tisza"), its placeholder naming the groups ("Draw,
+  play, deliberate or pass…"). One tap to choose.
+- More: the select lists the groups, each with its count ("Move Russia ▸ 10 choices");
+  choosing one edits the message in place to that group's own select, with a Back button.
+  Two taps. A group of more than 25 is listed in parts of 25 ("(1 of 3)"); a group of one
+  plays at once. Only where even the groups and their parts are more than 25 does a third
+  level group them by their span (`arrange`): no game's decision reaches it today
+  (tests/discord/test_two_taps.py counts every decision of every game).
+
+Every item is a `DynamicItem` keyed by the channel and the step: it keeps working after a
+restart, and every click re-reads the table. An option plays "index:key" (the service's
+`act_choice`); a group's option carries its place in the tree and a short hash of its
+name, so a group that is no longer there is answered with the current choices. The seat
+is always the clicking member's own.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+
+from bot.service.tables import CHOICE_EXPIRED, ChoiceExpired, TableService, TurnChoice
+
+from .host import host
+from .interact import answer_outbox, say
+
+if TYPE_CHECKING:
+    from discord.types.interactions import SelectMessageComponentInteractionData
+
+__all__ = [
+    "ActChoice",
+    "ActPick",
+    "ActMenu",
+    "ActBack",
+    "Branch",
+    "arrange",
+    "choices_view",
+    "branch_view",
+    "option_label",
+    "own_choices",
+    "ACT_ID",
+    "PICK_ID",
+    "MENU_ID",
+    "BACK_ID",
+]
+
+ACT_ID = "chan:act:{channel_id}:{step}:{index}:{key}"
+PICK_ID = "chan:pick:{channel_id}:{step}:{part}"
+MENU_ID = "chan:menu:{channel_id}:{step}:{path}"
+BACK_ID = "chan:back:{channel_id}:{step}:{path}"
+MAX_BUTTONS = 5  # one row: beyond this a turn's choices go in a select menu
+MAX_OPTIONS = 25  # Discord: options per select menu
+SEP = " ▸ "
+
+
+# ---------------------------------------------------------------------- the choices' tree
+
+
+@dataclass(frozen=True)
+class Branch:
+    """A group of choices (or, at a third level, of groups) behind one menu option."""
+
+    name: str
+    entries: tuple[Entry, ...]
+
+    def count(self) -> int:
+        return sum(e.count() if isinstance(e, Branch) else 1 for e in self.entries)
+
+    def tag(self) -> str:
+        return hashlib.blake2b(self.name.encode(), digest_size=3).hexdigest()
+
+
+Entry = TurnChoice | Branch
+
+
+def _parts(items: list[Any]) -> list[list[Any]]:
+    return [items[i : i + MAX_OPTIONS] for i in range(0, len(items), MAX_OPTIONS)]
+
+
+def arrange(choices: list[TurnChoice]) -> list[Entry]:
+    """The entries of the first menu when a decision has more than 25 choices: a group of
+    one is its choice, a larger group a `Branch`, one over 25 in parts. Over 25 entries,
+    a third level: runs of 25 entries, named by their first and last."""
+    groups: dict[str, list[TurnChoice]] = {}
+    for c in choices:
+        groups.setdefault(c.group or c.label, []).append(c)
+    entries: list[Entry] = []
+    for name, members in groups.items():
+        if len(members) == 1:
+            entries.append(members[0])
+            continue
+        parts = _parts(members)
+        for n, part in enumerate(parts, 1):
+            entries.append(Branch(f"{name} ({n} of {len(parts)})" if len(parts) > 1 else name, tuple(part)))
+    while len(entries) > MAX_OPTIONS:
+        entries = [Branch(f"{_name(run[0])} … {_name(run[-1])}", tuple(run)) for run in _parts(entries)]
+    return entries
+
+
+def _name(entry: Entry) -> str:
+    return entry.name if isinstance(entry, Branch) else entry.label
+
+
+def find(entries: list[Entry], path: str) -> Branch | None:
+    """The branch at `path` ("3", "3.1"), or None."""
+    found: Branch | None = None
+    for step in path.split(".") if path else []:
+        items = list(found.entries) if found is not None else entries
+        if not step.isdigit() or int(step) >= len(items) or not isinstance(items[int(step)], Branch):
+            return None
+        found = cast(Branch, items[int(step)])
+    return found
+
+
+# ---------------------------------------------------------------------- words
+
+
+def item_words(label: str, group: str) -> str:
+    """A label without its group's words: ("Play Riezler (2 DP) with Belligerence", "Play
+    with Belligerence") → "Riezler (2 DP)"; the whole label when nothing is left."""
+    words, rest = label.split(" "), group.split(" ")
+    while words and rest and words[0].rstrip(",:").lower() == rest[0].lower():
+        words, rest = words[1:], rest[1:]
+    text = " ".join(words)
+    if rest:
+        text = re.sub(rf"(?i)(^|\s){re.escape(' '.join(rest))}(?=$|[\s,:])", "", text)
+    text = re.sub(r"\s+", " ", text).strip(" ,:")
+    return text or label
+
+
+def option_label(choice: TurnChoice, grouped: bool) -> str:
+    """A menu option's words: "Play ▸ Wangenheim (3 DP)" when `grouped`, else the label."""
+    item = item_words(choice.label, choice.group) if grouped and choice.group else choice.label
+    text = f"{choice.group}{SEP}{item}" if item != choice.label else choice.label
+    return _cut(text, 100)
+
+
+def _cut(text: str, limit: int) -> str:
+    """At most `limit` characters, cut after a word."""
+    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
+
+
+def _line(text: str | None) -> str | None:
+    """A menu option's description: at most Discord's 100 characters, cut after a word."""
+    return _cut(text, 100) if text else None
+
+
+def placeholder(names: list[str]) -> str:
+    """What a menu holds, by the groups' first words: "Draw, play, reorganize or pass…"."""
+    verbs = list(dict.fromkeys(_lower(n.split(" ", 1)[0]) for n in names if n))
+    if not verbs:
+        return "Choose your action…"
+    said = verbs[0] if len(verbs) == 1 else ", ".join(verbs[:-1]) + " or " + verbs[-1]
+    text = said[0].upper() + said[1:] + "…"
+    return text if len(text) <= 150 else "Choose what you do…"
+
+
+def _lower(word: str) -> str:
+    return word if len(word) > 1 and word[1].isupper() else word[:1].lower() + word[1:]
+
+
+# ---------------------------------------------------------------------- the items
+
+
+async def _act(
+    interaction: discord.Interaction, channel_id: int, step: int, index: int, key: str | None
+) -> None:
+    """Play the chosen legal action. A choice that is no longer legal for the caller is
+    refused with their current options; the service checks seat and turn under its lock.
+    Other members' moves do not expire it: the key names the choice."""
+    service = host(interaction).service
+
+    async def fresh(exc: BaseException) -> discord.ui.View | None:
+        if not isinstance(exc, ChoiceExpired):
+            return None
+        return await own_choices(service, channel_id, interaction.user.id)
+
+    await answer_outbox(
+        interaction, service.act_choice(channel_id, interaction.user.id, step, index, key), on_refusal=fresh
+    )
+
+
+class ActChoice(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    # older buttons carry no key: they still work at their own step
+    template=r"chan:act:(?P<channel_id>[0-9]+):(?P<step>[0-9]+):(?P<index>[0-9]+)(?::(?P<key>[0-9a-f]+))?",
+):
+    """One legal action of the player who owes, by its index in `legal_actions` at `step`
+    and its key (`TableService.choices`). Shown only privately (their ephemeral reply or
+    DM): it may name cards in their Hand."""
+
+    def __init__(
+        self, channel_id: int, step: int, index: int, label: str = "Act", key: str | None = None
+    ) -> None:
+        custom_id = ACT_ID.format(channel_id=channel_id, step=step, index=index, key=key)
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80],
+                style=discord.ButtonStyle.primary,
+                custom_id=custom_id if key else custom_id.rsplit(":", 1)[0],
+            )
+        )
+        self.channel_id, self.step, self.index, self.key = channel_id, step, index, key
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ActChoice:
+        label = item.label if isinstance(item, discord.ui.Button) else None  # the clicked button's
+        return cls(int(match["channel_id"]), int(match["step"]), int(match["index"]), label or "Act", match["key"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _act(interaction, self.channel_id, self.step, self.index, self.key)
+
+
+def _value(interaction: discord.Interaction) -> str:
+    # a select's own callback, so a select's data (the type covers every kind of interaction)
+    data = cast("SelectMessageComponentInteractionData", interaction.data or {})
+    values = data.get("values") or []
+    return str(values[0]) if values else ""
+
+
+class ActPick(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"chan:pick:(?P<channel_id>[0-9]+):(?P<step>[0-9]+):(?P<part>[0-9]+)",
+):
+    """The menus of older notices (up to five of 25 choices each): still answered, never
+    built any more. An option's value is "index:key" (or the index alone)."""
+
+    def __init__(self, channel_id: int, step: int, part: int) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=PICK_ID.format(channel_id=channel_id, step=step, part=part),
+                options=[discord.SelectOption(label="…", value="0")],
+            )
+        )
+        self.channel_id, self.step = channel_id, step
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ActPick:
+        return cls(int(match["channel_id"]), int(match["step"]), int(match["part"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        value = _value(interaction)
+        if value:
+            index, _, key = value.partition(":")
+            await _act(interaction, self.channel_id, self.step, int(index), key or None)
+
+
+class ActMenu(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"chan:menu:(?P<channel_id>[0-9]+):(?P<step>[0-9]+):(?P<path>[0-9.]*)",
+):
+    """A select of choices and groups at `path` in the tree ("" the first menu). A choice's
+    value is "index:key"; a group's "g:path:tag", which shows that group's menu."""
+
+    def __init__(
+        self,
+        channel_id: int,
+        step: int,
+        path: str = "",
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=MENU_ID.format(channel_id=channel_id, step=step, path=path),
+                placeholder=placeholder,
+                options=options or [discord.SelectOption(label="…", value="0")],
+            )
+        )
+        self.channel_id, self.step = channel_id, step
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ActMenu:
+        return cls(int(match["channel_id"]), int(match["step"]), match["path"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        value = _value(interaction)
+        if value.startswith("g:"):
+            _, path, tag = value.split(":", 2)
+            await _show(interaction, self.channel_id, path, tag)
+        elif value:
+            index, _, key = value.partition(":")
+            await _act(interaction, self.channel_id, self.step, int(index), key or None)
+
+
+class ActBack(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"chan:back:(?P<channel_id>[0-9]+):(?P<step>[0-9]+):(?P<path>[0-9.]*)",
+):
+    """Back from a group's menu to the menu at `path` (the first, when empty)."""
+
+    def __init__(self, channel_id: int, step: int, path: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Back",
+                style=discord.ButtonStyle.secondary,
+                custom_id=BACK_ID.format(channel_id=channel_id, step=step, path=path),
+            )
+        )
+        self.channel_id, self.path = channel_id, path
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ActBack:
+        return cls(int(match["channel_id"]), int(match["step"]), match["path"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _show(interaction, self.channel_id, self.path, None)
+
+
+async def _show(interaction: discord.Interaction, channel_id: int, path: str, tag: str | None) -> None:
+    """Edit the message in place to the menu at `path` of the caller's current choices;
+    a group that is gone (`tag` no longer matches) is answered with the current choices."""
+    service = host(interaction).service
+    try:
+        step, choices = await service.turn_menu(channel_id, interaction.user.id)
+    except Exception:  # a refusal (not seated) or a gone table: the usual expired answer
+        step, choices = 0, []
+    branch = find(arrange(choices), path) if len(choices) > MAX_OPTIONS and path else None
+    if path and (branch is None or (tag is not None and branch.tag() != tag)):
+        await say(interaction, CHOICE_EXPIRED, view=choices_view(channel_id, step, choices))
+        return
+    view = branch_view(channel_id, step, path, branch) if branch is not None else None
+    await interaction.response.edit_message(view=view or choices_view(channel_id, step, choices))
+
+
+# ---------------------------------------------------------------------- the views
+
+
+def _options(
+    entries: list[Entry], path: str, grouped: bool, within: str | None = None
+) -> list[discord.SelectOption]:
+    """Menu options: a group's shows its count; a choice its words ("group ▸ item" when
+    `grouped`; the item alone `within` its own group's menu) and its detail beneath."""
+    out = []
+    for n, e in enumerate(entries):
+        if isinstance(e, Branch):
+            where = f"{path}.{n}" if path else str(n)
+            label = _cut(f"{e.name}{SEP}{e.count()} choices", 100)
+            out.append(discord.SelectOption(label=label, value=f"g:{where}:{e.tag()}"))
+        else:
+            own = within is not None and e.group and within.startswith(e.group)
+            label = _cut(item_words(e.label, e.group), 100) if own else option_label(e, grouped)
+            out.append(discord.SelectOption(label=label, value=f"{e.index}:{e.key}", description=_line(e.detail)))
+    return out
+
+
+def choices_view(channel_id: int, step: int, choices: list[TurnChoice]) -> discord.ui.View | None:
+    """The first view of a decision: buttons for a few choices, one grouped menu for up
+    to 25, the menu of groups beyond; None for none."""
+    if not choices:
+        return None
+    view = discord.ui.View(timeout=None)
+    if len(choices) <= MAX_BUTTONS:
+        for c in choices:
+            view.add_item(ActChoice(channel_id, step, c.index, c.label, c.key))
+        return view
+    names = [c.group or c.label for c in choices]
+    if len(choices) <= MAX_OPTIONS:
+        grouped = len(set(names)) > 1
+        options = _options(list(choices), "", grouped)
+    else:
+        options = _options(arrange(choices), "", False)
+    view.add_item(ActMenu(channel_id, step, "", options, placeholder(names)))
+    return view
+
+
+def branch_view(channel_id: int, step: int, path: str, branch: Branch) -> discord.ui.View:
+    """A group's own menu, its options without the group's words, and Back."""
+    view = discord.ui.View(timeout=None)
+    options = _options(list(branch.entries), path, False, within=branch.name)
+    view.add_item(ActMenu(channel_id, step, path, options, _cut(f"{branch.name}…", 150)))
+    view.add_item(ActBack(channel_id, step, path.rpartition(".")[0]))
+    return view
+
+
+async def own_choices(service: TableService, channel_id: int, user_id: int) -> discord.ui.View | None:
+    """The member's current turn buttons, or None (no seat, nothing owed, or no list)."""
+    try:
+        step, choices = await service.turn_menu(channel_id, user_id)
+    except Exception:  # a refusal (not seated) or a gone table: no buttons, never an error
+        return None
+    return choices_view(channel_id, step, choices)
