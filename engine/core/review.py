@@ -65,6 +65,9 @@ class Turning:
     rating: float  # the search's value of the preferred choice, 0 to 100
     rating_chosen: float  # and of the choice made
     tries: int  # deals of what the seat could not see the search weighed
+    danger_words: str = ""  # the game's main danger ("war or mobilization cost you the game"); "" none
+    danger: float = 0.0  # the share of the search's deals after its choice that reached it
+    danger_chosen: float = 0.0  # and after the choice made
 
     @property
     def difference(self) -> float:
@@ -99,9 +102,15 @@ class Turning:
             if self.score_name
             else ""
         )
+        danger = (
+            f", and {self.danger_words} in {self.danger_chosen:.0%} of its deals after yours against {self.danger:.0%} "
+            "after it"
+            if self.danger_words and (self.danger or self.danger_chosen)
+            else ""
+        )
         return (
             f"{projected}rated your position {self.rating:.0f} against {self.rating_chosen:.0f} out of 100, "
-            f"over {self.tries} deals of what you could not see"
+            f"over {self.tries} deals of what you could not see{danger}"
         )
 
     def sentence(self) -> str:
@@ -119,7 +128,9 @@ class Turning:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Turning:
-        return cls(**{k: data[k] for k in cls.__dataclass_fields__})
+        """A turning point as `to_json` wrote it (one written before a field existed takes
+        that field's default)."""
+        return cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data})
 
 
 @dataclass
@@ -258,6 +269,9 @@ def judge(
         rating=round(100 * best.value, 1),
         rating_chosen=round(100 * chosen.value, 1),
         tries=strength.iterations,
+        danger_words=knowledge.danger_words,
+        danger=round(best.danger or 0.0, 3),
+        danger_chosen=round(chosen.danger or 0.0, 3),
     )
 
 

@@ -69,6 +69,9 @@ class Knowledge(Generic[S]):
     # The game's score in a player's words ("Prestige", "VPs"): the unit of `points`; ""
     # where the game gives its search no such projection.
     score_name: str = ""
+    # The game's main danger that `danger` looks for, as a sentence's subject and verb ("war
+    # or mobilization cost you the game"); "" where the game names none.
+    danger_words: str = ""
 
     def __init__(self, game: Game[S]):
         self.game = game
@@ -108,6 +111,11 @@ class Knowledge(Generic[S]):
         names no score."""
         return {}
 
+    def danger(self, state: S, seat: str) -> bool:
+        """Whether a state a playout stopped in (or a finished one) holds the game's main
+        danger for `seat` (`danger_words`); never, by default."""
+        return False
+
     def judged(self, state: S) -> tuple[dict[str, float], dict[str, float]]:
         """`evaluate` and `points` of one state: a game whose evaluation works its points
         out on the way gives both from one reading."""
@@ -140,13 +148,15 @@ class Strength:
 @dataclass(frozen=True)
 class Estimate:
     """What the search thinks of one choice at the root: how often it tried it, the
-    deciding seat's mean value there (in [0, 1]) and its mean projected score in the
-    game's unit (None where the game names no score)."""
+    deciding seat's mean value there (in [0, 1]), its mean projected score in the game's
+    unit (None where the game names no score) and the share of its playouts that reached
+    the game's main danger for the seat (None where the game names none)."""
 
     action: Any
     visits: int
     value: float
     points: float | None
+    danger: float | None = None
 
 
 # Named strengths for the table setting and `simulate`; "strong" is the default, sized so a
@@ -166,6 +176,7 @@ class _Node:
     available: int = 0
     value: float = 0.0
     points: float = 0.0  # the deciding seat's projected score summed (root children, by `estimates`)
+    dangers: int = 0  # playouts below it that reached the game's main danger for that seat (likewise)
     children: dict[Hashable, _Node] = field(default_factory=dict)
 
     def ucb(self, exploration: float) -> float:
@@ -220,7 +231,13 @@ class Search(Generic[S]):
             self._iterate(root, state, seat, random.Random(rng.getrandbits(64)), also=also, scored=True)
         tried = sorted(root.children.values(), key=lambda n: (n.visits, n.value), reverse=True)
         return [
-            Estimate(n.action, n.visits, n.value / n.visits, n.points / n.visits if k.score_name else None)
+            Estimate(
+                n.action,
+                n.visits,
+                n.value / n.visits,
+                n.points / n.visits if k.score_name else None,
+                n.dangers / n.visits if k.danger_words else None,
+            )
             for n in tried
             if n.visits
         ]
@@ -275,8 +292,9 @@ class Search(Generic[S]):
             n.visits += 1
             if n.seat is not None:  # every node on a path is some seat's choice; the root alone has none
                 n.value += values.get(n.seat, 0.0)
-        if path:
+        if path and scored:
             path[0].points += points.get(seat, 0.0)
+            path[0].dangers += bool(k.danger_words) and k.danger(state, seat)
 
     def _rollout(self, state: S, rng: random.Random, scored: bool = False) -> tuple[dict[str, float], dict[str, float]]:
         k = self.knowledge

@@ -47,7 +47,7 @@ from .fast_policy import (
     tree_cap,
 )
 from .hidden import deal_unseen
-from .prospects import projected_prestige, solo_value, win_chances
+from .prospects import projected_prestige, solo_value, tension_after_week, win_chances
 from .state import CrisisState, Player
 from .weeks import PRESTIGE_THRESHOLD, WAR_TENSION
 from .worth import (
@@ -67,6 +67,7 @@ from .worth import (
 class CrisisKnowledge(Knowledge[CrisisState]):
     horizon = 40
     score_name = "Prestige"
+    danger_words = "war or mobilization cost you the game"
 
     @staticmethod
     def horizon_for(players: int) -> int:
@@ -189,6 +190,11 @@ class CrisisKnowledge(Knowledge[CrisisState]):
     def points(self, state: CrisisState) -> dict[str, float]:
         """The Prestige each statesman can expect at the end, as `evaluate` reads it."""
         return {p.seat: projected_prestige(state, p) for p in state.players.values()}
+
+    def danger(self, state: CrisisState, seat: str) -> bool:
+        """The statesman has lost, or this Week's Score Track Tension brings war (as `evaluate` counts it)."""
+        p = state.player_of(seat)
+        return p is not None and (p.lost is not None or tension_after_week(state, p) >= WAR_TENSION)
 
     def terminal(self, state: CrisisState, outcome: Outcome) -> dict[str, float]:
         if state.solo:

@@ -140,3 +140,18 @@ def test_a_turning_point_names_its_score_in_words() -> None:
     assert "rated your position 60 against 40 out of 100, over 48 deals" in text
     same = Turning(3, "", "Pass", "Bid", 5.2, 5.0, "Prestige", 60.0, 40.0, 48).sentence()
     assert same.startswith("You chose Pass.") and "worth about as much Prestige" in same
+
+
+def test_a_turning_point_names_the_game_s_main_danger_where_the_search_met_it() -> None:
+    kwargs = dict(danger_words="war or mobilization cost you the game", danger=0.0, danger_chosen=0.25)
+    text = Turning(9, "Week 5", "Play Hoyos (3 DP)", "Pass", 14.0, 12.0, "Prestige", 70.0, 40.0, 24, **kwargs).sentence()
+    assert text.endswith(
+        "over 24 deals of what you could not see, and war or mobilization cost you the game in 25% of its deals "
+        "after yours against 0% after it."
+    )
+    calm = Turning(9, "Week 5", "Play Hoyos (3 DP)", "Pass", 14.0, 12.0, "Prestige", 70.0, 40.0, 24, danger_words="war")
+    assert "war" not in calm.sentence()  # met in none of the deals: not said
+    old = calm.to_json()
+    for name in ("danger_words", "danger", "danger_chosen"):
+        del old[name]
+    assert Turning.from_json(old).danger_words == ""  # a review stored before the field existed
