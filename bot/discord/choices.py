@@ -71,12 +71,13 @@ class Branch:
 
     name: str
     entries: tuple[Entry, ...]
+    part: str = ""  # "1 of 3", for a group of more than 25 listed in parts
 
     def count(self) -> int:
         return sum(e.count() if isinstance(e, Branch) else 1 for e in self.entries)
 
     def tag(self) -> str:
-        return hashlib.blake2b(self.name.encode(), digest_size=3).hexdigest()
+        return hashlib.blake2b(f"{self.name}|{self.part}".encode(), digest_size=3).hexdigest()
 
 
 Entry = TurnChoice | Branch
@@ -100,14 +101,19 @@ def arrange(choices: list[TurnChoice]) -> list[Entry]:
             continue
         parts = _parts(members)
         for n, part in enumerate(parts, 1):
-            entries.append(Branch(f"{name} ({n} of {len(parts)})" if len(parts) > 1 else name, tuple(part)))
+            entries.append(Branch(name, tuple(part), f"{n} of {len(parts)}" if len(parts) > 1 else ""))
     while len(entries) > MAX_OPTIONS:
         entries = [Branch(f"{_name(run[0])} … {_name(run[-1])}", tuple(run)) for run in _parts(entries)]
     return entries
 
 
 def _name(entry: Entry) -> str:
-    return entry.name if isinstance(entry, Branch) else entry.label
+    return entry.name if isinstance(entry, Branch) else _full(entry)
+
+
+def _full(choice: TurnChoice) -> str:
+    """The engine's whole label (a button's is cut to 80 characters)."""
+    return choice.full or choice.label
 
 
 def find(entries: list[Entry], path: str) -> Branch | None:
@@ -139,9 +145,17 @@ def item_words(label: str, group: str) -> str:
 
 def option_label(choice: TurnChoice, grouped: bool) -> str:
     """A menu option's words: "Play ▸ Wangenheim (3 DP)" when `grouped`, else the label."""
-    item = item_words(choice.label, choice.group) if grouped and choice.group else choice.label
-    text = f"{choice.group}{SEP}{item}" if item != choice.label else choice.label
-    return _cut(text, 100)
+    item = item_words(_full(choice), choice.group) if grouped and choice.group else _full(choice)
+    return _joined(choice.group, item) if item != _full(choice) else _cut(_full(choice), 100)
+
+
+def _joined(head: str, tail: str) -> str:
+    """ "head ▸ tail" in an option's 100 characters, cutting the head first: the tail is
+    what tells the options of one group apart."""
+    room = 100 - len(SEP) - len(tail)
+    if len(head) <= room:
+        return f"{head}{SEP}{tail}"
+    return f"{_cut(head, room)}{SEP}{tail}" if room >= 20 else _cut(f"{head}{SEP}{tail}", 100)
 
 
 def _cut(text: str, limit: int) -> str:
@@ -155,8 +169,10 @@ def _line(text: str | None) -> str | None:
 
 
 def placeholder(names: list[str]) -> str:
-    """What a menu holds, by the groups' first words: "Draw, play, reorganize or pass…"."""
-    verbs = list(dict.fromkeys(_lower(n.split(" ", 1)[0]) for n in names if n))
+    """What a menu holds, by the groups' first words: "Draw, play, reorganize or pass…";
+    a group alone with its first word keeps a name of two ("Keep, Delegation Head or …")."""
+    firsts = [n.split(" ")[0] for n in dict.fromkeys(n for n in names if n)]
+    verbs = list(dict.fromkeys(_said(n, firsts.count(n.split(" ")[0]) == 1) for n in names if n))
     if not verbs:
         return "Choose your action…"
     said = verbs[0] if len(verbs) == 1 else ", ".join(verbs[:-1]) + " or " + verbs[-1]
@@ -164,8 +180,11 @@ def placeholder(names: list[str]) -> str:
     return text if len(text) <= 150 else "Choose what you do…"
 
 
-def _lower(word: str) -> str:
-    return word if len(word) > 1 and word[1].isupper() else word[:1].lower() + word[1:]
+def _said(group: str, alone: bool) -> str:
+    words = group.split(" ")
+    if alone and len(words) > 1 and words[1][:1].isupper():
+        return " ".join(words[:2])
+    return words[0] if len(words[0]) > 1 and words[0][1].isupper() else words[0][:1].lower() + words[0][1:]
 
 
 # ---------------------------------------------------------------------- the items
@@ -352,13 +371,23 @@ def _options(
     for n, e in enumerate(entries):
         if isinstance(e, Branch):
             where = f"{path}.{n}" if path else str(n)
-            label = _cut(f"{e.name}{SEP}{e.count()} choices", 100)
-            out.append(discord.SelectOption(label=label, value=f"g:{where}:{e.tag()}"))
+            label, held = _joined(e.name, f"{e.count()} choices" + (f" ({e.part})" if e.part else "")), _held(e)
+            out.append(discord.SelectOption(label=label, value=f"g:{where}:{e.tag()}", description=held))
         else:
             own = within is not None and e.group and within.startswith(e.group)
-            label = _cut(item_words(e.label, e.group), 100) if own else option_label(e, grouped)
+            label = _cut(item_words(_full(e), e.group), 100) if own else option_label(e, grouped)
             out.append(discord.SelectOption(label=label, value=f"{e.index}:{e.key}", description=_line(e.detail)))
     return out
+
+
+def _held(branch: Branch) -> str | None:
+    """Under a group's option, what it holds: "Wangenheim (3 DP) … Conrad (4 DP)"."""
+    first, last = branch.entries[0], branch.entries[-1]
+
+    def words(e: Entry) -> str:
+        return e.name if isinstance(e, Branch) else item_words(_full(e), e.group)
+
+    return _line(f"{words(first)} … {words(last)}")
 
 
 def choices_view(channel_id: int, step: int, choices: list[TurnChoice]) -> discord.ui.View | None:
@@ -385,7 +414,8 @@ def branch_view(channel_id: int, step: int, path: str, branch: Branch) -> discor
     """A group's own menu, its options without the group's words, and Back."""
     view = discord.ui.View(timeout=None)
     options = _options(list(branch.entries), path, False, within=branch.name)
-    view.add_item(ActMenu(channel_id, step, path, options, _cut(f"{branch.name}…", 150)))
+    part = f" ({branch.part})" if branch.part else ""
+    view.add_item(ActMenu(channel_id, step, path, options, _cut(f"{branch.name}{part}…", 150)))
     view.add_item(ActBack(channel_id, step, path.rpartition(".")[0]))
     return view
 

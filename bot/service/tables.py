@@ -115,17 +115,23 @@ class TurnChoice:
     key: str
     group: str = ""
     detail: str = ""
+    full: str = ""  # the engine's whole label, for a menu's 100 characters
 
 
 def turn_choices(game: Any, state: Any, seat: str, phase: str) -> list[TurnChoice]:
     """`seat`'s legal actions in the decision `phase` it owes, listed for its turn buttons."""
     legal = game.legal_actions(state, seat)
-    labels = button_labels([game.action_label(state, seat, x) for x in legal])
+    full = [game.action_label(state, seat, x) for x in legal]
     return [
         TurnChoice(
-            i, label, choice_key(game, phase, x), game.action_group(state, seat, x), game.action_detail(state, seat, x)
+            i,
+            label,
+            choice_key(game, phase, x),
+            game.action_group(state, seat, x),
+            game.action_detail(state, seat, x),
+            whole,
         )
-        for i, (label, x) in enumerate(zip(labels, legal, strict=True))
+        for i, (label, whole, x) in enumerate(zip(button_labels(full), full, legal, strict=True))
     ]
 
 

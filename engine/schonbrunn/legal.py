@@ -301,8 +301,8 @@ def group(state: SchonbrunnState, seat: str, action: Any) -> str:
             return "Delegation Head" if action.target is not None else "Keep"
         case A.Minister():
             return "Foreign Minister" if action.objective is not None else "Keep"
-        case A.TieBreak():
-            return "Order the tie"
+        case A.TieBreak():  # by who is placed first: 24 orders each among five
+            return "Place " + label(state, seat, action).split(" ahead of ", 1)[0] + " first"
     return ""
 
 

@@ -184,8 +184,8 @@ def test_many_choices_go_in_one_select_menu_of_groups_of_at_most_25():
     view = choices_view(123456789012345678, 4321, choices)
     (menu,) = [m.item for m in view.children]
     assert [o.label for o in menu.options] == [
-        "Seize the Initiative (1 of 2) ▸ 25 choices",
-        "Seize the Initiative (2 of 2) ▸ 5 choices",
+        "Seize the Initiative ▸ 25 choices (1 of 2)",
+        "Seize the Initiative ▸ 5 choices (2 of 2)",
     ]
     assert len(menu.custom_id) <= 100 and menu.custom_id.startswith("chan:menu:")
     few = choices_view(1, 2, choices[:3])

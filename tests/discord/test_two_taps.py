@@ -198,9 +198,9 @@ def test_beyond_25_the_first_tap_chooses_a_group_and_the_second_its_choice():
 
     huge = [_choice(i, "Activate", f"Activate Treaty with Aid, target {i}") for i in range(60)]
     assert [o.label for o in choices_view(1, 2, huge).children[0].item.options] == [
-        "Activate (1 of 3) ▸ 25 choices",
-        "Activate (2 of 3) ▸ 25 choices",
-        "Activate (3 of 3) ▸ 10 choices",
+        "Activate ▸ 25 choices (1 of 3)",
+        "Activate ▸ 25 choices (2 of 3)",
+        "Activate ▸ 10 choices (3 of 3)",
     ]
     assert set(walk(2, huge).values()) == {2}
 
