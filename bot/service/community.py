@@ -25,11 +25,8 @@ table access, the members' preferences (forgetting resets them) and the clock.
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from engine import games
@@ -38,9 +35,11 @@ from engine.core import GameError
 from ..render.text import escape, timestamp
 from ..store import NotifyPrefs
 from ..store.community_rows import DirectoryRow, FinishedGame, FinishedSeat
+from . import community_texts as ct
 from . import signups
 from .audience import EVERY_CHANNEL, Reader, Seen
-from .signups import LobbyNews, jump, option_text
+from .community_texts import file_name, game_title, rating_text
+from .signups import LobbyNews, jump
 from .tablebase import TableError
 
 if TYPE_CHECKING:
@@ -50,7 +49,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Community", "DirectoryPage", "EVERY_CHANNEL", "FinishedFile", "FORMER_MEMBER", "JoinOffer", "PAGE", "Reader", "Server",
-    "file_name", "jump", "rating_text",
+    "file_name", "game_title", "jump", "rating_text",
 ]
 
 PAGE = 10  # games, ratings or tables a page
@@ -98,13 +97,6 @@ class JoinOffer:
     choose: bool  # a nation asked for can count: offer the nations
 
 
-def game_title(game_id: str) -> str:
-    try:
-        return games.get(game_id).title
-    except GameError:
-        return game_id
-
-
 def _game(game: str | None) -> str | None:
     """A game's id from what was typed, or a refusal naming the games."""
     if not game:
@@ -117,11 +109,6 @@ def _game(game: str | None) -> str | None:
 
 def _pages(total: int) -> int:
     return max(1, -(-total // PAGE))
-
-
-def wins_text(wins: float) -> str:
-    """Wins as counted: whole, or to a tenth where members shared a seat."""
-    return f"{wins:g}" if float(wins).is_integer() else f"{wins:.1f}"
 
 
 class Community:
@@ -163,7 +150,7 @@ class Community:
         seen = Seen(self.store.community, guild_id, reader)
         rows, more = await seen.history(game=game, user_id=user_id, offset=(page - 1) * PAGE, limit=PAGE)
         if not rows:
-            what = f" of {game_title(game)}" if game else ""
+            what = f" of {ct.game_title(game)}" if game else ""
             return f"No finished games{what} on this page." if page > 1 else f"No finished games{what} yet."
         lines = [f"**Finished games**, newest first (page {page}):"]
         for g, seats in rows:
@@ -178,13 +165,13 @@ class Community:
 
     def _history_line(self, g: FinishedGame, seats: list[FinishedSeat]) -> str:
         """A finished game in two short lines: number, game, date; who won, who else, where."""
-        winners = _players([s for s in seats if s.rank == 1])
-        others = ", ".join(dict.fromkeys(_played_by([s]) for s in seats if s.rank != 1))
+        winners = ct.players_text([s for s in seats if s.rank == 1])
+        others = ", ".join(dict.fromkeys(ct.played_by([s]) for s in seats if s.rank != 1))
         rated = "" if g.counted else " · not rated"
         won = f"Won by {winners}" if winners else "Nobody won"
         return (
-            f"**#{g.id} {game_title(g.game)}** · {timestamp(g.finished_at, 'd')}{rated}\n"
-            f"{won}" + (f", against {others}" if others else "") + f". {_link(g)}"
+            f"**#{g.id} {ct.game_title(g.game)}** · {timestamp(g.finished_at, 'd')}{rated}\n"
+            f"{won}" + (f", against {others}" if others else "") + f". {ct.finished_link(g)}"
         )
 
     async def finished(self, reader: Reader, guild_id: int, game_id: int) -> tuple[str, dict[str, Any]]:
@@ -195,15 +182,15 @@ class Community:
             raise TableError(f"This server has no finished game #{game_id}; /community history lists them.")
         g, seats = found
         rated = "" if g.counted else "; not rated"
-        lines = [f"**#{g.id} {game_title(g.game)}**, finished {timestamp(g.finished_at, 'D')}{rated}."]
+        lines = [f"**#{g.id} {ct.game_title(g.game)}**, finished {timestamp(g.finished_at, 'D')}{rated}."]
         if g.reason:
             lines.append(f"{g.reason[:1].upper()}{g.reason[1:].rstrip('.')}.")
         for st in sorted(g.outcome.get("standings", []), key=lambda s: (s["rank"], -s["score"])):
             here = [s for s in seats if s.seat == st["seat"]]
             label = here[0].label if here else st["seat"]
-            lines.append(f"{st['rank']}. {_played_by(here) or 'nobody'} as {label}: {st['score']:g}")
-        lines += ["", f"-# Where it was played: {_link(g)}"]
-        return "\n".join(lines), _record(g, seats)
+            lines.append(f"{st['rank']}. {ct.played_by(here) or 'nobody'} as {label}: {st['score']:g}")
+        lines += ["", f"-# Where it was played: {ct.finished_link(g)}"]
+        return "\n".join(lines), ct.finished_record(g, seats)
 
     async def finished_file(self, reader: Reader, guild_id: int, game_id: int) -> FinishedFile | None:
         """What a finished game's file is made from, if the reader may see the game: its
@@ -219,7 +206,7 @@ class Community:
             here = t.row.status == "finished" and t.row.created_at == g.created_at
         except TableError:
             here = False
-        return FinishedFile(game_title(g.game), g.channel_id, g.finished_at, here)
+        return FinishedFile(ct.game_title(g.game), g.channel_id, g.finished_at, here)
 
     # -- ratings ---------------------------------------------------------------------------
     async def leaderboard(self, reader: Reader, guild_id: int, game: str, page: int = 1) -> str:
@@ -229,14 +216,14 @@ class Community:
             raise TableError("Name a game, e.g. /community leaderboard game:crisis1914.")
         page = max(1, page)
         rows, total = await Seen(self.store.community, guild_id, reader).ratings(game_id, (page - 1) * PAGE, PAGE)
-        title = game_title(game_id)
+        title = ct.game_title(game_id)
         if not rows:
             return f"Nobody has a rating in {title} on this server yet." if page == 1 else "No one on this page."
         lines = [f"**{title} leaderboard** (page {page} of {_pages(total)})"]
         for n, r in enumerate(rows, (page - 1) * PAGE + 1):
-            won = f", {wins_text(r.wins)} won" if r.wins else ""
-            lines.append(f"{n}. {escape(r.name)}: rating {rating_text(r.ordinal)} · {_count(r.games, 'game')}{won}")
-        lines += ["", RATING_NOTE]
+            won = f", {ct.wins_text(r.wins)} won" if r.wins else ""
+            lines.append(f"{n}. {escape(r.name)}: rating {ct.rating_text(r.ordinal)} · {ct.count(r.games, 'game')}{won}")
+        lines += ["", ct.RATING_NOTE]
         if page < _pages(total):
             lines.append(f"-# More: /community leaderboard game:{game_id} page:{page + 1}")
         return "\n".join(lines)
@@ -319,13 +306,13 @@ class Community:
         hidden = await self.store.community.is_hidden(user_id)
         lines = [f"**{escape(name)}**" + (" (hidden from the leaderboards)" if hidden else "")]
         for game in sorted({r["game"] for r in record} | set(abandoned) | set(ratings), key=game_title):
-            lines += _game_lines(game, [r for r in record if r["game"] == game], abandoned.get(game, 0), ratings)
+            lines += ct.game_lines(game, [r for r in record if r["game"] == game], abandoned.get(game, 0), ratings)
         if len(lines) == 1:
             lines.append("No finished or abandoned games on this server yet.")
-        lines.append(_pace(record))
+        lines.append(ct.pace(record))
         lines += await self._current(reader, guild_id, user_id)
         if ratings:
-            lines += ["", RATING_NOTE]
+            lines += ["", ct.RATING_NOTE]
         return "\n".join(lines)
 
     async def _current(self, reader: Reader, guild_id: int, user_id: int) -> list[str]:
@@ -379,9 +366,9 @@ class Community:
             found = await self._rows(server, game)
             rows += [(server, r) for r in found]
         if open_seat:
-            rows = [(n, r) for n, r in rows if r.status == "lobby" and r.seated < _most(r.game)]
+            rows = [(n, r) for n, r in rows if r.status == "lobby" and r.seated < ct.most_players(r.game)]
         rows.sort(
-            key=lambda sr: ((sr[0].name or "").casefold(), game_title(sr[1].game), order.get(sr[1].status, 3), sr[1].channel_id)
+            key=lambda sr: ((sr[0].name or "").casefold(), ct.game_title(sr[1].game), order.get(sr[1].status, 3), sr[1].channel_id)
         )
         if not rows:
             return DirectoryPage("No tables with an open seat here." if open_seat else "No tables here that you can see.")
@@ -397,7 +384,7 @@ class Community:
                 heading = server.name
                 lines.append(f"__{escape(server.name)}__")
             me = server.reader.user_id
-            lines.append(_table_line(t, me))
+            lines.append(ct.table_line(t, me))
             if signups.free_seats(t) and (me is None or t.seat_of(me) is None):
                 shown.joinable.append((t.row.channel_id, t.game.title))
         if page < _pages(len(rows)):
@@ -443,7 +430,7 @@ class Community:
         if game_id is None:
             raise TableError("Name a game, e.g. /community watch game:origins.")
         await self.store.community.set_watch(guild_id, game_id, user_id, on)
-        title = game_title(game_id)
+        title = ct.game_title(game_id)
         if on:
             return (
                 f"You will be told when a table of {title} opens on this server (by DM, or by a mention "
@@ -481,157 +468,3 @@ class Community:
     async def keep_entry(self, news: LobbyNews, message_id: int | None) -> None:
         """The front end showed `news` (its entry's message, if any): kept for next time."""
         await signups.keep(self.store, news, message_id)
-
-
-def _most(game: str) -> int:
-    try:
-        return games.get(game).max_players
-    except GameError:
-        return 0
-
-
-def _table_line(t: LoadedTable, reader: int | None = None) -> str:
-    """One table in the directory: its game, channel, host, state and what is happening
-    there; "You are seated" where the reader sits, and how to join where they could."""
-    head = f"• **{t.game.title}** in <#{t.row.channel_id}>, hosted by {signups.host_name(t)}"
-    me = t.seat_of(reader) if reader is not None else None
-    if t.row.status == "lobby":
-        free = signups.free_seats(t)
-        options = option_text(t)
-        rated = "" if t.row.meta.get("rated", True) else " Not rated."
-        join = " You are seated." if me else (f" {free} open: /game join there." if free else " Full.")
-        return (
-            f"{head}: gathering players, {len(t.seats)} of {t.game.max_players} seated.{join}"
-            + (f" Options: {options}." if options else "")
-            + rated
-        )
-    seated = f" You play {t.label(me.seat)}." if me is not None and me.seat else ""
-    if t.row.status == "paused":
-        return f"{head}: paused.{seated}"
-    due = {d.phase: d.due_at for d in t.deadlines}
-    waiting = []
-    for p in t.prompts:
-        when = f", due {timestamp(due[p.phase])}" if p.phase in due else ""
-        waiting.append(f"{t.who(p.seat)} ({t.label(p.seat)}){when}")
-    return f"{head}: waiting for {'; '.join(dict.fromkeys(waiting)) or 'nobody'}.{seated}"
-
-
-def _game_lines(game: str, record: list[dict[str, Any]], abandoned: int, ratings: dict) -> list[str]:
-    """A game in a member's profile: what they finished, won and abandoned, their rating;
-    the nations they played. No count of nothing."""
-    finished = sum(r["games"] for r in record)
-    won = sum(r["wins"] for r in record)
-    counts = [f"{finished} finished"] if finished else []
-    counts += [f"{wins_text(won)} won"] if won else []
-    counts += [f"{abandoned} abandoned"] if abandoned else []
-    rating = ratings.get(game)
-    if rating:
-        counts.append(f"rating {rating_text(rating.ordinal)}")
-    lines = [f"**{game_title(game)}**: {', '.join(counts) or 'no games yet'}."]
-    nations = [
-        f"{r['label']} {_times(r['games'])}" + (f" ({wins_text(r['wins'])} won)" if r["wins"] else "")
-        for r in record
-        if r["games"]
-    ]
-    if nations:
-        lines.append(f"Played as {', '.join(nations)}.")
-    return lines
-
-
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
-def _duration(seconds: float) -> str:
-    if seconds < 90:
-        return f"{seconds:.0f} seconds"
-    if seconds < 90 * 60:
-        return f"{seconds / 60:.0f} minutes"
-    if seconds < 36 * 3600:
-        return f"{seconds / 3600:.1f} hours"
-    return f"{seconds / 86400:.1f} days"
-
-
-def _times(n: int) -> str:
-    return {1: "once", 2: "twice"}.get(n, f"{n} times")
-
-
-def _pace(record: list[dict[str, Any]]) -> str:
-    """How fast the member answers and how often they miss a deadline, in finished games;
-    "not enough data yet" when nothing was measured."""
-    decisions = sum(r["decisions"] for r in record)
-    missed = sum(r["missed"] for r in record)
-    waited = sum(r["answer_seconds"] for r in record)
-    if not decisions or waited / decisions < 1:  # nothing measured (moves the clock never saw)
-        return "Answer time: not enough data yet."
-    line = f"Answers a turn in {_duration(waited / decisions)} on average"
-    if missed:
-        return f"{line}; misses {100 * missed / (decisions + missed):.1f} deadlines in 100."
-    return f"{line}; has missed no deadline."
-
-
-def rating_text(ordinal: float) -> str:
-    """A rating as the leaderboard shows it: a whole number, never below 0 (a newcomer's
-    cautious estimate dips under it after a loss or two)."""
-    return str(max(0, round(ordinal)))
-
-
-RATING_NOTE = (
-    "-# A rating starts at 0 and rises with wins, and with games played as they make it surer: "
-    "an average player reaches about 12 after 50 games. Below 0 shows as 0."
-)
-
-
-def _link(g: FinishedGame) -> str:
-    """Where a finished game was played: a short link a phone taps, to its last message."""
-    if not g.guild_id:
-        return f"<#{g.channel_id}>"
-    return f"[Go to the end]({jump(g.guild_id, g.channel_id, g.message_id)})"
-
-
-def file_name(title: str, channel: str, when: float, ext: str) -> str:
-    """A file named for people and safe on every file system: game, channel, date
-    ("Crisis-1914 #balkans 2026-12-06.html")."""
-    day = datetime.fromtimestamp(when, UTC).strftime("%Y-%m-%d")
-    parts = [title.replace(": ", "-"), f"#{channel}" if channel else "", day]
-    plain = unicodedata.normalize("NFKD", " ".join(p for p in parts if p)).encode("ascii", "ignore").decode()
-    safe = re.sub(r"[^A-Za-z0-9 #()._-]+", "-", plain).strip(" .-")
-    return f"{safe or 'game'}.{ext}"
-
-
-def _players(seats: list[FinishedSeat]) -> str:
-    """Who played these seats, each with the seat they played: "alice as Russia"."""
-    by_seat: dict[str, list[FinishedSeat]] = {}
-    for s in seats:
-        by_seat.setdefault(s.seat, []).append(s)
-    return ", ".join(f"{_played_by(rows)} as {rows[0].label}" for rows in by_seat.values())
-
-
-def _played_by(rows: list[FinishedSeat]) -> str:
-    """A seat's players by their share of its decisions: "alice", "alice (4 of 10 decisions)
-    and bob (6 of 10 decisions)"."""
-    if len(rows) == 1:
-        return escape(rows[0].name)
-    total = max(rows[0].seat_decisions, 1)
-    return " and ".join(f"{escape(s.name)} ({s.decisions + s.missed} of {total} decisions)" for s in rows)
-
-
-def _record(g: FinishedGame, seats: list[FinishedSeat]) -> dict[str, Any]:
-    """A finished game as the archive keeps it, for a member to download."""
-    return {
-        "format": "chancellery-finished-game/1",
-        "game": g.game,
-        "title": game_title(g.game),
-        "number": g.id,
-        "finished_at": g.finished_at,
-        "rated": g.counted,
-        "outcome": g.outcome,
-        "seats": [
-            {
-                "seat": s.seat, "nation": s.label, "player": s.name, "automatic": s.automatic,
-                "rank": s.rank, "score": s.score, "decisions": s.decisions, "missed_deadlines": s.missed,
-                "seat_decisions": s.seat_decisions, "automatic_decisions": s.seat_automatic, "win": s.win,
-            }
-            for s in seats
-        ],
-    }
