@@ -258,3 +258,36 @@ def _name(code: str) -> str:
     from engine.origins import content
 
     return content.names()[code]
+
+
+async def test_a_group_opened_after_the_decision_passed_answers_with_the_current_choices(env, store):
+    """A group's option is a place in the choices of the decision it was made for: once the
+    table has moved on, opening it changes nothing and says the choice has expired."""
+    table = OriginsTable(env, store, players=3)
+    await table.start(1914)
+    state = await table.state()
+    seat = ORIGINS.prompts(state)[0].seat
+    member = table.members[table.seats[seat]]
+    mine = await member.slash(table.channel, "game me")
+    menu = mine.response.components[0]["components"][0]
+    group = next(o for o in menu["options"] if o["value"].startswith("g:"))
+    await table.order(seat, "pass")
+    moved = await table.state()
+    assert seat not in {p.seat for p in ORIGINS.prompts(moved)}
+
+    late = await member.select(mine.response.message, [group["value"]], custom_id=menu["custom_id"])
+    assert late.ephemeral and late.response.content.startswith("That choice has expired"), late.response.content
+    assert await table.state() == moved
+
+
+def test_the_menus_ids_are_read_back_after_a_restart():
+    """The bot registers these items' templates: every id a view carries must match its own."""
+    bids = [_choice(0, "Pass", "Pass")] + [_choice(i, f"Move {i % 3}", f"Bid {i}") for i in range(1, 40)]
+    top = choices_view(7, 8, bids)
+    value = top.children[0].item.options[1].value
+    _, path, _ = value.split(":")
+    inner = branch_view(7, 8, path, find(arrange(bids), path))
+    for item in [*top.children, *inner.children]:
+        found = type(item).__discord_ui_compiled_template__.fullmatch(item.custom_id)
+        assert found is not None and int(found["channel_id"]) == 7 and int(found["step"]) == 8
+    assert inner.children[1].custom_id == "chan:back:7:8:"
