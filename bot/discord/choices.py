@@ -356,7 +356,23 @@ async def _show(interaction: discord.Interaction, channel_id: int, path: str, ta
         await say(interaction, CHOICE_EXPIRED, view=choices_view(channel_id, step, choices))
         return
     view = branch_view(channel_id, step, path, branch) if branch is not None else None
-    await interaction.response.edit_message(view=view or choices_view(channel_id, step, choices))
+    view = view or choices_view(channel_id, step, choices)
+    for button in _kept(interaction):  # /game me keeps its Full status button
+        view = view or discord.ui.View(timeout=None)
+        view.add_item(button)
+    await interaction.response.edit_message(view=view)
+
+
+def _kept(interaction: discord.Interaction) -> list[discord.ui.Button[Any]]:
+    """The message's Full status button, as it was: its registered item (views.py)
+    answers it by its id, as on any message."""
+    rows = interaction.message.components if interaction.message is not None else []
+    return [
+        discord.ui.Button(label=c.label, style=c.style, custom_id=c.custom_id)
+        for row in rows
+        for c in getattr(row, "children", [])
+        if isinstance(c, discord.components.Button) and (c.custom_id or "").startswith("chan:full:")
+    ]
 
 
 # ---------------------------------------------------------------------- the views

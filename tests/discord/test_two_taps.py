@@ -291,3 +291,19 @@ def test_the_menus_ids_are_read_back_after_a_restart():
         found = type(item).__discord_ui_compiled_template__.fullmatch(item.custom_id)
         assert found is not None and int(found["channel_id"]) == 7 and int(found["step"]) == 8
     assert inner.children[1].custom_id == "chan:back:7:8:"
+
+
+async def test_opening_a_group_in_game_me_keeps_its_full_status_button(env, store):
+    table = OriginsTable(env, store, players=3)
+    await table.start(1914)
+    state = await table.state()
+    member = table.members[table.seats[ORIGINS.prompts(state)[0].seat]]
+    mine = await member.slash(table.channel, "game me")
+    menu = mine.response.components[0]["components"][0]
+    group = next(o for o in menu["options"] if o["value"].startswith("g:"))
+    opened = await member.select(mine.response.message, [group["value"]], custom_id=menu["custom_id"])
+    ids = [c.get("custom_id", "") for row in opened.response.components for c in row["components"]]
+    assert [i.split(":")[1] for i in ids] == ["menu", "back", "full"], ids
+    assert await table.state() == state
+    status = await member.click(mine.response.message, custom_id=ids[-1])
+    assert status.ephemeral and "Origins" in status.response.content, status.response.content
