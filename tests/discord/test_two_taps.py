@@ -122,7 +122,9 @@ def survey(game_ids: tuple[str, ...] = tuple(PLAYERS)) -> dict[tuple[str, str], 
 
 def _before(choices: int) -> str:
     """The earlier layout: 20 buttons, then up to five menus of 25, the rest by command."""
-    return "1" if choices <= 125 else "slash command"
+    if choices <= 20:
+        return "1 (a button)"
+    return f"1 (in one of {-(-choices // 25)} menus)" if choices <= 125 else "by slash command only"
 
 
 KINDS = {  # the decisions each game's seeded games must reach, at least
