@@ -7,10 +7,12 @@
   play, deliberate or pass…"). One tap to choose.
 - More: the select lists the groups, each with its count ("Move Russia ▸ 10 choices");
   choosing one edits the message in place to that group's own select, with a Back button.
-  Two taps. A group of more than 25 is listed in parts of 25 ("(1 of 3)"); a group of one
-  plays at once. Only where even the groups and their parts are more than 25 does a third
-  level group them by their span (`arrange`): no game's decision reaches it today
-  (tests/discord/test_two_taps.py counts every decision of every game).
+  Two taps. A group of more than 25 is listed in parts of 25 ("▸ 25 choices (1 of 7)"); a
+  group of one plays at once. Only where the groups and their parts are more than 25 does
+  a third level gather them in runs of 25 (`arrange`): two menus of 25 hold at most 625
+  choices, and only Schönbrunn's Treaty activations at four to six players list more
+  (thousands of target combinations). tests/discord/test_two_taps.py walks every decision
+  of seeded games of each title at two and three players (Schönbrunn: three).
 
 Every item is a `DynamicItem` keyed by the channel and the step: it keeps working after a
 restart, and every click re-reads the table. An option plays "index:key" (the service's
