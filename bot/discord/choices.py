@@ -1,5 +1,5 @@
 """Turn buttons and menus: a player's legal actions under their turn notice (DM) and in
-`/game me`, every one at most two taps away (docs/architecture.md §3, the front ends).
+`/game me`, every one at most two taps away (docs/architecture.md §6, front ends).
 
 - Up to five choices: one row of buttons, one tap.
 - Up to 25: one select menu, its options grouped by what they do ("Play ▸ Wangenheim
