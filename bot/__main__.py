@@ -317,7 +317,7 @@ def _cmd_pacing(args: argparse.Namespace, stdout: TextIO) -> int:
             "pacing: --games must be at least 1, sessions at least 0 and hours more than 0", file=sys.stderr
         )
         return 2
-    from bot.service.tablebase import Settings
+    from bot.service.settings import Settings
 
     model = VisitModel(sessions_per_week=args.sessions_per_week, session_hours=args.session_hours)
     settings = Settings(between_sessions=args.between_sessions)

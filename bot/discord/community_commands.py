@@ -23,7 +23,7 @@ from discord import app_commands
 
 from bot.service.audience import Reader
 from bot.service.community import Community, Server, file_name
-from bot.service.tablebase import TableError
+from bot.service.errors import TableError
 
 from .context import is_admin, may_open, reader_of, refuse_in_dms, table_channel_id
 from .host import host

@@ -23,7 +23,7 @@ import discord
 from bot.render.pictures import Picture
 from bot.render.text import split_message
 from bot.service.outbox import Outbox
-from bot.service.tablebase import track_saves
+from bot.service.saved import track_saves
 from bot.service.tables import TableError
 from engine.core.errors import GameError
 

@@ -14,7 +14,7 @@ from discord import app_commands
 
 from bot.render.text import MESSAGE_LIMIT
 from bot.service import reference, verbs
-from bot.service.tablebase import Settings
+from bot.service.settings import Settings
 from engine import games
 
 from .context import is_admin, refuse_in_dms, table_channel_id

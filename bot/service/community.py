@@ -39,8 +39,8 @@ from . import community_texts as ct
 from . import signups
 from .audience import EVERY_CHANNEL, Reader, Seen
 from .community_texts import file_name, game_title, rating_text
+from .errors import TableError
 from .signups import LobbyNews, jump
-from .tablebase import TableError
 
 if TYPE_CHECKING:
     from ..store import Store

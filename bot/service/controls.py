@@ -25,19 +25,12 @@ from engine.core.words import counted
 from ..process.logsafe import log_game_failure
 from ..render import escape, seat_list
 from ..store import SeatHistoryRow, SeatRow
+from .errors import NOT_SEATED, OVER, TableError, host_only
 from .gallery import setup_again
 from .loaded import started_state
 from .outbox import Outbox, Post
+from .phases import deadlines_after, phase_seconds, reminder_times
 from .play import automatic_row, order_text
-from .tablebase import (
-    NOT_SEATED,
-    OVER,
-    TableError,
-    deadlines_after,
-    host_only,
-    phase_seconds,
-    reminder_times,
-)
 
 if TYPE_CHECKING:
     from .loaded import LoadedTable, TableAccess

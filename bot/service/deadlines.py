@@ -17,19 +17,12 @@ from engine.core import Prompt
 from ..process.logsafe import log_game_failure
 from ..render.text import relative, timestamp
 from ..store import DatabaseLost, DeadlineRow, SeatHistoryRow, Shards, StoreError
+from .errors import ENGINE_FAILED, TableError, host_only
 from .loaded import started_state
 from .notify import quiet_until
 from .outbox import Outbox, Post
+from .phases import DEFAULT_LOOP_CAP, owed_at_expiry, phase_seconds, reminder_times
 from .play import automatic_row
-from .tablebase import (
-    DEFAULT_LOOP_CAP,
-    ENGINE_FAILED,
-    TableError,
-    host_only,
-    owed_at_expiry,
-    phase_seconds,
-    reminder_times,
-)
 
 if TYPE_CHECKING:
     from .loaded import LoadedTable, TableAccess

@@ -34,11 +34,11 @@ from zoneinfo import ZoneInfo
 
 from ..render import escape
 from ..store import ActionRow, EventRow, NotifyPrefs
+from .errors import TableError
 from .outbox import Outbox, Post, outbox_row
 from .pacts import pacts_of, parties_text
 from .preferences import Preferences
 from .signups import jump
-from .tablebase import TableError
 
 if TYPE_CHECKING:
     from .loaded import LoadedTable, TableAccess

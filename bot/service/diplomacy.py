@@ -29,6 +29,7 @@ from engine.core import Showable, did_you_mean, fold
 
 from ..render import escape
 from ..store import EventRow, SeatRow
+from .errors import NOT_SEATED, NOT_STARTED, OVER, TableError
 from .outbox import Outbox, Post, seat_post
 from .pacts import (
     PACT_CHARS,
@@ -39,7 +40,6 @@ from .pacts import (
     parse_until,
     parties_text,
 )
-from .tablebase import NOT_SEATED, NOT_STARTED, OVER, TableError
 
 if TYPE_CHECKING:
     from .loaded import LoadedTable, TableAccess

@@ -37,9 +37,9 @@ from engine.core import GameState
 from ..render.summary import round_name
 from ..render.text import escape, seat_list
 from ..store import EventRow, TableRow
+from .errors import NO_TABLE, TableError
 from .loaded import started_seed, started_state
 from .outbox import Outbox, Post
-from .tablebase import NO_TABLE, TableError
 
 if TYPE_CHECKING:
     from .loaded import LoadedTable, TableAccess

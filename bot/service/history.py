@@ -35,18 +35,13 @@ from ..store.records import (
     replay,
 )
 from .diplomacy import diplomacy_record, pacts_published
+from .errors import OVER, TableError, first_error, host_only
+from .limits import LOG_PAGE
 from .loaded import started_seed, started_state
 from .outbox import Outbox, Post
 from .reviews import finished_reviews
-from .tablebase import (
-    LOG_PAGE,
-    OVER,
-    Settings,
-    TableError,
-    first_error,
-    host_only,
-    note_saved,
-)
+from .saved import note_saved
+from .settings import Settings
 
 if TYPE_CHECKING:
     from .gallery import Gallery, Reading

@@ -4,7 +4,7 @@
 `LiveSessions` keeps the sessions in the table's `meta["sessions"]` and saves them under
 the table's lock through `TableAccess.with_table`. What a session is (its weekday, local
 start, length and time zone), when one runs and its next occurrences are the plain
-functions of `sessions.py`; how a session shortens a step's deadline is `tablebase.py`'s.
+functions of `sessions.py`; how a session shortens a step's deadline is `phases.py`'s.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from .errors import TableError, host_only
 from .sessions import MAX_SESSIONS, occurrences, parse_session, sessions_of
-from .tablebase import TableError, host_only
 
 if TYPE_CHECKING:
     from .loaded import LoadedTable, TableAccess

@@ -34,9 +34,11 @@ from ..store import (
 )
 from ..store.guard import FULL_MESSAGE, LOST_MESSAGE
 from .bounded import KeyedLocks
+from .errors import NO_TABLE, NOT_STARTED, TableError
 from .outbox import Outbox, outbox_row
 from .preferences import Preferences
-from .tablebase import NO_TABLE, NOT_STARTED, Settings, TableError, note_saved, track_saves
+from .saved import note_saved, track_saves
+from .settings import Settings
 
 log = logging.getLogger(__name__)
 

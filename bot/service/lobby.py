@@ -41,21 +41,15 @@ from ..render import escape, seat_list
 from ..store import DatabaseLost, EventRow, SeatHistoryRow, SeatRow, StorageFull, Store, TableExists, TableRow
 from ..store.guard import FULL_MESSAGE, LOST_MESSAGE
 from .archive import archive_abandoned
+from .errors import NOT_SEATED, OVER, TableError, error_message, first_error
 from .history import SEED_MAX, SEED_MIN
 from .loaded import LoadedTable, dealt_seat, started_state
 from .outbox import Outbox, Post
+from .phases import deadlines_after
 from .posts import SUMMARY
 from .reference import check_options
-from .tablebase import (
-    NOT_SEATED,
-    OVER,
-    Settings,
-    TableError,
-    deadlines_after,
-    error_message,
-    first_error,
-    note_saved,
-)
+from .saved import note_saved
+from .settings import Settings
 
 if TYPE_CHECKING:
     from .loaded import TableAccess

@@ -18,9 +18,9 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from ..render import escape, timestamp
 from ..store import NotifyPrefs
 from .digest import MIN_GAP, clock_text, held_for_digest, next_digest, parse_digest_time
+from .errors import TableError
 from .outbox import Outbox, Post, seat_post
 from .preferences import Preferences
-from .tablebase import TableError
 
 if TYPE_CHECKING:
     from .loaded import LoadedTable, TableAccess

@@ -22,8 +22,8 @@ from engine.core import Period
 
 from ..render import escape
 from ..store import TableRow
+from .errors import TableError
 from .outbox import Outbox, seat_post
-from .tablebase import TableError
 
 if TYPE_CHECKING:
     from .loaded import LoadedTable

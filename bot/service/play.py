@@ -26,20 +26,12 @@ from ..render import standings
 from ..store import ActionRow, EventRow, SeatRow, StaleWrite, StorageFull, StoreError
 from .archive import archive_finished
 from .automatic import AutomaticPlayers
+from .errors import ENGINE_FAILED, NOT_SEATED, NOT_THIS_PHASE, OVER, PAUSED, TableError
+from .limits import AUTO_CAP
 from .loaded import LoadedTable, started_state
 from .outbox import Outbox, Post, seat_post
 from .pacts import pacts_passed
-from .tablebase import (
-    AUTO_CAP,
-    ENGINE_FAILED,
-    NOT_SEATED,
-    NOT_THIS_PHASE,
-    OVER,
-    PAUSED,
-    TableError,
-    deadlines_after,
-    standing_in_order,
-)
+from .phases import deadlines_after, standing_in_order
 
 if TYPE_CHECKING:
     from .gallery import Gallery

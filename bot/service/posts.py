@@ -19,9 +19,10 @@ from ..render import escape, seat_list, standings, timestamp
 from ..render.status import StatusCard, Waiting, card_of, waiting_line
 from ..render.summary import Line, Part, PartStart, parts, round_name
 from ..store import DeadlineRow
+from .errors import OVER, host_name
 from .outbox import Outbox, Post, seat_post
+from .phases import single_step
 from .sessions import in_session, sessions_of
-from .tablebase import OVER, host_name, single_step
 
 if TYPE_CHECKING:
     from .loaded import LoadedTable, TableAccess

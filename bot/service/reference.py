@@ -16,7 +16,7 @@ from engine.core import Choice, Entry, Game, GameError
 from engine.core import content as core_content
 from engine.core.names import fold as fold_name
 
-from .tablebase import TableError
+from .errors import TableError
 
 __all__ = [
     "entries",

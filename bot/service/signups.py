@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from ..render.text import escape
 from ..store import Store
 from ..store.community_rows import LobbyEntry
-from .tablebase import TableError
+from .errors import TableError
 
 if TYPE_CHECKING:
     from .loaded import LoadedTable, TableAccess

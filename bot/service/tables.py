@@ -55,8 +55,10 @@ from .deadlines import Deadlines
 from .deliveries import Deliveries
 from .digest import Digest
 from .diplomacy import Diplomacy
+from .errors import NOT_SEATED, OVER, TableError, host_only
 from .gallery import CHANNEL_SHOWS_ALL, Gallery
 from .history import History
+from .limits import CACHE_SIZE, RULES_NAMES_CHARS
 from .live_sessions import LiveSessions
 from .loaded import LoadedTable, TableAccess, dealt_seat, started_state
 from .lobby import Lobby
@@ -67,17 +69,8 @@ from .posts import Posts
 from .preferences import Preferences
 from .reference import options_text
 from .reviews import Reviews
-from .tablebase import (
-    CACHE_SIZE,
-    NOT_SEATED,
-    OVER,
-    RULES_NAMES_CHARS,
-    SeatInfo,
-    Settings,
-    TableError,
-    TableInfo,
-    host_only,
-)
+from .settings import Settings
+from .table_info import SeatInfo, TableInfo
 
 __all__ = ["TableError", "Settings", "SeatInfo", "TableInfo", "TableService"]
 

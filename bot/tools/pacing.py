@@ -4,7 +4,7 @@ other things (docs/pacing.md; docs/architecture.md §6).
 An event-driven simulation of the visit model in docs/pacing.md, over the engine: every
 seat is a person who is sometimes there. The automatic player (`Game.bot_action`) makes
 each choice; the model decides only *when* it is made. Deadlines run as a table with
-default settings runs them (bot/service/tablebase.py `Settings`): a phase's deadline starts when
+default settings runs them (bot/service/settings.py `Settings`): a phase's deadline starts when
 its key first appears, reminders are notices, and at expiry the default action is given
 for every seat still owing; during a live session a single-player step is due in
 `session_minutes`. Everything is drawn from the run's seed.
@@ -32,7 +32,8 @@ from typing import Any
 
 from engine.core import Game, IllegalAction, Model, Prompt, rng_for
 
-from ..service.tablebase import Settings, owed_at_expiry, phase_seconds, single_step, standing_in_order
+from ..service.phases import owed_at_expiry, phase_seconds, single_step, standing_in_order
+from ..service.settings import Settings
 
 __all__ = ["VisitModel", "GameTiming", "TimedGame", "Pacing", "pace", "play_timed"]
 

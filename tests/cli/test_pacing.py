@@ -8,7 +8,7 @@ import re
 import pytest
 
 from bot.__main__ import main
-from bot.service.tablebase import Settings
+from bot.service.settings import Settings
 from bot.tools.pacing import VisitModel, pace, play_timed
 from tests.service.test_pacing_service import _standing_yield
 

@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 from bot.service import ratings
 from bot.service.audience import Reader
 from bot.service.community import Community
-from bot.service.tablebase import TableError
+from bot.service.errors import TableError
 from bot.service.tables import TableService
 from bot.store import open_store
 from bot.store.community_rows import AbandonedSeat, FinishedGame, FinishedSeat

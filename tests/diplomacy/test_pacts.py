@@ -10,8 +10,8 @@ import json
 
 import pytest
 
+from bot.service.errors import TableError
 from bot.service.pacts import PACT_CHARS, parse_until
-from bot.service.tablebase import TableError
 from bot.store.records import Record, replay
 from engine import games
 from tests.render.lint import lint

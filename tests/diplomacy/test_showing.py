@@ -10,7 +10,7 @@ import unicodedata
 
 import pytest
 
-from bot.service.tablebase import TableError
+from bot.service.errors import TableError
 from tests.render.lint import lint
 
 from .conftest import ANNA, BORIS, CARL, CHANNEL, member, started

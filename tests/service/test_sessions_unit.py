@@ -6,8 +6,10 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bot.service.errors import TableError
+from bot.service.phases import phase_seconds
 from bot.service.sessions import occurrences, parse_session, session_end
-from bot.service.tablebase import Settings, TableError, phase_seconds
+from bot.service.settings import Settings
 from engine.core import Prompt
 
 
