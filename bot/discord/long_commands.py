@@ -213,7 +213,7 @@ async def export(interaction: discord.Interaction, format: Literal["json", "html
         return
     # The service gives the seed and the secret orders only once the game is finished;
     # before that (and for an abandoned game) anyone may have the public record.
-    ok, record = await run_refusable(interaction, service.history.export(channel_id))
+    ok, record = await run_refusable(interaction, service.history.export(channel_id, interaction.user.id))
     if not ok:
         return
     data = json.dumps(record, indent=1, sort_keys=True).encode()
@@ -233,7 +233,7 @@ async def export(interaction: discord.Interaction, format: Literal["json", "html
 async def _export_html(interaction: discord.Interaction, service: Any, channel_id: int, game_id: str) -> None:
     """The replay page, for everyone in the channel once the game is over (the service
     refuses it before the end, and keeps an abandoned game's secrets out of it)."""
-    ok, page = await run_refusable(interaction, service.history.export_html(channel_id))
+    ok, page = await run_refusable(interaction, service.history.export_html(channel_id, interaction.user.id))
     if not ok:
         return
     note = (
