@@ -162,10 +162,21 @@ class QueuedSave:
     outbox: Sequence[OutboxRow]
 
 
-def _stored(t: TableRow, column: str) -> Any:
-    """A table row's column as stored (the JSON ones as text)."""
-    value = getattr(t, column)
-    return json.dumps(value) if column in JSON_COLUMNS else value
+_POSITION = {c: i for i, c in enumerate(UPDATABLE_COLUMNS)}  # a column's place and bit in the mask
+
+
+def _changed(t: TableRow, columns: Sequence[str] | None) -> tuple[int, list[Any]]:
+    """The mask of the columns a save writes (all of them when it names none) and every
+    updatable column's value: as stored (the JSON ones as text) where written, else None."""
+    values: list[Any] = [None] * len(UPDATABLE_COLUMNS)
+    mask = 0
+    for c in UPDATABLE_COLUMNS if columns is None else columns:
+        i = _POSITION.get(c)
+        if i is not None and not mask & (1 << i):
+            mask |= 1 << i
+            value = getattr(t, c)
+            values[i] = json.dumps(value) if c in JSON_COLUMNS else value
+    return mask, values
 
 
 def _params(saves: Sequence[QueuedSave]) -> list[Any]:
@@ -175,9 +186,7 @@ def _params(saves: Sequence[QueuedSave]) -> list[Any]:
     replaced = []
     for s in saves:
         t = s.table
-        changed = UPDATABLE_COLUMNS if s.columns is None else tuple(c for c in UPDATABLE_COLUMNS if c in s.columns)
-        mask = sum(1 << i for i, c in enumerate(UPDATABLE_COLUMNS) if c in changed)
-        values = [_stored(t, c) if c in changed else None for c in UPDATABLE_COLUMNS]  # None: not written
+        mask, values = _changed(t, s.columns)
         heads.append((t.channel_id, s.expected_version, t.updated_at or time.time(), mask, *values))
         rows["actions"] += [(a.channel_id, a.idx, a.seat, a.user_id, a.action, a.at, a.undoable) for a in s.actions]
         rows["events"] += [(e.channel_id, e.action_idx, e.audience, e.kind, e.text, e.at) for e in s.events]

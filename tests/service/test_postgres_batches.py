@@ -156,3 +156,29 @@ async def test_members_preferences_looked_up_together_are_each_their_own(pg, sen
         NotifyPrefs(3),  # never set: the defaults
     ]
     assert 1 <= len([q for q in sent if "FROM notify_prefs" in q]) <= 2
+
+
+async def test_two_processes_saving_the_same_tables_at_once_in_batches_store_exactly_one_save_each(
+    postgres_server,
+):
+    """Two processes' batches over the same tables, in opposite orders: of two saves from
+    the same version exactly one is stored and the other is told it is stale; no batch
+    fails (the rows are locked in channel order, so neither waits for the other in a cycle)."""
+    url = postgres_server.new_database()
+    first, second = await PostgresStore.open(url), await PostgresStore.open(url)
+    try:
+        channels = [k * SAVE_LANES for k in range(1, 31)]  # one lane: each process's saves in one batch
+        tables = await _tables(first, *channels)
+        for version in (1, 2, 3):
+            results = await asyncio.gather(
+                *(first.save(_changed(t, f'{{"first": {version}}}'), version) for t in tables),
+                *(second.save(_changed(t, f'{{"second": {version}}}'), version) for t in reversed(tables)),
+                return_exceptions=True,
+            )
+            mine, theirs = results[: len(tables)], results[len(tables) :][::-1]
+            for a, b in zip(mine, theirs, strict=True):
+                assert {type(a), type(b)} == {TableRow, StaleWrite}, (a, b)
+            assert {(await first.get_table(c)).version for c in channels} == {version + 1}
+    finally:
+        await first.close()
+        await second.close()
