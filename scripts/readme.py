@@ -46,12 +46,14 @@ def _usage(group_name: str, command: Any) -> str:
 def commands() -> str:
     _on_path()
     from bot.discord.community_commands import CommunityGroup
+    from bot.discord.diplomacy_commands import DiplomacyGroup
     from bot.discord.play_commands import build_game_group
     from bot.discord.table_commands import GameGroup
     from engine import games
 
     lines: list[str] = []
-    groups = [GameGroup()] + [build_game_group(g) for g in games.all() if g.commands] + [CommunityGroup()]
+    groups = [GameGroup(), DiplomacyGroup()] + [build_game_group(g) for g in games.all() if g.commands]
+    groups.append(CommunityGroup())
     for group in groups:
         lines += [f"**`/{group.name}`**: {group.description}", "", "| Command | What it does |", "|---|---|"]
         lines += [
