@@ -184,6 +184,9 @@ async def _archive(store: Store, t: LoadedTable, now: float) -> int | None:
         if e.kind == "forced" and e.action_idx is not None
     }
     game, seats = finished_record(t, outcome, actions, history, forced, now)
+    front = await store.get_front(channel_id)  # the status message, in the front end's row
+    if front is not None and front.table_created == t.row.created_at:
+        game.message_id = front.status_message_id
     members = sorted({s.user_id for s in seats if s.user_id > 0})
     before = await store.community.get_ratings(game.guild_id or 0, game.game, members)
     ratings = rate_game(game, seats, before)

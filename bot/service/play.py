@@ -173,6 +173,8 @@ class Play:
             "old_round": old_round,
             "new_round": new_round,
             "applied_events": applied.events,
+            # the game is over: a phase thread Discord opened is archived (the front end's row)
+            "thread_open": outcome is not None and (await self.posts.front.of(t)).thread_id is not None,
         }
         # what the step says, read from the table as it will be saved, saved with it
         saving = LoadedTable(
@@ -213,7 +215,7 @@ class Play:
         if outcome is not None:
             # the game is over: its last thread is archived and no new one opens
             out.open_thread = out.open_thread_due = None
-            out.close_thread = out.close_thread or t.row.thread_id is not None
+            out.close_thread = out.close_thread or changes["thread_open"]
             names = {s.seat: t.who(s.seat) for s in t.seats if s.seat}
             nations = {s.seat: t.label(s.seat) for s in t.seats if s.seat and t.label(s.seat) != s.seat}
             text = standings(outcome, names, nations=nations)

@@ -2,9 +2,10 @@
 phone), the round summary, a player's private text, and the posts an action produces
 (events, turn notices, thread changes).
 
-`Posts` owns these texts and where the channel's round summary starts (the table's
-`meta`, docs/rulings.md, Discord adapter 27). It reads a `LoadedTable` and appends to an
-`Outbox`; the only thing it saves is where the summary starts. It plays no action.
+`Posts` owns these texts and where the channel's round summary starts (docs/rulings.md,
+Discord adapter 27: kept in the front end's rows, `front`, bot/service/front_rows.py;
+the game's start sets it in the table's meta). It reads a `LoadedTable` and appends to an
+`Outbox`; it saves no table. It plays no action.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from ..render.status import StatusCard, Waiting, card_of, waiting_line
 from ..render.summary import Line, Part, PartStart, parts, round_name
 from ..store import DeadlineRow
 from .errors import OVER, host_name
+from .front_rows import SUMMARY as SUMMARY  # the meta key the game's start sets (lobby.py)
+from .front_rows import FrontRows
 from .outbox import Outbox, Post, seat_post
 from .phases import single_step
 from .sessions import in_session, sessions_of
@@ -27,9 +30,6 @@ from .sessions import in_session, sessions_of
 if TYPE_CHECKING:
     from .loaded import LoadedTable, TableAccess
     from .notify import Notifications
-
-SUMMARY = "summary"  # the table's meta key: where the summary the status message holds starts
-
 
 class StoredSummary(PartStart, total=False):
     """The table's SUMMARY: where the part the status message holds starts, and that message."""
@@ -65,6 +65,7 @@ class Posts:
         self.store = access.store
         self.notifications = notifications
         self.clock = clock
+        self.front = FrontRows(access)  # the status message, the thread, where the summary starts
 
     # -- text ------------------------------------------------------------------------------
     def status(self, t: LoadedTable, result: bool = False) -> str:
@@ -170,11 +171,12 @@ class Posts:
         t = await self.access.load(channel_id)
         if t.state is None:
             return None
-        stored: StoredSummary | None = t.row.meta.get(SUMMARY)
+        front = await self.front.of(t)
+        stored: StoredSummary | None = front.summary  # type: ignore[assignment]
         total = await self.store.count_events(channel_id)
         if stored is None:
-            stored = {**Part(since=total).start(), "message": t.row.status_message_id}
-            await self.access.with_table(channel_id, lambda t: self.keep_summary(t, stored))
+            stored = {**Part(since=total).start(), "message": front.status_message_id}
+            await self.front.keep(channel_id, summary=stored)
         start = Part.resume(stored)
         since = min(start.since, total)  # an undo may have taken events back
         rows = await self.store.get_events(channel_id, limit=total - since) if total > since else []
@@ -183,18 +185,10 @@ class Posts:
 
     async def summary_moved(self, channel_id: int, message_id: int, part: Part) -> None:
         """The status message is now `message_id`, holding `part`: kept with the table, so a
-        restart edits that message and continues that part."""
-
-        async def run(t: LoadedTable) -> None:
-            await self.keep_summary(t, {**part.start(), "message": message_id}, message_id)
-
-        await self.access.with_table(channel_id, run)
-
-    async def keep_summary(self, t: LoadedTable, stored: StoredSummary, message_id: int | None = None) -> None:
-        row = replace(t.row, meta={**t.row.meta, SUMMARY: stored})
-        if message_id is not None:
-            row = replace(row, status_message_id=message_id)
-        await self.access.save(t, row=row)
+        restart edits that message and continues that part. Kept in the front end's row:
+        no save of the table."""
+        summary: StoredSummary = {**part.start(), "message": message_id}
+        await self.front.keep(channel_id, summary=summary, status_message_id=message_id)
 
     @staticmethod
     def opening_summary(begins: str, first_round: str) -> StoredSummary:

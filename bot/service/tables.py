@@ -550,6 +550,7 @@ class TableService:
             SeatInfo(s.seat, s.user_id, s.name, t.label(s.seat) if s.seat else "", s.automatic)
             for s in t.seats
         ]
+        front = await self.posts.front.of(t)  # what Discord answered: the front end's row
         return TableInfo(
             t.row.channel_id,
             t.row.guild_id,
@@ -557,23 +558,18 @@ class TableService:
             t.row.status,
             t.row.host_id,
             seats,
-            t.row.thread_id,
-            t.row.status_message_id,
+            front.thread_id,
+            front.status_message_id,
         )
 
     async def set_status_message(self, channel_id: int, message_id: int | None) -> None:
-        """Remember the table's one public status message (edited in place)."""
-
-        async def run(t: LoadedTable) -> None:
-            await self.access.save(t, row=replace(t.row, status_message_id=message_id))
-
-        await self.access.with_table(channel_id, run)
+        """Remember the table's one public status message (edited in place): kept in the
+        front end's row, no save of the table (front_rows.py)."""
+        await self.posts.front.keep(channel_id, status_message_id=message_id)
 
     async def set_thread(self, channel_id: int, thread_id: int | None) -> None:
-        async def run(t: LoadedTable) -> None:
-            await self.access.save(t, row=replace(t.row, thread_id=thread_id))
-
-        await self.access.with_table(channel_id, run)
+        """Remember the table's phase thread (None: archived), in the front end's row."""
+        await self.posts.front.keep(channel_id, thread_id=thread_id)
 
 
 # -- small helpers ---------------------------------------------------------------------------

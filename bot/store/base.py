@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from ..process.shards import EVERY_SHARD, Shards
 from .community import CommunityStore
+from .front_rows import KEPT, FrontRow
 
 __all__ = [
     "DEADLINE_COLUMNS",
@@ -49,6 +50,7 @@ __all__ = [
     "CommunityStore",
     "OutboxRow",
     "NoticeRow",
+    "FrontRow",
 ]
 
 Status = Literal["lobby", "running", "paused", "finished", "abandoned"]
@@ -382,6 +384,16 @@ class Store(ABC):
     @abstractmethod
     async def drop_turn_notices(self, keys: Sequence[tuple[int, int]]) -> None:
         """The notices of these (channel, member) pairs were sent or are moot."""
+
+    # -- what the front end was answered (bot/store/front_rows.py, migration 0008) ---------
+    @abstractmethod
+    async def get_front(self, channel_id: int) -> FrontRow | None:
+        """The front end's row of the channel's table (None: none yet); no table is read."""
+
+    @abstractmethod
+    async def put_front(self, row: FrontRow, columns: Sequence[str] = KEPT) -> None:
+        """Keep the front end's row, or of the channel's row only `columns`: no table is
+        loaded, locked or given a new version."""
 
     @abstractmethod
     async def close(self) -> None: ...

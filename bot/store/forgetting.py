@@ -12,7 +12,8 @@ Afterwards no row the bot reads to say something holds the member's name:
 - a table still open keeps their id (they still play their seat, and the bot must know
   their turns) and lists it in its meta under `FORGOTTEN`: the archive records that seat
   under an anonymous id when the game ends, and an export shows no id for it;
-- the posts and turn notices waiting to be said have their name replaced.
+- the posts and turn notices waiting to be said have their name replaced, and so have
+  the round summaries' headings the front end keeps (front_rows.py).
 
 Each table's version moves on, so no process keeps a copy of it as it was. A name is
 replaced where it stands as a word of its own, escaped for Discord or not; "alice" in

@@ -27,6 +27,7 @@ from typing import Any
 
 import asyncpg
 
+from . import front_rows
 from .base import (
     DEADLINE_COLUMNS,
     EVERY_SHARD,
@@ -57,8 +58,9 @@ from .base import (
     table_params,
     table_row,
 )
+from .front_rows import FrontRow
 from .group_commit import GroupCommit
-from .postgres_community import PostgresCommunityStore
+from .postgres_community import PostgresCommunityStore, numbered
 from .postgres_reads import GroupedReads
 from .postgres_saves import REFUSED, QueuedSave, write_saves
 
@@ -185,6 +187,7 @@ class PostgresStore(Store):
                 "DELETE FROM tables WHERE channel_id=$1 AND status IN ('finished', 'abandoned')",
                 table.channel_id,
             )
+            await conn.execute(numbered(front_rows.DELETE_FRONT_SQL), table.channel_id)  # the old table's
             try:
                 await conn.execute(f"INSERT INTO tables ({TABLE_COLUMNS}) VALUES ({marks})", *table_params(table))
             except asyncpg.UniqueViolationError:
@@ -532,3 +535,10 @@ class PostgresStore(Store):
                 "DELETE FROM turn_notices WHERE channel_id=$1 AND user_id=$2", list(keys)
             )
 
+    # -- what the front end was answered (front_rows.py, migration 0008) ------------------
+    async def get_front(self, channel_id: int) -> FrontRow | None:
+        row = await self._pool.fetchrow(numbered(front_rows.GET_FRONT_SQL), channel_id)
+        return front_rows.front_row(row) if row is not None else None
+
+    async def put_front(self, row: FrontRow, columns: Sequence[str] = front_rows.KEPT) -> None:
+        await self._pool.execute(numbered(front_rows.put_front_sql(columns)), *front_rows.front_params(row))

@@ -17,7 +17,7 @@ from typing import Any
 import asyncpg
 
 from . import community_rows as community  # the community's rows and the queries both backends share
-from . import forgetting, review_rows
+from . import forgetting, front_rows, review_rows
 from .community import CommunityStore
 
 __all__ = ["PostgresCommunityStore", "numbered"]
@@ -220,6 +220,9 @@ class PostgresCommunityStore(CommunityStore):
                 await conn.execute(
                     "UPDATE turn_notices SET body=$1 WHERE channel_id=$2 AND user_id=$3", body, *key
                 )
+            fronts = await conn.fetch(front_rows.FRONT_SQL)  # the summaries' headings
+            for body, key in forgetting.bodies_rewritten(fronts, pattern, former):
+                await conn.execute("UPDATE front_messages SET summary=$1 WHERE channel_id=$2", body, *key)
             # each seat a fresh id of its own below the automatic player's -1 (see the SQLite store)
             await conn.execute(
                 "UPDATE finished_seats SET user_id = -2 - floor(random() * 281474976710656)::bigint, name=$1 "

@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from . import front_rows
 from .base import (
     DEADLINE_COLUMNS,
     EVERY_SHARD,
@@ -54,6 +55,7 @@ from .base import (
     table_params,
     table_row,
 )
+from .front_rows import FrontRow
 from .group_commit import WAL_SAFETY_PAGES, Checkpoints, GroupCommit
 from .guard import DatabaseLost, DatabaseUnusable, DatabaseWatch, check_database, mark_database
 from .sqlite_community import SqliteCommunityStore
@@ -306,6 +308,7 @@ class SqliteStore(Store):
                     "DELETE FROM tables WHERE channel_id=? AND status IN ('finished', 'abandoned')",
                     (table.channel_id,),
                 )
+                conn.execute(front_rows.DELETE_FRONT_SQL, (table.channel_id,))  # the old table's
                 try:
                     conn.execute(
                         f"INSERT INTO tables ({TABLE_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -693,6 +696,15 @@ class SqliteStore(Store):
         if keys:
             sql = "DELETE FROM turn_notices WHERE channel_id=? AND user_id=?"
             await self._run(lambda conn: self._transaction(conn, lambda: conn.executemany(sql, list(keys))))
+
+    # -- what the front end was answered (front_rows.py, migration 0008) ------------------
+    async def get_front(self, channel_id: int) -> FrontRow | None:
+        rows = await self._fetch(front_rows.GET_FRONT_SQL, (channel_id,))
+        return front_rows.front_row(rows[0]) if rows else None
+
+    async def put_front(self, row: FrontRow, columns: Sequence[str] = front_rows.KEPT) -> None:
+        sql, params = front_rows.put_front_sql(columns), front_rows.front_params(row)
+        await self._run(lambda conn: self._transaction(conn, lambda: conn.execute(sql, params)))
 
 
 def _is_full(exc: sqlite3.OperationalError) -> bool:

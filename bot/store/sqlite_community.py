@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from . import community_rows as community  # the community's rows and the queries both backends share
-from . import forgetting, review_rows
+from . import forgetting, front_rows, review_rows
 from .community import CommunityStore
 
 __all__ = ["SqliteCommunityStore"]
@@ -225,6 +225,9 @@ class SqliteCommunityStore(CommunityStore):
             notices = conn.execute(forgetting.NOTICES_SQL).fetchall()
             for body, key in forgetting.bodies_rewritten(notices, pattern, former):
                 conn.execute("UPDATE turn_notices SET body=? WHERE channel_id=? AND user_id=?", (body, *key))
+            fronts = conn.execute(front_rows.FRONT_SQL).fetchall()  # the summaries' headings
+            for body, key in forgetting.bodies_rewritten(fronts, pattern, former):
+                conn.execute("UPDATE front_messages SET summary=? WHERE channel_id=?", (body, *key))
             # each seat a fresh id of its own below the automatic player's -1: nobody, and no
             # two of the former member's games linked
             conn.execute(

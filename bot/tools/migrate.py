@@ -48,6 +48,8 @@ COPIED: dict[str, tuple[str, ...]] = {
     # what the bot still has to say (bot/service/deliveries.py)
     "outbox": (),
     "turn_notices": (),
+    # what Discord answered: status messages, threads, where summaries start (front_rows.py)
+    "front_messages": (),
 }
 # ids kept as they were; the sequences continue after them
 IDENTITIES = ("events", "seat_history", "finished_games")

@@ -73,7 +73,7 @@ class CrisisTable(WholeGameTable):
         return "\n".join(m.content for m in [result.response, *result.followups])
 
     async def thread(self, name: str) -> Any:
-        info = await self.store.get_table(self.channel.id)
+        info = await self.store.get_front(self.channel.id)  # what Discord answered: the front end's row
         thread = next(t for t in self.channel.threads if t.name == name)
         assert info.thread_id == thread.id and not await self.archived(thread.id)
         return thread

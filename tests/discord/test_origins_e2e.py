@@ -160,7 +160,7 @@ async def test_a_whole_game_of_origins_by_slash_commands(env, store, players, on
                 answer = await table.order(prompt.seat, "ready", where=thread)
                 mirror = await _agrees(table, mirror, prompt.seat, Ready())
             assert await table.archived(thread.id)
-            assert (await table.store.get_table(table.channel.id)).thread_id is None
+            assert (await table.store.get_front(table.channel.id)).thread_id is None
             opener = (prompt.seat, answer)
             continue
 
@@ -207,7 +207,7 @@ def _no_sheet_was_shown_in_public(table: OriginsTable, phase_start: int, drafts:
 
 
 async def _the_phase_thread_is_open(table: OriginsTable, name: str) -> Any:
-    info = await table.store.get_table(table.channel.id)
+    info = await table.store.get_front(table.channel.id)  # what Discord answered: the front end's row
     thread = next(t for t in table.channel.threads if t.name == name)
     assert info.thread_id == thread.id
     assert not await table.archived(thread.id)

@@ -1,0 +1,83 @@
+"""What the front end was answered for a table, kept in its own rows: the status message,
+the phase thread, and where the round summary the status message holds starts
+(docs/architecture.md §3, "The path of one action", step 8; the rows: bot/store/front_rows.py).
+
+`FrontRows` (reached as `service.posts.front`) reads and keeps them without the table's
+lock and without a save: what Discord answered is never a new version of the table, so
+it never races the next player's action, and an acknowledged action is one save.
+
+A table that has no row yet (its bot kept these in the table row and its meta) is read
+from there, so nothing is lost after an upgrade; its first keep writes the row whole.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from ..store.front_rows import KEPT, FrontRow
+from .bounded import KeyedLocks
+
+if TYPE_CHECKING:
+    from .loaded import LoadedTable, TableAccess
+
+SUMMARY = "summary"  # the table's meta key where a bot kept the summary's start before these rows
+IN_LOBBY = "lobby"  # a summary's key: kept before the game started (the start's own summary wins)
+
+
+class FrontRows:
+    """The front end's rows of the tables: read with a table, kept with no save of it."""
+
+    def __init__(self, access: TableAccess) -> None:
+        self.access = access
+        self.store = access.store
+        self._locks = KeyedLocks()  # a channel's keeps, one at a time (each reads, then writes)
+
+    async def of(self, t: LoadedTable) -> FrontRow:
+        """What the front end was answered for table `t`: its row, else what the table row
+        and meta kept. The summary the game's start set (in the meta, in the start's own
+        save) wins over one kept while the table was a lobby."""
+        return merged(t, await self._stored(t))
+
+    async def keep(self, channel_id: int, **changes: Any) -> None:
+        """Keep `changes` (of status_message_id, thread_id, summary) for the channel's table:
+        one write of the front end's row, the table read (from the cache) but not locked
+        or saved. A summary kept before the game started is marked so."""
+        async with self._locks.hold(channel_id):
+            t = await self.access.load(channel_id)
+            if "summary" in changes and changes["summary"] is not None and t.row.status == "lobby":
+                changes["summary"] = {**changes["summary"], IN_LOBBY: True}
+            stored = await self._stored(t)
+            new = replace(merged(t, stored), **changes)
+            if stored is not None and new == stored:
+                return
+            columns = KEPT if stored is None else tuple(c for c in KEPT if getattr(new, c) != getattr(stored, c))
+            await self.store.put_front(new, columns)
+
+    async def _stored(self, t: LoadedTable) -> FrontRow | None:
+        """The table's stored row (one of an earlier table of the channel is not its)."""
+        stored = await self.store.get_front(t.row.channel_id)
+        return stored if stored is not None and stored.table_created == t.row.created_at else None
+
+
+def merged(t: LoadedTable, stored: FrontRow | None) -> FrontRow:
+    """The table's stored row, else what the table kept (`legacy`); its summary the one
+    the game's start set if the row's was kept while the table was a lobby."""
+    row = stored if stored is not None else legacy(t)
+    summary = row.summary
+    if summary is not None and summary.get(IN_LOBBY) and t.row.status != "lobby":
+        summary = None
+    if summary is None:
+        summary = t.row.meta.get(SUMMARY)
+    return row if summary is row.summary else replace(row, summary=summary)
+
+
+def legacy(t: LoadedTable) -> FrontRow:
+    """What a bot kept in the table row and its meta before these rows."""
+    return FrontRow(
+        channel_id=t.row.channel_id,
+        table_created=t.row.created_at,
+        status_message_id=t.row.status_message_id,
+        thread_id=t.row.thread_id,
+        summary=t.row.meta.get(SUMMARY),
+    )
