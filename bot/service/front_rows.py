@@ -51,8 +51,10 @@ class FrontRows:
             new = replace(merged(t, stored), **changes)
             if stored is not None and new == stored:
                 return
-            columns = KEPT if stored is None else tuple(c for c in KEPT if getattr(new, c) != getattr(stored, c))
-            await self.store.put_front(new, columns)
+            # a row written whole where there was none; where another process wrote one
+            # meanwhile, or there is one, only what changed (what that process kept stays)
+            old = stored if stored is not None else FrontRow(t.row.channel_id, t.row.created_at)
+            await self.store.put_front(new, tuple(c for c in KEPT if getattr(new, c) != getattr(old, c)))
 
     async def _stored(self, t: LoadedTable) -> FrontRow | None:
         """The table's stored row (one of an earlier table of the channel is not its)."""

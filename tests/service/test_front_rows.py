@@ -4,6 +4,7 @@ the table (bot/service/front_rows.py, bot/store/front_rows.py)."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 
 from bot.render.summary import Part
@@ -80,3 +81,35 @@ async def test_forgetting_a_member_takes_their_name_out_of_the_summary_kept(serv
     await service.community.forget(1, confirm="me")
     heading = (await store.get_front(CHANNEL)).summary["heading"]
     assert "alice" not in heading and FORMER_MEMBER in heading and "bob" in heading
+
+
+async def test_two_processes_keeping_at_once_keep_what_each_was_answered(two_processes, monkeypatch):
+    """Two bot processes on one PostgreSQL database, each keeping one thing of the same
+    table at the same moment, the table's row not there yet: neither undoes the other."""
+    (first, second), _ = two_processes
+    await seated(first, "alice", "bob")
+    version = await first.store.table_version(CHANNEL)
+    both_read = asyncio.Event()  # each process writes only once both found no row
+    reads = []
+
+    def held(store):
+        real = store.get_front
+
+        async def get_front(channel_id):
+            row = await real(channel_id)
+            reads.append(row)
+            if len(reads) >= 2:
+                both_read.set()
+            await asyncio.wait_for(both_read.wait(), 5)
+            return row
+
+        monkeypatch.setattr(store, "get_front", get_front)
+
+    held(first.store)
+    held(second.store)
+    await asyncio.gather(first.set_status_message(CHANNEL, 555), second.set_thread(CHANNEL, 777))
+    assert reads == [None, None]
+    for service in (first, second):
+        info = await service.table_info(CHANNEL)
+        assert (info.thread_id, info.status_message_id) == (777, 555)
+    assert await first.store.table_version(CHANNEL) == version
