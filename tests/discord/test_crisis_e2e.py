@@ -341,11 +341,12 @@ async def _the_standings_are_the_engines(table: CrisisTable, mirror: CrisisState
     lines = [line for line in rest if re.match(r"\d+\. ", line)]
     best_first = sorted(outcome.standings, key=lambda s: (s.rank, -s.score))
     assert len(lines) == len(best_first) == 3
+    full = await table.full_status()  # how each score was reached: behind the standings' button
     for text, s in zip(lines, best_first, strict=True):
-        # "1. anna as Berchtold (Austria-Hungary): 7 — Berchtold": how the member is
-        # labelled beside the name is the renderer's business, not checked here
-        assert text.startswith(f"{s.rank}. {table.seats[s.seat]} "), (text, s)
-        assert text.endswith(f": {s.score:g}" + (f" — {s.detail}" if s.detail else "")), (text, s)
+        # "1. **anna** · Austria-Hungary · 7": place, player, nation, score
+        assert text.startswith(f"{s.rank}. **{table.seats[s.seat]}** · "), (text, s)
+        assert text.endswith(f" · {s.score:g}"), (text, s)
+        assert not s.detail or s.detail in full, (s.detail, full)
 
 
 async def test_the_game_commands_are_called_crisis(env):

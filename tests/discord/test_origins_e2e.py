@@ -225,16 +225,18 @@ async def _the_standings_are_the_engines(table: OriginsTable, mirror: OriginsSta
     assert len(posted) == 1
     heading, *lines = posted[0].split("\n\n")[0].splitlines()  # the seed follows in the same message
     assert outcome.reason in heading
-    # "2. boris — France: 7 — France 7": rank, player, score, the game's detail (how the
-    # player is labelled beside the name is the renderer's business, not checked here)
-    line = re.compile(r"(\d+)\. (\w+)\b.*: (-?\d+(?:\.\d+)?)(?: — (.*))?")
+    # "2. **boris** · France · 7": place, player, nation, score; how each score was reached
+    # is behind the standings' button (the full status)
+    line = re.compile(r"(\d+)\. \*\*(\w+)\*\*(?: · .*)? · (-?\d+(?:\.\d+)?)")
     shown = []
     for text in lines:
         match = line.fullmatch(text)
         assert match, text
-        shown.append((int(match[1]), match[2], float(match[3]), match[4] or ""))
+        shown.append((int(match[1]), match[2], float(match[3])))
     best_first = sorted(outcome.standings, key=lambda s: (s.rank, -s.score))
-    assert shown == [(s.rank, table.seats[s.seat], s.score, s.detail) for s in best_first]
+    assert shown == [(s.rank, table.seats[s.seat], s.score) for s in best_first]
+    full = await table.full_status()
+    assert all(s.detail in full for s in best_first if s.detail), full
 
 
 def _each_private_line_reached_its_owner_only(table: OriginsTable, final: OriginsState) -> None:

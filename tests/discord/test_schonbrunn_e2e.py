@@ -442,16 +442,19 @@ async def _the_standings_are_the_engines(table: SchonbrunnTable, mirror: Schonbr
     heading, *lines = posted[0].splitlines()
     assert outcome.reason in heading
     assert f"Seed: `{SEED}`" in posted[0]  # the seed is revealed with the standings
-    # "1. boris (Austria): 23 — Aids 7": rank, player, score, the game's detail
-    line = re.compile(r"(\d+)\. (\w+)\b.*?: (-?\d+(?:\.\d+)?)(?: — (.*))?")
+    # "1. **boris** · Austria · 23": place, player, nation, score; how each score was
+    # reached is behind the standings' button (the full status)
+    line = re.compile(r"(\d+)\. \*\*(\w+)\*\*(?: · .*)? · (-?\d+(?:\.\d+)?)")
     shown = []
     for text in lines:
         match = line.fullmatch(text)
         if not match:
             break  # the standings end where the seed's lines begin
-        shown.append((int(match[1]), match[2], float(match[3]), match[4] or ""))
+        shown.append((int(match[1]), match[2], float(match[3])))
     best_first = sorted(outcome.standings, key=lambda s: (s.rank, -s.score))
-    assert shown == [(s.rank, table.seats[s.seat], s.score, s.detail) for s in best_first]
+    assert shown == [(s.rank, table.seats[s.seat], s.score) for s in best_first]
+    full = await table.full_status()
+    assert all(s.detail in full for s in best_first if s.detail), full
     assert [s.score for s in best_first] == [final.players[s.seat].prestige for s in best_first]
 
 
