@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from engine.core import IllegalAction
+from engine.core.words import signed
 
 from . import content as ct
 from .actions import CardChoices
@@ -163,14 +164,20 @@ def prestige_breakdown(p: Player) -> str:
     up to the Prestige, and each item's parts to the item."""
     items = []
     for item in p.prestige_items:
-        shown = f"{item.what} {item.points:+d}"
+        shown = f"{item.what} {signed(item.points) if item.points else 'nothing'}"
         if item.parts and not (len(item.parts) == 1 and item.parts[0][0] == item.what):
-            shown += " (" + ", ".join(f"{w} {n:+d}" for w, n in item.parts) + ")"
+            shown += " (" + ", ".join(scored_part(w, n) for w, n in item.parts) + ")"
         items.append(shown)
     unlisted = p.prestige - sum(i.points for i in p.prestige_items)
     if unlisted:  # a game saved before the items were kept
         items.insert(0, f"earlier, not itemised {unlisted:+d}")
     return "; ".join(items) or "no Prestige scored"
+
+
+def scored_part(what: str, points: int) -> str:
+    """One line of a score's reasons, `most DP +3`; a reason that scored nothing
+    (`13 DP (a Prestige award needs 16)`) stands without a number."""
+    return f"{what} {signed(points)}" if points else what
 
 
 def lose(state: CrisisState, p: Player, why: str, log: Log) -> None:

@@ -288,14 +288,15 @@ def entries() -> list[Entry]:
 
 
 def _track_bands(tension_at: list[int]) -> str:
-    """The Score Track's "+" numbers as bands: "0-17 DP +0, 18-21 DP +1, …"."""
+    """The Score Track's "+" numbers as bands: "0-17 DP none, 18-21 DP +1, …"."""
     bands: list[tuple[int, int, int]] = []
     for space, t in enumerate(tension_at):
         if bands and bands[-1][2] == t:
             bands[-1] = (bands[-1][0], space, t)
         else:
             bands.append((space, space, t))
-    return ", ".join(f"{a}-{b} DP +{t}" if a != b else f"{a} DP +{t}" for a, b, t in bands)
+    added = {t: f"+{t}" if t else "none" for _, _, t in bands}
+    return ", ".join(f"{a}-{b} DP {added[t]}" if a != b else f"{a} DP {added[t]}" for a, b, t in bands)
 
 
 def aid(state: CrisisState | None, seat: str | None) -> str:

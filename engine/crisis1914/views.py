@@ -233,7 +233,7 @@ def describe(view: dict[str, Any]) -> str:
             f"**{p['statesman']}** ({p['city']}): {dp} DP, {p['prestige']} Prestige, "
             f"Belligerence {p['belligerence']}, Tension {tension}; Hand {p['hand_size']}, "
             f"Draw {p['draw_size']}, cards {len(p['tableau'])}/{p['limit']}"
-            + (f" [{', '.join(flags)}]" if flags else "")
+            + (f" · {', '.join(flags)}" if flags else "")
         )
         if p["tableau"]:
             played = [

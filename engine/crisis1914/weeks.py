@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from engine.core import Event
-from engine.core.words import counted
+from engine.core.words import counted, signed
 
 from . import content as ct
 from .cards import (
@@ -18,6 +18,7 @@ from .cards import (
     reduce_tension,
     reducible_boxes,
     reform_draw_pile,
+    scored_part,
     waiting_text,
 )
 from .log import Log, name, statesman
@@ -64,10 +65,11 @@ def score_week(state: CrisisState, log: Log) -> None:
             }
     for p in active:
         won = gain_prestige(p, f"Week {state.week}", summary[p.nation]["prestige"], parts[p.nation])
-        why = ", ".join(f"{what} {n:+d}" for what, n in p.prestige_items[-1].parts)
+        why = ", ".join(scored_part(what, n) for what, n in p.prestige_items[-1].parts)
+        scores = f"scores {signed(won)} Prestige" if won else "scores no Prestige"
         log.public(
             "score",
-            f"{statesman(p.nation)} scores {won:+d} Prestige (now {p.prestige}): {why}.",
+            f"{statesman(p.nation)} {scores} (now {p.prestige}): {why}.",
             nation=p.nation,
         )
     for p in active:

@@ -96,9 +96,11 @@ def _move(state: OriginsState, payer: str, card: str, position: int, amount: int
 
 def pass_(state: OriginsState, seat: str) -> list[Event]:
     names = content.names()
-    who = " & ".join(names[c] for c in state.countries_of(seat))
+    held = state.countries_of(seat)
+    who = " & ".join(names[c] for c in held)
     state.passes += 1
-    return [Event(kind="pass", text=f"{who} passes in the bidding.")] + _next(state)
+    verb = "pass" if len(held) > 1 else "passes"  # one player's two countries: "France & Russia pass"
+    return [Event(kind="pass", text=f"{who} {verb} in the bidding.")] + _next(state)
 
 
 def _next(state: OriginsState) -> list[Event]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from engine.core.words import signed
+
 from . import content
 from .state import OriginsState
 
@@ -62,8 +64,8 @@ def country_breakdown(state: OriginsState) -> dict[str, list[tuple[str, int]]]:
 def country_detail(name: str, parts: list[tuple[str, int]]) -> str:
     """ "Russia +10 (treaty rights in Serbia +5, treaty rights in France +5)"."""
     total = sum(n for _, n in parts)
-    inner = ", ".join(f"{what} {n:+d}" for what, n in parts) or "no objective met"
-    return f"{name} {total:+d} ({inner})"
+    inner = ", ".join(f"{what} {signed(n)}" for what, n in parts) or "no objective met"
+    return f"{name} {signed(total)} ({inner})"
 
 
 def seat_detail(state: OriginsState, seat: str, parts: dict[str, list[tuple[str, int]]]) -> str:
@@ -74,7 +76,7 @@ def seat_detail(state: OriginsState, seat: str, parts: dict[str, list[tuple[str,
     items = [country_detail(names[c], parts[c]) for c in mine]
     if seat in doubled_seats(state):
         total = sum(n for c in mine for _, n in parts[c])
-        items.append(f"doubled, one country against a player of several {total:+d}")
+        items.append(f"doubled, one country against a player of several {signed(total)}")
     return "; ".join(items)
 
 

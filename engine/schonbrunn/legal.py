@@ -27,6 +27,7 @@ from itertools import combinations, combinations_with_replacement, permutations
 from typing import Any
 
 from engine.core import built
+from engine.core.words import counted
 
 from . import actions as A
 from .content import card, nations
@@ -242,7 +243,7 @@ def label(state: SchonbrunnState, seat: str, action: Any) -> str:
         case A.Sign():
             return "Sign " + (_and([card(t).name for t in action.treaties]) or "no Treaty")
         case A.Spend():
-            return f"Spend {action.receptions} Receptions for {action.receptions} Prestige"
+            return f"Spend {counted(action.receptions, 'Reception')} for {action.receptions} Prestige"
         case A.Favour():
             return f"Reveal the Political Favour of Objective {action.objective}"
         case A.Assign():
@@ -257,7 +258,7 @@ def label(state: SchonbrunnState, seat: str, action: Any) -> str:
         case A.Plot():
             return (
                 f"Plot against {nation(action.nation)}'s face-down Delegate {action.index} in "
-                f"Objective {action.objective}, {action.receptions} Receptions"
+                f"Objective {action.objective}, {counted(action.receptions, 'Reception')}"
             )
         case A.Move() if action.to is None:
             return f"Remove the {action.delegate} from Objective {action.objective}"

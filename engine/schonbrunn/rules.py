@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from engine.core import Event, IllegalAction, rng_for
+from engine.core.words import counted
 
 from . import actions as A
 from .content import (
@@ -144,7 +145,8 @@ def _start_round(state: SchonbrunnState, events: list[Event]) -> None:
     for player in list(state.players.values()):
         if player.activated or player.shown_aids or player.committed is not None:
             state.change(player, activated=(), shown_aids=(), committed=None)
-    tops = ", ".join(f"{o}: {card(state.piles[o][0]).name}" for o in [*state.objectives, "PoB"])
+    tops = ", ".join(f"{o}: {card(state.piles[o][0]).name}" for o in state.objectives)
+    tops += f", Principle of Balance: {card(state.piles['PoB'][0]).name}"
     events.append(
         Event(
             kind="round",
@@ -320,7 +322,7 @@ def play(state: SchonbrunnState, seat: str, action: object, rng: random.Random) 
         state.nations_left = [n for n in state.nations_left if n != nat]
         state.queue.pop(0)
         events.append(
-            Event(kind="choose", text=f"{before} takes {nations()[nat].name}, losing {pay} Receptions.")
+            Event(kind="choose", text=f"{before} takes {nations()[nat].name}, losing {counted(pay, 'Reception')}.")
         )
     elif kind is A.Commit:
         action = cast(A.Commit, action)

@@ -189,12 +189,12 @@ def aid(state: SchonbrunnState | None, seat: str | None) -> str:
     lines.append("**Objective piles**")
     for o in [*s.objectives, "PoB"]:
         pile = s.piles.get(o, ())
-        label = "Balance of Power" if o == "PoB" else f"Objective {o}"
+        label = "Principle of Balance" if o == "PoB" else f"Objective {o}"
         if pile and s.tops_revealed:
             top = card(pile[0])
-            lines.append(f"• {label} ({len(pile)} cards): **{top.name}**: {card_text(top)}")
+            lines.append(f"• {label} ({counted(len(pile), 'card')}): **{top.name}**: {card_text(top)}")
         else:
-            lines.append(f"• {label}: {len(pile)} cards, the top not yet revealed.")
+            lines.append(f"• {label}: {counted(len(pile), 'card')}, the top not yet revealed.")
     return "\n".join(lines)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import Layout, Panel, Prompt
+from engine.core.words import counted
 
 from . import texts
 from .content import card, nations
@@ -196,7 +197,7 @@ def describe(view: dict[str, Any]) -> str:
     me = view.get("me")
     if me:
         lines.append(
-            f"You ({me['nation']}): {me['receptions']} Receptions · Delegates in supply: "
+            f"You ({me['nation']}): {counted(me['receptions'], 'Reception')} · Delegates in supply: "
             + (", ".join(map(str, me["supply"])) or "none")
             + (f" · committed {me['committed']}" if me["committed"] is not None else "")
         )

@@ -132,7 +132,7 @@ async def test_help_tells_how_a_table_and_each_games_turn_go(env):
             2,
             [
                 "Score Track",
-                "0-17 DP +0, 18-21 DP +1",
+                "0-17 DP none, 18-21 DP +1",
                 "Your lowest Score marker is on",
                 "**Prestige table**",
             ],

@@ -30,7 +30,7 @@ def test_public_status_shows_the_board_the_treaties_the_order_and_the_vps():
     assert "Provisional VPs (March 1914): United Kingdom 10, France 5" in text
     mine = GAME.describe(GAME.view(state, state.holders["UK"]))
     assert "  United Kingdom +10 (treaty rights in Far East +10)" in mine
-    assert "France +0" in GAME.describe(GAME.view(state, state.holders["FRA"]))
+    assert "France 0 (no objective met)" in GAME.describe(GAME.view(state, state.holders["FRA"]))
 
 
 @pytest.mark.slow

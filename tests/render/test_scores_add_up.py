@@ -60,9 +60,14 @@ def _groups(text: str) -> list[str]:
 
 
 def value(item: str) -> int:
-    found = SIGNED.findall(_outside(item))
-    assert found, f"no signed total in {item!r}"
-    return int(found[-1])
+    """An item's points: its last signed number; 0 for one that scored nothing ("Week 4
+    nothing (…)", "France 0 (…)", or a reason standing without a number)."""
+    outside = _outside(item).strip()
+    found = SIGNED.findall(outside)
+    if found:
+        return int(found[-1])
+    assert not re.search(r"(?<![\w+-])[1-9]\d*$", outside), f"an unsigned total in {item!r}"
+    return 0
 
 
 def readd(breakdown: str) -> int:
@@ -82,8 +87,12 @@ def readd(breakdown: str) -> int:
 def test_the_parser_reads_what_it_should():
     assert readd("Berchtold: Week 1 +4 (first on the Initiative Track +1, most DP (15 DP) +3); Week 2 -1") == 3
     assert readd("Russia +10 (treaty rights in Serbia +5, treaty rights in France +5); doubled +10") == 20
+    assert readd("Week 3 nothing (most DP (16 DP) +1, Belligerence -1); Week 4 nothing (13 DP (under 14))") == 0
+    assert readd("France 0 (no objective met); Russia +5 (treaty rights in Serbia +5)") == 5
     with pytest.raises(AssertionError):
         readd("Week 1 +4 (most DP +3)")
+    with pytest.raises(AssertionError):
+        readd("Week 1 4 (most DP +3, first +1)")
 
 
 def _cases():
@@ -109,14 +118,15 @@ def test_every_score_of_a_whole_game_re_adds_from_its_breakdown(game_id, players
         checked += 1
     for text in lines:
         for line in text.splitlines():
-            if m := re.search(r"scores ([+-]\d+) Prestige \(now -?\d+\): (.*)\.$", line):  # Crisis, a Week
-                assert readd("; ".join(_top(m[2], ", "))) == int(m[1]), line
+            if m := re.search(r"scores ([+-]\d+|no) Prestige \(now -?\d+\): (.*)\.$", line):  # Crisis, a Week
+                assert readd("; ".join(_top(m[2], ", "))) == (0 if m[1] == "no" else int(m[1])), line
                 checked += 1
             elif m := re.search(r": (-?\d+) = (.+)$", line):  # Origins, provisional and final VPs
                 assert readd(m[2]) == int(m[1]), line
                 checked += 1
             elif m := re.search(r": \+(\d+) \((.*)\) = \d+$", line):  # Schönbrunn, the end of the game
-                parts = "nothing" if m[2] == "nothing" else "; ".join(_top(m[2], ", "))
-                assert (0 if parts == "nothing" else readd(parts)) == int(m[1]), line
+                assert readd("; ".join(_top(m[2], ", "))) == int(m[1]), line
+                checked += 1
+            elif re.search(r": nothing to add = \d+$", line):  # Schönbrunn, no points at the end
                 checked += 1
     assert checked > players

@@ -288,7 +288,7 @@ def test_congress_principle_of_balance_and_political_favour_example():
     assert "Spain collects Holy Alliance by the Principle of Balance" in awards
     assert "Favour I (3): 1 Reception to Prussia, Spain; Spain +3 Prestige" in awards
     assert not any(a.startswith("Favour II ") for a in awards)
-    assert "Favour V (0): 1 Reception to Great Britain, Prussia, France; France +0 Prestige" in awards
+    assert "Favour V (0): 1 Reception to Great Britain, Prussia, France; no Prestige at a Favour of 0" in awards
     assert esp.prestige - end_points(s, "ESP")[0] == 3 and esp.receptions == 5 + 1
 
 

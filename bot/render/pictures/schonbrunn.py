@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core.words import counted
 from engine.schonbrunn.content import nations
 
 from .layout import Canvas, Picture, clip_description
@@ -304,7 +305,7 @@ def draw_private(view: dict[str, Any], canvas: type[Canvas] = Canvas) -> Picture
         width=WIDTH - 2 * MARGIN,
     )
     text = (
-        f"{nation}, behind your screen: {me['receptions']} Receptions; Delegates in supply "
+        f"{nation}, behind your screen: {counted(me['receptions'], 'Reception')}; Delegates in supply "
         + (", ".join(map(str, me["supply"])) or "none")
         + "; cards "
         + (", ".join(me["screen"]) or "none")

@@ -147,5 +147,6 @@ def favour_rewards(state: SchonbrunnState, left: dict[str, tuple[dict[str, int],
         top = best(state, above)
         gain_prestige(state, top, f"Political Favour of {o}", value)
         names = ", ".join(name(state, s) for s in hierarchy_order(state, list(above)))
-        lines.append(f"Favour {o} ({value}): 1 Reception to {names}; {name(state, top)} +{value} Prestige")
+        gain = f"{name(state, top)} +{value} Prestige" if value else "no Prestige at a Favour of 0"
+        lines.append(f"Favour {o} ({value}): 1 Reception to {names}; {gain}")
     return lines

@@ -6,6 +6,7 @@ import itertools
 from collections.abc import Sequence
 
 from engine.core import Event
+from engine.core.words import signed
 
 from ..content import SYMBOLS, card, tables
 from ..pieces import (
@@ -74,7 +75,8 @@ def final_scoring(state: SchonbrunnState, events: list[Event]) -> None:
         detail = ", ".join(parts)
         state.change(state.players[seat], end_detail=detail)
         gain_prestige(state, seat, f"end of the game ({detail})", pts, dated=False)
-        lines.append(f"{name(state, seat)}: +{pts} ({detail or 'nothing'}) = {state.players[seat].prestige}")
+        gained = f"{signed(pts)} ({detail})" if detail else "nothing to add"
+        lines.append(f"{name(state, seat)}: {gained} = {state.players[seat].prestige}")
     state.final = {s: state.players[s].prestige for s in ranking(state)}  # winner first
     state.stage, state.queue = "over", []
     events.append(Event(kind="end", reveals=True, text="End of the game.\n" + "\n".join(lines)))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.core import Event, IllegalAction
+from engine.core.words import counted
 
 from .. import actions as A
 from ..content import card, nations
@@ -116,7 +117,7 @@ def spend(state: SchonbrunnState, seat: str, action: A.Spend, events: list[Event
     events.append(
         Event(
             kind="spend",
-            text=f"{name(state, seat)} spends {action.receptions} Receptions "
+            text=f"{name(state, seat)} spends {counted(action.receptions, 'Reception')} "
             f"for {action.receptions} Prestige.",
         )
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.core import Event, IllegalAction
+from engine.core.words import counted
 
 from .. import actions as A
 from ..content import nations, plot_reach
@@ -53,7 +54,7 @@ def plot(state: SchonbrunnState, seat: str, action: A.Plot, events: list[Event])
             reveals=True,
             text=(
                 f"{name(state, seat)} plots against {name(state, other)} in {action.objective} with "
-                f"{action.receptions} Receptions and reveals a {target.value}: {outcome}."
+                f"{counted(action.receptions, 'Reception')} and reveals a {target.value}: {outcome}."
             ),
         )
     )
