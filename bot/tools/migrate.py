@@ -45,6 +45,7 @@ COPIED: dict[str, tuple[str, ...]] = {
     "community_servers": (),
     "lobby_entries": ("told",),
     "abandoned_seats": (),
+    "game_reviews": (),  # finished games' reviews (bot/service/reviews.py)
     # what the bot still has to say (bot/service/deliveries.py)
     "outbox": (),
     "turn_notices": (),
