@@ -52,7 +52,15 @@ _GRAMMAR = [
     (re.compile(r"Now is the time for:"), "an internal word for a decision"),
     (re.compile(r"^Done: \w+\.$", re.MULTILINE), "a confirmation that does not say what was done"),
     (re.compile(r"\b[A-Za-z]+\(s\)"), "a plural left to the reader"),
-    (re.compile(r"(?<![\w.])[-−]0(?![\d.])"), "a signed zero"),
+    (re.compile(r"(?<![\w.])[-−+]0(?![\d.])"), "a signed zero"),
+    # one player's two countries ("France & Russia") are a plural subject
+    (re.compile(r"\b[A-Z][\w-]*(?: [A-Z][\w-]*)* & [A-Z][\w-]*(?: [A-Z][\w-]*)* (?:passes|has|makes|spends|bids)\b"),
+     "'A & B <verb>s'"),
+    (re.compile(r"\[(?:[a-z]+(?:, )?)+\]"), "a list in brackets"),
+    (re.compile(r"\bPoB\b"), "Schönbrunn's 'PoB' where the Principle of Balance belongs"),
+    # "1 Receptions": one of a thing is singular ("three -1 markers" name a marker's value;
+    # in "Player 1 takes" and "Week 1 scores" the 1 is a name, not a count)
+    (re.compile(r"(?<![\d.,/:+−-])(?<!vs )(?<!Player )(?<!Week )(?<!Round )(?<!Turn )\b1 (?!is\b|vs\b|was\b|has\b)[A-Za-z]+(?<![su])s\b"), "a plural after 1"),
 ]
 
 

@@ -113,6 +113,11 @@ async def test_no_message_of_a_whole_game_needs_a_programmer_to_read(tmp_path, g
         "Berchtold takes Conrad back into their Hand (-0 DP).",
         "Crisis: 1914 board, Week 1 of 6, Round 11, congress_answer.",
         "Refused: 3 validation errors for CrisisOptions. For further information visit https://errors.pydantic.dev/2.9/v/extra_forbidden",
+        "Favour III (0): 1 Reception to France; France +0 Prestige",
+        "Germany & Austria-Hungary passes in the bidding.",
+        "Berchtold (Vienna): 21 DP, 2 Prestige; Hand 0, Draw 7, cards 6/8 [passed, deliberated]",
+        "Great Britain spends 1 Receptions for 1 Prestige.",
+        "Round 1/4. Reparations: I: War Contribution, PoB: Cession of the Rhineland.",
     ],
 )
 def test_the_lint_finds_what_the_issue_names(text):
@@ -139,6 +144,9 @@ def test_the_lint_finds_a_country_code_in_what_the_table_reads(text):
         "Serbia beat Bulgaria 10-0 on 2024-01-05; Tension -1.",
         "Change it with /game settings phase_hours: 24 or `/game settings quiet_hours:22-7`.",
         "Crisis: 1914 board, Week 1 of 6, Congress: answer the invitation.",
+        "France & Russia pass in the bidding; France & Russia have handed in their sheets.",
+        "1 vs 1 PFs, odds 1:1; page 1 is the newest; 1 Congress; three -1 markers; bid 11 Receptions.",
+        "Week 4 nothing (13 DP (a Prestige award needs 14)); Week 5 +4; 0-17 DP none, 18-21 DP +1.",
     ],
 )
 def test_the_lint_passes_what_a_person_wrote(text):
