@@ -254,7 +254,7 @@ class Posts:
                         to="channel",
                         kind="ping",
                         user_id=human.user_id,
-                        text=f"<@{human.user_id}> your turn in the session: {p.kind}.",
+                        text=f"<@{human.user_id}> your turn in the session: {t.game.owed(p)}.",
                     )
                 )
             when = f" Due {timestamp(due[p.phase])}." if p.phase in due else ""
@@ -264,7 +264,7 @@ class Posts:
                 out,
                 p.seat,
                 f"**{t.game.title}**{secret}: {p.text}{when}",
-                f"your turn in {t.game.title}: {t.game.owed(p)}{when}",
+                f"your turn in {t.game.title}: {t.game.owed(p)}.{when}",
                 kind="prompt",
             )
 

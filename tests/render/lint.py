@@ -58,6 +58,7 @@ _GRAMMAR = [
      "'A & B <verb>s'"),
     (re.compile(r"\[(?:[a-z]+(?:, )?)+\]"), "a list in brackets"),
     (re.compile(r"\bPoB\b"), "Schönbrunn's 'PoB' where the Principle of Balance belongs"),
+    (re.compile(r"[)\w] Due <t:"), "a deadline run on from the sentence before it"),
     # "1 Receptions": one of a thing is singular ("three -1 markers" name a marker's value;
     # in "Player 1 takes" and "Week 1 scores" the 1 is a name, not a count)
     (re.compile(r"(?<![\d.,/:+−-])(?<!vs )(?<!Player )(?<!Week )(?<!Round )(?<!Turn )\b1 (?!is\b|vs\b|was\b|has\b)[A-Za-z]+(?<![su])s\b"), "a plural after 1"),
