@@ -18,7 +18,7 @@ from html.parser import HTMLParser
 import pytest
 
 from bot.render.pictures import crisis, draw_private_vector, has_pictures, origins, schonbrunn
-from bot.service.tables import TableService
+from bot.service.tables import TableService, turn_choices
 from bot.store import open_store
 from engine import games
 from tests.service.conftest import Clock
@@ -122,6 +122,9 @@ async def _choices(service: TableService, read: Reading, users: dict[int, str], 
         read.add(f"{where}, a button of {users[holder.user_id]}", label, public=False)
     for text in (await service.choice_details(CHANNEL, holder.user_id, step)).values():
         read.add(f"{where}, a menu line of {users[holder.user_id]}", text, public=False)
+    for choice in turn_choices(t.game, t.state, t.prompts[0].seat, t.prompts[0].phase):  # a long menu's groups
+        read.add(f"{where}, a menu group of {users[holder.user_id]}", choice.group, public=False)
+        read.add(f"{where}, a menu option of {users[holder.user_id]}", choice.full, public=False)
 
 
 async def _read_a_whole_game(tmp_path, game_id: str, players: int) -> Reading:
