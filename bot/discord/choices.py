@@ -34,6 +34,7 @@ from bot.service.tables import CHOICE_EXPIRED, ChoiceExpired, TableService, Turn
 
 from .host import host
 from .interact import answer_outbox, say
+from .sheet_writer import add_sheet_buttons
 
 if TYPE_CHECKING:
     from discord.types.interactions import SelectMessageComponentInteractionData
@@ -444,4 +445,5 @@ async def own_choices(service: TableService, channel_id: int, user_id: int) -> d
         step, choices = await service.turn_menu(channel_id, user_id)
     except Exception:  # a refusal (not seated) or a gone table: no buttons, never an error
         return None
-    return choices_view(channel_id, step, choices)
+    # Origins' Phase 4: a "Write Germany's sheet" button per country beside the hand-in
+    return await add_sheet_buttons(service, channel_id, user_id, choices_view(channel_id, step, choices))

@@ -38,6 +38,7 @@ from .interact import APOLOGY_UNKNOWN, say
 from .join_view import JoinAs, JoinTable
 from .long_commands import TOP_LEVEL
 from .play_commands import build_game_group
+from .sheet_writer import SheetAmount, SheetDone, SheetEmbassy, WriteSheet
 from .table_commands import GameGroup
 from .views import ActBack, ActChoice, ActMenu, ActPick, FullStatus, LogPage, ShowMine
 
@@ -220,6 +221,7 @@ class ChancelleryBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.add_dynamic_items(ShowMine, FullStatus, LogPage, ActChoice, ActPick, ActMenu, ActBack)
         self.add_dynamic_items(JoinTable, JoinAs)  # the Join buttons (join_view.py)
+        self.add_dynamic_items(WriteSheet, SheetEmbassy, SheetAmount, SheetDone)  # sheet_writer.py
         self.tree.add_command(GameGroup())
         self.tree.add_command(CommunityGroup())  # the server's archive, ratings and directory
         self.tree.add_command(DiplomacyGroup())  # showing with the referee's word, pacts on record

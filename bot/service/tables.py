@@ -35,10 +35,13 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 from engine import games
 from engine.core import Choice, GameError, IllegalAction, did_you_mean, rng_for
+from engine.origins import content as origins_content
+from engine.origins import placement as origins_placement
+from engine.origins.state import OriginsState
 
 from ..render import button_labels, escape
 from ..render.pictures import Picture
@@ -126,6 +129,20 @@ def turn_choices(game: Any, state: Any, seat: str, phase: str) -> list[TurnChoic
         )
         for i, (label, whole, x) in enumerate(zip(button_labels(full), full, legal, strict=True))
     ]
+
+
+@dataclass(frozen=True)
+class SheetNow:
+    """One country's secret placement sheet as its own player writes it (Origins' Phase 4):
+    its code and name, the new PFs written per embassy, the PFs still free to write, the
+    cap per embassy this turn, and the embassies (code -> name) where it may place."""
+
+    country: str
+    name: str
+    written: dict[str, int]
+    left: int
+    cap: int
+    embassies: dict[str, str]
 
 
 def choice_key(game: Any, phase: str, action: Any) -> str:
@@ -284,6 +301,27 @@ class TableService:
             if t.state is None or me.seat is None or t.row.status != "running" or prompt is None:
                 return step, []
             return step, turn_choices(t.game, t.state, me.seat, prompt.phase)
+
+    async def own_sheets(self, channel_id: int, user_id: int) -> list[SheetNow]:
+        """The caller's own Origins sheets while they may still write them (Phase 4, not
+        handed in), for the sheet writer's selects; [] otherwise. Their own seat only."""
+        async with self.access.lock(channel_id):
+            t = (await self.gallery.read(channel_id, user_id)).table
+            me = t.seat_of(user_id)
+            if me is None or me.seat is None or t.state is None or t.row.status != "running":
+                return []
+            state = cast(OriginsState, t.state) if t.game.id == "origins" else None
+            if state is None or state.phase != "placement" or me.seat in state.submitted:
+                return []
+            names, out = origins_content.names(), []
+            for c in state.countries_of(me.seat):
+                draft = state.drafts.get(c)
+                written = {e: n for e, n in (draft.place.items() if draft else ()) if n and e != c}
+                home = state.at(c, c) - (draft.remove.get(c, 0) if draft else 0)
+                left = state.unplaced.get(c, 0) + home - sum(written.values())
+                where = {e: n for e, n in names.items() if e != c}
+                out.append(SheetNow(c, names[c], written, left, origins_placement.cap(state), where))
+            return out
 
     async def act_choice(
         self, channel_id: int, user_id: int, step: int, index: int, key: str | None = None

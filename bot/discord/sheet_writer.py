@@ -1,0 +1,284 @@
+"""Writing an Origins secret sheet by taps: Phase 4's Political Factors Simultaneous
+Placement Sheets (rulebook §4, §6 Phase 4) from the turn notice, without typing
+(docs/architecture.md §6, front ends).
+
+Beside the "Hand in your sheets as written" button of the placement notice and of
+`/game me`, one button per country the seat plays: "Write Germany's sheet". A tap answers
+privately with that sheet as it stands and a select of the embassies where the country
+may place, each saying what is written there now ("Serbia ▸ 3 written"). Choosing an
+embassy edits the message in place to a select of the amounts the rules allow there (0,
+which clears the line, up to the cap per embassy or the PFs still free); choosing an
+amount writes it through the service exactly as `/origins place` does, so every rule and
+private answer stays the engine's, and answers privately with the sheet as it stands and
+the embassy select again. "Done" shows the turn buttons (the hand-in) again.
+
+Taps: one to open the writer, then two per sheet line (the embassy, the amount); the next
+line is again two taps, from the answer to the last one.
+
+Everything is private: the buttons go only under the seat's own notice or `/game me`, and
+every answer is ephemeral. Every item is a `DynamicItem` keyed by the table's channel, the
+country and the embassy, so it works after a restart; every tap re-reads the table, and a
+tap once the sheets are handed in or Phase 4 is over is answered with the current options.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+
+from bot.service.tables import CHOICE_EXPIRED, SheetNow, TableService
+from engine.core.words import counted
+
+from .host import host
+from .interact import run_refusable, say
+
+if TYPE_CHECKING:
+    from discord.types.interactions import SelectMessageComponentInteractionData
+
+__all__ = ["WriteSheet", "SheetEmbassy", "SheetAmount", "SheetDone", "add_sheet_buttons", "writer_view"]
+
+WRITE_ID = "chan:sheet:{channel_id}:{country}"
+EMBASSY_ID = "chan:sheet-at:{channel_id}:{country}"
+AMOUNT_ID = "chan:sheet-n:{channel_id}:{country}:{embassy}"
+DONE_ID = "chan:sheet-done:{channel_id}"
+SEP = " ▸ "
+
+log = logging.getLogger(__name__)
+
+
+# ---------------------------------------------------------------------- words and views
+
+
+def sheet_text(sheet: SheetNow) -> str:
+    """ "Germany's sheet: Serbia 3, Romania 2. 7 PFs left to write, at most 5 in each
+    embassy this turn." """
+    lines = ", ".join(f"{sheet.embassies.get(e, e)} {n}" for e, n in sheet.written.items())
+    return f"{sheet.name}'s sheet: {lines or 'nothing written yet'}. {_left(sheet)}"
+
+
+def _left(sheet: SheetNow) -> str:
+    return f"{counted(max(sheet.left, 0), 'PF')} left to write, at most {sheet.cap} in each embassy this turn."
+
+
+def most(sheet: SheetNow, embassy: str) -> int:
+    """The most PFs the rules allow in `embassy`: the cap, or what is free plus what is
+    written there now (writing replaces it)."""
+    return max(0, min(sheet.cap, sheet.left + sheet.written.get(embassy, 0)))
+
+
+def _embassy_select(channel_id: int, sheet: SheetNow) -> SheetEmbassy:
+    options = []
+    for code, name in list(sheet.embassies.items())[:25]:
+        n = sheet.written.get(code, 0)
+        options.append(discord.SelectOption(label=f"{name}{SEP}{n} written" if n else name, value=code))
+    return SheetEmbassy(channel_id, sheet.country, options, f"Where does {sheet.name} place PFs…")
+
+
+def writer_view(channel_id: int, sheet: SheetNow, embassy: str | None = None) -> discord.ui.View:
+    """The embassy select, with the amount select for `embassy` above it once one is
+    chosen, and Done."""
+    view = discord.ui.View(timeout=None)
+    if embassy is not None:
+        where = sheet.embassies.get(embassy, embassy)
+        options = [
+            discord.SelectOption(
+                label=f"0 (clear {where})" if n == 0 else counted(n, "PF"),
+                value=str(n),
+                default=n == sheet.written.get(embassy, -1),
+            )
+            for n in range(most(sheet, embassy) + 1)
+        ]
+        view.add_item(SheetAmount(channel_id, sheet.country, embassy, options, f"How many new PFs in {where}…"))
+    view.add_item(_embassy_select(channel_id, sheet))
+    view.add_item(SheetDone(channel_id))
+    return view
+
+
+async def add_sheet_buttons(
+    service: TableService, channel_id: int, user_id: int, view: discord.ui.View | None
+) -> discord.ui.View | None:
+    """The turn buttons `view` with one "Write Germany's sheet" button per country whose
+    sheet the member may still write (none outside Origins' Phase 4)."""
+    if view is None:
+        return None
+    try:
+        sheets = await service.own_sheets(channel_id, user_id)
+    except Exception:  # a refusal or a gone table: the turn buttons alone, never an error
+        return view
+    for sheet in sheets:
+        view.add_item(WriteSheet(channel_id, sheet.country, f"Write {sheet.name}'s sheet"))
+    return view
+
+
+async def _sheet(interaction: discord.Interaction, channel_id: int, country: str) -> SheetNow | None:
+    """The caller's sheet of `country` as it stands now, or None once it may no longer be
+    written (they were told so, with their current options)."""
+    bot = host(interaction)
+    try:
+        sheets = await bot.service.own_sheets(channel_id, interaction.user.id)
+    except Exception:  # a refusal (not seated) or a gone table: the usual expired answer
+        sheets = []
+    found = next((s for s in sheets if s.country == country), None)
+    if found is None:
+        await say(interaction, CHOICE_EXPIRED, view=await bot.delivery.turn_buttons(channel_id, interaction.user.id))
+    return found
+
+
+def _value(interaction: discord.Interaction) -> str:
+    data = cast("SelectMessageComponentInteractionData", interaction.data or {})
+    values = data.get("values") or []
+    return str(values[0]) if values else ""
+
+
+# ---------------------------------------------------------------------- the items
+
+
+class WriteSheet(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"chan:sheet:(?P<channel_id>[0-9]+):(?P<country>[A-Z]+)",
+):
+    """ "Write Germany's sheet": the sheet as it stands and the embassy select, privately."""
+
+    def __init__(self, channel_id: int, country: str, label: str = "Write the sheet") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80],
+                style=discord.ButtonStyle.secondary,
+                custom_id=WRITE_ID.format(channel_id=channel_id, country=country),
+            )
+        )
+        self.channel_id, self.country = channel_id, country
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> WriteSheet:
+        label = item.label if isinstance(item, discord.ui.Button) else None
+        return cls(int(match["channel_id"]), match["country"], label or "Write the sheet")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        sheet = await _sheet(interaction, self.channel_id, self.country)
+        if sheet is not None:
+            await say(interaction, sheet_text(sheet), view=writer_view(self.channel_id, sheet))
+
+
+class SheetEmbassy(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"chan:sheet-at:(?P<channel_id>[0-9]+):(?P<country>[A-Z]+)",
+):
+    """The embassies where the country may place; choosing one shows its amounts in place."""
+
+    def __init__(
+        self,
+        channel_id: int,
+        country: str,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=EMBASSY_ID.format(channel_id=channel_id, country=country),
+                placeholder=placeholder,
+                options=options or [discord.SelectOption(label="…", value="…")],
+            )
+        )
+        self.channel_id, self.country = channel_id, country
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> SheetEmbassy:
+        return cls(int(match["channel_id"]), match["country"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        sheet = await _sheet(interaction, self.channel_id, self.country)
+        if sheet is None:
+            return
+        embassy = _value(interaction)
+        if embassy not in sheet.embassies:  # not a place this country may write: the sheet again
+            await say(interaction, sheet_text(sheet), view=writer_view(self.channel_id, sheet))
+            return
+        where = sheet.embassies[embassy]
+        text = f"{sheet_text(sheet)}\nHow many new PFs does {sheet.name} place in {where}?"
+        await interaction.response.edit_message(content=text, view=writer_view(self.channel_id, sheet, embassy))
+
+
+class SheetAmount(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"chan:sheet-n:(?P<channel_id>[0-9]+):(?P<country>[A-Z]+):(?P<embassy>[A-Z]+)",
+):
+    """The amounts allowed in one embassy: choosing one writes the line as `/origins place`
+    does and answers with the sheet and the embassy select again."""
+
+    def __init__(
+        self,
+        channel_id: int,
+        country: str,
+        embassy: str,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=AMOUNT_ID.format(channel_id=channel_id, country=country, embassy=embassy),
+                placeholder=placeholder,
+                options=options or [discord.SelectOption(label="0", value="0")],
+            )
+        )
+        self.channel_id, self.country, self.embassy = channel_id, country, embassy
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> SheetAmount:
+        return cls(int(match["channel_id"]), match["country"], match["embassy"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        amount = _value(interaction)
+        if not amount.isdigit() or await _sheet(interaction, self.channel_id, self.country) is None:
+            return
+        bot, user_id = host(interaction), interaction.user.id
+        options = {"embassy": self.embassy, "amount": int(amount), "country": self.country}
+        ok, outbox = await run_refusable(interaction, bot.service.command(self.channel_id, user_id, "place", options))
+        if not ok:  # the engine's refusal was said; the selects above still work
+            return
+        bot.delivery.seen(outbox.channel_id, user_id)
+        reply = bot.delivery.private_reply(outbox, user_id)
+        sheet = next((s for s in await bot.service.own_sheets(self.channel_id, user_id) if s.country == self.country), None)
+        if sheet is None:
+            await say(interaction, reply, view=await bot.delivery.turn_buttons(self.channel_id, user_id))
+        else:
+            await say(interaction, f"{reply}\n{_left(sheet)}", view=writer_view(self.channel_id, sheet))
+        try:
+            await bot.delivery.deliver(outbox, caller_id=user_id)
+        except Exception:  # the line is saved; only its announcement failed: no apology to the player
+            log.exception("could not deliver the outbox of table %s", outbox.channel_id)
+        bot.poke()
+
+
+class SheetDone(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"chan:sheet-done:(?P<channel_id>[0-9]+)",
+):
+    """Done writing: the message shows the turn buttons (the hand-in) in place of the selects."""
+
+    def __init__(self, channel_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Done", style=discord.ButtonStyle.primary, custom_id=DONE_ID.format(channel_id=channel_id)
+            )
+        )
+        self.channel_id = channel_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> SheetDone:
+        return cls(int(match["channel_id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        view = await host(interaction).delivery.turn_buttons(self.channel_id, interaction.user.id)
+        await interaction.response.edit_message(view=view)
