@@ -10,9 +10,11 @@ from typing import Any
 import pytest
 
 from bot.discord.private import NOTICE_GRACE
+from bot.discord.sheet_writer import SheetAmount, SheetDone, SheetEmbassy, WriteSheet
 from engine.origins import GAME, content
 from engine.origins.state import OriginsState
 
+from ..render.lint import problems
 from .test_origins_e2e import OriginsTable
 from .whole_game import fixed_seed, simcord_bot  # noqa: F401 (fixtures pytest finds by name)
 
@@ -41,6 +43,13 @@ def _id(item: Any) -> str:
 def _find(components: list[Any], prefix: str) -> Any:
     (found,) = [i for i in _items(components) if _id(i).startswith(prefix)]
     return found
+
+
+def _forget_views(env: Any) -> None:
+    """As after a restart: the bot holds no view objects, only its registered templates."""
+    store = env.bot._connection._view_store
+    store._views.clear()
+    store._synced_message_views.clear()
 
 
 async def _to_placement(table: OriginsTable) -> OriginsState:
@@ -80,6 +89,7 @@ async def test_two_lines_of_a_sheet_written_by_taps_from_the_notice_then_handed_
 
     # Open the first country's sheet: its embassies, its own not among them.
     country = mine[0]
+    _forget_views(env)
     opened = await member.click(notice, custom_id=sheet_buttons[0].custom_id)
     assert opened.ephemeral
     assert opened.response.content.startswith(f"{names[country]}'s sheet: nothing written yet."), opened.response.content
@@ -90,13 +100,21 @@ async def test_two_lines_of_a_sheet_written_by_taps_from_the_notice_then_handed_
     async def line(message: Any, embassy: str, amount: int) -> Any:
         """One sheet line, in two taps: the embassy, then the amount."""
         select = _find(message.components, "chan:sheet-at:")
+        _forget_views(env)  # every tap is answered by the ids alone, as after a restart
         await member.select(message.message, [embassy], custom_id=select["custom_id"])  # tap 1
         assert await table.state() == before  # choosing the embassy writes nothing
         edited = env.backend.get_message(message.channel_id, message.id)
         amounts = _find(edited_components(edited), f"chan:sheet-n:{table.channel.id}:{country}:{embassy}")
         values = [int(o["value"]) for o in amounts["options"]]
+        _forget_views(env)
         assert values == list(range(min(5, values[-1]) + 1)) and values[-1] <= 5  # 0 to the cap
+        assert f"How many new PFs does {names[country]} place in {names[embassy]}?" in edited_text(edited)
+        texts = [edited_text(edited), *(o["label"] for o in amounts["options"]), amounts.get("placeholder", "")]
+        assert not [p for t in texts for p in problems(t)], texts  # the message lint (tests/render/lint.py)
         return await member.select(message.message, [str(amount)], custom_id=amounts["custom_id"])  # tap 2
+
+    texts = [opened.response.content, *(o["label"] for o in where["options"]), where.get("placeholder", "")]
+    assert not [p for t in texts for p in problems(t)], texts
 
     before = await table.state()
     wrote = await line(opened.response, first, 3)
@@ -104,6 +122,7 @@ async def test_two_lines_of_a_sheet_written_by_taps_from_the_notice_then_handed_
     assert f"\nYour sheet for {names[country]}: {first} 3\n" in wrote.response.content, wrote.response.content
     again = _find(wrote.response.components, "chan:sheet-at:")
     assert f"{names[first]} ▸ 3 written" in [o["label"] for o in again["options"]]
+    assert not problems(wrote.response.content), wrote.response.content
 
     before = await table.state()
     wrote = await line(wrote.response, second, 2)
@@ -138,7 +157,28 @@ async def test_two_lines_of_a_sheet_written_by_taps_from_the_notice_then_handed_
         assert not any(f"{first} 3" in text or names[first] + " 3" in text for text in table.dms(other))
 
 
+def edited_text(message: Any) -> str:
+    return str(message.get("content") if isinstance(message, dict) else getattr(message, "content", ""))
+
+
 def edited_components(message: Any) -> list[Any]:
     """A stored message's component rows, as dicts."""
     rows = message.get("components", []) if isinstance(message, dict) else getattr(message, "components", [])
     return [r if isinstance(r, dict) else r.to_dict() for r in rows]
+
+
+def test_the_sheet_writer_answers_its_ids_after_a_restart(env):
+    """A bot just started, before it sent any of them, reads every sheet writer id back."""
+    registered = env.bot._connection._view_store._dynamic_items
+    ids = {
+        WriteSheet: "chan:sheet:7:GER",
+        SheetEmbassy: "chan:sheet-at:7:GER",
+        SheetAmount: "chan:sheet-n:7:GER:SER",
+        SheetDone: "chan:sheet-done:7",
+    }
+    for item, custom_id in ids.items():
+        pattern = item.__discord_ui_compiled_template__
+        assert registered.get(pattern) is item
+        assert pattern.fullmatch(custom_id) is not None
+    built = WriteSheet(7, "GER", "Write Germany's sheet").custom_id, SheetDone(7).custom_id
+    assert built == (ids[WriteSheet], ids[SheetDone])
