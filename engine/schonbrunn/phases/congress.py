@@ -74,7 +74,7 @@ def resolve_congress(state: SchonbrunnState, events: list[Event]) -> None:
             p = state.change(p, minister="removed")
         if p.head == o and not state.simplified:
             state.change(p, receptions=p.receptions + 1)
-            gain_prestige(state, winner, f"Delegation Head in {o}", 1)
+            gain_prestige(state, winner, f"Delegation Head in Objective {o}", 1)
             line += " (+1 Prestige and 1 Reception for the Delegation Head)"
         lines.append(line)
     # The Principle of Balance: highest total left in a single Objective.
@@ -145,7 +145,7 @@ def favour_rewards(state: SchonbrunnState, left: dict[str, tuple[dict[str, int],
             p = state.players[s]
             state.change(p, receptions=p.receptions + 1)
         top = best(state, above)
-        gain_prestige(state, top, f"Political Favour of {o}", value)
+        gain_prestige(state, top, f"Political Favour of Objective {o}", value)
         names = ", ".join(name(state, s) for s in hierarchy_order(state, list(above)))
         gain = f"{name(state, top)} +{value} Prestige" if value else "no Prestige at a Favour of 0"
         lines.append(f"Favour {o} ({value}): 1 Reception to {names}; {gain}")
