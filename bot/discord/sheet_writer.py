@@ -10,10 +10,12 @@ embassy edits the message in place to a select of the amounts the rules allow th
 which clears the line, up to the cap per embassy or the PFs still free); choosing an
 amount writes it through the service exactly as `/origins place` does, so every rule and
 private answer stays the engine's, and answers privately with the sheet as it stands and
-the embassy select again. "Done" shows the turn buttons (the hand-in) again.
+the embassy select again. The same select lists "Eliminate in Germany" where the country
+has PFs of its own: up to 5 of them, written as `/origins remove` does. "Done" shows the
+turn buttons (the hand-in) again.
 
-Taps: one to open the writer, then two per sheet line (the embassy, the amount); the next
-line is again two taps, from the answer to the last one.
+Taps: one to open the writer, then two per sheet line (the embassy or elimination, then
+the amount); the next line is again two taps, from the answer to the last one.
 
 Everything is private: the buttons go only under the seat's own notice or `/game me`, and
 every answer is ephemeral. Every item is a `DynamicItem` keyed by the table's channel, the
@@ -55,7 +57,11 @@ log = logging.getLogger(__name__)
 def sheet_text(sheet: SheetNow) -> str:
     """ "Germany's sheet: Serbia 3, Romania 2. 7 PFs left to write, at most 5 in each
     embassy this turn." """
-    lines = ", ".join(f"{sheet.embassies.get(e, e)} {n}" for e, n in sheet.written.items())
+    names = {**sheet.embassies, sheet.country: sheet.name}
+    lines = ", ".join(
+        [f"{names.get(e, e)} {n}" for e, n in sheet.written.items()]
+        + [f"remove {n} in {names.get(e, e)}" for e, n in sheet.removed.items()]
+    )
     return f"{sheet.name}'s sheet: {lines or 'nothing written yet'}. {_left(sheet)}"
 
 
@@ -63,17 +69,33 @@ def _left(sheet: SheetNow) -> str:
     return f"{counted(max(sheet.left, 0), 'PF')} left to write, at most {sheet.cap} in each embassy this turn."
 
 
-def most(sheet: SheetNow, embassy: str) -> int:
-    """The most PFs the rules allow in `embassy`: the cap, or what is free plus what is
-    written there now (writing replaces it)."""
-    return max(0, min(sheet.cap, sheet.left + sheet.written.get(embassy, 0)))
+def most(sheet: SheetNow, line: str) -> int:
+    """The most PFs the rules allow on a line: in an embassy ("SER"), the cap or what is
+    free plus what is written there now (writing replaces it); eliminated ("-SER"), up to
+    5 of the country's own PFs there."""
+    if line.startswith("-"):
+        return sheet.removable.get(line[1:], 0)
+    return max(0, min(sheet.cap, sheet.left + sheet.written.get(line, 0)))
+
+
+def _where(sheet: SheetNow, line: str) -> str:
+    return sheet.name if line[1:] == sheet.country else sheet.embassies.get(line.lstrip("-"), line)
+
+
+def _lines(sheet: SheetNow) -> list[str]:
+    """The lines the sheet may hold: "SER" places in Serbia, "-SER" eliminates there."""
+    return list(sheet.embassies) + [f"-{e}" for e in sheet.removable]
 
 
 def _embassy_select(channel_id: int, sheet: SheetNow) -> SheetEmbassy:
     options = []
-    for code, name in list(sheet.embassies.items())[:25]:
-        n = sheet.written.get(code, 0)
-        options.append(discord.SelectOption(label=f"{name}{SEP}{n} written" if n else name, value=code))
+    for line in _lines(sheet)[:25]:
+        where, code = _where(sheet, line), line.lstrip("-")
+        if line.startswith("-"):
+            n, label = sheet.removed.get(code, 0), f"Eliminate in {where}"
+        else:
+            n, label = sheet.written.get(code, 0), where
+        options.append(discord.SelectOption(label=f"{label}{SEP}{n} written" if n else label, value=line))
     return SheetEmbassy(channel_id, sheet.country, options, f"Where does {sheet.name} place PFs…")
 
 
@@ -82,16 +104,16 @@ def writer_view(channel_id: int, sheet: SheetNow, embassy: str | None = None) ->
     chosen, and Done."""
     view = discord.ui.View(timeout=None)
     if embassy is not None:
-        where = sheet.embassies.get(embassy, embassy)
+        where, now = _where(sheet, embassy), {**sheet.written, **{f"-{e}": n for e, n in sheet.removed.items()}}
         options = [
             discord.SelectOption(
                 label=f"0 (clear {where})" if n == 0 else counted(n, "PF"),
                 value=str(n),
-                default=n == sheet.written.get(embassy, -1),
+                default=n == now.get(embassy, -1),
             )
             for n in range(most(sheet, embassy) + 1)
         ]
-        view.add_item(SheetAmount(channel_id, sheet.country, embassy, options, f"How many new PFs in {where}…"))
+        view.add_item(SheetAmount(channel_id, sheet.country, embassy, options, _question(sheet, embassy)[:150]))
     view.add_item(_embassy_select(channel_id, sheet))
     view.add_item(SheetDone(channel_id))
     return view
@@ -125,6 +147,12 @@ async def _sheet(interaction: discord.Interaction, channel_id: int, country: str
     if found is None:
         await say(interaction, CHOICE_EXPIRED, view=await bot.delivery.turn_buttons(channel_id, interaction.user.id))
     return found
+
+
+def _question(sheet: SheetNow, line: str) -> str:
+    if line.startswith("-"):
+        return f"How many of {sheet.name}'s PFs in {_where(sheet, line)} does it eliminate?"
+    return f"How many new PFs does {sheet.name} place in {_where(sheet, line)}?"
 
 
 def _value(interaction: discord.Interaction) -> str:
@@ -197,21 +225,21 @@ class SheetEmbassy(
         sheet = await _sheet(interaction, self.channel_id, self.country)
         if sheet is None:
             return
-        embassy = _value(interaction)
-        if embassy not in sheet.embassies:  # not a place this country may write: the sheet again
+        line = _value(interaction)
+        if line not in _lines(sheet):  # not a line this country may write: the sheet again
             await say(interaction, sheet_text(sheet), view=writer_view(self.channel_id, sheet))
             return
-        where = sheet.embassies[embassy]
-        text = f"{sheet_text(sheet)}\nHow many new PFs does {sheet.name} place in {where}?"
+        text = f"{sheet_text(sheet)}\n{_question(sheet, line)}"
+        embassy = line
         await interaction.response.edit_message(content=text, view=writer_view(self.channel_id, sheet, embassy))
 
 
 class SheetAmount(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"chan:sheet-n:(?P<channel_id>[0-9]+):(?P<country>[A-Z]+):(?P<embassy>[A-Z]+)",
+    template=r"chan:sheet-n:(?P<channel_id>[0-9]+):(?P<country>[A-Z]+):(?P<embassy>-?[A-Z]+)",
 ):
-    """The amounts allowed in one embassy: choosing one writes the line as `/origins place`
-    does and answers with the sheet and the embassy select again."""
+    """The amounts allowed on one line (placed in an embassy, or "-SER" eliminated there):
+    choosing one writes it as `/origins place` (or `/origins remove`) does and answers with the sheet and the embassy select again."""
 
     def __init__(
         self,
@@ -241,8 +269,10 @@ class SheetAmount(
         if not amount.isdigit() or await _sheet(interaction, self.channel_id, self.country) is None:
             return
         bot, user_id = host(interaction), interaction.user.id
-        options = {"embassy": self.embassy, "amount": int(amount), "country": self.country}
-        ok, outbox = await run_refusable(interaction, bot.service.command(self.channel_id, user_id, "place", options))
+        command = "remove" if self.embassy.startswith("-") else "place"
+        options = {"embassy": self.embassy.lstrip("-"), "amount": int(amount), "country": self.country}
+        work = bot.service.command(self.channel_id, user_id, command, options)
+        ok, outbox = await run_refusable(interaction, work)
         if not ok:  # the engine's refusal was said; the selects above still work
             return
         bot.delivery.seen(outbox.channel_id, user_id)

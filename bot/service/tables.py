@@ -135,7 +135,8 @@ def turn_choices(game: Any, state: Any, seat: str, phase: str) -> list[TurnChoic
 class SheetNow:
     """One country's secret placement sheet as its own player writes it (Origins' Phase 4):
     its code and name, the new PFs written per embassy, the PFs still free to write, the
-    cap per embassy this turn, and the embassies (code -> name) where it may place."""
+    cap per embassy this turn, the embassies (code -> name) where it may place, its own PFs
+    written for elimination, and the most it may eliminate where it has PFs."""
 
     country: str
     name: str
@@ -143,6 +144,8 @@ class SheetNow:
     left: int
     cap: int
     embassies: dict[str, str]
+    removed: dict[str, int]
+    removable: dict[str, int]
 
 
 def choice_key(game: Any, phase: str, action: Any) -> str:
@@ -320,7 +323,10 @@ class TableService:
                 home = state.at(c, c) - (draft.remove.get(c, 0) if draft else 0)
                 left = state.unplaced.get(c, 0) + home - sum(written.values())
                 where = {e: n for e, n in names.items() if e != c}
-                out.append(SheetNow(c, names[c], written, left, origins_placement.cap(state), where))
+                removed = {e: n for e, n in (draft.remove.items() if draft else ()) if n}
+                most = {e: min(origins_placement.ELIMINATE_CAP, state.at(e, c)) for e in names if state.at(e, c)}
+                cap = origins_placement.cap(state)
+                out.append(SheetNow(c, names[c], written, left, cap, where, removed, most))
             return out
 
     async def act_choice(

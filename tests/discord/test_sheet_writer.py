@@ -64,6 +64,30 @@ async def _to_placement(table: OriginsTable) -> OriginsState:
     return state
 
 
+async def _line(table: OriginsTable, member: Any, message: Any, country: str, line: str, amount: int) -> Any:
+    """One sheet line, in two taps: the embassy ("SER", or "-SER" to eliminate), then the
+    amount; the first writes nothing, each is answered by its id alone, as after a restart."""
+    env, names = table.env, content.names()
+    before = await table.state()
+    select = _find(message.components, "chan:sheet-at:")
+    _forget_views(env)
+    await member.select(message.message, [line], custom_id=select["custom_id"])  # tap 1
+    assert await table.state() == before  # choosing the embassy writes nothing
+    edited = env.backend.get_message(message.channel_id, message.id)
+    amounts = _find(edited_components(edited), f"chan:sheet-n:{table.channel.id}:{country}:{line}")
+    values = [int(o["value"]) for o in amounts["options"]]
+    assert values == list(range(values[-1] + 1)) and values[-1] <= 5  # 0 to the cap
+    if line.startswith("-"):
+        asked = f"How many of {names[country]}'s PFs in {names[line[1:]]} does it eliminate?"
+    else:
+        asked = f"How many new PFs does {names[country]} place in {names[line]}?"
+    assert asked in edited_text(edited)
+    texts = [edited_text(edited), *(o["label"] for o in amounts["options"]), amounts.get("placeholder", "")]
+    assert not [p for t in texts for p in problems(t)], texts  # the message lint (tests/render/lint.py)
+    _forget_views(env)
+    return await member.select(message.message, [str(amount)], custom_id=amounts["custom_id"])  # tap 2
+
+
 @pytest.mark.usefixtures("fixed_seed")
 async def test_two_lines_of_a_sheet_written_by_taps_from_the_notice_then_handed_in(env, store):
     table = OriginsTable(env, store, players=3)  # two countries a seat
@@ -94,38 +118,21 @@ async def test_two_lines_of_a_sheet_written_by_taps_from_the_notice_then_handed_
     assert opened.ephemeral
     assert opened.response.content.startswith(f"{names[country]}'s sheet: nothing written yet."), opened.response.content
     where = _find(opened.response.components, "chan:sheet-at:")
+    assert not any(state.pfs.values())  # the first turn: no PFs of its own to eliminate yet
     assert [o["value"] for o in where["options"]] == [e for e in names if e != country]
     first, second = [e for e in ("SER", "ROM", "BUL", "GRE") if e != country][:2]
-
-    async def line(message: Any, embassy: str, amount: int) -> Any:
-        """One sheet line, in two taps: the embassy, then the amount."""
-        select = _find(message.components, "chan:sheet-at:")
-        _forget_views(env)  # every tap is answered by the ids alone, as after a restart
-        await member.select(message.message, [embassy], custom_id=select["custom_id"])  # tap 1
-        assert await table.state() == before  # choosing the embassy writes nothing
-        edited = env.backend.get_message(message.channel_id, message.id)
-        amounts = _find(edited_components(edited), f"chan:sheet-n:{table.channel.id}:{country}:{embassy}")
-        values = [int(o["value"]) for o in amounts["options"]]
-        _forget_views(env)
-        assert values == list(range(min(5, values[-1]) + 1)) and values[-1] <= 5  # 0 to the cap
-        assert f"How many new PFs does {names[country]} place in {names[embassy]}?" in edited_text(edited)
-        texts = [edited_text(edited), *(o["label"] for o in amounts["options"]), amounts.get("placeholder", "")]
-        assert not [p for t in texts for p in problems(t)], texts  # the message lint (tests/render/lint.py)
-        return await member.select(message.message, [str(amount)], custom_id=amounts["custom_id"])  # tap 2
 
     texts = [opened.response.content, *(o["label"] for o in where["options"]), where.get("placeholder", "")]
     assert not [p for t in texts for p in problems(t)], texts
 
-    before = await table.state()
-    wrote = await line(opened.response, first, 3)
+    wrote = await _line(table, member, opened.response, country, first, 3)
     assert wrote.ephemeral
     assert f"\nYour sheet for {names[country]}: {first} 3\n" in wrote.response.content, wrote.response.content
     again = _find(wrote.response.components, "chan:sheet-at:")
     assert f"{names[first]} ▸ 3 written" in [o["label"] for o in again["options"]]
     assert not problems(wrote.response.content), wrote.response.content
 
-    before = await table.state()
-    wrote = await line(wrote.response, second, 2)
+    wrote = await _line(table, member, wrote.response, country, second, 2)
     assert f"\nYour sheet for {names[country]}: {first} 3, {second} 2\n" in wrote.response.content
     drafts = (await table.state()).drafts
     assert drafts[country].place == {first: 3, second: 2}  # the engine's draft holds both lines
@@ -182,3 +189,41 @@ def test_the_sheet_writer_answers_its_ids_after_a_restart(env):
         assert pattern.fullmatch(custom_id) is not None
     built = WriteSheet(7, "GER", "Write Germany's sheet").custom_id, SheetDone(7).custom_id
     assert built == (ids[WriteSheet], ids[SheetDone])
+
+
+@pytest.mark.usefixtures("fixed_seed")
+async def test_an_elimination_in_the_second_turn_is_one_more_line_of_two_taps(env, store):
+    """Where the country has PFs of its own, the select offers "Eliminate in …": up to 5
+    of them, written as /origins remove writes it."""
+    table = OriginsTable(env, store, players=3)
+    state = await _to_placement(table)
+    turn = state.turn
+    for _ in range(400):  # the automatic player plays the rest of the turn, into the next Phase 4
+        state = await table.state()
+        if state.turn != turn and state.phase == "placement":
+            break
+        await env.bot.service.auto(table.channel.id)
+    assert state.turn != turn and state.phase == "placement", (state.turn, state.phase)
+    names = content.names()
+    seat = GAME.prompts(state)[0].seat
+    member = table.members[table.seats[seat]]
+    country, own = next((c, [e for e in names if state.at(e, c)]) for c in state.countries_of(seat))
+    assert own, "PFs of its own on the board after a turn"
+
+    me = await member.slash(table.channel, "game me")
+    button = _find(me.response.components, f"chan:sheet:{table.channel.id}:{country}")
+    opened = await member.click(me.response.message, custom_id=button["custom_id"])
+    where = _find(opened.response.components, "chan:sheet-at:")
+    eliminations = [o for o in where["options"] if o["value"].startswith("-")]
+    assert [o["value"] for o in eliminations] == [f"-{e}" for e in own]
+    assert [o["label"] for o in eliminations] == [f"Eliminate in {names[e]}" for e in own]
+    texts = [opened.response.content, *(o["label"] for o in where["options"])]
+    assert not [p for t in texts for p in problems(t)], texts
+
+    wrote = await _line(table, member, opened.response, country, f"-{own[0]}", 1)
+    assert f"\nYour sheet for {names[country]}: -{own[0]} 1" in wrote.response.content, wrote.response.content
+    assert (await table.state()).drafts[country].remove == {own[0]: 1}
+    again = _find(wrote.response.components, "chan:sheet-at:")
+    assert f"Eliminate in {names[own[0]]} ▸ 1 written" in [o["label"] for o in again["options"]]
+    shown = await member.click(me.response.message, custom_id=button["custom_id"])  # the sheet again
+    assert f"remove 1 in {names[own[0]]}" in shown.response.content, shown.response.content
