@@ -79,7 +79,9 @@ def most(sheet: SheetNow, line: str) -> int:
 
 
 def _where(sheet: SheetNow, line: str) -> str:
-    return sheet.name if line[1:] == sheet.country else sheet.embassies.get(line.lstrip("-"), line)
+    """The embassy's name of a line ("-GER": Germany, the country's own embassy too)."""
+    code = line.lstrip("-")
+    return sheet.name if code == sheet.country else sheet.embassies.get(code, code)
 
 
 def _lines(sheet: SheetNow) -> list[str]:
@@ -96,7 +98,8 @@ def _embassy_select(channel_id: int, sheet: SheetNow) -> SheetEmbassy:
         else:
             n, label = sheet.written.get(code, 0), where
         options.append(discord.SelectOption(label=f"{label}{SEP}{n} written" if n else label, value=line))
-    return SheetEmbassy(channel_id, sheet.country, options, f"Where does {sheet.name} place PFs…")
+    verbs = "place or eliminate" if sheet.removable else "place"
+    return SheetEmbassy(channel_id, sheet.country, options, f"Where does {sheet.name} {verbs} PFs…")
 
 
 def writer_view(channel_id: int, sheet: SheetNow, embassy: str | None = None) -> discord.ui.View:
