@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.core import Event, IllegalAction
+from engine.core.words import counted
 
 from . import content
 from .placement import funds
@@ -42,7 +43,7 @@ def bid(state: OriginsState, seat: str, payer: str, card: str, position: int, am
     have = funds(state, payer)
     if amount > have:
         raise IllegalAction(
-            f"{names[payer]} can bid at most {have} PFs (this turn's unplaced income and its own embassy)."
+            f"{names[payer]} can bid at most {counted(have, 'PF')} (this turn's unplaced income and its own embassy)."
         )
     if state.one_auction:
         # one auction (house reading): every bid is paid at once and lost whatever the final

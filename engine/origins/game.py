@@ -23,6 +23,7 @@ from engine.core import (
     built,
     rng_for,
 )
+from engine.core.words import counted
 
 from . import attacks, bots, content, placement, scoring, showing, standing, texts, views
 from .actions import ACTION, Attack, Bid, Done, Pass, Place, Ready, Remove, Submit, WriteSheet
@@ -282,7 +283,7 @@ class Origins(Game[OriginsState]):
                 country, embassy = names[_code(action.country)], names[_code(action.embassy)]
                 if not action.amount:
                     return f"You cleared {embassy} on {country}'s sheet."
-                return f"You wrote {action.amount} new PFs for {embassy} on {country}'s sheet."
+                return f"You wrote {counted(action.amount, 'new PF')} for {embassy} on {country}'s sheet."
             case Remove():
                 country, embassy = names[_code(action.country)], names[_code(action.embassy)]
                 if not action.amount:

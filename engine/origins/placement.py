@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from engine.core import Event, IllegalAction, match_name
+from engine.core.words import counted
 
 from . import content
 from .state import OriginsState, Sheet
@@ -153,7 +154,8 @@ def unplaced_note(state: OriginsState, country: str, sheet: Sheet) -> str:
     unplaced, home, lost = leftover(state, country, sheet)
     if not unplaced:
         return ""
-    return f"{unplaced} PFs not placed: {home} go home, {lost} eliminated."
+    goes = "goes" if home == 1 else "go"
+    return f"{counted(unplaced, 'PF')} not placed: {home} {goes} home, {lost} eliminated."
 
 
 def apply_sheet(state: OriginsState, country: str, sheet: Sheet) -> int:

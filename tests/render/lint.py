@@ -61,7 +61,7 @@ _GRAMMAR = [
     (re.compile(r"[)\w] Due <t:"), "a deadline run on from the sentence before it"),
     # "1 Receptions": one of a thing is singular ("three -1 markers" name a marker's value;
     # in "Player 1 takes" and "Week 1 scores" the 1 is a name, not a count)
-    (re.compile(r"(?<![\d.,/:+−-])(?<!vs )(?<!Player )(?<!Week )(?<!Round )(?<!Turn )\b1 (?!is\b|vs\b|was\b|has\b)[A-Za-z]+(?<![su])s\b"), "a plural after 1"),
+    (re.compile(r"(?<![\d.,/:+−-])(?<!vs )(?<!Player )(?<!Week )(?<!Round )(?<!Turn )\b1 (?!is\b|vs\b|was\b|has\b|goes\b)[A-Za-z]+(?<![su])s\b"), "a plural after 1"),
 ]
 
 
