@@ -3,6 +3,8 @@ channel after the end, and refused privately before it."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bot.discord import create_bot
@@ -61,7 +63,7 @@ async def test_game_export_format_html_attaches_the_page_once_the_game_is_over(
     (attachment,) = [
         a for m in channel.history(viewer=bob) for a in m.attachments if a.filename.endswith(".html")
     ]
-    assert attachment.filename == f"crisis1914-{channel.id}.html"
+    assert re.fullmatch(r"Crisis-1914 #crisis \d{4}-\d{2}-\d{2}\.html", attachment.filename)  # named for people
     data = env.backend.cdn.get(attachment.url)
     assert data.startswith(b"<!DOCTYPE html>") and b"alice" in data
 
