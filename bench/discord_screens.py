@@ -456,7 +456,7 @@ def fresh_notice(table: Table, name: str, step: int) -> Any:
     """The member's notice of the decision owed at `step`: the DM whose buttons or menus are
     for that step (sent or edited for it), else their newest DM since their last decision."""
     messages = dms(table, name)
-    turn = (f"chan:act:{table.channel.id}:{step}:", f"chan:pick:{table.channel.id}:{step}:")
+    turn = tuple(f"chan:{kind}:{table.channel.id}:{step}:" for kind in ("act", "pick", "menu"))
     for message in reversed(messages):
         if any(c.startswith(turn) for c in _custom_ids(message.components)):
             return message
@@ -465,17 +465,49 @@ def fresh_notice(table: Table, name: str, step: int) -> Any:
 
 
 def _offered(notice: Any, table: Table, step: int, index: int) -> tuple[str, str, int] | None:
-    """How the notice offers legal action `index` at `step`: (button or menu, its id, taps)."""
+    """How the notice offers legal action `index` at `step`: (button or menu, its id, taps:
+    a button one, a menu two: open it, choose)."""
     for control in _controls(notice.components):
         custom = str(_part(control, "custom_id"))
         act = f"chan:act:{table.channel.id}:{step}:{index}"
         if custom == act or custom.startswith(act + ":"):
             return "button", custom, 1
-        if custom.startswith(f"chan:pick:{table.channel.id}:{step}:"):
+        if custom.startswith((f"chan:pick:{table.channel.id}:{step}:", f"chan:menu:{table.channel.id}:{step}:")):
             for option in _part(control, "options") or []:
                 value = str(_part(option, "value"))
                 if value.split(":")[0] == str(index):
                     return value, custom, 2  # open the menu, choose
+    return None
+
+
+async def _through_groups(
+    table: Table, name: str, notice: Any, step: int, index: int
+) -> tuple[Any, tuple[str, str, int]] | None:
+    """Legal action `index` behind a menu of groups: each group is opened in turn (the
+    message is edited to its menu) until one offers it; (the message, how, taps counted
+    from the notice: two to open the group, then the group's own). Back after a miss."""
+    member = table.members[name]
+    for control in _controls(notice.components):
+        custom = str(_part(control, "custom_id"))
+        if not custom.startswith(f"chan:menu:{table.channel.id}:{step}:"):
+            continue
+        for option in _part(control, "options") or []:
+            value = str(_part(option, "value"))
+            if not value.startswith("g:"):
+                continue
+            await member.user.select(notice, [value], custom_id=custom)
+            shown = next((m for m in dms(table, name) if m.id == notice.id), None)
+            if shown is None:
+                return None
+            found = _offered(shown, table, step, index)
+            if found is not None:
+                how, inner, taps = found
+                return shown, (how, inner, taps + 2)
+            back = [str(_part(c, "custom_id")) for c in _controls(shown.components)]
+            back = [c for c in back if c.startswith(f"chan:back:{table.channel.id}:{step}:")]
+            if back:
+                await member.user.click(shown, custom_id=back[0])
+            notice = next((m for m in dms(table, name) if m.id == notice.id), notice)
     return None
 
 
@@ -492,6 +524,10 @@ async def decide(table: Table, name: str, figures: Figures, rng: random.Random) 
     member = table.members[name]
     notice = fresh_notice(table, name, state.step)
     offered = _offered(notice, table, state.step, index) if notice is not None else None
+    if notice is not None and offered is None and index >= 0:
+        grouped = await _through_groups(table, name, notice, state.step, index)
+        if grouped is not None:
+            notice, offered = grouped
     if offered is not None:
         how, custom, taps = offered
         if how == "button":

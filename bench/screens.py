@@ -51,7 +51,7 @@ def report(figures: Figures, widths: tuple[int, ...]) -> list[str]:
     rounds, decisions = max(figures.rounds, 1), max(figures.decisions, 1)
     taps = max(figures.taps, default=0)
     lines.append(
-        f"  {figures.channel_messages} new channel messages in {figures.rounds} rounds "
+        f"  {figures.channel_messages} new channel messages in {figures.rounds} round{'' if figures.rounds == 1 else 's'} "
         f"({figures.channel_messages / rounds:.1f} a round); {figures.dms} DMs for {figures.decisions} "
         f"decisions ({figures.dms / decisions:.2f} a decision)"
     )
