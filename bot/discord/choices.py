@@ -26,18 +26,15 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import discord
 
 from bot.service.tables import CHOICE_EXPIRED, ChoiceExpired, TableService, TurnChoice
 
 from .host import host
-from .interact import answer_outbox, say
+from .interact import answer_outbox, say, selected
 from .sheet_writer import add_sheet_buttons
-
-if TYPE_CHECKING:
-    from discord.types.interactions import SelectMessageComponentInteractionData
 
 __all__ = [
     "ActChoice",
@@ -244,13 +241,6 @@ class ActChoice(
         await _act(interaction, self.channel_id, self.step, self.index, self.key)
 
 
-def _value(interaction: discord.Interaction) -> str:
-    # a select's own callback, so a select's data (the type covers every kind of interaction)
-    data = cast("SelectMessageComponentInteractionData", interaction.data or {})
-    values = data.get("values") or []
-    return str(values[0]) if values else ""
-
-
 class ActPick(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
     template=r"chan:pick:(?P<channel_id>[0-9]+):(?P<step>[0-9]+):(?P<part>[0-9]+)",
@@ -274,7 +264,7 @@ class ActPick(
         return cls(int(match["channel_id"]), int(match["step"]), int(match["part"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        value = _value(interaction)
+        value = selected(interaction)
         if value:
             index, _, key = value.partition(":")
             await _act(interaction, self.channel_id, self.step, int(index), key or None)
@@ -311,7 +301,7 @@ class ActMenu(
         return cls(int(match["channel_id"]), int(match["step"]), match["path"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        value = _value(interaction)
+        value = selected(interaction)
         if value.startswith("g:"):
             _, path, tag = value.split(":", 2)
             await _show(interaction, self.channel_id, path, tag)

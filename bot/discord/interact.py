@@ -16,7 +16,7 @@ import asyncio
 import io
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
@@ -28,6 +28,9 @@ from bot.service.tables import TableError
 from engine.core.errors import GameError
 
 from .host import host
+
+if TYPE_CHECKING:
+    from discord.types.interactions import SelectMessageComponentInteractionData
 
 __all__ = [
     "answer_private",
@@ -107,6 +110,14 @@ async def _run(
         )
         await say(interaction, APOLOGY_SAVED if saved else APOLOGY)
     return False, None
+
+
+def selected(interaction: discord.Interaction) -> str:
+    """The option a member chose in a select menu ("" if none): for a select's own callback,
+    so the interaction's data is a select's (its type covers every kind of interaction)."""
+    data = cast("SelectMessageComponentInteractionData", interaction.data or {})
+    values = data.get("values") or []
+    return str(values[0]) if values else ""
 
 
 def picture_file(picture: Picture) -> discord.File:

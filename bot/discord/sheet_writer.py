@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 import discord
 
@@ -35,10 +35,7 @@ from bot.service.tables import CHOICE_EXPIRED, SheetNow, TableService
 from engine.core.words import counted
 
 from .host import host
-from .interact import run_refusable, say
-
-if TYPE_CHECKING:
-    from discord.types.interactions import SelectMessageComponentInteractionData
+from .interact import run_refusable, say, selected
 
 __all__ = ["WriteSheet", "SheetEmbassy", "SheetAmount", "SheetDone", "add_sheet_buttons", "writer_view"]
 
@@ -158,12 +155,6 @@ def _question(sheet: SheetNow, line: str) -> str:
     return f"How many new PFs does {sheet.name} place in {_where(sheet, line)}?"
 
 
-def _value(interaction: discord.Interaction) -> str:
-    data = cast("SelectMessageComponentInteractionData", interaction.data or {})
-    values = data.get("values") or []
-    return str(values[0]) if values else ""
-
-
 # ---------------------------------------------------------------------- the items
 
 
@@ -228,7 +219,7 @@ class SheetEmbassy(
         sheet = await _sheet(interaction, self.channel_id, self.country)
         if sheet is None:
             return
-        line = _value(interaction)
+        line = selected(interaction)
         if line not in _lines(sheet):  # not a line this country may write: the sheet again
             await say(interaction, sheet_text(sheet), view=writer_view(self.channel_id, sheet))
             return
@@ -268,7 +259,7 @@ class SheetAmount(
         return cls(int(match["channel_id"]), match["country"], match["embassy"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        amount = _value(interaction)
+        amount = selected(interaction)
         if not amount.isdigit() or await _sheet(interaction, self.channel_id, self.country) is None:
             return
         bot, user_id = host(interaction), interaction.user.id
