@@ -218,3 +218,19 @@ class Envoys(Game[EnvoyState]):
 
 
 GAME = Envoys()
+
+
+def registered(monkeypatch: Any, *extra: Any) -> Any:
+    """The game registry with the real games, the test game and `extra`, for this test only
+    (`monkeypatch` undoes it): the registry is global and other suites enumerate it."""
+    from engine import games
+
+    try:
+        games.all()
+    except Exception:  # noqa: BLE001 - a game package mid-edit elsewhere must not fail platform tests
+        pass
+    monkeypatch.setattr(games, "_GAMES", dict(games._GAMES))
+    monkeypatch.setattr(games, "_ALIASES", dict(games._ALIASES))
+    for game in (GAME, *extra):
+        games.register(game)
+    return games

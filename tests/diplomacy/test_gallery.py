@@ -15,7 +15,6 @@ from bot.service.gallery import CHANNEL_SHOWS_ALL, NOT_HERE, PLAYS_HERE, Rounds,
 from bot.service.outbox import Outbox
 from bot.service.tables import TableError, TableService
 from bot.store import open_store
-from engine import games
 from engine.core import Event, Layout
 from tests.tinygame import Envoys, EnvoyState
 
@@ -47,11 +46,7 @@ GAME = RoundEnvoys()
 
 @pytest.fixture(autouse=True)
 def registry(monkeypatch):
-    games.all()  # the real games loaded before the registry is copied
-    monkeypatch.setattr(games, "_GAMES", dict(games._GAMES))
-    monkeypatch.setattr(games, "_ALIASES", dict(games._ALIASES))
-    games.register(tests.tinygame.GAME)
-    games.register(GAME)
+    tests.tinygame.registered(monkeypatch, GAME)
 
 
 @pytest.fixture

@@ -11,7 +11,6 @@ import sys
 import pytest
 
 import tests.tinygame
-from engine import games
 
 PYTHON = sys.executable
 
@@ -19,11 +18,7 @@ PYTHON = sys.executable
 @pytest.fixture
 def registry(monkeypatch):
     """The real games plus the test game, for this test only."""
-    games.all()
-    monkeypatch.setattr(games, "_GAMES", dict(games._GAMES))
-    monkeypatch.setattr(games, "_ALIASES", dict(games._ALIASES))
-    games.register(tests.tinygame.GAME)
-    return games
+    return tests.tinygame.registered(monkeypatch)
 
 
 @pytest.fixture

@@ -8,9 +8,9 @@ import asyncio
 
 import pytest
 
+import tests.tinygame
 from bot.service.reviews import NOT_OVER, NOT_PLAYED
 from bot.service.tables import TableService
-from engine import games
 from engine.core.review import Turning
 from tests.test_search import SearchingEnvoys
 
@@ -21,13 +21,7 @@ GAME = SearchingEnvoys()  # the tiny game with a search, under the tiny game's i
 
 @pytest.fixture(autouse=True)
 def registry(monkeypatch):
-    try:
-        games.all()
-    except Exception:  # noqa: BLE001 - a game package mid-edit elsewhere must not fail these tests
-        pass
-    monkeypatch.setattr(games, "_GAMES", dict(games._GAMES))
-    monkeypatch.setattr(games, "_ALIASES", dict(games._ALIASES))
-    games.register(GAME)
+    tests.tinygame.registered(monkeypatch, GAME)  # under the test game's id: it takes its place
 
 
 @pytest.fixture
