@@ -22,7 +22,6 @@ from engine.core import Event, Game, GameState, IllegalAction, Prompt, rng_for
 
 from ..process import metrics
 from ..process.logsafe import log_game_failure
-from ..render import standings
 from ..store import ActionRow, EventRow, SeatRow, StaleWrite, StorageFull, StoreError
 from .archive import archive_finished
 from .automatic import AutomaticPlayers
@@ -216,9 +215,7 @@ class Play:
             # the game is over: its last thread is archived and no new one opens
             out.open_thread = out.open_thread_due = None
             out.close_thread = out.close_thread or changes["thread_open"]
-            names = {s.seat: t.who(s.seat) for s in t.seats if s.seat}
-            nations = {s.seat: t.label(s.seat) for s in t.seats if s.seat and t.label(s.seat) != s.seat}
-            text = standings(outcome, names, nations=nations)
+            text = posts.standings(t, outcome)
             text += (
                 f"\n\nSeed: `{t.row.seed}`. Every shuffle and roll came from it, and it matches the "
                 "seed commitment posted when the game began: /game export gives the record that shows it."

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from engine.core import Event, Layout, Prompt
+from engine.core import Event, Layout, Outcome, Prompt
 
 from ..render import escape, seat_list, standings, timestamp
 from ..render.status import StatusCard, Waiting, card_of, waiting_line
@@ -104,9 +104,7 @@ class Posts:
         elif t.row.status == "finished":
             outcome = g.outcome(t.state)
             if outcome is not None and result:  # the final standings and how every score was reached
-                names = {s.seat: t.who(s.seat) for s in t.seats if s.seat}
-                nations = {s.seat: t.label(s.seat) for s in t.seats if s.seat and t.label(s.seat) != s.seat}
-                lines.append(standings(outcome, names, title="Result", nations=nations, breakdown=True))
+                lines.append(self.standings(t, outcome, title="Result", breakdown=True))
             lines.append("The game is over.")
         else:
             lines.append("The game was abandoned.")
@@ -217,6 +215,13 @@ class Posts:
         lines += own_lines("\n".join(own.splitlines()[1:]), g.describe(g.view(t.state, None)))
         lines.append("-# The whole table: the Full status button, or /game status.")
         return "\n".join(lines)
+
+    def standings(self, t: LoadedTable, outcome: Outcome, **how: Any) -> str:
+        """The final standings of table `t` (`render.standings`): each seat's player, and its
+        nation where the game names seats by one."""
+        names = {s.seat: t.who(s.seat) for s in t.seats if s.seat}
+        nations = {s.seat: t.label(s.seat) for s in t.seats if s.seat and t.label(s.seat) != s.seat}
+        return standings(outcome, names, nations=nations, **how)
 
     def host_name(self, t: LoadedTable) -> str:
         """The host's name as a message shows it (escaped)."""
