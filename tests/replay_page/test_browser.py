@@ -272,7 +272,7 @@ def test_the_svg_board_looks_like_the_png_the_channel_gets(browser, played, game
     vector = draw_vector(game_id, views[0])
     page = browser.new_page(viewport={"width": vector.width, "height": vector.height})
     page.set_content(f'<body style="margin:0">{vector.svg()}</body>')
-    shot = Image.open(BytesIO(page.screenshot())).convert("RGB")
+    shot = Image.open(BytesIO(_screenshot(page))).convert("RGB")
     page.close()
 
     def difference(view: dict) -> float:
@@ -281,3 +281,15 @@ def test_the_svg_board_looks_like_the_png_the_channel_gets(browser, played, game
 
     same, other = difference(views[0]), difference(views[1])
     assert same < 6.0 and other > 1.3 * same, (same, other)
+
+
+def _screenshot(page) -> bytes:
+    """The page's screenshot; asked once more if headless Chromium could not take it (its
+    "Unable to capture screenshot" when both test workers' browsers draw at once)."""
+    from playwright.sync_api import Error
+
+    try:
+        return page.screenshot()
+    except Error:
+        page.wait_for_timeout(200)
+        return page.screenshot()
