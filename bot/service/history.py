@@ -201,7 +201,7 @@ class History:
                 {"action": e.action_idx + 1 if e.action_idx is not None else None, "text": e.text}
                 for e in events
             ],
-            "public_view": view,
+            "public_view": None if view is None else g.view_dict(view),
         }
 
     async def _seats_over_time(self, t: LoadedTable) -> list[dict]:

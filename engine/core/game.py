@@ -173,6 +173,15 @@ class Game(ABC, Generic[S]):
     def view(self, state: S, seat: str | None) -> dict[str, Any]:
         """What `seat` may know (None: anyone). Plain JSON data."""
 
+    def view_dict(self, view: Any) -> dict[str, Any]:
+        """A view as plain JSON data (an export's public view). Each game's view is a typed
+        structure read by attribute; this is its dictionary, key for key."""
+        return cast("dict[str, Any]", view)
+
+    def view_from_dict(self, data: dict[str, Any]) -> Any:
+        """The view `view_dict` wrote (a public record read back)."""
+        return data
+
     @abstractmethod
     def describe(self, view: dict[str, Any]) -> str:
         """Readable Markdown of a view, short enough for a phone. Sees only the view."""

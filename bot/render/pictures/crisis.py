@@ -378,3 +378,8 @@ def scores(view: dict[str, Any]) -> dict[str, int]:
 
 def chart_colours(view: dict[str, Any]) -> dict[str, RGB]:
     return {nation: _colour(nation) for nation in view["players"]}
+
+
+def holders(view: dict[str, Any]) -> dict[str, str]:
+    """Which seat holds each nation scored on the chart."""
+    return {code: p["seat"] for code, p in view["players"].items()}

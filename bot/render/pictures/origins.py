@@ -299,3 +299,9 @@ def scores(view: dict[str, Any]) -> dict[str, int]:
 
 def chart_colours(view: dict[str, Any]) -> dict[str, Any]:
     return dict(ORIGINS)
+
+
+def holders(view: dict[str, Any]) -> dict[str, str]:
+    """Which seat holds each nation scored on the chart (a player with fewer than seven
+    holds two)."""
+    return {code: info["seat"] for code, info in view["countries"].items() if info.get("seat")}

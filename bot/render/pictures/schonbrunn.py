@@ -333,3 +333,8 @@ def scores(view: dict[str, Any]) -> dict[str, int]:
 
 def chart_colours(view: dict[str, Any]) -> dict[str, RGB]:
     return {name: _colour(name) for name in _names(view).values()}
+
+
+def holders(view: dict[str, Any]) -> dict[str, str]:
+    """Which seat holds each name scored on the chart."""
+    return {name: seat for seat, name in _names(view).items()}

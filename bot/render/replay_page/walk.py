@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 from importlib import import_module
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 from engine.core import PUBLIC, Game, GameState, Layout
 
@@ -137,17 +137,13 @@ class Walk:
         return len(self.board)
 
 
-def holders(game_id: str, view: dict[str, Any]) -> dict[str, str]:
+def holders(game_id: str, view: Any) -> dict[str, str]:
     """Which seat holds each scored nation in a public view: the chart adds up each
     player's nations (an Origins player with fewer than seven holds two)."""
-    if game_id == "origins":
-        return {code: info["seat"] for code, info in view["countries"].items() if info.get("seat")}
-    if game_id == "crisis1914":
-        return {code: p["seat"] for code, p in view["players"].items()}
-    if game_id == "schonbrunn":
-        module = import_module(f"{__package__.rpartition('.')[0]}.pictures.schonbrunn")
-        return {name: seat for seat, name in module._names(view).items()}
-    return {}
+    if not has_pictures(game_id):
+        return {}
+    module = import_module(f"{__package__.rpartition('.')[0]}.pictures.{_MODULES[game_id]}")
+    return cast("dict[str, str]", module.holders(view))
 
 
 class _Walker:
@@ -271,7 +267,7 @@ def walk_public_record(game: Game, raw: dict[str, Any]) -> Walk:
     table only as it stood at the end (the record keeps no earlier state, no seed and no
     action to replay, so the page can show nothing more)."""
     seats = [str(s) for s in raw.get("seats", [])]
-    view = raw.get("public_view") or {}
+    view = game.view_from_dict(raw["public_view"]) if raw.get("public_view") else None
     log = raw.get("public_log") or []
     last = max([int(e.get("action") or 0) for e in log] + [0])
     walk = Walk(game=game, seats=seats, labels=dict(raw.get("labels") or {}), public_only=True, final=None)
