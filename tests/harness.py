@@ -82,8 +82,8 @@ def check_hidden_information(
     for state in picked:
         for observer in [None, *state.seats]:
             varied = game.vary_hidden(state, observer, random.Random(rng.random()))
-            view_a = json.dumps(game.view(state, observer), sort_keys=True)
-            view_b = json.dumps(game.view(varied, observer), sort_keys=True)
+            view_a = json.dumps(game.view_dict(game.view(state, observer)), sort_keys=True)
+            view_b = json.dumps(game.view_dict(game.view(varied, observer)), sort_keys=True)
             assert view_a == view_b, f"{game.id}: the view of {observer} depends on hidden facts"
             assert game.describe(game.view(state, observer)) == game.describe(game.view(varied, observer))
             for prompt in game.prompts(state):

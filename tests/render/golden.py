@@ -19,6 +19,7 @@ import io
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, ImageChops
 
@@ -49,17 +50,19 @@ def name(case: tuple[str, int, int, int | None]) -> str:
     return f"{game}-{players}p-seed{seed}-{'end' if step is None else f'step{step}'}.png"
 
 
-def sampled_view(case: tuple[str, int, int, int | None]) -> dict:
+def sampled_view(case: tuple[str, int, int, int | None]) -> Any:
     game_id, players, seed, step = case
     game = games.get(game_id)
     return game.view(sample_state(game, players, seed, step), None)
 
 
-def kept_view(case: tuple[str, int, int, int | None]) -> dict:
-    return json.loads((HERE / name(case)).with_suffix(".json").read_text(encoding="utf-8"))
+def kept_view(case: tuple[str, int, int, int | None]) -> Any:
+    """The case's view read back from the JSON kept beside its picture (`Game.view_from_dict`)."""
+    kept = json.loads((HERE / name(case)).with_suffix(".json").read_text(encoding="utf-8"))
+    return games.get(case[0]).view_from_dict(kept)
 
 
-def picture(case: tuple[str, int, int, int | None], view: dict | None = None) -> bytes:
+def picture(case: tuple[str, int, int, int | None], view: Any = None) -> bytes:
     """The case's picture, drawn from its kept view (or the given one)."""
     return draw(case[0], kept_view(case) if view is None else view).png
 
@@ -81,7 +84,8 @@ def main() -> int:
     for case in CASES:
         path = HERE / name(case)
         view = sampled_view(case)
-        path.with_suffix(".json").write_text(json.dumps(view, ensure_ascii=False, indent=1), encoding="utf-8")
+        kept = games.get(case[0]).view_dict(view)
+        path.with_suffix(".json").write_text(json.dumps(kept, ensure_ascii=False, indent=1), encoding="utf-8")
         path.write_bytes(picture(case, view))
         print(path)
     return 0
