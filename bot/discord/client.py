@@ -257,13 +257,25 @@ class ChancelleryBot(commands.Bot):
             return None
 
     async def _recover_then_tick(self, outage: Any) -> None:
-        try:  # what the last run left unsaid goes first: the downtime notices come after it
+        await self.catch_up(outage)
+        await self.ticker.run()
+
+    async def catch_up(self, outage: Any) -> None:
+        """What the last run left, once connected: its unsaid posts first, then the downtime
+        notices, then the reviews of finished games it stopped before computing (they wait
+        behind live decisions, so they may be queued at once)."""
+        try:
             await self.delivery.pending.run_due()
         except Exception:
             log.exception("could not deliver the posts the last run left")
         if outage is not None:
             await self.recover(outage)
-        await self.ticker.run()
+        reviews = getattr(self.service, "reviews", None)
+        if reviews is not None:
+            try:
+                await reviews.resume()
+            except Exception:
+                log.exception("could not queue the reviews the last run left pending")
 
     async def recover(self, outage: Any = None) -> None:
         """Tell every running table how long the bot was down."""

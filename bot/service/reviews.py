@@ -18,7 +18,8 @@ own process.
 
 Nothing is computed before the end: `text` refuses a game in play, and `begin` does
 nothing for one. A review survives a restart: it is stored once computed, and a review
-still pending when the bot stopped is queued again when the next game ends or at the first
+still pending when the bot stopped is queued again once the bot is connected (the
+Discord front end's `catch_up`), or when the next game ends or at the first
 `/diplomacy review` that asks for it (`resume`). A process whose automatic players are capped at the basic
 one (bot/service/automatic.py, STRONGEST: the test suite, bench/same_output.py) runs no
 search, and so computes no review unless `enabled` is set.

@@ -175,6 +175,19 @@ async def test_a_review_survives_a_restart_computed_or_still_pending(store) -> N
     assert third.reviews._task is None
 
 
+async def test_the_reviews_a_stopped_bot_left_pending_are_computed_once_it_is_back(store) -> None:
+    from bot.discord import create_bot
+    from tests.discord.conftest import BotConfig
+
+    first = _service(store, enabled=False)  # stops before computing: the reviews stay pending
+    await _play(first)
+    t = await first.load(CHANNEL)
+    second = _service(store)  # the bot started again; nobody asks for a review, no game ends
+    await create_bot(BotConfig(), second).catch_up(None)
+    await second.reviews.wait()
+    assert {r.status for r in await store.community.get_reviews(CHANNEL, t.row.created_at)} == {DONE}
+
+
 async def test_the_console_answers_diplomacy_review_to_the_caller_alone(store) -> None:
     service = _service(store)
     out = io.StringIO()
