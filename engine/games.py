@@ -10,20 +10,19 @@ so adding a game is one line in `_MODULES`.
 from __future__ import annotations
 
 import importlib
-from typing import Any
 
-from .core import Game
+from .core import AnyGame
 from .core.errors import GameError
 
 __all__ = ["get", "all", "ids", "register"]
 
 _MODULES = ("engine.crisis1914", "engine.origins", "engine.schonbrunn")
-_GAMES: dict[str, Game[Any]] = {}
+_GAMES: dict[str, AnyGame] = {}
 _ALIASES: dict[str, str] = {}
 _loaded = False
 
 
-def register(game: Game[Any]) -> Game[Any]:
+def register(game: AnyGame) -> AnyGame:
     _GAMES[game.id] = game
     for alias in (game.id, *game.aliases):
         _ALIASES[alias.casefold()] = game.id
@@ -48,7 +47,7 @@ def _load() -> None:
         register(game)
 
 
-def get(name: str) -> Game[Any]:
+def get(name: str) -> AnyGame:
     _load()
     key = _ALIASES.get(name.strip().casefold())
     if key is None:
@@ -57,7 +56,7 @@ def get(name: str) -> Game[Any]:
     return _GAMES[key]
 
 
-def all() -> list[Game[Any]]:  # noqa: A001 - the registry's documented name
+def all() -> list[AnyGame]:  # noqa: A001 - the registry's documented name
     _load()
     return [_GAMES[k] for k in sorted(_GAMES)]
 

@@ -71,7 +71,7 @@ def _values(state: Any, seat: str, typed: dict[str, Any]) -> list[Choice]:
     return [Choice(str(v), str(v)) for v in (1, 2, 3)]
 
 
-class Envoys(Game[EnvoyState]):
+class Envoys(Game[EnvoyState, EnvoyAction, dict[str, Any]]):
     id = "envoys"
     title = "Envoys (test game)"
     min_players = 2

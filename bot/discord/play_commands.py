@@ -125,7 +125,7 @@ def _build_command(command: Command) -> app_commands.Command[Any, ..., None]:
     )
 
 
-def build_game_group(game: Game[Any]) -> app_commands.Group:
+def build_game_group(game: Game[Any, Any, Any]) -> app_commands.Group:
     group = app_commands.Group(
         name=command_name(game.group), description=_description(f"Play {game.title}"), guild_only=True
     )

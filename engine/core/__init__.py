@@ -4,7 +4,7 @@ from .commands import Choice, Command, Option, match_choice, parse_int
 from .content import Provenance, Sourced, load_toml, set_content_dir
 from .errors import ContentError, GameError, IllegalAction, NotYourTurn
 from .fast import WHOLE, built, clone, replaced
-from .game import Applied, Forced, Game, StandingOrder, TrackingRandom
+from .game import AnyGame, Applied, Forced, Game, StandingOrder, TrackingRandom
 from .layout import Layout, Panel
 from .model import PUBLIC, Event, GameState, Model, Outcome, Prompt, Standing
 from .names import did_you_mean, find_name, fold, match_name, matches_seat, nearest_names, seat_names
@@ -13,6 +13,7 @@ from .rng import rng_for, roll, seed_commitment
 from .showing import Period, Showable
 
 __all__ = [
+    "AnyGame",
     "Applied",
     "Choice",
     "Command",

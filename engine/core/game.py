@@ -23,9 +23,11 @@ from .reference import Entry
 from .rng import seed_for
 from .showing import Period, Showable
 
-__all__ = ["Game", "Applied", "Forced", "StandingOrder", "TrackingRandom"]
+__all__ = ["AnyGame", "Game", "Applied", "Forced", "StandingOrder", "TrackingRandom"]
 
 S = TypeVar("S", bound=StateLike)
+A = TypeVar("A")  # the game's action: a union of its action models
+V = TypeVar("V")  # what a seat is shown of the state (`view`)
 
 
 class TrackingRandom(random.Random):
@@ -118,7 +120,7 @@ class StandingOrder:
     example: str = ""  # how it is typed, when it takes words ("pass_unless Germany, Russia")
 
 
-class Game(ABC, Generic[S]):
+class Game(ABC, Generic[S, A, V]):
     id: ClassVar[str]
     title: ClassVar[str]
     min_players: ClassVar[int]
@@ -166,27 +168,27 @@ class Game(ABC, Generic[S]):
         """Who owes a decision now; empty once the game is over."""
 
     @abstractmethod
-    def play(self, state: S, seat: str, action: Any, rng: random.Random) -> list[Event]:
+    def play(self, state: S, seat: str, action: A, rng: random.Random) -> list[Event]:
         """Carry out `action` on `state` in place. Raise IllegalAction to refuse."""
 
     @abstractmethod
-    def view(self, state: S, seat: str | None) -> dict[str, Any]:
+    def view(self, state: S, seat: str | None) -> V:
         """What `seat` may know (None: anyone). Plain JSON data."""
 
-    def view_dict(self, view: Any) -> dict[str, Any]:
+    def view_dict(self, view: V) -> dict[str, Any]:
         """A view as plain JSON data (an export's public view). Each game's view is a typed
         structure read by attribute; this is its dictionary, key for key."""
         return cast("dict[str, Any]", view)
 
-    def view_from_dict(self, data: dict[str, Any]) -> Any:
+    def view_from_dict(self, data: dict[str, Any]) -> V:
         """The view `view_dict` wrote (a public record read back)."""
-        return data
+        return cast(V, data)
 
     @abstractmethod
-    def describe(self, view: dict[str, Any]) -> str:
+    def describe(self, view: V) -> str:
         """Readable Markdown of a view, short enough for a phone. Sees only the view."""
 
-    def layout(self, view: dict[str, Any]) -> Layout:
+    def layout(self, view: V) -> Layout:
         """The public view laid out for a phone's status card (`engine/core/layout.py`):
         the same facts as `describe`, or fewer (never others). This default puts the
         description under its first line; the games lay out their own."""
@@ -198,7 +200,7 @@ class Game(ABC, Generic[S]):
         """None while the game runs."""
 
     @abstractmethod
-    def default_action(self, state: S, seat: str) -> Any:
+    def default_action(self, state: S, seat: str) -> A:
         """What a deadline does for a seat that gave no order."""
 
     def default_words(self, state: S, seat: str) -> str:
@@ -207,7 +209,7 @@ class Game(ABC, Generic[S]):
         return "the default order"
 
     @abstractmethod
-    def bot_action(self, state: S, seat: str, rng: random.Random) -> Any:
+    def bot_action(self, state: S, seat: str, rng: random.Random) -> A:
         """A reasonable automatic player's choice."""
 
     @property
@@ -216,16 +218,16 @@ class Game(ABC, Generic[S]):
         return self.command_group or self.id
 
     # -- optional hooks ----------------------------------------------------------------
-    def legal_actions(self, state: S, seat: str) -> list[Any]:
+    def legal_actions(self, state: S, seat: str) -> list[A]:
         """Every legal action where the space is small enough to list; [] otherwise."""
         return []
 
-    def action_label(self, state: S, seat: str, action: Any) -> str:
+    def action_label(self, state: S, seat: str, action: A) -> str:
         """A button's words for one of `legal_actions`; the service cuts them to a button's
         80 characters and keeps them apart, so a game may name every card."""
         return str(getattr(action, "kind", "act")).capitalize()[:80]
 
-    def action_group(self, state: S, seat: str, action: Any) -> str:
+    def action_group(self, state: S, seat: str, action: A) -> str:
         """What kind of choice one of `legal_actions` is, in the game's words, where a long
         list is grouped in menus ("Play with Belligerence", "Deliberate"); the choice's label
         read without these words says which one. The label's first word by default."""
@@ -241,13 +243,13 @@ class Game(ABC, Generic[S]):
         (engine/core/names.py, `matches_seat`). None by default."""
         return {}
 
-    def confirm(self, state: S, seat: str, action: Any, events: list[Event]) -> str:
+    def confirm(self, state: S, seat: str, action: A, events: list[Event]) -> str:
         """What the player who acted is told they did ("You played Conrad with Belligerence
         (8 DP)."): `state` is the state before the action, `events` what it caused. Only
         the actor reads it. Games say it in the past tense; this default names the action."""
         return f"Done: {self.action_label(state, seat, action)}."
 
-    def action_detail(self, state: S, seat: str, action: Any) -> str:
+    def action_detail(self, state: S, seat: str, action: A) -> str:
         """More about one of `legal_actions` than its label holds, for the line under it in a
         menu: the text of the card it plays, an attack's odds. Only `seat` reads it."""
         return ""
@@ -271,11 +273,11 @@ class Game(ABC, Generic[S]):
         on. None: the order cannot be given now (or does not exist)."""
         return None
 
-    def standing_action(self, state: S, seat: str, order: str) -> Any | None:
+    def standing_action(self, state: S, seat: str, order: str) -> A | None:
         """The action `order` gives for the decision `seat` owes now; None if it gives none."""
         return None
 
-    def bot_standing(self, state: S, seat: str, action: Any, rng: random.Random) -> list[str]:
+    def bot_standing(self, state: S, seat: str, action: A, rng: random.Random) -> list[str]:
         """The standing orders a person who just chose `action` would leave now (the
         pacing model's players, docs/pacing.md); [] by default."""
         return []
@@ -355,8 +357,9 @@ class Game(ABC, Generic[S]):
         return []
 
     # -- the one path that changes state --------------------------------------------------
-    def parse_action(self, data: Any) -> Any:
-        return self.Action.validate_python(data)
+    def parse_action(self, data: Any) -> A:
+        action: A = self.Action.validate_python(data)
+        return action
 
     def load_state(self, data: str | bytes) -> S:
         return self.State.model_validate_json(data)  # type: ignore[return-value]
@@ -365,7 +368,7 @@ class Game(ABC, Generic[S]):
         self,
         state: S,
         seat: str,
-        action: Any,
+        action: A | dict[str, Any],
         *,
         prompts: list[Prompt] | None = None,
         source: str | bytes | None = None,
@@ -393,10 +396,14 @@ class Game(ABC, Generic[S]):
         new.step = state.step + 1
         return Applied(new, events, rng.used)
 
-    def apply(self, state: S, seat: str, action: Any) -> tuple[S, list[Event]]:
+    def apply(self, state: S, seat: str, action: A | dict[str, Any]) -> tuple[S, list[Event]]:
         applied = self.step(state, seat, action)
         return applied.state, applied.events
 
-    def validate(self, state: S, seat: str, action: Any) -> None:
+    def validate(self, state: S, seat: str, action: A | dict[str, Any]) -> None:
         """Raise IllegalAction if `action` is not legal now; change nothing."""
         self.step(state, seat, action)
+
+
+# A game of any kind, where the caller holds whichever the registry gives (engine/games.py).
+AnyGame = Game[Any, Any, Any]

@@ -16,7 +16,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from .game import Game
+from .game import AnyGame
 from .search import STRENGTHS, Search
 
 __all__ = ["Policy", "players", "player"]
@@ -24,7 +24,7 @@ __all__ = ["Policy", "players", "player"]
 Policy = Callable[[Any, str, random.Random], Any]
 
 
-def _uniform(game: Game[Any]) -> Policy:
+def _uniform(game: AnyGame) -> Policy:
     def choose(state: Any, seat: str, rng: random.Random) -> Any:
         actions = game.legal_actions(state, seat)
         return rng.choice(actions) if actions else game.bot_action(state, seat, rng)
@@ -32,11 +32,11 @@ def _uniform(game: Game[Any]) -> Policy:
     return choose
 
 
-def _defaults(game: Game[Any]) -> Policy:
+def _defaults(game: AnyGame) -> Policy:
     return lambda state, seat, rng: game.default_action(state, seat)
 
 
-def players(game: Game[Any]) -> dict[str, Policy]:
+def players(game: AnyGame) -> dict[str, Policy]:
     """Every named player of `game`."""
     named: dict[str, Policy] = {
         "basic": game.bot_action,
@@ -51,7 +51,7 @@ def players(game: Game[Any]) -> dict[str, Policy]:
     return named
 
 
-def player(game: Game[Any], name: str) -> Policy:
+def player(game: AnyGame, name: str) -> Policy:
     """One named player; ValueError naming the ones there are."""
     named = players(game)
     if name not in named:

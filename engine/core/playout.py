@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .game import Game
+from .game import AnyGame
 from .model import Event, GameState, Model, Outcome
 
 __all__ = ["Playout", "play_out"]
@@ -22,7 +22,7 @@ class Playout:
 
 
 def play_out(
-    game: Game[Any],
+    game: AnyGame,
     n_players: int,
     seed: int,
     options: Model | None = None,

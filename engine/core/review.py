@@ -25,7 +25,7 @@ import random
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .game import Game
+from .game import AnyGame
 from .model import Model
 from .rng import seed_for
 from .search import Estimate, Knowledge, Search, Strength
@@ -158,7 +158,7 @@ def iterations_for(actions: list[tuple[str, Any]], seat: str, per_decision: int,
 
 
 def start(
-    game: Game[Any],
+    game: AnyGame,
     seats: list[str],
     options: Model,
     seed: int,
@@ -176,7 +176,7 @@ def start(
 
 
 def advance(
-    game: Game[Any],
+    game: AnyGame,
     progress: Progress,
     actions: list[tuple[str, Any]],
     review_seed: int,
@@ -210,7 +210,7 @@ def finish(progress: Progress, shown: int = SHOWN) -> list[Turning]:
 
 
 def review(
-    game: Game[Any],
+    game: AnyGame,
     seats: list[str],
     options: Model,
     seed: int,
@@ -227,7 +227,7 @@ def review(
     return finish(progress)
 
 
-def weighed(game: Game[Any], knowledge: Knowledge[Any], state: Any, seat: str, action: Any) -> bool:
+def weighed(game: AnyGame, knowledge: Knowledge[Any], state: Any, seat: str, action: Any) -> bool:
     """Whether the decision is one a review weighs: not forced, more than one choice, and
     the action one of the kinds of choice the seat was offered."""
     if game.outcome(state) is not None or game.forced_action(state, seat) is not None:
@@ -241,7 +241,7 @@ def weighed(game: Game[Any], knowledge: Knowledge[Any], state: Any, seat: str, a
 
 
 def judge(
-    game: Game[Any],
+    game: AnyGame,
     knowledge: Knowledge[Any],
     state: Any,
     seat: str,
@@ -275,7 +275,7 @@ def judge(
     )
 
 
-def _when(game: Game[Any], state: Any) -> str:
+def _when(game: AnyGame, state: Any) -> str:
     """The Week, round or turn of a decision in the game's words ("Week 3", "Turn 4
     (January 1914)"); "" where the game counts none."""
     label = game.round_label(state)

@@ -73,7 +73,7 @@ class Knowledge(Generic[S]):
     # or mobilization cost you the game"); "" where the game names none.
     danger_words: str = ""
 
-    def __init__(self, game: Game[S]):
+    def __init__(self, game: Game[S, Any, Any]):
         self.game = game
 
     def determinize(self, state: S, seat: str, rng: random.Random) -> S:

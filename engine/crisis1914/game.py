@@ -65,7 +65,7 @@ class CrisisOptions(Model):
     )
 
 
-class Crisis1914(Game[CrisisState]):
+class Crisis1914(Game[CrisisState, a.CrisisAction, dict[str, Any]]):
     id = "crisis1914"
     title = "Crisis: 1914"
     min_players = 1
@@ -179,7 +179,7 @@ class Crisis1914(Game[CrisisState]):
     def round_label(self, state: CrisisState) -> str | None:
         return None if state.phase == "over" else f"Week {state.week}"
 
-    def play(self, state: CrisisState, seat: str, action: Any, rng: random.Random) -> list[Event]:
+    def play(self, state: CrisisState, seat: str, action: a.CrisisAction, rng: random.Random) -> list[Event]:
         return rules.play(state, seat, action, rng)
 
     def prompts(self, state: CrisisState) -> list[Prompt]:
@@ -188,10 +188,10 @@ class Crisis1914(Game[CrisisState]):
     def standing_scope(self, state: CrisisState, seat: str, order: str) -> str | None:
         return standing.scope(state, seat, order)
 
-    def standing_action(self, state: CrisisState, seat: str, order: str) -> Any | None:
+    def standing_action(self, state: CrisisState, seat: str, order: str) -> a.CrisisAction | None:
         return standing.action(state, seat, order)
 
-    def bot_standing(self, state: CrisisState, seat: str, action: Any, rng: random.Random) -> list[str]:
+    def bot_standing(self, state: CrisisState, seat: str, action: a.CrisisAction, rng: random.Random) -> list[str]:
         return standing.after(state, seat, action)
 
     def bot_ahead(self, state: CrisisState, seat: str, rng: random.Random) -> list[str]:
@@ -267,7 +267,7 @@ class Crisis1914(Game[CrisisState]):
         return out
 
     # -- automatic choices -----------------------------------------------------------------------
-    def default_action(self, state: CrisisState, seat: str) -> Any:
+    def default_action(self, state: CrisisState, seat: str) -> a.CrisisAction:
         p = state.player_of(seat)
         assert p is not None
         if state.pending and state.pending[0].nation == p.nation:
@@ -293,7 +293,8 @@ class Crisis1914(Game[CrisisState]):
         # draw; then the automatic player's choice, seeded from the table.
         if self._default_draws(state, seat):
             return a.Draw()
-        return bots.bot_action(state, seat, rng_for(state.seed, state.step, "default"))
+        chosen: a.CrisisAction = bots.bot_action(state, seat, rng_for(state.seed, state.step, "default"))
+        return chosen
 
     def _default_draws(self, state: CrisisState, seat: str) -> bool:
         p = state.player_of(seat)
@@ -312,8 +313,9 @@ class Crisis1914(Game[CrisisState]):
             return "keeping the Hand"
         return "a Draw" if self._default_draws(state, seat) else "the automatic player's choice"
 
-    def bot_action(self, state: CrisisState, seat: str, rng: random.Random) -> Any:
-        return bots.bot_action(state, seat, rng)
+    def bot_action(self, state: CrisisState, seat: str, rng: random.Random) -> a.CrisisAction:
+        chosen: a.CrisisAction = bots.bot_action(state, seat, rng)
+        return chosen
 
     def knowledge(self) -> Any:
         return strong.CrisisKnowledge(self)
@@ -321,7 +323,7 @@ class Crisis1914(Game[CrisisState]):
     def test_players(self) -> dict[str, Any]:
         return exploits.test_players()
 
-    def legal_actions(self, state: CrisisState, seat: str) -> list[Any]:
+    def legal_actions(self, state: CrisisState, seat: str) -> list[a.CrisisAction]:
         p = state.player_of(seat)
         if p is None or not self.may_act(state, seat):
             return []
@@ -348,10 +350,11 @@ class Crisis1914(Game[CrisisState]):
             return [a.Congress(yes=True), a.Congress(yes=False)]
         if state.phase == "refresh":
             must = max(0, len(p.hand) - weeks.HAND_MAX)
-            return [a.Refresh(discards=list(c)) for c in itertools.combinations(p.hand, must)][:50]
+            refreshes: list[a.CrisisAction] = [a.Refresh(discards=list(c)) for c in itertools.combinations(p.hand, must)]
+            return refreshes[:50]
         if len(p.tableau) >= limit(p):
             return [a.Pass()]
-        out: list[Any] = []
+        out: list[a.CrisisAction] = []
         if p.draw or p.recycled:
             out.append(a.Draw())
         for c in dict.fromkeys(p.hand):
@@ -369,7 +372,7 @@ class Crisis1914(Game[CrisisState]):
         out.append(a.Pass())
         return out
 
-    def confirm(self, state: CrisisState, seat: str, action: Any, events: list[Event]) -> str:
+    def confirm(self, state: CrisisState, seat: str, action: a.CrisisAction, events: list[Event]) -> str:
         """ "You played Conrad with Belligerence (8 DP)." The DP are the ones the card added
         (doubled by Belligerence), from the play event; `state` is before the action."""
 
@@ -431,7 +434,7 @@ class Crisis1914(Game[CrisisState]):
                 )
         return super().confirm(state, seat, action, events)
 
-    def action_label(self, state: CrisisState, seat: str, action: Any) -> str:
+    def action_label(self, state: CrisisState, seat: str, action: a.CrisisAction) -> str:
         """In the rulebook's words: "Play Hartwig (3 DP) with Belligerence". Not cut to a
         button's 80 characters: the service does that, keeping the labels apart."""
         p = state.player_of(seat)
@@ -487,10 +490,10 @@ class Crisis1914(Game[CrisisState]):
                 text = super().action_label(state, seat, action)
         return text
 
-    def action_group(self, state: CrisisState, seat: str, action: Any) -> str:
+    def action_group(self, state: CrisisState, seat: str, action: a.CrisisAction) -> str:
         return texts.choice_group(action) or super().action_group(state, seat, action)
 
-    def action_detail(self, state: CrisisState, seat: str, action: Any) -> str:
+    def action_detail(self, state: CrisisState, seat: str, action: a.CrisisAction) -> str:
         """The card the choice plays or discards, in a few words (the Hand shows it whole)."""
         p = state.player_of(seat)
         match action:

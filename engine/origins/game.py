@@ -26,7 +26,7 @@ from engine.core import (
 from engine.core.words import counted
 
 from . import attacks, bots, content, placement, scoring, showing, standing, texts, views
-from .actions import ACTION, Attack, Bid, Done, Pass, Place, Ready, Remove, Submit, WriteSheet
+from .actions import ACTION, Attack, Bid, Done, OriginsAction, Pass, Place, Ready, Remove, Submit, WriteSheet
 from .commands import COMMANDS, nation_alternatives
 from .rules import begin_turn, play
 from .state import Ledger, OriginsState, Sheet
@@ -61,7 +61,7 @@ class OriginsOptions(Model):
     # (the platform's: 10 minutes in the console as in the rulebook, 24 hours in Discord).
 
 
-class Origins(Game[OriginsState]):
+class Origins(Game[OriginsState, OriginsAction, dict[str, Any]]):
     id = "origins"
     title = "Origins of World War I"
     aliases = ("origins-of-ww1", "origins-of-wwi", "origins-ww1", "oww1")
@@ -134,7 +134,7 @@ class Origins(Game[OriginsState]):
     def prompts(self, state: OriginsState) -> list[Prompt]:
         return views.prompts(state)
 
-    def play(self, state: OriginsState, seat: str, action: Any, rng: random.Random) -> list[Event]:
+    def play(self, state: OriginsState, seat: str, action: OriginsAction, rng: random.Random) -> list[Event]:
         return play(state, seat, action, rng)
 
     def showable(self, state: OriginsState, seat: str) -> list[Showable]:
@@ -158,7 +158,7 @@ class Origins(Game[OriginsState]):
         label = content.board().turns[state.turn].label
         return Outcome(reason=f"The game ended after {label}.", standings=standings)
 
-    def default_action(self, state: OriginsState, seat: str) -> Any:
+    def default_action(self, state: OriginsState, seat: str) -> OriginsAction:
         if state.phase == "bidding":
             return Pass()
         if state.phase == "placement":
@@ -174,8 +174,9 @@ class Origins(Game[OriginsState]):
             "attacks": "no more attacks this turn",
         }.get(state.phase, "ready")
 
-    def bot_action(self, state: OriginsState, seat: str, rng: random.Random) -> Any:
-        return bots.choose(state, seat, rng)
+    def bot_action(self, state: OriginsState, seat: str, rng: random.Random) -> OriginsAction:
+        chosen: OriginsAction = bots.choose(state, seat, rng)
+        return chosen
 
     def knowledge(self) -> Any:
         """What the strong automatic players search with (engine/origins/strong.py)."""
@@ -202,11 +203,11 @@ class Origins(Game[OriginsState]):
                 return seat in state.seats and seat not in state.ready
         return False
 
-    def legal_actions(self, state: OriginsState, seat: str) -> list[Any]:
+    def legal_actions(self, state: OriginsState, seat: str) -> list[OriginsAction]:
         if not self.may_act(state, seat):
             return []
         if state.phase == "bidding":
-            out: list[Any] = [_PASS]
+            out: list[OriginsAction] = [_PASS]
             amount, n = state.high_bid + 1, len(state.order)
             for payer in state.countries_of(seat):
                 if placement.funds(state, payer) < amount:
@@ -227,7 +228,7 @@ class Origins(Game[OriginsState]):
             return out
         return [_READY]
 
-    def action_label(self, state: OriginsState, seat: str, action: Any) -> str:
+    def action_label(self, state: OriginsState, seat: str, action: OriginsAction) -> str:
         """What a button does, in full: "Bid 2 PF: move Italy to 1st", "Attack Russia in
         Serbia (8 vs 5, 3:2)"; no two legal actions read the same."""
         names = content.names()
@@ -259,7 +260,7 @@ class Origins(Game[OriginsState]):
                 return "Ready: end diplomacy"
         return super().action_label(state, seat, action)
 
-    def action_group(self, state: OriginsState, seat: str, action: Any) -> str:
+    def action_group(self, state: OriginsState, seat: str, action: OriginsAction) -> str:
         """Bids by the order card they move ("Move Russia"), attacks by embassy."""
         names = content.names()
         match action:
@@ -269,7 +270,7 @@ class Origins(Game[OriginsState]):
                 return f"Attack in {names[placement.embassy_code(action.embassy)]}"
         return super().action_group(state, seat, action)
 
-    def confirm(self, state: OriginsState, seat: str, action: Any, events: list[Event]) -> str:
+    def confirm(self, state: OriginsState, seat: str, action: OriginsAction, events: list[Event]) -> str:
         names = content.names()
         match action:
             case Pass():
@@ -314,7 +315,7 @@ class Origins(Game[OriginsState]):
                 return "You are ready; diplomacy ends when every player is."
         return super().confirm(state, seat, action, events)
 
-    def action_detail(self, state: OriginsState, seat: str, action: Any) -> str:
+    def action_detail(self, state: OriginsState, seat: str, action: OriginsAction) -> str:
         """An attack's odds column and its chances, before the player commits."""
         if not isinstance(action, Attack) or len(action.split) != 1:
             return ""
@@ -327,10 +328,10 @@ class Origins(Game[OriginsState]):
     def standing_scope(self, state: OriginsState, seat: str, order: str) -> str | None:
         return standing.scope(state, seat, order)
 
-    def standing_action(self, state: OriginsState, seat: str, order: str) -> Any | None:
+    def standing_action(self, state: OriginsState, seat: str, order: str) -> OriginsAction | None:
         return standing.action(state, seat, order)
 
-    def bot_standing(self, state: OriginsState, seat: str, action: Any, rng: random.Random) -> list[str]:
+    def bot_standing(self, state: OriginsState, seat: str, action: OriginsAction, rng: random.Random) -> list[str]:
         return standing.after(state, seat, action, rng)
 
     def bot_ahead(self, state: OriginsState, seat: str, rng: random.Random) -> list[str]:

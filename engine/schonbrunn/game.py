@@ -26,7 +26,7 @@ from engine.core import (
 
 from . import actions as A
 from . import bots, exploits, legal, rules, showing, standing, texts, views
-from .actions import ACTION
+from .actions import ACTION, SchonbrunnAction
 from .commands import COMMANDS
 from .content import card, cards, nations, tables
 from .phases.end import ranking
@@ -80,7 +80,7 @@ class SchonbrunnOptions(Model):
 
 # SchonbrunnState has GameState's fields and the model methods the engine uses, but is a
 # dataclass, not a GameState (state.py says why): Game's bound asks for the class itself.
-class Schonbrunn(Game[SchonbrunnState]):
+class Schonbrunn(Game[SchonbrunnState, SchonbrunnAction, dict[str, Any]]):
     id = "schonbrunn"
     title = "Schönbrunn"
     aliases = ("schönbrunn",)
@@ -149,7 +149,7 @@ class Schonbrunn(Game[SchonbrunnState]):
     def prompts(self, state: SchonbrunnState) -> list[Prompt]:
         return views.prompts(state)
 
-    def play(self, state: SchonbrunnState, seat: str, action: Any, rng: random.Random) -> list[Event]:
+    def play(self, state: SchonbrunnState, seat: str, action: SchonbrunnAction, rng: random.Random) -> list[Event]:
         return rules.play(state, seat, action, rng)
 
     def seat_label(self, state: SchonbrunnState, seat: str) -> str:
@@ -180,27 +180,31 @@ class Schonbrunn(Game[SchonbrunnState]):
             ],
         )
 
-    def default_action(self, state: SchonbrunnState, seat: str) -> Any:
+    def default_action(self, state: SchonbrunnState, seat: str) -> SchonbrunnAction:
         # A missed commit or assignment is made by the automatic player:
         # the most passive choice there would throw the seat's round away.
+        chosen: SchonbrunnAction
         if state.stage in ("commit", "assign"):
-            return bots.bot_action(state, seat, rng_for(state.seed, state.step, "default"))
-        return bots.default_action(state, seat)
+            chosen = bots.bot_action(state, seat, rng_for(state.seed, state.step, "default"))
+        else:
+            chosen = bots.default_action(state, seat)
+        return chosen
 
     def default_words(self, state: SchonbrunnState, seat: str) -> str:
         if state.stage in ("commit", "assign"):
             return "the automatic player's choice"
         return "the most passive choice"
 
-    def bot_action(self, state: SchonbrunnState, seat: str, rng: random.Random) -> Any:
-        return bots.bot_action(state, seat, rng)
+    def bot_action(self, state: SchonbrunnState, seat: str, rng: random.Random) -> SchonbrunnAction:
+        chosen: SchonbrunnAction = bots.bot_action(state, seat, rng)
+        return chosen
 
     standing_orders = standing.ORDERS
 
     def standing_scope(self, state: SchonbrunnState, seat: str, order: str) -> str | None:
         return standing.scope(state, seat, order)
 
-    def standing_action(self, state: SchonbrunnState, seat: str, order: str) -> Any | None:
+    def standing_action(self, state: SchonbrunnState, seat: str, order: str) -> SchonbrunnAction | None:
         return standing.action(state, seat, order)
 
     def bot_ahead(self, state: SchonbrunnState, seat: str, rng: random.Random) -> list[str]:
@@ -216,7 +220,7 @@ class Schonbrunn(Game[SchonbrunnState]):
         """The all-in exploit on each Objective, which the strong player must keep beating."""
         return exploits.test_players()
 
-    def legal_actions(self, state: SchonbrunnState, seat: str) -> list[Any]:
+    def legal_actions(self, state: SchonbrunnState, seat: str) -> list[SchonbrunnAction]:
         """Every choice listed whole (engine/schonbrunn/legal.py says how combinations are)."""
         return legal.legal_actions(state, seat)
 
@@ -245,13 +249,13 @@ class Schonbrunn(Game[SchonbrunnState]):
             return None
         return Forced(choices[0], f"{name(state, seat)} has no place for its Delegation Head: it keeps it.")
 
-    def action_label(self, state: SchonbrunnState, seat: str, action: Any) -> str:
+    def action_label(self, state: SchonbrunnState, seat: str, action: SchonbrunnAction) -> str:
         return legal.label(state, seat, action)
 
-    def action_group(self, state: SchonbrunnState, seat: str, action: Any) -> str:
+    def action_group(self, state: SchonbrunnState, seat: str, action: SchonbrunnAction) -> str:
         return legal.group(state, seat, action) or super().action_group(state, seat, action)
 
-    def confirm(self, state: SchonbrunnState, seat: str, action: Any, events: list[Event]) -> str:
+    def confirm(self, state: SchonbrunnState, seat: str, action: SchonbrunnAction, events: list[Event]) -> str:
         """The button's words in the past tense: "You committed your 3 (secret)."."""
         label = legal.label(state, seat, action)
         verb, _, rest = label.partition(" ")

@@ -233,7 +233,7 @@ class TallyState(GameState):
     marks: list[int] = Field(default_factory=list)
 
 
-class Counter(Game[TallyState]):
+class Counter(Game[TallyState, Tally, dict[str, Any]]):
     """Every seat may always add a mark: fifty orders that are all legal at once."""
 
     id = "counter"
