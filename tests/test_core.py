@@ -8,7 +8,7 @@ import pathlib
 import pytest
 
 from engine import games
-from engine.core import IllegalAction, NotYourTurn, Prompt, rng_for, seed_commitment
+from engine.core import Game, IllegalAction, NotYourTurn, Prompt, hooks, rng_for, seed_commitment
 from tests.harness import check_hidden_information, check_random_play
 from tests.tinygame import GAME, Commit, Press
 
@@ -153,3 +153,20 @@ def test_a_refused_choice_names_the_legal_ones_as_players_read_them():
     with pytest.raises(IllegalAction) as refused:
         match_choice("Saxony", choices, "Treaty")
     assert str(refused.value) == "'Saxony' is not a legal Treaty. Legal: Union of Genoa with Sardinia, Donation."
+
+
+
+def _hooks(cls: type) -> set[str]:
+    return {n for n, v in vars(cls).items() if not n.startswith("_") and (callable(v) or isinstance(v, property))}
+
+
+def test_every_hook_of_game_is_in_exactly_one_small_part_of_its_shape():
+    """A new hook on Game is placed in one of the protocols (engine/core/hooks.py), so a
+    caller that needs one part can ask for it; none grows past a handful of methods."""
+    parts = [hooks.Rules, hooks.Checks, hooks.Orders, hooks.Players, hooks.Views, hooks.Texts]
+    parts += [hooks.Diplomacy, hooks.Reference]
+    own = {"step", "apply", "validate", "parse_action", "load_state", "group"}  # the one path, the name
+    placed = [name for part in parts for name in _hooks(part)]
+    assert sorted(placed) == sorted(_hooks(Game) - own)
+    assert all(part in Game.__mro__ for part in parts)
+    assert max(len(_hooks(part)) for part in parts) <= 10

@@ -1,10 +1,12 @@
-"""What every game shares: state base, prompts, events, outcome, errors, rng, commands."""
+"""What every game shares: state base, prompts, events, outcome, errors, rng, commands, and the
+parts of a game's shape (`Game`, and each part as a protocol: hooks.py)."""
 
 from .commands import Choice, Command, Option, match_choice, parse_int
 from .content import Provenance, Sourced, load_toml, set_content_dir
 from .errors import ContentError, GameError, IllegalAction, NotYourTurn
 from .fast import WHOLE, built, clone, replaced
-from .game import AnyGame, Applied, Forced, Game, StandingOrder, TrackingRandom
+from .game import AnyGame, Applied, Game, StandingOrder, TrackingRandom
+from .hooks import Checks, Diplomacy, Forced, Orders, Players, Reference, Rules, Texts, Views
 from .layout import Layout, Panel
 from .model import PUBLIC, Event, GameState, Model, Outcome, Prompt, Standing
 from .names import did_you_mean, find_name, fold, match_name, matches_seat, nearest_names, seat_names
@@ -15,6 +17,14 @@ from .showing import Period, Showable
 __all__ = [
     "AnyGame",
     "Applied",
+    "Checks",
+    "Diplomacy",
+    "Orders",
+    "Players",
+    "Reference",
+    "Rules",
+    "Texts",
+    "Views",
     "Choice",
     "Command",
     "ContentError",

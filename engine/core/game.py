@@ -1,6 +1,9 @@
 """The fixed shape every game module has (docs/architecture.md §2), as an abstract base class.
 
-A game subclasses `Game`, sets its class attributes and implements the abstract methods.
+A game subclasses `Game[S, A, V]` (its state, its action, its view), sets its class
+attributes and implements the abstract methods. `Game` implements each part of the shape
+that engine/core/hooks.py names as a small protocol (`Rules`, `Texts`, `Players`, ...);
+here each hook's contract is written, with its default.
 `apply` is the only way state changes: it copies the state, hands the copy and a seeded
 generator to the game's `play`, and returns the new state with its events; if `play`
 raises `IllegalAction`, the caller's state is untouched.
@@ -17,13 +20,14 @@ from pydantic import BaseModel, TypeAdapter
 
 from .commands import Command
 from .errors import IllegalAction, NotYourTurn
+from .hooks import Checks, Diplomacy, Forced, Orders, Players, Reference, Rules, Texts, Views
 from .layout import Layout
 from .model import Event, Model, Outcome, Prompt, StateLike
 from .reference import Entry
 from .rng import seed_for
 from .showing import Period, Showable
 
-__all__ = ["AnyGame", "Game", "Applied", "Forced", "StandingOrder", "TrackingRandom"]
+__all__ = ["AnyGame", "Game", "Applied", "StandingOrder", "TrackingRandom"]
 
 S = TypeVar("S", bound=StateLike)
 A = TypeVar("A")  # the game's action: a union of its action models
@@ -101,15 +105,6 @@ class Applied(NamedTuple, Generic[S]):
 
 
 @dataclass(frozen=True)
-class Forced:
-    """A decision that carries no real choice (one legal action, or all alike): the table
-    takes it at once and says `said` in one public line."""
-
-    action: Any
-    said: str
-
-
-@dataclass(frozen=True)
 class StandingOrder:
     """An answer a player gives before the decision reaches them: `name` is what
     they type, `text` what it does, in the game's words."""
@@ -120,7 +115,18 @@ class StandingOrder:
     example: str = ""  # how it is typed, when it takes words ("pass_unless Germany, Russia")
 
 
-class Game(ABC, Generic[S, A, V]):
+class Game(
+    ABC,
+    Rules[S, A],
+    Checks[S],
+    Orders[S, A],
+    Players[S, A],
+    Views[S, V],
+    Texts[S, A],
+    Diplomacy[S],
+    Reference[S],
+    Generic[S, A, V],
+):
     id: ClassVar[str]
     title: ClassVar[str]
     min_players: ClassVar[int]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
@@ -592,3 +592,16 @@ class Crisis1914(Game[CrisisState, a.CrisisAction, dict[str, Any]]):
         for s in content.board.score_track:
             out.append({"entry": f"Score Track space {s.space} (+{s.tension})", **s.provenance.model_dump()})
         return out
+
+
+if TYPE_CHECKING:  # mypy holds Crisis1914 to each part of a game's shape (engine/core/hooks.py)
+    from engine.core.hooks import Checks, Diplomacy, Orders, Players, Reference, Rules, Texts
+
+    _rules: Rules[CrisisState, a.CrisisAction] = Crisis1914()
+    _checks: Checks[CrisisState] = Crisis1914()
+    _orders: Orders[CrisisState, a.CrisisAction] = Crisis1914()
+    _players: Players[CrisisState, a.CrisisAction] = Crisis1914()
+    _texts: Texts[CrisisState, a.CrisisAction] = Crisis1914()
+    _diplomacy: Diplomacy[CrisisState] = Crisis1914()
+    _reference: Reference[CrisisState] = Crisis1914()
+    # the view's part, Views[S, V], is the view named in the class statement

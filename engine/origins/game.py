@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
@@ -476,3 +476,16 @@ def _bids(payer: str, card: str, amount: int, positions: int) -> tuple[Bid, ...]
 
 # the orders without choices, listed again as they are (orders are frozen)
 _PASS, _SUBMIT, _DONE, _READY = Pass(), Submit(), Done(), Ready()
+
+
+if TYPE_CHECKING:  # mypy holds Origins to each part of a game's shape (engine/core/hooks.py)
+    from engine.core.hooks import Checks, Diplomacy, Orders, Players, Reference, Rules, Texts
+
+    _rules: Rules[OriginsState, OriginsAction] = Origins()
+    _checks: Checks[OriginsState] = Origins()
+    _orders: Orders[OriginsState, OriginsAction] = Origins()
+    _players: Players[OriginsState, OriginsAction] = Origins()
+    _texts: Texts[OriginsState, OriginsAction] = Origins()
+    _diplomacy: Diplomacy[OriginsState] = Origins()
+    _reference: Reference[OriginsState] = Origins()
+    # the view's part, Views[S, V], is the view named in the class statement

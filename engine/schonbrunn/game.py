@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
@@ -399,3 +399,16 @@ class Schonbrunn(Game[SchonbrunnState, SchonbrunnAction, dict[str, Any]]):
 
 
 GAME = Schonbrunn()
+
+
+if TYPE_CHECKING:  # mypy holds Schonbrunn to each part of a game's shape (engine/core/hooks.py)
+    from engine.core.hooks import Checks, Diplomacy, Orders, Players, Reference, Rules, Texts
+
+    _rules: Rules[SchonbrunnState, SchonbrunnAction] = Schonbrunn()
+    _checks: Checks[SchonbrunnState] = Schonbrunn()
+    _orders: Orders[SchonbrunnState, SchonbrunnAction] = Schonbrunn()
+    _players: Players[SchonbrunnState, SchonbrunnAction] = Schonbrunn()
+    _texts: Texts[SchonbrunnState, SchonbrunnAction] = Schonbrunn()
+    _diplomacy: Diplomacy[SchonbrunnState] = Schonbrunn()
+    _reference: Reference[SchonbrunnState] = Schonbrunn()
+    # the view's part, Views[S, V], is the view named in the class statement
