@@ -30,6 +30,7 @@ from .actions import ACTION, Attack, Bid, Done, OriginsAction, Pass, Place, Read
 from .commands import COMMANDS, nation_alternatives
 from .rules import begin_turn, play
 from .state import Ledger, OriginsState, Sheet
+from .view_types import OriginsView
 
 
 class OriginsOptions(Model):
@@ -61,7 +62,7 @@ class OriginsOptions(Model):
     # (the platform's: 10 minutes in the console as in the rulebook, 24 hours in Discord).
 
 
-class Origins(Game[OriginsState, OriginsAction, dict[str, Any]]):
+class Origins(Game[OriginsState, OriginsAction, OriginsView]):
     id = "origins"
     title = "Origins of World War I"
     aliases = ("origins-of-ww1", "origins-of-wwi", "origins-ww1", "oww1")
@@ -342,13 +343,19 @@ class Origins(Game[OriginsState, OriginsAction, dict[str, Any]]):
         return " & ".join(names[c] for c in state.countries_of(seat)) or seat
 
     # -- what players see ------------------------------------------------------------------
-    def view(self, state: OriginsState, seat: str | None) -> dict[str, Any]:
+    def view(self, state: OriginsState, seat: str | None) -> OriginsView:
         return views.view(state, seat)
 
-    def describe(self, view: dict[str, Any]) -> str:
+    def view_dict(self, view: OriginsView) -> dict[str, Any]:
+        return view.as_dict()
+
+    def view_from_dict(self, data: dict[str, Any]) -> OriginsView:
+        return OriginsView.from_dict(data)
+
+    def describe(self, view: OriginsView) -> str:
         return views.describe(view)
 
-    def layout(self, view: dict[str, Any]) -> Layout:
+    def layout(self, view: OriginsView) -> Layout:
         return views.layout(view)
 
     # -- checks ---------------------------------------------------------------------------

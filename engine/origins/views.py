@@ -4,13 +4,14 @@ and the public view laid out for a phone's status card (`layout`, engine/core/la
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from engine.core import Layout, Panel, Prompt
 from engine.core.words import counted
 
 from . import attacks, content, placement, scoring, texts
 from .state import OriginsState, Sheet
+from .view_types import Attacking, Bidding, Caps, Country, OpenAttack, OriginsView, You
 
 
 def prompts(state: OriginsState) -> list[Prompt]:
@@ -76,81 +77,95 @@ def prompts(state: OriginsState) -> list[Prompt]:
     return []
 
 
-
-def view(state: OriginsState, seat: str | None) -> dict[str, Any]:
+def view(state: OriginsState, seat: str | None) -> OriginsView:
     """What `seat` may know (`None`: the public view): the turn, the attack order, every
-    embassy's PFs and treaty rights, each country's income and VPs, and for a seat its own
-    drafts and sheets. One line a fact of the view, which is why it runs past sixty lines."""
+    embassy's PFs and treaty rights, each country's income and VPs, the phase's own facts,
+    and for a seat its own countries (`you`). One line a fact of the view, which is why it
+    runs past sixty lines."""
     names = content.names()
-    turn = content.board().turns[state.turn]
-    out: dict[str, Any] = {
-        "turn": turn.label,
-        "turn_index": state.turn,
-        "last_turn": state.last_turn,
-        "end_roll": state.end_roll,
-        "phase": state.phase,
-        "countries": {c: {"name": names[c], "seat": s} for c, s in state.holders.items()},
-        "order": list(state.order),
-        "board": {
+    phase = state.phase
+    return OriginsView(
+        turn=content.board().turns[state.turn].label,
+        turn_index=state.turn,
+        last_turn=state.last_turn,
+        end_roll=state.end_roll,
+        phase=phase,
+        countries={c: Country(name=names[c], seat=s) for c, s in state.holders.items()},
+        order=tuple(state.order),
+        board={
             e: {c: state.pfs[e][c] for c in state.holders if state.at(e, c)}
             for e in names
             if state.pfs.get(e)
         },
-        "treaties": {e: list(v) for e, v in state.treaties.items()},
-        "unplaced": {c: state.unplaced.get(c, 0) for c in state.holders},
-        "vps": dict(state.provisional),
-        "vps_when": state.provisional_when,
-        "vps_parts": {c: list(p) for c, p in state.provisional_parts.items()},
-        "final": dict(state.final) if state.final is not None else None,
-        "doubled": sorted(scoring.doubled_seats(state)),
-        "caps": {"per_embassy": placement.cap(state), "attacks": attacks.allowed(state)},
-    }
-    if state.phase == "bidding":
-        out["bidding"] = {"high_bid": state.high_bid, "bidder": state.bidder}
-    if state.phase == "placement":
-        out["submitted"] = [c for c, s in state.holders.items() if s in state.submitted]
-    if state.phase == "attacks":
-        out["attacking"] = {
-            "country": state.order[state.attacker],
-            "left": attacks.allowed(state) - state.attacks_made,
-            "embassies_used": list(state.embassies_used),
-        }
-    if state.phase == "diplomacy":
-        out["ready"] = list(state.ready)
-    if state.last_sheets:
-        out["last_sheets"] = {c: placement.sheet_line(s) for c, s in state.last_sheets.items()}
-    if seat is not None and seat in state.seats:
-        mine = state.countries_of(seat)
-        out["you"] = {
-            "seat": seat,
-            "countries": mine,
-            "funds": {c: placement.funds(state, c) for c in mine},
-        }
-        attacker = state.order[state.attacker] if state.phase == "attacks" else None
-        if attacker in mine:
-            # each attack open to you with the odds and chances, before you commit
-            out["you"]["attacks"] = [
-                {
-                    "embassy": e,
-                    "target": t,
-                    "mine": state.at(e, attacker),
-                    "theirs": state.at(e, t),
-                    "column": content.attack_table()
-                    .columns[attacks.column(state.at(e, attacker), state.at(e, t))]
-                    .label,
-                    "odds": texts.odds_text(attacks.column(state.at(e, attacker), state.at(e, t))),
-                }
-                for e in attacks.attack_embassies(state, attacker)
-                for t in attacks.targets(state, attacker, e)
-            ]
-        if state.phase == "placement":
-            out["you"]["sheets"] = {
-                c: placement.sheet_line(state.drafts[c]) if c in state.drafts else "(empty)" for c in mine
-            }
-            out["you"]["unplaced"] = {
-                c: placement.unplaced_note(state, c, state.drafts.get(c, Sheet())) for c in mine
-            }
-            out["you"]["handed_in"] = seat in state.submitted
+        treaties={e: tuple(v) for e, v in state.treaties.items()},
+        unplaced={c: state.unplaced.get(c, 0) for c in state.holders},
+        vps=dict(state.provisional),
+        vps_when=state.provisional_when,
+        vps_parts={c: tuple(p) for c, p in state.provisional_parts.items()},
+        final=dict(state.final) if state.final is not None else None,
+        doubled=tuple(sorted(scoring.doubled_seats(state))),
+        caps=Caps(per_embassy=placement.cap(state), attacks=attacks.allowed(state)),
+        bidding=Bidding(high_bid=state.high_bid, bidder=state.bidder) if phase == "bidding" else None,
+        submitted=(
+            tuple(c for c, s in state.holders.items() if s in state.submitted)
+            if phase == "placement"
+            else None
+        ),
+        attacking=(
+            Attacking(
+                country=state.order[state.attacker],
+                left=attacks.allowed(state) - state.attacks_made,
+                embassies_used=tuple(state.embassies_used),
+            )
+            if phase == "attacks"
+            else None
+        ),
+        ready=tuple(state.ready) if phase == "diplomacy" else None,
+        last_sheets=(
+            {c: placement.sheet_line(s) for c, s in state.last_sheets.items()} if state.last_sheets else None
+        ),
+        you=_you(state, seat) if seat is not None and seat in state.seats else None,
+    )
+
+
+def _you(state: OriginsState, seat: str) -> You:
+    """What only `seat` sees: its countries and their funds, in Phase 5 the attacks open to
+    its attacking country, in Phase 4 its secret sheets."""
+    mine = state.countries_of(seat)
+    attacker = state.order[state.attacker] if state.phase == "attacks" else None
+    placing = state.phase == "placement"
+    return You(
+        seat=seat,
+        countries=tuple(mine),
+        funds={c: placement.funds(state, c) for c in mine},
+        attacks=tuple(_open_attacks(state, attacker)) if attacker is not None and attacker in mine else None,
+        sheets=(
+            {c: placement.sheet_line(state.drafts[c]) if c in state.drafts else "(empty)" for c in mine}
+            if placing
+            else None
+        ),
+        unplaced=(
+            {c: placement.unplaced_note(state, c, state.drafts.get(c, Sheet())) for c in mine}
+            if placing
+            else None
+        ),
+        handed_in=seat in state.submitted if placing else None,
+    )
+
+
+def _open_attacks(state: OriginsState, attacker: str) -> list[OpenAttack]:
+    """Each attack open to `attacker` with the odds and chances, before it commits."""
+    out = []
+    for e in attacks.attack_embassies(state, attacker):
+        for t in attacks.targets(state, attacker, e):
+            mine, theirs = state.at(e, attacker), state.at(e, t)
+            col = attacks.column(mine, theirs)
+            label = content.attack_table().columns[col].label
+            out.append(
+                OpenAttack(
+                    embassy=e, target=t, mine=mine, theirs=theirs, column=label, odds=texts.odds_text(col)
+                )
+            )
     return out
 
 
@@ -169,125 +184,121 @@ PHASES = {
 }
 
 
-def _scores(v: dict[str, Any]) -> tuple[str, dict[str, int]]:
+def _scores(v: OriginsView) -> tuple[str, Mapping[str, int]]:
     """The VPs to show and their heading: the final ones, else the dated provisional ones."""
-    scores = v["final"] if v["final"] is not None else v["vps"]
-    title = "Final VPs" if v["final"] is not None else "Provisional VPs"
-    when = f" ({v['vps_when']})" if v.get("vps_when") else ""
-    return f"{title}{when}", scores
+    title = "Final VPs" if v.final is not None else "Provisional VPs"
+    when = f" ({v.vps_when})" if v.vps_when else ""
+    return f"{title}{when}", v.scores()
 
 
-def describe(v: dict[str, Any]) -> str:
+def describe(v: OriginsView) -> str:
     """A view as short Markdown for a phone, within one chat message: the turn, the attack
-    order, the board, the VPs, the attacks open and a seat's own sheets. One line of the
-    status a statement, which is why it runs past sixty lines."""
-    names = {c: info["name"] for c, info in v["countries"].items()}
+    order, the board, the VPs, the attacks open and a seat's own sheets (`_yours`)."""
+    names = v.names()
     everywhere = content.names()  # the embassies no player holds too
-    lines = [f"**Origins of World War I: {v['turn']}**"]
-    if v["last_turn"]:
-        caps = v["caps"]
-        lines[0] += f" (last turn: {caps['per_embassy']} PFs per embassy, {caps['attacks']} attacks)"
-    lines.append(PHASES[v["phase"]])
-    if v["order"]:
-        lines.append("Attack order: " + " > ".join(names[c] for c in v["order"]))
-    if "bidding" in v:
-        lines.append(f"Highest bid {v['bidding']['high_bid']} PF")
-    if "attacking" in v:
-        a = v["attacking"]
-        lines.append(f"Attacking: {names[a['country']]} ({a['left']} left)")
-    if "submitted" in v:
-        lines.append("Sheets in: " + (", ".join(names[c] for c in v["submitted"]) or "none"))
-    if v["board"]:
+    lines = [f"**Origins of World War I: {v.turn}**"]
+    if v.last_turn:
+        lines[0] += f" (last turn: {v.caps.per_embassy} PFs per embassy, {v.caps.attacks} attacks)"
+    lines.append(PHASES[v.phase])
+    if v.order:
+        lines.append("Attack order: " + " > ".join(names[c] for c in v.order))
+    if v.bidding is not None:
+        lines.append(f"Highest bid {v.bidding.high_bid} PF")
+    if v.attacking is not None:
+        lines.append(f"Attacking: {names[v.attacking.country]} ({v.attacking.left} left)")
+    if v.submitted is not None:
+        lines.append("Sheets in: " + (", ".join(names[c] for c in v.submitted) or "none"))
+    if v.board:
         lines.append("**Embassies** (★ treaty rights)")
-        for embassy, here in v["board"].items():
-            held = v["treaties"].get(embassy, [])
+        for embassy, here in v.board.items():
+            held = v.treaties.get(embassy, ())
             cells = ", ".join(f"{names[c]} {n}{'★' if c in held else ''}" for c, n in here.items())
             lines.append(f"{everywhere[embassy]}: {cells}")
-    unplaced = {c: n for c, n in v["unplaced"].items() if n}
+    unplaced = {c: n for c, n in v.unplaced.items() if n}
     if unplaced:
         lines.append("To place: " + ", ".join(f"{names[c]} {n}" for c, n in unplaced.items()))
     title, scores = _scores(v)
     if scores:
         lines.append(f"{title}: " + ", ".join(f"{names[c]} {n}" for c, n in scores.items()))
-        mine = v["you"]["countries"] if "you" in v else []
+        mine = v.you.countries if v.you is not None else ()
         # where the player's own VPs came from (the provisional scoring's post breaks
         # every country down)
         lines += [
-            "  " + scoring.country_detail(names[c], [tuple(x) for x in p])
-            for c, p in v.get("vps_parts", {}).items()
-            if c in mine
+            "  " + scoring.country_detail(names[c], list(p)) for c, p in v.vps_parts.items() if c in mine
         ]
-    if "you" in v:
-        you = v["you"]
-        lines.append("**You**: " + ", ".join(names[c] for c in you["countries"]))
-        if v["phase"] in ("bidding", "placement"):
-            for c in you["countries"]:
-                line = f"{names[c]}: {you['funds'][c]} PFs to bid or place"
-                if "sheets" in you:
-                    line += f"; sheet: {placement.sheet_words(you['sheets'][c])}"
-                    if you.get("unplaced", {}).get(c):
-                        line += f" ({you['unplaced'][c]})"
-                lines.append(line)
-        if you.get("attacks"):
-            lines.append("Your attacks now (all your PFs in that embassy):")
-            attacks = [
-                f"• {names[x['target']]} in {content.names()[x['embassy']]}: {x['mine']} vs {x['theirs']}, "
-                f"{x['column']}: {x['odds']}"
-                for x in you["attacks"]
-            ]
-            # as many as fit one message beside the rest of the status (a late board is long),
-            # keeping room for the line counting the others and the last line
-            room = STATUS_LIMIT - len("\n".join(lines))
-            room -= len(MORE_ATTACKS.format(len(attacks))) + len(HANDED_IN) + 2
-            shown = 0
-            for line in attacks[:ATTACKS_SHOWN]:
-                room -= len(line) + 1
-                if room < 0:
-                    break
-                shown += 1
-            lines += attacks[:shown]
-            if len(attacks) > shown:
-                lines.append(MORE_ATTACKS.format(len(attacks) - shown))
-        if you.get("handed_in"):
-            lines.append(HANDED_IN)
+    if v.you is not None:
+        lines += _yours(v, v.you, names, lines)
     return texts.explain_pfs("\n".join(lines))
 
 
-def layout(v: dict[str, Any]) -> Layout:
+def _yours(v: OriginsView, you: You, names: Mapping[str, str], above: list[str]) -> list[str]:
+    """The seat's own lines of the status: its countries, their funds and sheets while
+    bidding or placing, the attacks open to it (as many as fit one message below the
+    lines `above`), and whether its sheets are in."""
+    lines = ["**You**: " + ", ".join(names[c] for c in you.countries)]
+    if v.phase in ("bidding", "placement"):
+        for c in you.countries:
+            line = f"{names[c]}: {you.funds[c]} PFs to bid or place"
+            if you.sheets is not None:
+                line += f"; sheet: {placement.sheet_words(you.sheets[c])}"
+                if you.unplaced and you.unplaced.get(c):
+                    line += f" ({you.unplaced[c]})"
+            lines.append(line)
+    if you.attacks:
+        lines.append("Your attacks now (all your PFs in that embassy):")
+        attacks = [
+            f"• {names[x.target]} in {content.names()[x.embassy]}: {x.mine} vs {x.theirs}, {x.column}: {x.odds}"
+            for x in you.attacks
+        ]
+        # as many as fit one message beside the rest of the status (a late board is long),
+        # keeping room for the line counting the others and the last line
+        room = STATUS_LIMIT - len("\n".join(above + lines))
+        room -= len(MORE_ATTACKS.format(len(attacks))) + len(HANDED_IN) + 2
+        shown = 0
+        for line in attacks[:ATTACKS_SHOWN]:
+            room -= len(line) + 1
+            if room < 0:
+                break
+            shown += 1
+        lines += attacks[:shown]
+        if len(attacks) > shown:
+            lines.append(MORE_ATTACKS.format(len(attacks) - shown))
+    if you.handed_in:
+        lines.append(HANDED_IN)
+    return lines
+
+
+def layout(v: OriginsView) -> Layout:
     """The public view for a phone's status card (engine/core/layout.py): the turn and phase,
     then one panel per country in the attack order with its VPs, the PFs it has to place,
     and the embassies where it holds treaty rights. Every embassy's
     PFs are in `describe` and the picture."""
-    names = {c: info["name"] for c, info in v["countries"].items()}
+    names = v.names()
     everywhere = content.names()
     lines = []
-    if v["last_turn"]:
-        caps = v["caps"]
-        lines.append(f"The last turn: {caps['per_embassy']} PFs per embassy, {caps['attacks']} attacks.")
-    if "bidding" in v:
-        lines.append(f"Highest bid: {v['bidding']['high_bid']} PF.")
-    if "attacking" in v:
-        a = v["attacking"]
-        lines.append(f"Attacking: {names[a['country']]} ({a['left']} left).")
+    if v.last_turn:
+        lines.append(f"The last turn: {v.caps.per_embassy} PFs per embassy, {v.caps.attacks} attacks.")
+    if v.bidding is not None:
+        lines.append(f"Highest bid: {v.bidding.high_bid} PF.")
+    if v.attacking is not None:
+        lines.append(f"Attacking: {names[v.attacking.country]} ({v.attacking.left} left).")
     title, scores = _scores(v)
     lines.append("★ treaty rights · PFs: political factors" + (f" · {title}" if scores else ""))
-    order = [c for c in v["order"] if c in names] + [c for c in names if c not in v["order"]]
+    order = [c for c in v.order if c in names] + [c for c in names if c not in v.order]
     rights: dict[str, list[str]] = {c: [] for c in names}
     for embassy in everywhere:  # in board order
-        for c in v["treaties"].get(embassy, []):
+        for c in v.treaties.get(embassy, ()):
             if c in rights:
                 rights[c].append(everywhere[embassy])
     panels = []
     for i, c in enumerate(order, 1):
         first = [f"**{scores.get(c, 0)} VPs**"] if scores else []
-        if v["unplaced"].get(c):
-            first.append(f"{v['unplaced'][c]} PFs to place")
+        if v.unplaced.get(c):
+            first.append(f"{v.unplaced[c]} PFs to place")
         rows = [" · ".join(first)] if first else []
         if rights[c]:
             rows.append("★ " + ", ".join(rights[c]))
         panels.append(
-            Panel(name=f"{i}. {names[c]}", lines=rows or ["no treaty rights"], seat=v["countries"][c]["seat"])
+            Panel(name=f"{i}. {names[c]}", lines=rows or ["no treaty rights"], seat=v.countries[c].seat)
         )
-    return Layout(
-        title=f"Origins of World War I · {v['turn']} · {PHASES[v['phase']]}", lines=lines, panels=panels
-    )
+    return Layout(title=f"Origins of World War I · {v.turn} · {PHASES[v.phase]}", lines=lines, panels=panels)

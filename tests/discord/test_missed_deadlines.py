@@ -56,7 +56,8 @@ async def test_a_missed_origins_deadline_hands_in_the_written_sheet(env, store):
 
     after = await table.state()
     assert after.phase != "placement", after.phase
-    assert ORIGINS.view(after, None)["last_sheets"][country] == "FE 1"  # not an empty sheet
+    last_sheets = ORIGINS.view(after, None).last_sheets
+    assert last_sheets is not None and last_sheets[country] == "FE 1"  # not an empty sheet
     said = _status_and_notices(table)
     assert "Time is up. Played for those who still owed" in said and "the sheets as written" in said
 

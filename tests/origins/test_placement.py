@@ -102,12 +102,12 @@ def test_sheets_are_secret_until_all_are_in_then_revealed_together():
     assert all(e.audience == ger for e in events)
     assert "sheet: Serbia 5" in GAME.describe(GAME.view(state, ger))  # in full
     public = GAME.view(state, None)
-    assert "you" not in public and "SER" not in public["board"]
+    assert public.you is None and "SER" not in public.board
     other = next(s for s in state.seats if s != ger)
     assert "SER 5" not in str(GAME.view(state, other))
     state, events = GAME.apply(state, ger, {"kind": "submit"})
     assert [e.text for e in events] == ["Germany has handed in its sheet."]
-    assert GAME.view(state, None)["submitted"] == ["GER"]
+    assert GAME.view(state, None).submitted == ("GER",)
     rest = [s for s in state.seats if s != ger]
     for seat in rest[:-1]:
         state, _ = GAME.apply(state, seat, {"kind": "submit"})
@@ -117,7 +117,8 @@ def test_sheets_are_secret_until_all_are_in_then_revealed_together():
     assert reveal.public and reveal.reveals and "Germany: Serbia 5" in reveal.text
     assert state.at("SER", "GER") == 5
     public = GAME.view(state, None)
-    assert public["last_sheets"]["GER"] == "SER 5" and public["board"]["SER"] == {"GER": 5}
+    assert public.last_sheets is not None and public.last_sheets["GER"] == "SER 5"
+    assert public.board["SER"] == {"GER": 5}
 
 
 def test_a_sheet_cannot_be_changed_after_it_is_handed_in():
@@ -140,7 +141,8 @@ def test_a_missed_deadline_hands_in_the_sheet_as_written():
         if other != seat:
             state, _ = GAME.apply(state, other, GAME.default_action(state, other))
     assert state.at("FE", "UK") == 3  # the empty sheet left it at 0
-    assert GAME.view(state, None)["last_sheets"]["UK"] == "FE 3"
+    last_sheets = GAME.view(state, None).last_sheets
+    assert last_sheets is not None and last_sheets["UK"] == "FE 3"
 
 
 def test_one_line_sheet():

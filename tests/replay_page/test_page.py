@@ -135,7 +135,7 @@ def test_an_abandoned_games_public_record_shows_its_log():
         "names": {"s1": "Anna", "s2": "Bruno", "s3": "Chiara"},
         "seed_commitment": seed_commitment(SEED),
         "public_log": log,
-        "public_view": game.view(state, PUBLIC),
+        "public_view": game.view_dict(game.view(state, PUBLIC)),
     }
     page = replay_page(public)
     data = _data(page)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.origins import content
+from engine.origins.view_types import OriginsView
 
 from .layout import Canvas, Picture, clip_description
 from .palette import FAINT, HIGHLIGHT, INK, NEUTRAL, ORIGINS, PANEL, PAPER, RULE, ink_on
@@ -54,13 +55,13 @@ def _month(label: str) -> str:
     return f"{month[:3]} {year[2:]}"
 
 
-def draw(view: dict[str, Any], canvas: type[Canvas] = Canvas) -> Picture:
+def draw(view: OriginsView, canvas: type[Canvas] = Canvas) -> Picture:
     c = canvas(WIDTH, HEIGHT)
     names = content.names()
-    phase = PHASES[view["phase"]]
+    phase = PHASES[view.phase]
     c.text(
         (MARGIN, 12),
-        f"Origins of World War I · {view['turn']} · {phase}",
+        f"Origins of World War I · {view.turn} · {phase}",
         21,
         bold=True,
         width=WIDTH - 2 * MARGIN,
@@ -74,13 +75,13 @@ def draw(view: dict[str, Any], canvas: type[Canvas] = Canvas) -> Picture:
     return c.picture(describe(view), "origins.png")
 
 
-def _turn_track(c: Canvas, view: dict[str, Any]) -> None:
+def _turn_track(c: Canvas, view: OriginsView) -> None:
     turns = content.board().turns
     w = (WIDTH - 2 * MARGIN - (len(turns) - 1) * 4) / len(turns)
     for i, turn in enumerate(turns):
         x = MARGIN + i * (w + 4)
-        now = i == view["turn_index"]
-        past = i < view["turn_index"]
+        now = i == view.turn_index
+        past = i < view.turn_index
         fill = INK if now else (PANEL if past else PAPER)
         c.draw.rounded_rectangle(
             (x, TRACK_TOP, x + w, TRACK_TOP + 70), radius=6, fill=fill, outline=RULE if not now else INK
@@ -108,23 +109,23 @@ def _turn_track(c: Canvas, view: dict[str, Any]) -> None:
                 anchor="mm",
                 width=int(w) - 4,
             )
-        if now and view.get("end_roll") is not None:
+        if now and view.end_roll is not None:
             c.text(
                 (x + w / 2, TRACK_TOP + 58),
-                f"rolled {view['end_roll']}",
+                f"rolled {view.end_roll}",
                 13,
                 bold=True,
                 fill=ink,
                 anchor="mm",
             )
-        elif now and view["last_turn"]:
+        elif now and view.last_turn:
             c.text((x + w / 2, TRACK_TOP + 58), "last turn", 13, bold=True, fill=ink, anchor="mm")
 
 
-def _embassy(c: Canvas, view: dict[str, Any], code: str, name: str, box: tuple[int, int, int, int]) -> None:
+def _embassy(c: Canvas, view: OriginsView, code: str, name: str, box: tuple[int, int, int, int]) -> None:
     x0, y0, x1, y1 = box
     own = ORIGINS.get(code)
-    held = code in view["countries"]
+    held = code in view.countries
     c.panel(box, fill=HIGHLIGHT, outline=INK if held else RULE, width=2 if held else 1)
     # the title bar: the embassy's country colour (grey for a minor or an unheld power)
     bar = own if own is not None else NEUTRAL
@@ -132,8 +133,8 @@ def _embassy(c: Canvas, view: dict[str, Any], code: str, name: str, box: tuple[i
     c.draw.rectangle((x0 + 1, y0 + 20, x1 - 1, y0 + 28), fill=bar)
     title = f"{code} · {name}"
     c.text((x0 + 8, y0 + 14), title, 16, bold=True, fill=ink_on(bar), anchor="lm", width=CELL_W - 16)
-    here = view["board"].get(code, {})
-    treaty = set(view["treaties"].get(code, []))
+    here = view.board.get(code, {})
+    treaty = set(view.treaties.get(code, ()))
     if not here:
         c.text(((x0 + x1) / 2, (y0 + y1 + 28) / 2), "no PFs", 15, fill=FAINT, anchor="mm")
         return
@@ -155,13 +156,13 @@ def _embassy(c: Canvas, view: dict[str, Any], code: str, name: str, box: tuple[i
         )
 
 
-def _order(c: Canvas, view: dict[str, Any], box: tuple[int, int, int, int]) -> None:
+def _order(c: Canvas, view: OriginsView, box: tuple[int, int, int, int]) -> None:
     x0, y0, x1, y1 = box
     c.panel(box)
     c.text((x0 + 8, y0 + 8), "Attack order", 16, bold=True)
-    attacking = view.get("attacking", {}).get("country")
+    attacking = view.attacking.country if view.attacking is not None else None
     chip_w = (CELL_W - 24) // 2
-    for i, country in enumerate(view["order"]):
+    for i, country in enumerate(view.order):
         col, row = divmod(i, 4)
         label = f"{i + 1}. {country}" + (" ◀" if country == attacking else "")
         x, y = x0 + 8 + col * (chip_w + 8), y0 + 32 + row * 22
@@ -175,26 +176,26 @@ def _order(c: Canvas, view: dict[str, Any], box: tuple[int, int, int, int]) -> N
             width=chip_w,
             strong=country == attacking,
         )
-    if not view["order"]:
+    if not view.order:
         c.text((x0 + 10, y0 + 34), "not drawn yet", 14, fill=FAINT)
-    if "bidding" in view:
-        note = f"Highest bid: {view['bidding']['high_bid']} PF"
-    elif "submitted" in view:
-        note = f"Sheets in: {len(view['submitted'])} of {len(view['countries'])}"
-    elif attacking is not None:
-        note = f"{attacking} attacks: {view['attacking']['left']} left"
-    elif "ready" in view:
-        note = f"Finished diplomacy: {len(view['ready'])}"
+    if view.bidding is not None:
+        note = f"Highest bid: {view.bidding.high_bid} PF"
+    elif view.submitted is not None:
+        note = f"Sheets in: {len(view.submitted)} of {len(view.countries)}"
+    elif view.attacking is not None:
+        note = f"{view.attacking.country} attacks: {view.attacking.left} left"
+    elif view.ready is not None:
+        note = f"Finished diplomacy: {len(view.ready)}"
     else:
         note = ""
     c.text((x0 + 8, y1 - 24), note, 14, bold=True, width=CELL_W - 16)
 
 
-def _scores(c: Canvas, view: dict[str, Any], box: tuple[int, int, int, int]) -> None:
+def _scores(c: Canvas, view: OriginsView, box: tuple[int, int, int, int]) -> None:
     x0, y0, x1, y1 = box
     c.panel(box)
-    final = view["final"] is not None
-    scores = view["final"] if final else view["vps"]
+    final = view.final is not None
+    scores = view.scores()
     c.text((x0 + 8, y0 + 8), "Final VPs" if final else "Provisional VPs", 16, bold=True)
     if not scores:
         c.text((x0 + 10, y0 + 36), "none yet", 14, fill=FAINT)
@@ -212,13 +213,13 @@ def _scores(c: Canvas, view: dict[str, Any], box: tuple[int, int, int, int]) -> 
         c.text((x0 + 62 + length, y + (step - 2) / 2), str(vps), 13, bold=True, anchor="lm")
 
 
-def _key(c: Canvas, view: dict[str, Any], box: tuple[int, int, int, int]) -> None:
+def _key(c: Canvas, view: OriginsView, box: tuple[int, int, int, int]) -> None:
     x0, y0, x1, y1 = box
     c.panel(box)
     c.text((x0 + 8, y0 + 8), "Key", 16, bold=True)
     c.text((x0 + 8, y0 + 30), "GER 12★: 12 PFs, treaty rights", 13, width=CELL_W - 16)
     c.text((x0 + 8, y0 + 48), "(10+), outlined twice", 13, width=CELL_W - 16)
-    players = [code for code in view["countries"]]
+    players = list(view.countries)
     for i, country in enumerate(players):
         row, col = divmod(i, 4)
         c.chip(
@@ -232,19 +233,19 @@ def _key(c: Canvas, view: dict[str, Any], box: tuple[int, int, int, int]) -> Non
         )
 
 
-def describe(view: dict[str, Any]) -> str:
+def describe(view: OriginsView) -> str:
     """Alt text: the board in sentences, most important first."""
-    names = {code: info["name"] for code, info in view["countries"].items()}
+    names = view.names()
     all_names = content.names()
-    parts = [f"Origins of World War I board, {view['turn']}, {PHASES[view['phase']]}."]
-    if view["order"]:
-        parts.append("Attack order: " + ", ".join(names.get(c, c) for c in view["order"]) + ".")
-    scores = view["final"] if view["final"] is not None else view["vps"]
+    parts = [f"Origins of World War I board, {view.turn}, {PHASES[view.phase]}."]
+    if view.order:
+        parts.append("Attack order: " + ", ".join(names.get(c, c) for c in view.order) + ".")
+    scores = view.scores()
     if scores:
-        title = "Final VPs" if view["final"] is not None else "Provisional VPs"
+        title = "Final VPs" if view.final is not None else "Provisional VPs"
         parts.append(f"{title}: " + ", ".join(f"{names.get(c, c)} {n}" for c, n in scores.items()) + ".")
-    for embassy, here in view["board"].items():
-        treaty = set(view["treaties"].get(embassy, []))
+    for embassy, here in view.board.items():
+        treaty = set(view.treaties.get(embassy, ()))
         cells = ", ".join(
             f"{names.get(c, c)} {n}" + (" with treaty rights" if c in treaty else "")
             for c, n in sorted(here.items(), key=lambda kv: -kv[1])
@@ -253,19 +254,17 @@ def describe(view: dict[str, Any]) -> str:
     return clip_description(" ".join(parts))
 
 
-def draw_private(view: dict[str, Any], canvas: type[Canvas] = Canvas) -> Picture | None:
+def draw_private(view: OriginsView, canvas: type[Canvas] = Canvas) -> Picture | None:
     """The owner's countries: PFs to bid or place, and the sheet being written (secret
     until every sheet is in); from the owner's own view."""
-    you = view.get("you")
-    if not you:
+    you = view.you
+    if you is None:
         return None
-    mine = you["countries"]
-    names = {code: info["name"] for code, info in view["countries"].items()}
+    mine = you.countries
+    names = view.names()
     c = canvas(WIDTH, 70 + 64 * len(mine))
-    c.text(
-        (MARGIN, 12), f"Your countries, {view['turn']}: only you see this", 20, bold=True, width=WIDTH - 20
-    )
-    if you.get("handed_in"):
+    c.text((MARGIN, 12), f"Your countries, {view.turn}: only you see this", 20, bold=True, width=WIDTH - 20)
+    if you.handed_in:
         c.text((WIDTH - MARGIN, 44), "Sheets handed in", 14, bold=True, anchor="ra")
     parts = []
     for i, country in enumerate(mine):
@@ -273,14 +272,13 @@ def draw_private(view: dict[str, Any], canvas: type[Canvas] = Canvas) -> Picture
         c.panel((MARGIN, y, WIDTH - MARGIN, y + 56), fill=HIGHLIGHT, outline=INK)
         c.chip(MARGIN + 8, y + 8, country, ORIGINS.get(country, NEUTRAL), size=16, height=26, width=64)
         c.text((MARGIN + 82, y + 10), names.get(country, country), 16, bold=True)
-        c.text((MARGIN + 82, y + 32), f"{you['funds'][country]} PFs to bid or place", 14)
-        sheet = you.get("sheets", {}).get(country)
+        c.text((MARGIN + 82, y + 32), f"{you.funds[country]} PFs to bid or place", 14)
+        sheet = you.sheets.get(country) if you.sheets is not None else None
         if sheet is not None:
             c.text((MARGIN + 380, y + 10), "Sheet", 14, bold=True, fill=FAINT)
             c.text((MARGIN + 380, y + 30), sheet, 15, width=WIDTH - MARGIN - 390)
         parts.append(
-            f"{names.get(country, country)}: {you['funds'][country]} PFs"
-            + (f", sheet {sheet}" if sheet else "")
+            f"{names.get(country, country)}: {you.funds[country]} PFs" + (f", sheet {sheet}" if sheet else "")
         )
     return c.picture(clip_description("Your countries. " + "; ".join(parts) + "."), "sheet.png")
 
@@ -288,20 +286,20 @@ def draw_private(view: dict[str, Any], canvas: type[Canvas] = Canvas) -> Picture
 SCORE_NAME = "VPs"
 
 
-def period(view: dict[str, Any]) -> str:
-    return _month(view["turn"])
+def period(view: OriginsView) -> str:
+    return _month(view.turn)
 
 
-def scores(view: dict[str, Any]) -> dict[str, int]:
+def scores(view: OriginsView) -> dict[str, int]:
     """Each country's VPs as the table saw them: provisional, then final."""
-    return dict(view["final"] if view["final"] is not None else view["vps"])
+    return dict(view.scores())
 
 
-def chart_colours(view: dict[str, Any]) -> dict[str, Any]:
+def chart_colours(view: OriginsView) -> dict[str, Any]:
     return dict(ORIGINS)
 
 
-def holders(view: dict[str, Any]) -> dict[str, str]:
+def holders(view: OriginsView) -> dict[str, str]:
     """Which seat holds each nation scored on the chart (a player with fewer than seven
     holds two)."""
-    return {code: info["seat"] for code, info in view["countries"].items() if info.get("seat")}
+    return {code: country.seat for code, country in view.countries.items() if country.seat}
