@@ -4,15 +4,23 @@
 - Up to five choices: one row of buttons, one tap.
 - Up to 25: one select menu, its options grouped by what they do ("Play ▸ Wangenheim
   (3 DP)", "Deliberate ▸ discarding Tisza"), its placeholder naming the groups ("Draw,
-  play, deliberate or pass…"). One tap to choose.
-- More: the select lists the groups, each with its count ("Move Russia ▸ 10 choices");
-  choosing one edits the message in place to that group's own select, with a Back button.
-  Two taps. A group of more than 25 is listed in parts of 25 ("▸ 25 choices (1 of 7)"); a
-  group of one plays at once. Only where the groups and their parts are more than 25 does
-  a third level gather them in runs of 25 (`arrange`): two menus of 25 hold at most 625
-  choices, and only Schönbrunn's Treaty activations at four to six players list more
-  (thousands of target combinations). tests/discord/test_two_taps.py walks every decision
-  of seeded games of each title at two and three players (Schönbrunn: three).
+  play, deliberate or pass…"). Two taps: open it, choose.
+- 26 to 125: up to five select menus side by side, one to a row (`pack`), each of at
+  most 25 options, whole groups kept together in one menu where they fit, and each
+  placeholder naming what its menu holds ("Pass or move Italy or Russia…", "Move Germany
+  or United Kingdom…"). Choosing an option plays it: two taps. A group of more than 25
+  is cut in parts; where whole groups would need more menus than the rows left, the
+  fewest groups are cut in two ("Move Germany ▸ … 2nd … 9th"). The rows are counted: a
+  row of Origins' sheet buttons or `/game me`'s Full status leaves four menus, and a
+  decision the rows cannot hold falls back to the groups below.
+- More: a menu of groups, each with its count ("Move Russia ▸ 10 choices"); choosing
+  one edits the message in place to that group's own select, with a Back button. Four
+  taps. A group of more than 25 is listed in parts of 25 ("▸ 25 choices (1 of 7)"); a
+  group of one plays at once. Where the groups and their parts are more than 25 a third
+  level gathers them in runs of 25 (`arrange`). Only Schönbrunn's Treaty activations at
+  four to six players come here (331 to thousands of target combinations).
+  tests/discord/test_two_taps.py walks every decision of seeded games of each title at
+  two and three players (Schönbrunn: three and four).
 
 Every item is a `DynamicItem` keyed by the channel and the step: it keeps working after a
 restart, and every click re-reads the table. An option plays "index:key" (the service's
@@ -25,6 +33,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -43,6 +52,8 @@ __all__ = [
     "ActBack",
     "Branch",
     "arrange",
+    "pack",
+    "menu_placeholder",
     "choices_view",
     "branch_view",
     "option_label",
@@ -51,6 +62,7 @@ __all__ = [
     "PICK_ID",
     "MENU_ID",
     "BACK_ID",
+    "MAX_ROWS",
 ]
 
 ACT_ID = "chan:act:{channel_id}:{step}:{index}:{key}"
@@ -59,6 +71,7 @@ MENU_ID = "chan:menu:{channel_id}:{step}:{path}"
 BACK_ID = "chan:back:{channel_id}:{step}:{path}"
 MAX_BUTTONS = 5  # one row: beyond this a turn's choices go in a select menu
 MAX_OPTIONS = 25  # Discord: options per select menu
+MAX_ROWS = 5  # Discord: action rows in a message, a select menu taking a whole row
 SEP = " ▸ "
 
 
@@ -91,11 +104,9 @@ def arrange(choices: list[TurnChoice]) -> list[Entry]:
     """The entries of the first menu when a decision has more than 25 choices: a group of
     one is its choice, a larger group a `Branch`, one over 25 in parts. Over 25 entries,
     a third level: runs of 25 entries, named by their first and last."""
-    groups: dict[str, list[TurnChoice]] = {}
-    for c in choices:
-        groups.setdefault(c.group or c.label, []).append(c)
     entries: list[Entry] = []
-    for name, members in groups.items():
+    for members in _gathered(choices):
+        name = members[0].group or members[0].label
         if len(members) == 1:
             entries.append(members[0])
             continue
@@ -125,6 +136,76 @@ def find(entries: list[Entry], path: str) -> Branch | None:
             return None
         found = cast(Branch, items[int(step)])
     return found
+
+
+def _gathered(choices: list[TurnChoice]) -> list[list[TurnChoice]]:
+    """The choices by group, each group where its first choice is."""
+    groups: dict[str, list[TurnChoice]] = {}
+    for c in choices:
+        groups.setdefault(_group(c), []).append(c)
+    return list(groups.values())
+
+
+def pack(choices: list[TurnChoice], rows: int = MAX_ROWS) -> list[list[TurnChoice]] | None:
+    """The menus side by side of a decision of 26 or more choices, at most `rows` of 25
+    options: whole groups together in order, a group of more than 25 cut in even parts,
+    and menus breaking where the groups' first word changes if they can ("Assign …" apart
+    from "Activate …"). Where whole groups need more menus than `rows`, the fewest groups
+    cut in two; None when even menus full to the brim do not fit (over 25 x `rows`)."""
+    if len(choices) > MAX_OPTIONS * rows:
+        return None
+    groups = _gathered(choices)
+    units = [part for group in groups for part in _even_parts(group)]
+
+    def verb(unit: list[TurnChoice]) -> str:
+        return (unit[0].group or unit[0].label).split(" ")[0]
+
+    def alike(n: int) -> int:  # a menu beginning at units[n] parts it from a group of the same verb
+        return int(verb(units[n - 1]) == verb(units[n]) and units[n - 1][0].group != units[n][0].group)
+
+    flat = [[c] for group in groups for c in group]
+
+    def within(n: int) -> int:  # a menu beginning at flat[n] cuts a group in two
+        return int(flat[n - 1][0].group == flat[n][0].group)
+
+    return _cheapest(units, alike, rows) or _cheapest(flat, within, rows)
+
+
+def _even_parts(group: list[TurnChoice]) -> list[list[TurnChoice]]:
+    """A group of more than 25 in even parts (35: 18 and 17), so a small one fits beside."""
+    n = -(-len(group) // MAX_OPTIONS)
+    size = -(-len(group) // n)
+    return [group[i : i + size] for i in range(0, len(group), size)]
+
+
+def _cheapest(units: list[list[TurnChoice]], cost: Callable[[int], int], rows: int) -> list[list[TurnChoice]] | None:
+    """`units` in order in at most `rows` menus of 25, where a menu beginning at unit `n`
+    costs `cost(n)`: the cheapest, then the fewest menus; None if they do not fit.
+    `best[k][n]` is (cost, where the last menu began) for the first `n` units in `k` menus."""
+    best: list[dict[int, tuple[int, int]]] = [{0: (0, 0)}]
+    for _ in range(rows):
+        layer: dict[int, tuple[int, int]] = {}
+        for start, (spent, _) in best[-1].items():
+            size = 0
+            for end in range(start + 1, len(units) + 1):
+                size += len(units[end - 1])
+                if size > MAX_OPTIONS:
+                    break
+                found = (spent + (cost(start) if start else 0), start)
+                if end not in layer or found[0] < layer[end][0] or (found[0] == layer[end][0] and start > layer[end][1]):
+                    layer[end] = found  # alike, the earlier menus the fuller
+        best.append(layer)
+    done = [k for k in range(1, rows + 1) if len(units) in best[k]]
+    if not done:
+        return None
+    k = min(done, key=lambda k: (best[k][len(units)][0], k))
+    menus: list[list[TurnChoice]] = []
+    end = len(units)
+    for layer in reversed(best[1 : k + 1]):
+        start = layer[end][1]
+        menus.insert(0, [c for unit in units[start:end] for c in unit])
+        end = start
+    return menus
 
 
 # ---------------------------------------------------------------------- words
@@ -187,6 +268,74 @@ def _said(group: str, alone: bool) -> str:
     return words[0] if len(words[0]) > 1 and words[0][1].isupper() else words[0][:1].lower() + words[0][1:]
 
 
+def menu_placeholder(menu: list[TurnChoice], groups: dict[str, list[TurnChoice]]) -> str:
+    """What one of the menus side by side holds, by its groups' names, the words they
+    share said once: "Pass or move Italy or Russia…", "Assign your 0, 1, 2, 3, 4 or 5…";
+    a group cut over two menus (`groups`: each group's choices) with its first and last
+    choice there: "Move Germany (Bid 1 PF from France: to 1st … Russia: to 6th)…", or
+    where they are too long, their places: "(1 to 18 of 35)"."""
+    pieces: list[list[TurnChoice]] = []
+    for c in menu:
+        if pieces and _group(pieces[-1][0]) == _group(c):
+            pieces[-1].append(c)
+        else:
+            pieces.append([c])
+    runs: list[list[str]] = []
+    for piece in pieces:
+        name, group = _group(piece[0]), groups[_group(piece[0])]
+        if len(piece) < len(group):
+            runs.append([f"{name} ({_span(piece, group, 140 - len(name))})"])
+        elif runs and "(" not in runs[-1][0] and _shared([*runs[-1], name]):
+            runs[-1].append(name)
+        else:
+            runs.append([name])
+    said = [_run(run) for run in runs]
+    text = _listed([r if n == 0 or r[1:2].isupper() else r[:1].lower() + r[1:] for n, r in enumerate(said)])
+    return _cut(f"{text}…", 150)
+
+
+def _group(choice: TurnChoice) -> str:
+    return choice.group or choice.label
+
+
+def _span(piece: list[TurnChoice], group: list[TurnChoice], room: int) -> str:
+    """A group's part by its first and last choice, the words they share said once ("Bid
+    1 PF from France: to 1st … Russia: to 6th"), or by their places ("1 to 18 of 35")."""
+    first, last = (item_words(_full(c), c.group) for c in (piece[0], piece[-1]))
+    a, b = first.split(" "), last.split(" ")
+    n = 0
+    while n < min(len(a), len(b)) - 1 and a[n] == b[n]:
+        n += 1
+    said = f"{first} … {' '.join(b[n:])}"
+    if len(said) <= room:
+        return said
+    return f"{group.index(piece[0]) + 1} to {group.index(piece[-1]) + 1} of {len(group)}"
+
+
+def _shared(names: list[str]) -> int:
+    """How many first words all `names` share, leaving each some of its own."""
+    split = [n.split(" ") for n in names]
+    n = 0
+    while all(len(w) > n + 1 for w in split) and len({w[n] for w in split}) == 1:
+        n += 1
+    return n
+
+
+def _run(names: list[str]) -> str:
+    """ "Move Italy or Russia"; "Plot against Austria's … Prussia's" when listing them all
+    is too long."""
+    if len(names) == 1:
+        return names[0]
+    n = _shared(names)
+    head, tails = " ".join(names[0].split(" ")[:n]), [" ".join(x.split(" ")[n:]) for x in names]
+    said = _listed(tails)
+    return f"{head} {said if len(said) <= 100 else f'{tails[0]} … {tails[-1]}'}"
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+
+
 # ---------------------------------------------------------------------- the items
 
 
@@ -245,14 +394,23 @@ class ActPick(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
     template=r"chan:pick:(?P<channel_id>[0-9]+):(?P<step>[0-9]+):(?P<part>[0-9]+)",
 ):
-    """The menus of older notices (up to five of 25 choices each): still answered, never
-    built any more. An option's value is "index:key" (or the index alone)."""
+    """One of the menus side by side of a decision of 26 to 125 choices (`part`: its place
+    among them): choosing an option plays it. Its value is "index:key" (the index alone in
+    older notices)."""
 
-    def __init__(self, channel_id: int, step: int, part: int) -> None:
+    def __init__(
+        self,
+        channel_id: int,
+        step: int,
+        part: int,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
+    ) -> None:
         super().__init__(
             discord.ui.Select(
                 custom_id=PICK_ID.format(channel_id=channel_id, step=step, part=part),
-                options=[discord.SelectOption(label="…", value="0")],
+                placeholder=placeholder,
+                options=options or [discord.SelectOption(label="…", value="0")],
             )
         )
         self.channel_id, self.step = channel_id, step
@@ -348,9 +506,10 @@ async def _show(interaction: discord.Interaction, channel_id: int, path: str, ta
     if path and (branch is None or (tag is not None and branch.tag() != tag)):
         await say(interaction, CHOICE_EXPIRED, view=choices_view(channel_id, step, choices))
         return
+    kept = _kept(interaction)  # /game me keeps its Full status button, in a row of its own
     view = branch_view(channel_id, step, path, branch) if branch is not None else None
-    view = view or choices_view(channel_id, step, choices)
-    for button in _kept(interaction):  # /game me keeps its Full status button
+    view = view or choices_view(channel_id, step, choices, MAX_ROWS - (1 if kept else 0))
+    for button in kept:
         view = view or discord.ui.View(timeout=None)
         view.add_item(button)
     await interaction.response.edit_message(view=view)
@@ -389,6 +548,20 @@ def _options(
     return out
 
 
+def _pick_options(menu: list[TurnChoice], groups: dict[str, list[TurnChoice]]) -> list[discord.SelectOption]:
+    """The options of one of the menus side by side: "group ▸ item", the item alone when
+    the menu holds one group (its placeholder names it), the whole label for a group of one."""
+    alone = len({_group(c) for c in menu}) == 1 and len(groups) > 1
+    out = []
+    for c in menu:
+        if len(groups[_group(c)]) == 1 or not c.group:
+            label = _cut(_full(c), 100)
+        else:
+            label = _cut(item_words(_full(c), c.group), 100) if alone else option_label(c, len(groups) > 1)
+        out.append(discord.SelectOption(label=label, value=f"{c.index}:{c.key}", description=_line(c.detail)))
+    return out
+
+
 def _held(branch: Branch) -> str | None:
     """Under a group's option, what it holds: "Wangenheim (3 DP) … Conrad (4 DP)"."""
     first, last = branch.entries[0], branch.entries[-1]
@@ -399,9 +572,12 @@ def _held(branch: Branch) -> str | None:
     return _line(f"{words(first)} … {words(last)}")
 
 
-def choices_view(channel_id: int, step: int, choices: list[TurnChoice]) -> discord.ui.View | None:
+def choices_view(
+    channel_id: int, step: int, choices: list[TurnChoice], rows: int = MAX_ROWS
+) -> discord.ui.View | None:
     """The first view of a decision: buttons for a few choices, one grouped menu for up
-    to 25, the menu of groups beyond; None for none."""
+    to 25, up to `rows` menus side by side for more, the menu of groups beyond; None for
+    none. `rows`: the message's rows left for the choices (the rest hold other buttons)."""
     if not choices:
         return None
     view = discord.ui.View(timeout=None)
@@ -410,12 +586,17 @@ def choices_view(channel_id: int, step: int, choices: list[TurnChoice]) -> disco
             view.add_item(ActChoice(channel_id, step, c.index, c.label, c.key))
         return view
     names = [c.group or c.label for c in choices]
+    menus = pack(choices, rows) if len(choices) > MAX_OPTIONS else None
     if len(choices) <= MAX_OPTIONS:
         grouped = len(set(names)) > 1
-        options = _options(list(choices), "", grouped)
+        view.add_item(ActMenu(channel_id, step, "", _options(list(choices), "", grouped), placeholder(names)))
+    elif menus is not None:
+        groups = {_group(g[0]): g for g in _gathered(choices)}
+        for part, menu in enumerate(menus):
+            options = _pick_options(menu, groups)
+            view.add_item(ActPick(channel_id, step, part, options, menu_placeholder(menu, groups)))
     else:
-        options = _options(arrange(choices), "", False)
-    view.add_item(ActMenu(channel_id, step, "", options, placeholder(names)))
+        view.add_item(ActMenu(channel_id, step, "", _options(arrange(choices), "", False), placeholder(names)))
     return view
 
 
@@ -429,11 +610,24 @@ def branch_view(channel_id: int, step: int, path: str, branch: Branch) -> discor
     return view
 
 
-async def own_choices(service: TableService, channel_id: int, user_id: int) -> discord.ui.View | None:
-    """The member's current turn buttons, or None (no seat, nothing owed, or no list)."""
+async def own_choices(
+    service: TableService, channel_id: int, user_id: int, spare_rows: int = 0
+) -> discord.ui.View | None:
+    """The member's current turn buttons, or None (no seat, nothing owed, or no list),
+    leaving `spare_rows` of the message's rows free (`/game me`'s Full status)."""
     try:
         step, choices = await service.turn_menu(channel_id, user_id)
     except Exception:  # a refusal (not seated) or a gone table: no buttons, never an error
         return None
-    # Origins' Phase 4: a "Write Germany's sheet" button per country beside the hand-in
-    return await add_sheet_buttons(service, channel_id, user_id, choices_view(channel_id, step, choices))
+    if len(choices) <= MAX_BUTTONS:  # the sheet buttons share the turn buttons' rows
+        return await add_sheet_buttons(service, channel_id, user_id, choices_view(channel_id, step, choices))
+    # Origins' Phase 4: a "Write Germany's sheet" button per country beside the hand-in,
+    # in rows of their own below the menus
+    sheets = await add_sheet_buttons(service, channel_id, user_id, discord.ui.View(timeout=None))
+    extra = list(sheets.children) if sheets is not None else []
+    taken = -(-len(extra) // MAX_BUTTONS)  # rows of five buttons
+    view = choices_view(channel_id, step, choices, MAX_ROWS - spare_rows - taken)
+    if view is not None:
+        for item in extra:
+            view.add_item(item)
+    return view

@@ -89,7 +89,7 @@ class Delivery:
         """The member's current turn buttons at the table, for their ephemeral answer or DM;
         with `full_status`, the Full status button after them (their own view, `/game me`,
         leaves the public status behind it)."""
-        view = await own_choices(self.service, channel_id, user_id)
+        view = await own_choices(self.service, channel_id, user_id, spare_rows=1 if full_status else 0)
         if not full_status:
             return view
         view = view if view is not None else discord.ui.View(timeout=None)

@@ -177,15 +177,16 @@ async def test_a_stranger_or_another_member_clicking_is_refused_privately(env, s
 
 
 def test_many_choices_go_in_one_select_menu_of_groups_of_at_most_25():
+    # beyond 125 (five menus of 25 side by side), a menu of groups
     choices = [
         TurnChoice(i, f"Seize the Initiative, discarding card {i}", f"{i:010x}", "Seize the Initiative")
-        for i in range(30)
+        for i in range(130)
     ]
     view = choices_view(123456789012345678, 4321, choices)
     (menu,) = [m.item for m in view.children]
     assert [o.label for o in menu.options] == [
-        "Seize the Initiative ▸ 25 choices (1 of 2)",
-        "Seize the Initiative ▸ 5 choices (2 of 2)",
+        *(f"Seize the Initiative ▸ 25 choices ({n} of 6)" for n in range(1, 6)),
+        "Seize the Initiative ▸ 5 choices (6 of 6)",
     ]
     assert len(menu.custom_id) <= 100 and menu.custom_id.startswith("chan:menu:")
     few = choices_view(1, 2, choices[:3])
