@@ -8,6 +8,10 @@ it never races the next player's action, and an acknowledged action is one save.
 
 A table that has no row yet (its bot kept these in the table row and its meta) is read
 from there, so nothing is lost after an upgrade; its first keep writes the row whole.
+
+The turn notice each member's DMs hold live for a table (`LiveNotice`) is kept the same
+way, one row per member per table, so a restarted bot still edits or replaces it
+(bot/discord/private.py).
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ..store.front_rows import KEPT, FrontRow
+from ..store.front_rows import KEPT, FrontRow, LiveNotice
 from .bounded import KeyedLocks
 
 if TYPE_CHECKING:
@@ -55,6 +59,21 @@ class FrontRows:
             # meanwhile, or there is one, only what changed (what that process kept stays)
             old = stored if stored is not None else FrontRow(t.row.channel_id, t.row.created_at)
             await self.store.put_front(new, tuple(c for c in KEPT if getattr(new, c) != getattr(old, c)))
+
+    # -- the turn notices sent by DM: no table is read, locked or saved -------------------
+    async def notices(self, channel_id: int) -> list[LiveNotice]:
+        """The turn notices members' DMs hold for the channel's table."""
+        return await self.store.get_live_notices(channel_id)
+
+    async def keep_notice(self, notice: LiveNotice) -> None:
+        """The member's new notice at the table, in place of their last one."""
+        await self.store.put_live_notice(notice)
+
+    async def notice_decided(self, notice: LiveNotice) -> None:
+        await self.store.notice_decided(notice)
+
+    async def notice_gone(self, notice: LiveNotice) -> None:
+        await self.store.drop_live_notice(notice)
 
     async def _stored(self, t: LoadedTable) -> FrontRow | None:
         """The table's stored row (one of an earlier table of the channel is not its)."""

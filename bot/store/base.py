@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from ..process.shards import EVERY_SHARD, Shards
 from .community import CommunityStore
-from .front_rows import KEPT, FrontRow
+from .front_rows import KEPT, FrontRow, LiveNotice
 
 __all__ = [
     "DEADLINE_COLUMNS",
@@ -394,6 +394,22 @@ class Store(ABC):
     async def put_front(self, row: FrontRow, columns: Sequence[str] = KEPT) -> None:
         """Keep the front end's row, or of the channel's row only `columns`: no table is
         loaded, locked or given a new version."""
+
+    @abstractmethod
+    async def get_live_notices(self, channel_id: int) -> list[LiveNotice]:
+        """The turn notices members' DMs hold for the channel's table (migration 0009)."""
+
+    @abstractmethod
+    async def put_live_notice(self, notice: LiveNotice) -> None:
+        """Keep the member's notice at the table, in place of the one kept before."""
+
+    @abstractmethod
+    async def notice_decided(self, notice: LiveNotice) -> None:
+        """The notice (that very message) now says its decision was taken."""
+
+    @abstractmethod
+    async def drop_live_notice(self, notice: LiveNotice) -> None:
+        """The notice (that very message) is gone; a newer one kept in its place stays."""
 
     @abstractmethod
     async def close(self) -> None: ...

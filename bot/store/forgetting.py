@@ -13,7 +13,8 @@ Afterwards no row the bot reads to say something holds the member's name:
   their turns) and lists it in its meta under `FORGOTTEN`: the archive records that seat
   under an anonymous id when the game ends, and an export shows no id for it;
 - the posts and turn notices waiting to be said have their name replaced, and so have
-  the round summaries' headings the front end keeps (front_rows.py).
+  the round summaries' headings and the others' turn notices sent by DM the front end
+  keeps (front_rows.py); the member's own notices sent are no longer kept.
 
 Each table's version moves on, so no process keeps a copy of it as it was. A name is
 replaced where it stands as a word of its own, escaped for Discord or not; "alice" in
@@ -38,6 +39,7 @@ __all__ = [
     "bodies_rewritten",
     "spoken",
     "table_statements",
+    "texts_rewritten",
 ]
 
 OPEN = ("lobby", "running", "paused")
@@ -143,3 +145,13 @@ def bodies_rewritten(
         if new != data:
             out.append((json.dumps(new, separators=(",", ":")), tuple(key)))
     return out
+
+
+def texts_rewritten(
+    rows: Sequence[Sequence[Any]], pattern: re.Pattern[str] | None, former: str
+) -> list[tuple[str, tuple[Any, ...]]]:
+    """The rows (their key columns, then a plain text last) whose text names the member, as
+    (new text, key) pairs."""
+    if pattern is None:
+        return []
+    return [(new, tuple(key)) for *key, text in rows if (new := pattern.sub(former, text)) != text]

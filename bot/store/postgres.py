@@ -58,7 +58,7 @@ from .base import (
     table_params,
     table_row,
 )
-from .front_rows import FrontRow
+from .front_rows import FrontRow, LiveNotice
 from .group_commit import GroupCommit
 from .postgres_community import PostgresCommunityStore, numbered
 from .postgres_reads import GroupedReads
@@ -542,3 +542,18 @@ class PostgresStore(Store):
 
     async def put_front(self, row: FrontRow, columns: Sequence[str] = front_rows.KEPT) -> None:
         await self._pool.execute(numbered(front_rows.put_front_sql(columns)), *front_rows.front_params(row))
+
+    async def get_live_notices(self, channel_id: int) -> list[LiveNotice]:
+        rows = await self._pool.fetch(numbered(front_rows.GET_NOTICES_SQL), channel_id)
+        return [front_rows.live_notice(r) for r in rows]
+
+    async def put_live_notice(self, notice: LiveNotice) -> None:
+        await self._pool.execute(numbered(front_rows.PUT_NOTICE_SQL), *front_rows.notice_params(notice))
+
+    async def notice_decided(self, notice: LiveNotice) -> None:
+        n = notice
+        await self._pool.execute(numbered(front_rows.DECIDED_NOTICE_SQL), True, n.channel_id, n.user_id, n.message_id)
+
+    async def drop_live_notice(self, notice: LiveNotice) -> None:
+        n = notice
+        await self._pool.execute(numbered(front_rows.DELETE_NOTICE_SQL), n.channel_id, n.user_id, n.message_id)

@@ -203,8 +203,9 @@ class PostgresCommunityStore(CommunityStore):
 
     async def forget_member(self, user_id: int, former: str) -> list[int]:
         """One transaction, the tables' rows it reaches (seats, seat histories, action logs,
-        meta, posts waiting, notification and delivery preferences, turn notices) with the
-        community's (CommunityStore.forget_member; what is written: forgetting.py)."""
+        meta, posts waiting, notification and delivery preferences, turn notices waiting
+        and sent) with the community's (CommunityStore.forget_member; what is written:
+        forgetting.py)."""
         async with self._pool.acquire() as conn, conn.transaction():
             names = [r[0] for r in await conn.fetch(numbered(forgetting.NAMES_SQL), *(user_id,) * 4)]
             pattern = forgetting.spoken(names, former)
@@ -223,6 +224,9 @@ class PostgresCommunityStore(CommunityStore):
             fronts = await conn.fetch(front_rows.FRONT_SQL)  # the summaries' headings
             for body, key in forgetting.bodies_rewritten(fronts, pattern, former):
                 await conn.execute("UPDATE front_messages SET summary=$1 WHERE channel_id=$2", body, *key)
+            sent = await conn.fetch(front_rows.NOTICE_TEXTS_SQL)  # the others' notices may name them
+            for text, key in forgetting.texts_rewritten(sent, pattern, former):
+                await conn.execute("UPDATE front_notices SET text=$1 WHERE channel_id=$2 AND user_id=$3", text, *key)
             # each seat a fresh id of its own below the automatic player's -1 (see the SQLite store)
             await conn.execute(
                 "UPDATE finished_seats SET user_id = -2 - floor(random() * 281474976710656)::bigint, name=$1 "
@@ -238,6 +242,7 @@ class PostgresCommunityStore(CommunityStore):
                 "notify_prefs",
                 "deliveries",
                 "turn_notices",
+                "front_notices",
             ):
                 await conn.execute(f"DELETE FROM {table} WHERE user_id=$1", user_id)
         return [t[0] for t in tables]

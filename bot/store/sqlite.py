@@ -55,7 +55,7 @@ from .base import (
     table_params,
     table_row,
 )
-from .front_rows import FrontRow
+from .front_rows import FrontRow, LiveNotice
 from .group_commit import WAL_SAFETY_PAGES, Checkpoints, GroupCommit
 from .guard import DatabaseLost, DatabaseUnusable, DatabaseWatch, check_database, mark_database
 from .sqlite_community import SqliteCommunityStore
@@ -704,6 +704,23 @@ class SqliteStore(Store):
 
     async def put_front(self, row: FrontRow, columns: Sequence[str] = front_rows.KEPT) -> None:
         sql, params = front_rows.put_front_sql(columns), front_rows.front_params(row)
+        await self._run(lambda conn: self._transaction(conn, lambda: conn.execute(sql, params)))
+
+    async def get_live_notices(self, channel_id: int) -> list[LiveNotice]:
+        return [front_rows.live_notice(r) for r in await self._fetch(front_rows.GET_NOTICES_SQL, (channel_id,))]
+
+    async def put_live_notice(self, notice: LiveNotice) -> None:
+        await self._front_write(front_rows.PUT_NOTICE_SQL, front_rows.notice_params(notice))
+
+    async def notice_decided(self, notice: LiveNotice) -> None:
+        n = notice
+        await self._front_write(front_rows.DECIDED_NOTICE_SQL, (True, n.channel_id, n.user_id, n.message_id))
+
+    async def drop_live_notice(self, notice: LiveNotice) -> None:
+        n = notice
+        await self._front_write(front_rows.DELETE_NOTICE_SQL, (n.channel_id, n.user_id, n.message_id))
+
+    async def _front_write(self, sql: str, params: tuple[Any, ...]) -> None:
         await self._run(lambda conn: self._transaction(conn, lambda: conn.execute(sql, params)))
 
 

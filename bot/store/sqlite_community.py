@@ -210,8 +210,9 @@ class SqliteCommunityStore(CommunityStore):
 
     async def forget_member(self, user_id: int, former: str) -> list[int]:
         """One transaction, the tables' rows it reaches (seats, seat histories, action logs,
-        meta, posts waiting, notification and delivery preferences, turn notices) with the
-        community's (CommunityStore.forget_member; what is written: forgetting.py)."""
+        meta, posts waiting, notification and delivery preferences, turn notices waiting
+        and sent) with the community's (CommunityStore.forget_member; what is written:
+        forgetting.py)."""
 
         def write(conn: sqlite3.Connection) -> list[int]:
             names = [r[0] for r in conn.execute(forgetting.NAMES_SQL, (user_id,) * 4)]
@@ -228,6 +229,9 @@ class SqliteCommunityStore(CommunityStore):
             fronts = conn.execute(front_rows.FRONT_SQL).fetchall()  # the summaries' headings
             for body, key in forgetting.bodies_rewritten(fronts, pattern, former):
                 conn.execute("UPDATE front_messages SET summary=? WHERE channel_id=?", (body, *key))
+            sent = conn.execute(front_rows.NOTICE_TEXTS_SQL).fetchall()  # the others' notices may name them
+            for text, key in forgetting.texts_rewritten(sent, pattern, former):
+                conn.execute("UPDATE front_notices SET text=? WHERE channel_id=? AND user_id=?", (text, *key))
             # each seat a fresh id of its own below the automatic player's -1: nobody, and no
             # two of the former member's games linked
             conn.execute(
@@ -243,6 +247,7 @@ class SqliteCommunityStore(CommunityStore):
                 "notify_prefs",
                 "deliveries",
                 "turn_notices",
+                "front_notices",
             ):
                 conn.execute(f"DELETE FROM {table} WHERE user_id=?", (user_id,))
             return [t[0] for t in tables]

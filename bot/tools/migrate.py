@@ -4,11 +4,12 @@ database from SQLite to PostgreSQL, and prove the copy.
 Every row of every table is copied in one PostgreSQL transaction (tables, seats, the
 action log, events with their order, deadlines, seat history, DM and notification
 preferences, the heartbeat; the server's finished games, ratings, members, watches, lobby
-channels and entries, abandoned games; the posts and turn notices still to be said). Then the copy is checked: the same number of rows in each
-table, and every started game's record, built from the copy, replays to the state the
-copy holds. A target that already holds tables is refused unless `--replace` empties it
-first. The SQLite file is only read (it is first brought to the newest schema, as the
-bot itself would on start-up).
+channels and entries, abandoned games; the posts and turn notices still to be said; what
+Discord answered: status messages, threads, the turn notices sent by DM). Then the copy
+is checked: the same number of rows in each table, and every started game's record,
+built from the copy, replays to the state the copy holds. A target that already holds
+tables is refused unless `--replace` empties it first. The SQLite file is only read (it
+is first brought to the newest schema, as the bot itself would on start-up).
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ COPIED: dict[str, tuple[str, ...]] = {
     "turn_notices": (),
     # what Discord answered: status messages, threads, where summaries start (front_rows.py)
     "front_messages": (),
+    "front_notices": ("decided",),  # the turn notices members' DMs hold live
 }
 # ids kept as they were; the sequences continue after them
 IDENTITIES = ("events", "seat_history", "finished_games")

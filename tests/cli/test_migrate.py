@@ -11,6 +11,7 @@ from bot.service.outbox import Outbox, Post, outbox_row
 from bot.service.tables import TableService
 from bot.store import ActionRow, EventRow, NoticeRow, open_store
 from bot.store.community_rows import AbandonedSeat, FinishedGame, FinishedSeat, LobbyEntry, RatingRow
+from bot.store.front_rows import LiveNotice
 from engine import games
 
 CRISIS, ORIGINS, LOBBY = 10, 11, 12
@@ -55,6 +56,7 @@ async def _server_rows(store) -> None:
     out = Outbox(CRISIS, posts=[Post(to="channel", kind="notice", text="still to be said")])
     await store.add_outbox([outbox_row(out, 1_800_000_000.0)])
     await store.outbox_done([], [NoticeRow(CRISIS, 2, 1_800_000_060.0, '{"texts": ["Your turn."]}')])
+    await store.put_live_notice(LiveNotice(CRISIS, 3, 500, 501, "Your turn.", "s3", decided=True))
 
 
 async def _everything(database) -> dict:
@@ -78,6 +80,7 @@ async def _everything(database) -> dict:
         out["members"] = (await store.community.is_hidden(2), await store.community.watchers(9, "origins"), await store.community.get_lobby(9))
         out["sign-ups"] = (await store.community.get_lobby_entry(LOBBY), await store.community.member_abandoned_games(2))
         out["to say"] = (await store.outbox_waiting(), await store.turn_notices())
+        out["notices sent"] = await store.get_live_notices(CRISIS)
         return out
     finally:
         await store.close()
@@ -94,6 +97,7 @@ def test_migrate_copies_every_row_and_every_game_replays_on_the_copy(tmp_path, p
     assert after == before
     assert len(after[CRISIS][2]) == 12 and after[CRISIS][5]  # moves and a substitute were copied
     assert after["archive"] and after["ratings"][1] == 1 and after["to say"][1]  # and the rest
+    assert after["notices sent"][0].decided  # SQLite's 1 is PostgreSQL's true
 
 
 def test_events_written_after_the_move_come_after_the_copied_ones(tmp_path, postgres_server):

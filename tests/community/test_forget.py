@@ -15,6 +15,7 @@ from bot.service.audience import EVERY_CHANNEL
 from bot.service.community import FORMER_MEMBER
 from bot.store import NoticeRow, OutboxRow
 from bot.store.forgetting import spoken
+from bot.store.front_rows import LiveNotice
 
 from .conftest import GUILD, finish
 
@@ -189,6 +190,19 @@ async def test_posts_and_turn_notices_waiting_to_be_said_no_longer_name_her(serv
     assert said == [f"{FORMER_MEMBER} left the table; bob stays."]
     (kept,) = await service.deliveries.notices()
     assert json.loads(kept.body)["texts"] == [f"Your turn: {FORMER_MEMBER} and bob wait for you."]
+
+
+async def test_her_turn_notices_sent_are_no_longer_kept_and_bob_s_no_longer_name_her(service, store):
+    await _world(service)
+    front = service.posts.front
+    hers = LiveNotice(RUNNING, ALICE, 81, 82, "**Envoys**: alice, commit 1, 2 or 3.", "s1")
+    await front.keep_notice(hers)
+    await front.keep_notice(LiveNotice(RUNNING, BOB, 91, 92, "**Envoys**: alice and bob wait for you.", "s2"))
+    assert [n.user_id for n in await front.notices(RUNNING)] == [ALICE, BOB]  # the check can fail
+    await service.community.forget(ALICE, confirm="me")
+    (kept,) = await front.notices(RUNNING)
+    assert (kept.user_id, kept.message_id) == (BOB, 92)
+    assert kept.text == f"**Envoys**: {FORMER_MEMBER} and bob wait for you."
 
 
 async def test_a_name_inside_another_word_is_left_alone(service, store):
