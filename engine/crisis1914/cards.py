@@ -30,9 +30,13 @@ def card_dp(state: CrisisState, p: Player, c: ct.Card) -> int:
 
 
 def limit(p: Player) -> int:
-    """7 cards, +1 per National Interests card, +1 per pair of Consensus cards."""
     cards = ct.load_content().cards
-    types = [cards[t.card].type for t in p.tableau]
+    return limit_of([cards[t.card].type for t in p.tableau])
+
+
+def limit_of(types: list[ct.CardType]) -> int:
+    """The Tableau's limit, from the types of its cards: 7 cards, +1 per National Interests
+    card, +1 per pair of Consensus cards."""
     return BASE_LIMIT + types.count("national_interests") + types.count("consensus") // 2
 
 

@@ -40,6 +40,7 @@ from .content import load_content
 from .hidden import deal_unseen
 from .log import Log, statesman
 from .state import CrisisState, Player
+from .view_types import CrisisView
 
 NATION_ORDER = ["AH", "RU", "DE", "FR", "GB"]  # Berchtold, Sazonov, Bethmann Hollweg, Poincaré, Grey
 DECK_SIZE = 24
@@ -65,7 +66,7 @@ class CrisisOptions(Model):
     )
 
 
-class Crisis1914(Game[CrisisState, a.CrisisAction, dict[str, Any]]):
+class Crisis1914(Game[CrisisState, a.CrisisAction, CrisisView]):
     id = "crisis1914"
     title = "Crisis: 1914"
     min_players = 1
@@ -205,13 +206,19 @@ class Crisis1914(Game[CrisisState, a.CrisisAction, dict[str, Any]]):
         return f"{nation.statesman} ({nation.name})"
 
     # -- views -----------------------------------------------------------------------------------
-    def view(self, state: CrisisState, seat: str | None) -> dict[str, Any]:
+    def view(self, state: CrisisState, seat: str | None) -> CrisisView:
         return views.view(state, seat)
 
-    def layout(self, view: dict[str, Any]) -> Layout:
+    def view_dict(self, view: CrisisView) -> dict[str, Any]:
+        return view.as_dict()
+
+    def view_from_dict(self, data: dict[str, Any]) -> CrisisView:
+        return CrisisView.from_dict(data)
+
+    def layout(self, view: CrisisView) -> Layout:
         return views.layout(view)
 
-    def describe(self, view: dict[str, Any]) -> str:
+    def describe(self, view: CrisisView) -> str:
         return views.describe(view)
 
     # -- the end ---------------------------------------------------------------------------------

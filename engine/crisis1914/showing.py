@@ -22,14 +22,14 @@ def showable(state: CrisisState, seat: str) -> list[Showable]:
     if me is None or state.phase == "over":
         return []
     hand = [
-        Showable(name=card(c).name, text=card_view(state, me, c)["text"], kind="card in Hand")
+        Showable(name=card(c).name, text=card_view(state, me, c).text, kind="card in Hand")
         for c in me.hand
     ]
     # the top cards of the Draw Pile its owner looked at (Reorganize), in their order
     seen = [
         Showable(
             name=card(c).name,
-            text=card_view(state, me, c)["text"],
+            text=card_view(state, me, c).text,
             kind=f"card {i} from the top of the Draw Pile, seen with Reorganize",
         )
         for i, c in enumerate(me.draw[: me.known], 1)

@@ -11,6 +11,7 @@ from engine.core import GameState, Model, clone
 Phase = Literal[
     "first_draw", "play", "score", "congress_invite", "congress_answer", "end_check", "refresh", "over"
 ]
+PendingKind = Literal["resolve", "choose", "reorder", "discard", "reduce"]
 
 
 class Played(Model):
@@ -76,7 +77,7 @@ class Pending(Model):
     reduce: the Score Step's -1 Tension, when more than one die in the City Box can fall.
     """
 
-    kind: Literal["resolve", "choose", "reorder", "discard", "reduce"]
+    kind: PendingKind
     nation: str
     cards: list[str] = Field(default_factory=list)
     count: int = 1

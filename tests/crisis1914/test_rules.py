@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from engine.core import IllegalAction
@@ -503,11 +505,11 @@ def test_the_score_track_reproduces_the_rulebook():
 def test_public_view_and_description_show_the_status():
     state = _game(3)
     view = GAME.view(state, None)
-    assert "you" not in view and all("hand" not in p for p in view["players"].values())
+    assert view.you is None and all("hand" not in p.as_dict() for p in view.players.values())
     text = GAME.describe(view)
     assert "Week 1" in text and "Berchtold" in text and "Initiative" in text and "Prestige" in text
     mine = GAME.view(state, state.players["AH"].seat)
-    assert len(mine["you"]["hand"]) == len(state.players["AH"].hand)
+    assert mine.you is not None and len(mine.you.hand) == len(state.players["AH"].hand)
     assert "Your Hand" in GAME.describe(mine)
 
 
@@ -544,9 +546,10 @@ def test_others_never_see_a_hand_or_the_cards_being_looked_at():
     act(state, "AH", Deliberate(discard=cid("Tisza")))
     public, theirs = GAME.view(state, None), GAME.view(state, state.players["RU"].seat)
     mine = GAME.view(state, state.players["AH"].seat)
-    assert len(mine["you"]["looking_at"]) == 3 and "looking_at" not in theirs["you"]
+    assert mine.you and mine.you.looking_at and len(mine.you.looking_at) == 3
+    assert theirs.you and theirs.you.looking_at is None
     for view in (public, theirs):
-        text = str(view)
+        text = json.dumps(GAME.view_dict(view))
         assert all(c not in text for c in state.pending[0].cards + state.players["AH"].hand)
 
 

@@ -110,7 +110,7 @@ def test_the_status_shows_the_true_total_above_6():
     Congress lowers that sum: the status and the picture's numbers show it."""
     state = _to_congress(2, "RU", "AH", 4)
     view = GAME.view(state, None)
-    assert view["tension"]["RU"]["AH"] == 7
+    assert view.tension["RU"]["AH"] == 7
     assert "Tension Austria-Hungary 7" in GAME.describe(view)
     panel = next(p for p in GAME.layout(view).panels if "Sazonov" in p.name)
     assert any("Tension: Austria-Hungary 7" in line for line in panel.lines)

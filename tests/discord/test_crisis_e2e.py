@@ -246,7 +246,7 @@ def _hidden_from(before: CrisisState, after: CrisisState, seat: str | None) -> s
         for p in state.players.values():
             unseen |= {*p.hand, *p.draw}
         unseen |= {c for x in state.pending for c in x.cards}
-    unseen -= _card_ids(GAME.view(before, seat)) | _card_ids(GAME.view(after, seat))
+    unseen -= _card_ids(GAME.view_dict(GAME.view(before, seat))) | _card_ids(GAME.view_dict(GAME.view(after, seat)))
     return {CARDS[c] for c in unseen}
 
 

@@ -117,7 +117,7 @@ async def test_game_me_carries_the_players_own_picture_beside_the_text(env, stor
         (attached,) = result.response.attachments
         assert attached.filename == "hand.png" and attached.description.startswith("Your cards as")
         own = game.view(state, seats[player.id])
-        hand = [c["name"] for c in own["you"]["hand"]]
+        hand = [c.name for c in own.you.hand]
         assert all(name in attached.description for name in hand)
     # a member without a seat gets the refusal and no picture
     refused = await stranger.slash(channel, "game me")

@@ -125,12 +125,12 @@ def test_the_crisis_board_names_each_step_in_words():
     seen = set()
     for state in states:
         view = game.view(state, None)
-        seen.add(view["phase"])
+        seen.add(view.phase)
         status = (views.describe(view).splitlines()[0], views.layout(view).title)
         for text in (_when(view, " · "), describe(view), *status):
             assert problems(text) == [], (text, problems(text))
-            assert ("Round" in text) == (view["phase"] == "play"), text
+            assert ("Round" in text) == (view.phase == "play"), text
     assert {"play", "congress_invite", "congress_answer"} <= seen
-    congress = next(game.view(s, None) for s in states if game.view(s, None)["phase"] == "congress_answer")
-    assert describe(congress).startswith(f"Crisis: 1914 board, Week {congress['week']} of 6, Congress: answer the invitation.")
-    assert views.layout(congress).title == f"Crisis: 1914 · Week {congress['week']} of 6, Congress Step: attend or refuse"
+    congress = next(game.view(s, None) for s in states if game.view(s, None).phase == "congress_answer")
+    assert describe(congress).startswith(f"Crisis: 1914 board, Week {congress.week} of 6, Congress: answer the invitation.")
+    assert views.layout(congress).title == f"Crisis: 1914 · Week {congress.week} of 6, Congress Step: attend or refuse"
