@@ -32,6 +32,7 @@ from .content import card, cards, nations, tables
 from .phases.end import ranking
 from .pieces import name, nation_alternatives
 from .state import SchonbrunnState
+from .view_types import SchonbrunnView
 
 
 class SchonbrunnOptions(Model):
@@ -80,7 +81,7 @@ class SchonbrunnOptions(Model):
 
 # SchonbrunnState has GameState's fields and the model methods the engine uses, but is a
 # dataclass, not a GameState (state.py says why): Game's bound asks for the class itself.
-class Schonbrunn(Game[SchonbrunnState, SchonbrunnAction, dict[str, Any]]):
+class Schonbrunn(Game[SchonbrunnState, SchonbrunnAction, SchonbrunnView]):
     id = "schonbrunn"
     title = "Schönbrunn"
     aliases = ("schönbrunn",)
@@ -157,13 +158,19 @@ class Schonbrunn(Game[SchonbrunnState, SchonbrunnAction, dict[str, Any]]):
 
     # ---------------------------------------------------------------- views
 
-    def view(self, state: SchonbrunnState, seat: str | None) -> dict[str, Any]:
+    def view(self, state: SchonbrunnState, seat: str | None) -> SchonbrunnView:
         return views.view(state, seat)
 
-    def layout(self, view: dict[str, Any]) -> Layout:
+    def view_dict(self, view: SchonbrunnView) -> dict[str, Any]:
+        return view.as_dict()
+
+    def view_from_dict(self, data: dict[str, Any]) -> SchonbrunnView:
+        return SchonbrunnView.from_dict(data)
+
+    def layout(self, view: SchonbrunnView) -> Layout:
         return views.layout(view)
 
-    def describe(self, view: dict[str, Any]) -> str:
+    def describe(self, view: SchonbrunnView) -> str:
         return views.describe(view)
 
     # ---------------------------------------------------------------- outcome and automation

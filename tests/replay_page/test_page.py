@@ -216,15 +216,15 @@ def test_schonbrunns_assignments_show_on_the_board_at_the_step_they_are_made(pla
     placed = [
         k
         for k in range(1, len(views))
-        if sum(len(o["pieces"]) for o in views[k]["objectives"].values())
-        > sum(len(o["pieces"]) for o in views[k - 1]["objectives"].values())
+        if sum(len(o.pieces) for o in views[k].objectives.values())
+        > sum(len(o.pieces) for o in views[k - 1].objectives.values())
     ]
     assert placed, "the game assigns Delegates"
     for k in placed[:10]:
-        empty = sum(1 for o in views[k]["objectives"].values() if not o["pieces"])
+        empty = sum(1 for o in views[k].objectives.values() if not o.pieces)
         texts = [_plain(s) for s in _shapes(data, data["picture"][k])]
-        assert texts.count("no Delegates") == empty < len(views[k]["objectives"]), k
-        assert f"Round {views[k]['round']} of" in texts[1], k  # the title of that very step
+        assert texts.count("no Delegates") == empty < len(views[k].objectives), k
+        assert f"Round {views[k].round} of" in texts[1], k  # the title of that very step
 
 
 def test_an_abandoned_games_pictures_are_the_public_boards_only():

@@ -29,6 +29,7 @@ from engine.schonbrunn.actions import (
 from engine.schonbrunn.phases import recovery
 from engine.schonbrunn.phases.end import aid_points, end_points, ranking
 from engine.schonbrunn.pieces import influence
+from engine.schonbrunn.view_types import Delegation
 
 from .helpers import act, adjust, commit, give, place, table, top
 
@@ -156,14 +157,11 @@ def test_assignments_example_and_delegation_head_example():
     assert public == ["France assigns a 4 face up to V."]
     # Nobody may look at face-down Delegates, not even their owner.
     mine = GAME.view(s, "GB")
-    assert "face_down" not in mine["me"]
-    assert mine["objectives"]["II"]["pieces"]["Great Britain"] == {
-        "face_up": [],
-        "face_down": 2,
-        "minister": False,
-        "head": False,
-        "markers": [],
-    }
+    assert mine.me is not None and mine.me.face_down is None
+    assert "face_down" not in GAME.view_dict(mine)["me"]
+    assert mine.objectives["II"].pieces["Great Britain"] == Delegation(
+        face_up=(), face_down=2, minister=False, head=False, markers=()
+    )
 
 
 def _congress_position(last_round=False):

@@ -89,12 +89,14 @@ def test_a_table_option_lets_owners_see_their_own_face_down_delegates():
         while s.stage != "plot":
             seat = GAME.prompts(s)[0].seat
             s, _ = GAME.apply(s, seat, GAME.default_action(s, seat))
-        me = GAME.view(s, "a")["me"]
-        assert ("face_down" in me) is see
+        me = GAME.view(s, "a").me
+        assert me is not None and (me.face_down is not None) is see
         if see:
-            assert len(me["face_down"]) == 3 and "Your face-down" in GAME.describe(GAME.view(s, "a"))
+            assert me.face_down is not None
+            assert len(me.face_down) == 3 and "Your face-down" in GAME.describe(GAME.view(s, "a"))
         public = GAME.view(s, None)
-        assert "me" not in public and all("receptions" not in p for p in public["players"].values())
+        assert public.me is None and all(p.receptions is None for p in public.players.values())
+        assert "me" not in GAME.view_dict(public)
 
 
 def test_round_label_names_the_round_for_round_threads():

@@ -29,7 +29,7 @@ def test_auction_for_the_nations():
             assert [e.text for e in events if e.audience is None] == [
                 f"Player {seats.index(seat) + 1} has bid."
             ]
-            assert GAME.view(s, None)["players"][seat]["bid"] is None  # secret until all are in
+            assert GAME.view(s, None).players[seat].bid is None  # secret until all are in
     # a and d tie at 3: from the Master c anticlockwise, b is 1 away, a 2, d 3.
     assert s.choose_order == ["a", "d", "c", "b"] and s.stage == "choose"
     s, _ = GAME.apply(s, "a", Choose(nation="Prussia"))
