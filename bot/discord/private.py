@@ -10,7 +10,9 @@
 - one notice per player per table in their DMs (`_live`): a new notice replaces the last
   one (a new message, so it notifies); once its decision is taken, a notice the player
   answered goes (their answer said what they did), and one taken without them (a default,
-  a standing order, an automatic seat) is edited to say so, its buttons and picture gone;
+  a standing order, an automatic seat) is edited to say so, its buttons and picture gone.
+  Sent notices are kept in the front end's rows (bot/service/front_rows.py) and read back
+  at a table's first use after a restart, so a restart leaves none asking, nor two live;
 - every DM names the game, the channel and the server in words, with a link;
 - a closed DM (Forbidden 50007) is recorded once and no DM is tried again for them; the
   player is told once in the channel how to fix it (`/game notify mode:dm` after opening
@@ -27,7 +29,7 @@ import json
 import logging
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import discord
@@ -37,6 +39,7 @@ from bot.render.text import escape, split_message
 from bot.service.deliveries import retry_wait
 from bot.service.outbox import Outbox, Post
 from bot.store import NoticeRow
+from bot.store.front_rows import LiveNotice
 from engine import games
 
 from .interact import picture_file
@@ -59,17 +62,7 @@ class _Notice:
     fallback: str | None = None  # the public ping, naming no secret, should the DM fail
     tries: int = 0  # attempts Discord did not take
     sent: bool = False  # the DM went (the mention, if any, had not yet)
-
-
-@dataclass
-class _Sent:
-    """A turn notice sent by DM, kept so the next replaces it and a decision marks it."""
-
-    dm_id: int  # the DM channel
-    message_id: int
-    text: str
-    decided: bool = False  # edited to say its decision was taken
-    checking: bool = False  # a settle is asking whether it still owes
+    seat: str | None = None  # the seat whose decision it asks for
 
 
 def _decided(text: str) -> str:
@@ -98,9 +91,11 @@ class PrivateLines:
         # Turn notices not yet sent, by (table channel, user), mirrored in the database
         self._notices: dict[tuple[int, int], _Notice] = {}
         self._forgetting: set[asyncio.Future[None]] = set()  # notices being dropped from the store
-        # The last turn notice sent, by (table channel, user): its DM message and text.
-        # Kept in memory: after a restart a notice sent before it is left as it was.
-        self._live: dict[tuple[int, int], _Sent] = {}
+        # The last turn notice sent, by (table channel, user): its DM message and text,
+        # mirrored in the front end's rows; a table's are read back at its first use.
+        self._live: dict[tuple[int, int], LiveNotice] = {}
+        self._read: set[int] = set()  # tables whose kept notices were read back
+        self._checking: set[tuple[int, int]] = set()  # a settle is asking whether they still owe
         self._marking: set[asyncio.Future[None]] = set()  # notices being edited to "decided"
 
     def _waiting(self, channel_id: int, user_id: int) -> _Notice:
@@ -131,6 +126,7 @@ class PrivateLines:
                 if post.text not in notice.texts:  # said again after a failed attempt
                     notice.texts.append(post.text)
                 notice.fallback = post.public or notice.fallback
+                notice.seat = post.seat or notice.seat
             else:
                 by_user[post.user_id].append(post)
         for user_id, posts in by_user.items():
@@ -165,34 +161,64 @@ class PrivateLines:
         who acted (`acted_by`; their answer says what they did) is removed, any other (a
         default, a standing order, an automatic seat took it) is edited to say so.
         `user_ids` None: every member with one."""
-        keys = [k for k in self._live if k[0] == channel_id and (user_ids is None or k[1] in user_ids)]
-        if not keys:
+        if channel_id in self._read and not self._sent_at(channel_id, user_ids):
             return
-        task = asyncio.ensure_future(self._settle(keys, acted_by))
+        task = asyncio.ensure_future(self._settle(channel_id, user_ids, acted_by))
         self._marking.add(task)
         task.add_done_callback(self._marked)
 
-    async def _settle(self, keys: list[tuple[int, int]], acted_by: int | None) -> None:
-        for key in keys:
+    def _sent_at(self, channel_id: int, user_ids: list[int] | None) -> list[tuple[int, int]]:
+        return [k for k in self._live if k[0] == channel_id and (user_ids is None or k[1] in user_ids)]
+
+    async def _settle(self, channel_id: int, user_ids: list[int] | None, acted_by: int | None) -> None:
+        await self._read_back(channel_id)
+        for key in self._sent_at(channel_id, user_ids):
             sent = self._live.get(key)
-            if sent is None or sent.decided or sent.checking:
+            if sent is None or sent.decided or key in self._checking:
                 continue
-            sent.checking = True  # another settle of the same answer leaves it to this one
+            self._checking.add(key)  # another settle of the same answer leaves it to this one
             try:
                 if await self.service.deliveries.still_owes(*key):
                     continue
             finally:
-                sent.checking = False
+                self._checking.discard(key)
+            if self._live.get(key) is not sent:
+                continue  # a newer notice took its place meanwhile
             message = self.client.get_partial_messageable(sent.dm_id).get_partial_message(sent.message_id)
+            front = self.service.posts.front
             try:
                 if key[1] == acted_by:
                     self._live.pop(key, None)
                     await message.delete()
                 else:
-                    sent.decided = True
+                    self._live[key] = replace(sent, decided=True)
                     await message.edit(content=_decided(sent.text), view=None, attachments=[])
             except discord.HTTPException:
                 log.info("could not settle the turn notice at table %s", key[0], exc_info=True)
+            await self._mirror(front.notice_gone if key[1] == acted_by else front.notice_decided, sent)
+
+    async def _read_back(self, channel_id: int) -> None:
+        """The notices sent at the table before this run of the bot, at its first use."""
+        if channel_id in self._read:
+            return
+        try:
+            kept = await self.service.posts.front.notices(channel_id)
+        except Exception:  # read again at the table's next use
+            log.warning("could not read the turn notices sent at table %s", channel_id, exc_info=True)
+            return
+        if channel_id in self._read:
+            return  # read meanwhile by another caller, whose notices may have moved on since
+        self._read.add(channel_id)
+        for notice in kept:
+            self._live.setdefault((notice.channel_id, notice.user_id), notice)
+
+    async def _mirror(self, write: Callable[[LiveNotice], Awaitable[None]], notice: LiveNotice) -> None:
+        """A sent notice's change kept in the store. A failure costs only what a restart
+        would remember of it, never the DM itself."""
+        try:
+            await write(notice)
+        except Exception:
+            log.warning("could not keep the turn notice at table %s", notice.channel_id, exc_info=True)
 
     def _marked(self, task: asyncio.Future[None]) -> None:
         self._marking.discard(task)
@@ -208,7 +234,12 @@ class PrivateLines:
         for channel_id, user_id in sorted(keys):
             notice = self._notices.get((channel_id, user_id))
             if notice is not None:
-                body = {"texts": notice.texts, "mention": notice.mention, "fallback": notice.fallback}
+                body = {
+                    "texts": notice.texts,
+                    "mention": notice.mention,
+                    "fallback": notice.fallback,
+                    "seat": notice.seat,
+                }
                 rows.append(NoticeRow(channel_id, user_id, notice.due, json.dumps(body)))
         return rows
 
@@ -224,6 +255,7 @@ class PrivateLines:
             notice.texts = [*notice.texts, *(t for t in body["texts"] if t not in notice.texts)]
             notice.mention = notice.mention or body.get("mention")
             notice.fallback = notice.fallback or body.get("fallback")
+            notice.seat = notice.seat or body.get("seat")
         self._forget_notices(moot)
 
     def _forget_notices(self, keys: list[tuple[int, int]]) -> None:
@@ -276,7 +308,10 @@ class PrivateLines:
                 sent: list[Any] = []
                 await self.dm(channel, user_id, text, view=view, fallback=fallback, picture=picture, sent_to=sent)
                 if sent:
-                    self._live[key] = _Sent(sent[-1].channel.id, sent[-1].id, sent[-1].content or text)
+                    last = sent[-1]
+                    live = LiveNotice(*key, last.channel.id, last.id, last.content or text, notice.seat)
+                    self._live[key] = live
+                    await self._mirror(self.service.posts.front.keep_notice, live)
                 notice.sent = True
             if notice.mention is not None:
                 await self.mention(channel, user_id, notice.mention)
@@ -284,7 +319,9 @@ class PrivateLines:
             SAYING_AGAIN.reset(token)
 
     async def _replace(self, key: tuple[int, int]) -> None:
-        """The last notice at this table gives way to the new one."""
+        """The last notice at this table (sent by this run of the bot or an earlier one)
+        gives way to the new one."""
+        await self._read_back(key[0])
         old = self._live.pop(key, None)
         if old is None:
             return
@@ -292,6 +329,7 @@ class PrivateLines:
             await self.client.get_partial_messageable(old.dm_id).get_partial_message(old.message_id).delete()
         except discord.HTTPException:
             log.info("could not remove the last turn notice at table %s", key[0], exc_info=True)
+        await self._mirror(self.service.posts.front.notice_gone, old)
 
     async def _gallery_picture(self, channel_id: int, user_id: int, posts: list[Post]) -> Picture | None:
         """A spectator's rounds come with the board as they may see it: at the end of the
