@@ -269,7 +269,7 @@ class Game(
         for a secret choice already made while the others still choose. "" by default."""
         return ""
 
-    def forced_action(self, state: S, seat: str) -> Forced | None:
+    def forced_action(self, state: S, seat: str) -> Forced[A] | None:
         """The seat's decision now if it carries no real choice; None when it does."""
         return None
 

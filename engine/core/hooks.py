@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from .layout import Layout
 from .model import Event, Model, Outcome, Prompt
@@ -48,11 +48,11 @@ V = TypeVar("V")
 
 
 @dataclass(frozen=True)
-class Forced:
+class Forced(Generic[A]):
     """A decision that carries no real choice (one legal action, or all alike): the table
     takes it at once and says `said` in one public line."""
 
-    action: Any
+    action: A
     said: str
 
 
@@ -65,7 +65,7 @@ class Rules(Protocol[S, A]):
     def play(self, state: S, seat: str, action: A, rng: random.Random) -> list[Event]: ...
     def legal_actions(self, state: S, seat: str) -> list[A]: ...
     def default_action(self, state: S, seat: str) -> A: ...
-    def forced_action(self, state: S, seat: str) -> Forced | None: ...
+    def forced_action(self, state: S, seat: str) -> Forced[A] | None: ...
     def outcome(self, state: S) -> Outcome | None: ...
     def opening_events(self, state: S) -> list[Event]: ...
 

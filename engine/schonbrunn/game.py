@@ -241,7 +241,7 @@ class Schonbrunn(Game[SchonbrunnState, SchonbrunnAction, SchonbrunnView]):
                 return "You have already made your bid in this Auction."
         return ""
 
-    def forced_action(self, state: SchonbrunnState, seat: str) -> Forced | None:
+    def forced_action(self, state: SchonbrunnState, seat: str) -> Forced[SchonbrunnAction] | None:
         """A Delegation Head with nowhere to go (no Reception to pay and no free screen, or
         every place taken) and no Treaty to activate: it is kept, said publicly."""
         if (
