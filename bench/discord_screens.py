@@ -3,7 +3,9 @@ through SimCord (the simulated Discord), its messages drawn by SimCord's Preview
 photographed in headless Chromium (Debian's `chromium`, as the replay page's tests use).
 
 `python bench/screens.py` prints and saves what this takes; tests/discord/test_screens.py
-runs one title of it. The bot is the real one (docs/architecture.md §1, §3) over a table
+runs one title of it; bench/notice_taps.py plays each title's whole game from the
+members' notices, photographing nothing, and prints the most taps from a notice to a
+decision. The bot is the real one (docs/architecture.md §1, §3) over a table
 service on a temporary SQLite file, its clock SimCord's virtual clock; members open the
 table from a channel whose server announces tables in its lobby channel (`/community
 lobby`), play some rounds by the turn buttons of their DM notices (the slash commands'
@@ -135,6 +137,8 @@ class Figures:
     dms: int = 0  # DMs posted to the members meanwhile
     played: int = 0  # every decision the members took, the counted rounds' and those before
     taps: list[int] = field(default_factory=list)  # of those, each made from its notice: the taps it took
+    kinds: dict[str, int] = field(default_factory=dict)  # the most taps a kind of decision took from its notice
+    worst: dict[str, int] = field(default_factory=dict)  # the most any choice of a notice would have taken, by kind
     not_from_notice: int = 0  # of those, each whose notice offered no button or menu for it
     awaited: list[str] = field(default_factory=list)  # who the status message waited for when captured
 
@@ -306,7 +310,9 @@ class Table:
         return result
 
     async def state(self) -> Any:
-        return self.game.load_state((await self.service.store.get_table(self.channel.id)).state)
+        row = await self.service.store.get_table(self.channel.id)
+        assert row is not None and row.state is not None, "the table has no game"
+        return self.game.load_state(row.state)
 
     async def rounds(self) -> int:
         events = await self.service.store.get_all_events(self.channel.id)
@@ -434,8 +440,14 @@ async def open_and_start(table: Table, shoot: Photographer, figures: Figures) ->
     await table.slash(names[-1], "game join")
     started = await table.slash(host, "game start")
     assert started.response.content.startswith("The game has started"), started.response.content
+    await seated(table)
+
+
+async def seated(table: Table) -> None:
+    """Who holds each seat, once the game has started."""
     by_user = {m.id: n for n, m in table.members.items()}
-    table.by_seat = {s.seat: by_user[s.user_id] for s in await table.service.store.get_seats(table.channel.id)}
+    seats = await table.service.store.get_seats(table.channel.id)
+    table.by_seat = {s.seat: by_user[s.user_id] for s in seats if s.seat is not None}
 
 
 def dms(table: Table, name: str) -> list[Any]:
@@ -511,6 +523,22 @@ async def _through_groups(
     return None
 
 
+def _worst(notice: Any, table: Table, step: int, legal: int) -> int:
+    """The most taps any of the `legal` choices takes from the notice: a button one, a
+    menu's option two; a choice no button or option offers is behind a group's option,
+    two taps more (two more again where a group's option gathers groups: "A … B")."""
+    direct = [_offered(notice, table, step, i) for i in range(legal)]
+    if all(d is not None for d in direct):
+        return max((d[2] for d in direct if d is not None), default=0)
+    menus = [c for c in _controls(notice.components) if str(_part(c, "custom_id")).startswith("chan:menu:")]
+    runs = any(
+        str(_part(o, "value")).startswith("g:") and " … " in str(_part(o, "label"))
+        for m in menus
+        for o in _part(m, "options") or []
+    )
+    return 6 if runs else 4
+
+
 async def decide(table: Table, name: str, figures: Figures, rng: random.Random) -> None:
     """The member's decision (the game's basic player chooses it). When a notice came for it
     (`fresh_notice`), it is made from the notice if that offers it (a button: one tap; a menu:
@@ -524,6 +552,11 @@ async def decide(table: Table, name: str, figures: Figures, rng: random.Random) 
     member = table.members[name]
     notice = fresh_notice(table, name, state.step)
     offered = _offered(notice, table, state.step, index) if notice is not None else None
+    kind = next((p.kind for p in table.game.prompts(state) if p.seat == seat), "")
+    turn = tuple(f"chan:{k}:{table.channel.id}:{state.step}:" for k in ("act", "pick", "menu"))
+    if notice is not None and any(c.startswith(turn) for c in _custom_ids(notice.components)):
+        worst = _worst(notice, table, state.step, len(legal))
+        figures.worst[kind] = max(figures.worst.get(kind, 0), worst)
     if notice is not None and offered is None and index >= 0:
         grouped = await _through_groups(table, name, notice, state.step, index)
         if grouped is not None:
@@ -536,6 +569,7 @@ async def decide(table: Table, name: str, figures: Figures, rng: random.Random) 
             await member.user.select(notice, [how], custom_id=custom)
         assert (await table.state()).step > state.step, f"{name}'s {how} in the notice did not act"
         figures.taps.append(taps)
+        figures.kinds[kind] = max(figures.kinds.get(kind, 0), taps)
     else:
         figures.not_from_notice += notice is not None
         with table.env.time_context():
