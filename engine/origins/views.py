@@ -4,6 +4,7 @@ and the public view laid out for a phone's status card (`layout`, engine/core/la
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 
 from engine.core import Layout, Panel, Prompt
@@ -90,13 +91,9 @@ def view(state: OriginsState, seat: str | None) -> OriginsView:
         last_turn=state.last_turn,
         end_roll=state.end_roll,
         phase=phase,
-        countries={c: Country(name=names[c], seat=s) for c, s in state.holders.items()},
+        countries={c: _country(names[c], s) for c, s in state.holders.items()},
         order=tuple(state.order),
-        board={
-            e: {c: state.pfs[e][c] for c in state.holders if state.at(e, c)}
-            for e in names
-            if state.pfs.get(e)
-        },
+        board=_board(state, names),
         treaties={e: tuple(v) for e, v in state.treaties.items()},
         unplaced={c: state.unplaced.get(c, 0) for c in state.holders},
         vps=dict(state.provisional),
@@ -126,6 +123,23 @@ def view(state: OriginsState, seat: str | None) -> OriginsView:
         ),
         you=_you(state, seat) if seat is not None and seat in state.seats else None,
     )
+
+
+def _board(state: OriginsState, embassies: Mapping[str, str]) -> dict[str, dict[str, int]]:
+    """Every embassy with PFs, in board order: each country's PFs there, in the order the
+    countries were dealt. Read straight from `pfs` (not `state.at`): every view draws it."""
+    board = {}
+    for e in embassies:
+        here = state.pfs.get(e)
+        if here:
+            board[e] = {c: n for c in state.holders if (n := here.get(c, 0))}
+    return board
+
+
+@functools.lru_cache(maxsize=256)
+def _country(name: str, seat: str) -> Country:
+    """A country in play, made once for a game and shown in every view (a record is frozen)."""
+    return Country(name=name, seat=seat)
 
 
 def _you(state: OriginsState, seat: str) -> You:
