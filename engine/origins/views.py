@@ -1,6 +1,7 @@
 """What a seat of Origins of World War I may see and how it reads: who owes a decision
-(`prompts`), the view of a seat or of the public (`view`), its short Markdown (`describe`)
-and the public view laid out for a phone's status card (`layout`, engine/core/layout.py)."""
+(`prompts`), the view of a seat or of the public (`view`: the typed records of
+view_types.py, docs/architecture.md §2), its short Markdown (`describe`) and the public view
+laid out for a phone's status card (`layout`, engine/core/layout.py)."""
 
 from __future__ import annotations
 
