@@ -8,7 +8,6 @@ The automatic players play as in `engine.core.playout.play_out` (the same genera
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from engine.core import Game, GameState
 
@@ -37,5 +36,5 @@ def every_state(game: Game, players: int, seed: int) -> list[GameState]:
     return states
 
 
-def public_view(game: Game, state: GameState) -> dict[str, Any]:
+def public_view(game: Game, state: GameState) -> object:
     return game.view(state, None)

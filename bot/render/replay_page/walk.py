@@ -155,7 +155,7 @@ class _Walker:
         self.game = walk.game
         self.module = None
         # the last view drawn for the board ("") and for each seat, and its picture's number
-        self.drawn: dict[str, tuple[dict[str, Any] | None, int]] = {}
+        self.drawn: dict[str, tuple[object | None, int]] = {}
         if has_pictures(self.game.id):
             self.module = import_module(f"{__package__.rpartition('.')[0]}.pictures.{_MODULES[self.game.id]}")
         for seat in walk.seats:
@@ -202,7 +202,7 @@ class _Walker:
                 panel.lines.insert(0, f"Played by {self.names[panel.seat]}")
         return layout
 
-    def _picture(self, seat: str, view: dict[str, Any]) -> int:
+    def _picture(self, seat: str, view: object) -> int:
         """The number of the board's picture (`seat` "") or a seat's own, drawn from
         `view` unless it is the view drawn last time; -1 where there is none."""
         if self.module is None:
@@ -215,7 +215,7 @@ class _Walker:
         self.drawn[seat] = (view, number)
         return number
 
-    def _scores(self, module: ModuleType, view: dict[str, Any]) -> None:
+    def _scores(self, module: ModuleType, view: object) -> None:
         """Keep each seat's score in `view`, read by the game's picture `module` (and, once, the colours)."""
         held = holders(self.game.id, view)
         totals = dict.fromkeys(self.w.seats, 0.0)
