@@ -23,6 +23,7 @@ from .errors import IllegalAction, NotYourTurn
 from .hooks import Checks, Diplomacy, Forced, Orders, Players, Reference, Rules, Texts, Views
 from .layout import Layout
 from .model import Event, Model, Outcome, Prompt, StateLike
+from .plain import as_plain, from_plain
 from .reference import Entry
 from .rng import seed_for
 from .showing import Period, Showable
@@ -133,6 +134,9 @@ class Game(
     max_players: ClassVar[int]
     Options: ClassVar[type[Model]]
     State: ClassVar[type[StateLike]]
+    # the view's record class (engine/<game>/view_types.py), from which its JSON is derived;
+    # None for a game whose view is a plain dictionary (the tests' tiny game)
+    View: ClassVar[type[Any] | None] = None
     Action: ClassVar[TypeAdapter[Any]]  # discriminated union on `kind`
     commands: ClassVar[tuple[Command, ...]] = ()
     aliases: ClassVar[tuple[str, ...]] = ()
@@ -182,13 +186,16 @@ class Game(
         """What `seat` may know (None: anyone). Plain JSON data."""
 
     def view_dict(self, view: V) -> dict[str, Any]:
-        """A view as plain JSON data (an export's public view). Each game's view is a typed
-        structure read by attribute; this is its dictionary, key for key."""
-        return cast("dict[str, Any]", view)
+        """A view as plain JSON data (an export's public view, what a save keeps for the
+        board's picture): a typed view's fields, key for key (engine/core/plain.py); a
+        game whose view is a dictionary already gives it as it is."""
+        if self.View is None:
+            return cast("dict[str, Any]", view)
+        return as_plain(view)
 
     def view_from_dict(self, data: dict[str, Any]) -> V:
         """The view `view_dict` wrote (a public record read back)."""
-        return cast(V, data)
+        return cast(V, data if self.View is None else from_plain(self.View, data))
 
     @abstractmethod
     def describe(self, view: V) -> str:

@@ -97,6 +97,7 @@ class Crisis1914(Game[CrisisState, a.CrisisAction, CrisisView]):
 
     Options = CrisisOptions
     State = CrisisState
+    View = CrisisView
     Action = a.ACTION
     commands = COMMANDS
     standing_orders = standing.ORDERS
@@ -209,11 +210,6 @@ class Crisis1914(Game[CrisisState, a.CrisisAction, CrisisView]):
     def view(self, state: CrisisState, seat: str | None) -> CrisisView:
         return views.view(state, seat)
 
-    def view_dict(self, view: CrisisView) -> dict[str, Any]:
-        return view.as_dict()
-
-    def view_from_dict(self, data: dict[str, Any]) -> CrisisView:
-        return CrisisView.from_dict(data)
 
     def layout(self, view: CrisisView) -> Layout:
         return views.layout(view)

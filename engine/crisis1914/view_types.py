@@ -1,7 +1,8 @@
 """The view of Crisis: 1914 as typed records (docs/architecture.md §2): what a seat or the
 public may know, read by attribute by the status texts (views.py), the pictures and the
-replay page. `CrisisView.as_dict` is the plain JSON data an export keeps, key for key and
-in the same order as before the view was typed, and `CrisisView.from_dict` reads it back.
+replay page. The plain JSON an export keeps, key for key in the order of the fields, and
+reading it back are derived from the fields (engine/core/plain.py, through
+`Game.view_dict` and `view_from_dict`).
 
 Frozen, and sequences are tuples: a view is a value, compared with `==` (the replay page
 draws a picture again only when its view changed). Mappings stay dicts in the order the
@@ -12,16 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, cast
 
 from .content import CardType
 from .state import PendingKind, Phase
 
 __all__ = ["CardView", "CrisisView", "PendingView", "PlayedView", "StatesmanView", "YourView"]
-
-
-def _strs(values: Any) -> tuple[str, ...]:
-    return tuple(values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,19 +30,6 @@ class PlayedView:
     type: CardType
     belligerence: bool  # played with Belligerence
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "card": self.card,
-            "name": self.name,
-            "dp": self.dp,
-            "type": self.type,
-            "belligerence": self.belligerence,
-        }
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> PlayedView:
-        return cls(card=d["card"], name=d["name"], dp=d["dp"], type=d["type"], belligerence=d["belligerence"])
-
 
 @dataclass(frozen=True, slots=True)
 class CardView:
@@ -58,13 +41,6 @@ class CardView:
     dp: int
     type: CardType
     text: str  # everything the card says (texts.card_text)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"card": self.card, "name": self.name, "dp": self.dp, "type": self.type, "text": self.text}
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> CardView:
-        return cls(card=d["card"], name=d["name"], dp=d["dp"], type=d["type"], text=d["text"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,61 +72,6 @@ class StatesmanView:
     momentum: bool  # holds Momentum
     lost: str | None  # why this statesman lost ("General Mobilization", ...)
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat,
-            "statesman": self.statesman,
-            "nation": self.nation,
-            "city": self.city,
-            "tableau": [t.as_dict() for t in self.tableau],
-            "score": self.score,
-            "second": self.second,
-            "prestige": self.prestige,
-            "belligerence": self.belligerence,
-            "hand_size": self.hand_size,
-            "draw_size": self.draw_size,
-            "known_top": self.known_top,
-            "recycled": list(self.recycled),
-            "returned": list(self.returned),
-            "permanent": list(self.permanent),
-            "set_aside": list(self.set_aside),
-            "counters": dict(self.counters),
-            "limit": self.limit,
-            "assertions": self.assertions,
-            "deliberated": self.deliberated,
-            "passed": self.passed,
-            "momentum": self.momentum,
-            "lost": self.lost,
-        }
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> StatesmanView:
-        return cls(
-            seat=d["seat"],
-            statesman=d["statesman"],
-            nation=d["nation"],
-            city=d["city"],
-            tableau=tuple(PlayedView.from_dict(t) for t in d["tableau"]),
-            score=d["score"],
-            second=d["second"],
-            prestige=d["prestige"],
-            belligerence=d["belligerence"],
-            hand_size=d["hand_size"],
-            draw_size=d["draw_size"],
-            known_top=d["known_top"],
-            recycled=_strs(d["recycled"]),
-            returned=_strs(d["returned"]),
-            permanent=_strs(d["permanent"]),
-            set_aside=_strs(d["set_aside"]),
-            counters=dict(d["counters"]),
-            limit=d["limit"],
-            assertions=d["assertions"],
-            deliberated=d["deliberated"],
-            passed=d["passed"],
-            momentum=d["momentum"],
-            lost=d["lost"],
-        )
-
 
 @dataclass(frozen=True, slots=True)
 class PendingView:
@@ -163,13 +84,6 @@ class PendingView:
     count: int  # cards to discard (`discard`)
     cards: tuple[str, ...]  # the revealed card being placed (`resolve`), else empty
 
-    def as_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "nation": self.nation, "count": self.count, "cards": list(self.cards)}
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> PendingView:
-        return cls(kind=d["kind"], nation=d["nation"], count=d["count"], cards=_strs(d["cards"]))
-
 
 @dataclass(frozen=True, slots=True)
 class YourView:
@@ -180,30 +94,6 @@ class YourView:
     known_top: tuple[CardView, ...]  # the top of its Draw Pile it has seen, top first
     looking_at: tuple[CardView, ...] | None = None  # drawn by Deliberating or Reorganizing, if any
     refresh_discards: tuple[str, ...] | None = None  # its Refresh choice, once made
-
-    def as_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "nation": self.nation,
-            "hand": [c.as_dict() for c in self.hand],
-            "known_top": [c.as_dict() for c in self.known_top],
-        }
-        if self.looking_at is not None:
-            out["looking_at"] = [c.as_dict() for c in self.looking_at]
-        if self.refresh_discards is not None:
-            out["refresh_discards"] = list(self.refresh_discards)
-        return out
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> YourView:
-        looking = d.get("looking_at")
-        discards = d.get("refresh_discards")
-        return cls(
-            nation=d["nation"],
-            hand=tuple(CardView.from_dict(c) for c in d["hand"]),
-            known_top=tuple(CardView.from_dict(c) for c in d["known_top"]),
-            looking_at=None if looking is None else tuple(CardView.from_dict(c) for c in looking),
-            refresh_discards=None if discards is None else _strs(discards),
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,55 +120,3 @@ class CrisisView:
     last_week: Mapping[str, Mapping[str, int]]  # the last Score Step by nation: prestige, dp, tension
     result: str | None  # how the game ended
     you: YourView | None = None  # the seat's own cards; None in the public view
-
-    def as_dict(self) -> dict[str, Any]:
-        """The plain JSON data of this view, key for key as the view was before it was typed."""
-        out: dict[str, Any] = {
-            "game": self.game,
-            "week": self.week,
-            "round": self.round,
-            "phase": self.phase,
-            "solo": self.solo,
-            "initiative": list(self.initiative),
-            "will_move_top": list(self.will_move_top),
-            "will_move_bottom": list(self.will_move_bottom),
-            "turn": self.turn,
-            "actor": self.actor,
-            "tension": {k: dict(v) for k, v in self.tension.items()},
-            "players": {k: p.as_dict() for k, p in self.players.items()},
-            "pending": [x.as_dict() for x in self.pending],
-            "congress_inviter": self.congress_inviter,
-            "congress_yes": list(self.congress_yes),
-            "refresh_done": list(self.refresh_done),
-            "last_week": {k: dict(v) for k, v in self.last_week.items()},
-            "result": self.result,
-        }
-        if self.you is not None:
-            out["you"] = self.you.as_dict()
-        return out
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> CrisisView:
-        """The view `as_dict` wrote (a public record read back)."""
-        you = d.get("you")
-        return cls(
-            game=d["game"],
-            week=d["week"],
-            round=d["round"],
-            phase=cast("Phase", d["phase"]),
-            solo=d["solo"],
-            initiative=tuple(d["initiative"]),
-            will_move_top=_strs(d["will_move_top"]),
-            will_move_bottom=_strs(d["will_move_bottom"]),
-            turn=d["turn"],
-            actor=d["actor"],
-            tension={k: dict(v) for k, v in d["tension"].items()},
-            players={k: StatesmanView.from_dict(p) for k, p in d["players"].items()},
-            pending=tuple(PendingView.from_dict(x) for x in d["pending"]),
-            congress_inviter=d["congress_inviter"],
-            congress_yes=_strs(d["congress_yes"]),
-            refresh_done=_strs(d["refresh_done"]),
-            last_week={k: dict(v) for k, v in d["last_week"].items()},
-            result=d["result"],
-            you=None if you is None else YourView.from_dict(you),
-        )

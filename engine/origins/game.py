@@ -92,6 +92,7 @@ class Origins(Game[OriginsState, OriginsAction, OriginsView]):
         content.check_content()
 
     State = OriginsState
+    View = OriginsView
     Action = ACTION
     missed_deadline = (
         "A missed deadline costs that decision only: in the bidding a pass; in Phase 4 the "
@@ -346,11 +347,6 @@ class Origins(Game[OriginsState, OriginsAction, OriginsView]):
     def view(self, state: OriginsState, seat: str | None) -> OriginsView:
         return views.view(state, seat)
 
-    def view_dict(self, view: OriginsView) -> dict[str, Any]:
-        return view.as_dict()
-
-    def view_from_dict(self, data: dict[str, Any]) -> OriginsView:
-        return OriginsView.from_dict(data)
 
     def describe(self, view: OriginsView) -> str:
         return views.describe(view)

@@ -3,16 +3,16 @@ seat, or the public, may know, read by attribute by the status (views.py), the p
 (bot/render/pictures/origins.py) and the replay page.
 
 Frozen, with tuples for sequences and read-only mappings, so two views compare with ==
-(the replay page draws a picture again only for a view that changed). `as_dict` is the
-plain JSON an export keeps, key for key and in the order the view has always been
-written, so exports and the public record stay as they were; `from_dict` reads it back.
+(the replay page draws a picture again only for a view that changed). The plain JSON an
+export keeps, key for key in the order the view has always been written, and reading it
+back are derived from the fields (engine/core/plain.py, through `Game.view_dict` and
+`view_from_dict`): a field whose default is None is left out while the phase lacks it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
 
 from .state import Phase
 
@@ -75,46 +75,6 @@ class You:
     unplaced: Mapping[str, str] | None = None  # Phase 4: country -> its warning on PFs left unplaced
     handed_in: bool | None = None  # Phase 4: whether its sheets are in
 
-    def as_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "seat": self.seat,
-            "countries": list(self.countries),
-            "funds": dict(self.funds),
-        }
-        if self.attacks is not None:
-            out["attacks"] = [
-                {
-                    "embassy": a.embassy,
-                    "target": a.target,
-                    "mine": a.mine,
-                    "theirs": a.theirs,
-                    "column": a.column,
-                    "odds": a.odds,
-                }
-                for a in self.attacks
-            ]
-        if self.sheets is not None:
-            out["sheets"] = dict(self.sheets)
-        if self.unplaced is not None:
-            out["unplaced"] = dict(self.unplaced)
-        if self.handed_in is not None:
-            out["handed_in"] = self.handed_in
-        return out
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> You:
-        attacks = d.get("attacks")
-        sheets, unplaced = d.get("sheets"), d.get("unplaced")
-        return cls(
-            seat=d["seat"],
-            countries=tuple(d["countries"]),
-            funds=dict(d["funds"]),
-            attacks=None if attacks is None else tuple(OpenAttack(**a) for a in attacks),
-            sheets=None if sheets is None else dict(sheets),
-            unplaced=None if unplaced is None else dict(unplaced),
-            handed_in=d.get("handed_in"),
-        )
-
 
 @dataclass(frozen=True, slots=True)
 class OriginsView:
@@ -133,8 +93,11 @@ class OriginsView:
     treaties: Mapping[str, tuple[str, ...]]  # embassy -> the countries holding treaty rights there (10+ PFs)
     unplaced: Mapping[str, int]  # country -> this turn's income not yet placed
     vps: Mapping[str, int]  # country -> the provisional VPs last posted
-    vps_when: str  # the month they were posted ("" before any)
-    vps_parts: Mapping[str, tuple[tuple[str, int], ...]]  # country -> where its provisional VPs came from
+    # the month they were posted ("" before any; a public record kept before they were
+    # dated and itemised has neither this nor the next)
+    vps_when: str = field(default="", kw_only=True)
+    # country -> where its provisional VPs came from
+    vps_parts: Mapping[str, tuple[tuple[str, int], ...]] = field(default_factory=dict, kw_only=True)
     final: Mapping[str, int] | None  # country -> its final VPs, once the game is over
     doubled: tuple[str, ...]  # seats holding one country while another holds two (§9)
     caps: Caps
@@ -152,76 +115,3 @@ class OriginsView:
     def names(self) -> dict[str, str]:
         """Each country in play's name by its code."""
         return {code: country.name for code, country in self.countries.items()}
-
-    def as_dict(self) -> dict[str, Any]:
-        """The view as plain JSON data, key for key as it has always been written."""
-        out: dict[str, Any] = {
-            "turn": self.turn,
-            "turn_index": self.turn_index,
-            "last_turn": self.last_turn,
-            "end_roll": self.end_roll,
-            "phase": self.phase,
-            "countries": {c: {"name": x.name, "seat": x.seat} for c, x in self.countries.items()},
-            "order": list(self.order),
-            "board": {e: dict(here) for e, here in self.board.items()},
-            "treaties": {e: list(v) for e, v in self.treaties.items()},
-            "unplaced": dict(self.unplaced),
-            "vps": dict(self.vps),
-            "vps_when": self.vps_when,
-            "vps_parts": {c: list(p) for c, p in self.vps_parts.items()},
-            "final": None if self.final is None else dict(self.final),
-            "doubled": list(self.doubled),
-            "caps": {"per_embassy": self.caps.per_embassy, "attacks": self.caps.attacks},
-        }
-        if self.bidding is not None:
-            out["bidding"] = {"high_bid": self.bidding.high_bid, "bidder": self.bidding.bidder}
-        if self.submitted is not None:
-            out["submitted"] = list(self.submitted)
-        if self.attacking is not None:
-            a = self.attacking
-            out["attacking"] = {
-                "country": a.country,
-                "left": a.left,
-                "embassies_used": list(a.embassies_used),
-            }
-        if self.ready is not None:
-            out["ready"] = list(self.ready)
-        if self.last_sheets is not None:
-            out["last_sheets"] = dict(self.last_sheets)
-        if self.you is not None:
-            out["you"] = self.you.as_dict()
-        return out
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> OriginsView:
-        """The view `as_dict` wrote, read back (from JSON: lists where it keeps tuples), or
-        one kept by an earlier version of the game (a public record)."""
-        final, bidding, attacking = d["final"], d.get("bidding"), d.get("attacking")
-        submitted, ready, sheets, you = d.get("submitted"), d.get("ready"), d.get("last_sheets"), d.get("you")
-        return cls(
-            turn=d["turn"],
-            turn_index=d["turn_index"],
-            last_turn=d["last_turn"],
-            end_roll=d["end_roll"],
-            phase=d["phase"],
-            countries={c: Country(**x) for c, x in d["countries"].items()},
-            order=tuple(d["order"]),
-            board={e: dict(here) for e, here in d["board"].items()},
-            treaties={e: tuple(v) for e, v in d["treaties"].items()},
-            unplaced=dict(d["unplaced"]),
-            vps=dict(d["vps"]),
-            # a view kept before the provisional VPs were dated and itemised has neither
-            vps_when=d.get("vps_when", ""),
-            vps_parts={c: tuple((what, n) for what, n in p) for c, p in d.get("vps_parts", {}).items()},
-            final=None if final is None else dict(final),
-            doubled=tuple(d["doubled"]),
-            caps=Caps(**d["caps"]),
-            bidding=None if bidding is None else Bidding(**bidding),
-            submitted=None if submitted is None else tuple(submitted),
-            attacking=None
-            if attacking is None
-            else Attacking(attacking["country"], attacking["left"], tuple(attacking["embassies_used"])),
-            ready=None if ready is None else tuple(ready),
-            last_sheets=None if sheets is None else dict(sheets),
-            you=None if you is None else You.from_dict(you),
-        )

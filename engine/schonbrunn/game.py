@@ -121,6 +121,7 @@ class Schonbrunn(Game[SchonbrunnState, SchonbrunnAction, SchonbrunnView]):
         check_content()
 
     State = SchonbrunnState
+    View = SchonbrunnView
     Action = ACTION
     commands = COMMANDS
     missed_deadline = (
@@ -161,11 +162,6 @@ class Schonbrunn(Game[SchonbrunnState, SchonbrunnAction, SchonbrunnView]):
     def view(self, state: SchonbrunnState, seat: str | None) -> SchonbrunnView:
         return views.view(state, seat)
 
-    def view_dict(self, view: SchonbrunnView) -> dict[str, Any]:
-        return view.as_dict()
-
-    def view_from_dict(self, data: dict[str, Any]) -> SchonbrunnView:
-        return SchonbrunnView.from_dict(data)
 
     def layout(self, view: SchonbrunnView) -> Layout:
         return views.layout(view)

@@ -3,16 +3,16 @@ public, may know of a game, read by attribute by the texts (views.py), the pictu
 (bot/render/pictures/schonbrunn.py) and the replay page.
 
 Each record is frozen, its sequences tuples, so two views compare with ==. Its fields are
-the keys of the plain JSON a public record keeps, in the same order: `as_dict` writes that
-JSON data (a key that may be missing is left out while its field is None) and `from_dict`
-reads it back. Mappings stay dicts (by Objective, by nation, by seat), in the order the
+the keys of the plain JSON a public record keeps, in the same order; writing that JSON
+and reading it back are derived from the fields (engine/core/plain.py, through
+`Game.view_dict` and `view_from_dict`): a key that may be missing has a default of None
+and is left out while its field is None. Mappings stay dicts (by Objective, by nation, by seat), in the order the
 board shows them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, cast
 
 from .state import Stage
 
@@ -30,29 +30,6 @@ class Delegation:
     markers: tuple[int, ...]  # Plot markers (+1 / -1) it put here
     total: int | None = None  # the delegation's Influence, only in Congress (all face up)
 
-    def as_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "face_up": list(self.face_up),
-            "face_down": self.face_down,
-            "minister": self.minister,
-            "head": self.head,
-            "markers": list(self.markers),
-        }
-        if self.total is not None:
-            out["total"] = self.total
-        return out
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Delegation:
-        return cls(
-            face_up=tuple(d["face_up"]),
-            face_down=d["face_down"],
-            minister=d["minister"],
-            head=d["head"],
-            markers=tuple(d["markers"]),
-            total=d.get("total"),
-        )
-
 
 @dataclass(frozen=True, slots=True)
 class ObjectiveView:
@@ -64,25 +41,6 @@ class ObjectiveView:
     favour: int | None  # its Political Favour once revealed
     pieces: dict[str, Delegation]  # by nation, in Hierarchy order
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "reparation": self.reparation,
-            "reparation_text": self.reparation_text,
-            "pile": self.pile,
-            "favour": self.favour,
-            "pieces": {n: pc.as_dict() for n, pc in self.pieces.items()},
-        }
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> ObjectiveView:
-        return cls(
-            reparation=d["reparation"],
-            reparation_text=d["reparation_text"],
-            pile=d["pile"],
-            favour=d["favour"],
-            pieces={n: Delegation.from_dict(pc) for n, pc in d["pieces"].items()},
-        )
-
 
 @dataclass(frozen=True, slots=True)
 class Balance:
@@ -91,13 +49,6 @@ class Balance:
     reparation: str | None  # its top Reparation's name, None while the tops are face down
     reparation_text: str | None
     pile: int
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"reparation": self.reparation, "reparation_text": self.reparation_text, "pile": self.pile}
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Balance:
-        return cls(reparation=d["reparation"], reparation_text=d["reparation_text"], pile=d["pile"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,39 +67,6 @@ class PlayerView:
     head: str | None  # where its Delegation Head stands: an Objective or a nation's screen
     bid: int | None  # its auction bid, shown while the nations are chosen
     receptions: int | None = None  # shown in the simplified game and at the end only
-
-    def as_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "nation": self.nation,
-            "prestige": self.prestige,
-            "signed": list(self.signed),
-            "behind_screen": self.behind_screen,
-            "under_nation_card": self.under_nation_card,
-            "ally_markers": list(self.ally_markers),
-            "supply": self.supply,
-            "committed": self.committed,
-            "head": self.head,
-            "bid": self.bid,
-        }
-        if self.receptions is not None:
-            out["receptions"] = self.receptions
-        return out
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> PlayerView:
-        return cls(
-            nation=d["nation"],
-            prestige=d["prestige"],
-            signed=tuple(d["signed"]),
-            behind_screen=d["behind_screen"],
-            under_nation_card=d["under_nation_card"],
-            ally_markers=tuple(d["ally_markers"]),
-            supply=d["supply"],
-            committed=d["committed"],
-            head=d["head"],
-            bid=d["bid"],
-            receptions=d.get("receptions"),
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,42 +88,6 @@ class PrivateView:
     # its own face-down Delegates as (Objective, Influence), with the table option to look
     face_down: tuple[tuple[str, int], ...] | None = None
 
-    def as_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "seat": self.seat,
-            "nation": self.nation,
-            "receptions": self.receptions,
-            "supply": list(self.supply),
-            "screen": list(self.screen),
-            "screen_texts": list(self.screen_texts),
-            "signed_texts": dict(self.signed_texts),
-            "nation_text": self.nation_text,
-            "aids_shown": list(self.aids_shown),
-            "bid": self.bid,
-            "committed": self.committed,
-        }
-        if self.face_down is not None:
-            out["face_down"] = list(self.face_down)
-        return out
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> PrivateView:
-        down = d.get("face_down")
-        return cls(
-            seat=d["seat"],
-            nation=d["nation"],
-            receptions=d["receptions"],
-            supply=tuple(d["supply"]),
-            screen=tuple(d["screen"]),
-            screen_texts=tuple(d["screen_texts"]),
-            signed_texts=dict(d["signed_texts"]),
-            nation_text=d["nation_text"],
-            aids_shown=tuple(d["aids_shown"]),
-            bid=d["bid"],
-            committed=d["committed"],
-            face_down=None if down is None else tuple((o, v) for o, v in down),
-        )
-
 
 @dataclass(frozen=True, slots=True)
 class SchonbrunnView:
@@ -225,45 +107,3 @@ class SchonbrunnView:
     last_awards: tuple[str, ...]  # the texts of the last Congress's awards
     final: dict[str, int]  # each nation's final Prestige, once the game is over
     me: PrivateView | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        """The view as plain JSON data (an export's public view), key for key."""
-        out: dict[str, Any] = {
-            "round": self.round,
-            "rounds": self.rounds,
-            "stage": self.stage,
-            "phase": self.phase,
-            "simplified": self.simplified,
-            "hierarchy": list(self.hierarchy),
-            "master": self.master,
-            "objectives": {o: info.as_dict() for o, info in self.objectives.items()},
-            "balance": self.balance.as_dict(),
-            "players": {s: p.as_dict() for s, p in self.players.items()},
-            "waiting": list(self.waiting),
-            "last_awards": list(self.last_awards),
-            "final": dict(self.final),
-        }
-        if self.me is not None:
-            out["me"] = self.me.as_dict()
-        return out
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> SchonbrunnView:
-        """The view `as_dict` wrote (a public record read back)."""
-        me = d.get("me")
-        return cls(
-            round=d["round"],
-            rounds=d["rounds"],
-            stage=cast(Stage, d["stage"]),
-            phase=d["phase"],
-            simplified=d["simplified"],
-            hierarchy=tuple(d["hierarchy"]),
-            master=d["master"],
-            objectives={o: ObjectiveView.from_dict(info) for o, info in d["objectives"].items()},
-            balance=Balance.from_dict(d["balance"]),
-            players={s: PlayerView.from_dict(p) for s, p in d["players"].items()},
-            waiting=tuple(d["waiting"]),
-            last_awards=tuple(d["last_awards"]),
-            final=dict(d["final"]),
-            me=None if me is None else PrivateView.from_dict(me),
-        )

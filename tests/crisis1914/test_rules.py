@@ -7,6 +7,7 @@ import json
 import pytest
 
 from engine.core import IllegalAction
+from engine.core.plain import as_plain
 from engine.crisis1914 import GAME
 from engine.crisis1914 import content as ct
 from engine.crisis1914.actions import (
@@ -505,7 +506,7 @@ def test_the_score_track_reproduces_the_rulebook():
 def test_public_view_and_description_show_the_status():
     state = _game(3)
     view = GAME.view(state, None)
-    assert view.you is None and all("hand" not in p.as_dict() for p in view.players.values())
+    assert view.you is None and all("hand" not in as_plain(p) for p in view.players.values())
     text = GAME.describe(view)
     assert "Week 1" in text and "Berchtold" in text and "Initiative" in text and "Prestige" in text
     mine = GAME.view(state, state.players["AH"].seat)
