@@ -15,6 +15,13 @@ Every skipped call here is deliberate: the budget is about 1.5 Discord API calls
 player action; the summary shares the status edit, and costs one call more only when a
 message of it is finished (a new round, or 2,000 characters).
 
+What the status message shows comes from the outbox alone: the save that stored it wrote
+its card, its summary's events, the board's public view and the table's version into it
+(`Outbox.shown`, bot/service/shown.py), so saying it loads, locks and saves no table. Two
+deliveries that finish out of order are put right by the version: an older card never
+replaces a newer one. What Discord answers (the status message, the phase thread, where
+the summary starts) is kept in the front end's own rows (`FrontRows.keep_shown`).
+
 The bot (client.py) builds the delivery and hands it the Discord client, the table
 service and the clock; handlers reach it through `host.Host.delivery`.
 """
@@ -24,17 +31,21 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 
 from bot.render.pictures import Picture
 from bot.render.status import StatusCard
+from bot.render.summary import Part
 from bot.render.text import split_message
 from bot.service.bounded import KeyedLocks
 from bot.service.outbox import Outbox, Post
 from bot.service.posts import Summary
+from bot.service.shown import Shown, summary_of
 from bot.service.tables import TableService
+from engine import games
 
 from .interact import picture_file
 from .pending import SAYING_AGAIN, PendingPosts, discord_failure, send_once
@@ -54,6 +65,23 @@ NO_MENTIONS = discord.AllowedMentions.none()
 STANDALONE = {"standings", "notice", "history"}
 
 
+@dataclass(slots=True)
+class FrontSeen:
+    """What this process showed of a channel's table, and what Discord answered for it
+    (kept in the front end's row too: bot/service/front_rows.py)."""
+
+    table_created: float  # which of the channel's tables
+    version: int = -1  # the highest table version its status has shown
+    status_message_id: int | None = None  # its status message, as kept
+    thread_id: int | None = None  # its phase thread
+    summary: dict[str, Any] | None = None  # where the status message's summary starts (posts.StoredSummary)
+
+
+def _since(summary: dict[str, Any] | None) -> int:
+    """Where a kept summary starts (-1: none kept): a later one starts at or after it."""
+    return -1 if summary is None else int(summary.get("since", 0))
+
+
 class Delivery:
     def __init__(self, client: discord.Client, service: TableService, clock: Callable[[], float]) -> None:
         self.client = client  # the connected bot: its user, channels and DMs
@@ -63,6 +91,7 @@ class Delivery:
         self._shown: dict[int, str] = {}  # table channel -> the status layout last shown (layout_digest)
         self._locks = KeyedLocks()  # table channel -> its status message's edits, while any run
         self._pictured: dict[int, bytes] = {}  # table channel -> the digest of the picture shown
+        self._fronts: dict[int, FrontSeen] = {}  # table channel -> what its status showed and was answered
         # DMs and the turn notices held for their grace (private.py)
         self.private = PrivateLines(client, service, clock, self._channel)
         # Shows a table's entry in its server's lobby channel as the table is now; the bot
@@ -124,9 +153,9 @@ class Delivery:
         await self._threads(channel, outbox)
         public = [p for p in outbox.posts if p.to == "channel"]
         events = [p.text for p in public if p.kind not in STANDALONE and p.user_id is None]
-        if outbox.status is not None or events:
-            # the events are in the table's log: the summary in the status message reads them
-            await self._status(channel, outbox.status or "", events, new=new_status)
+        if outbox.status_source is not None or events:
+            # the summary in the status message shows the events, from what the save stored
+            await self._status(channel, outbox, events, new=new_status)
         standalone = [p.text for p in public if p.kind in STANDALONE and p.user_id is None]
         # The final standings and a published history carry the final board and the score
         # chart, in their last message: no call of their own.
@@ -171,44 +200,93 @@ class Delivery:
 
     # ------------------------------------------------------------------ status
 
-    async def _status(self, channel: Any, status: str, events: list[str], *, new: bool) -> None:
+    async def _status(self, channel: Any, outbox: Outbox, events: list[str], *, new: bool) -> None:
+        """Show what the save that stored `outbox` wrote (`outbox.shown`): its card, its
+        board and the summary as it stood then. Two quick actions' deliveries can finish
+        out of order: the status shows the highest table version it has had, so an older
+        card never replaces a newer one (the newer one's summary holds the older one's
+        events too)."""
+        shown = outbox.shown
+        if shown is None:
+            # no save wrote it and the table could not be read (it is gone): what the outbox carried
+            text = "\n".join([outbox.status or "", *events]).strip()
+            for part in split_message(text):
+                await send_once(self.client, channel, part, allowed_mentions=NO_MENTIONS)
+            return
         async with self._locks.hold(channel.id):
-            # Two quick actions' deliveries can finish out of order; what is shown must be
-            # the table's latest status and log, so both are read again under the lock.
-            try:
-                card = await self.service.posts.status_card(channel.id)
-                summary = await self.service.posts.round_summary(channel.id)
-            except Exception:
-                # the table is gone: show what the outbox carried, as it was
-                log.warning("could not read the status of table %s", channel.id, exc_info=True)
-                text = "\n".join([status, *events]).strip()
-                for part in split_message(text):
-                    await send_once(self.client, channel, part, allowed_mentions=NO_MENTIONS)
-                return
-            picture = None
-            try:
-                picture = await self.service.picture(channel.id)
-            except Exception:  # the status goes without its picture rather than not at all
-                log.warning("could not draw the board of table %s", channel.id, exc_info=True)
-            await self._show_status(channel, card, summary, new=new, picture=picture)
+            front = await self._front_of(shown)
+            if shown.version < front.version:
+                return  # a later action's status is shown already
+            front.version = shown.version
+            summary = await self._summary(shown, front)
+            picture = await self._board(shown)
+            await self._show_status(channel, shown, summary, new=new, picture=picture)
+
+    async def _front_of(self, shown: Shown) -> FrontSeen:
+        """What this process showed and was answered at the table `shown` is of; begun from
+        the front end's row (after a restart, or at the channel's new table)."""
+        front = self._fronts.get(shown.channel_id)
+        if front is None or front.table_created != shown.table_created:
+            row = await self.service.posts.front.kept(shown)
+            front = FrontSeen(shown.table_created, status_message_id=row.status_message_id, thread_id=row.thread_id, summary=row.summary)
+            self._fronts[shown.channel_id] = front
+        elif _since(shown.summary_start) > _since(front.summary):
+            front.summary = shown.summary_start  # moved on by another process meanwhile
+        return front
+
+    async def _summary(self, shown: Shown, front: FrontSeen) -> Summary | None:
+        """The round summary from where the status message's part starts (None before the
+        game starts). A table that kept none yet (one started before summaries, or
+        imported) starts it at the last event the save carried."""
+        if shown.summary is None:
+            return None
+        if front.summary is None:
+            message = self._status_ids.get(shown.channel_id, front.status_message_id)
+            front.summary = {**Part(since=shown.summary.total).start(), "message": message}
+            await self._keep_front(shown, summary=front.summary)
+        return Summary(summary_of(shown.summary, front.summary), front.summary.get("message"))  # type: ignore[arg-type]
+
+    async def _board(self, shown: Shown) -> Picture | None:
+        """The board picture, drawn from the public view the save stored (cached)."""
+        board = shown.board
+        if board is None:
+            return None
+        try:
+            game = games.get(board.game)
+            return await self.service.pictures.board_of_view(shown.channel_id, game, board.seed, board.step, board.view)
+        except Exception:  # the status goes without its picture rather than not at all
+            log.warning("could not draw the board of table %s", shown.channel_id, exc_info=True)
+            return None
+
+    async def _keep_front(self, shown: Shown, **changes: Any) -> None:
+        """Keep what Discord answered in the front end's row (no table is read or saved)."""
+        front = self._fronts.get(shown.channel_id)
+        if front is not None and "summary" in changes:
+            front.summary = changes["summary"]
+        if front is not None and "thread_id" in changes:
+            front.thread_id = changes["thread_id"]
+        if front is not None and "status_message_id" in changes:
+            front.status_message_id = changes["status_message_id"]
+        await self.service.posts.front.keep_shown(shown, **changes)
 
     async def _show_status(
-        self, channel: Any, card: StatusCard, summary: Summary | None, *, new: bool, picture: Picture | None = None
+        self, channel: Any, shown: Shown, summary: Summary | None, *, new: bool, picture: Picture | None = None
     ) -> None:
         """Edit the status message: the card, the board picture and the live summary, in one
         call (the picture uploaded again only when it changed). When a summary message is
         finished (a new round, or full), the status message keeps it, bare, and a new status
         message below takes over."""
-        status_id = None if new else await self._find_status(channel)
+        card = shown.card
+        status_id = None if new else await self._find_status(channel, shown)
         if summary is None:  # before the start: the lobby's card alone
-            await self._edit_status(channel, status_id, card, "", picture)
+            await self._edit_status(channel, shown, status_id, "", picture)
             return
         *finished, live = summary.parts
         held = status_id if status_id is not None and summary.held_by == status_id else None
         if held is not None and not finished:
-            posted = await self._edit_status(channel, held, card, live.text(), picture, remember=False)
+            posted = await self._edit_status(channel, shown, held, live.text(), picture, remember=False)
             if posted is not None:  # the message was deleted: the new one holds the summary
-                await self.service.posts.summary_moved(channel.id, posted, live)
+                await self._summary_moved(shown, posted, live)
             return
         texts = [text for part in finished for text in part.messages()]
         if held is not None and texts:
@@ -217,14 +295,19 @@ class Delivery:
             await self._retire(channel, status_id)  # the lobby's: the game's first summary begins below it
         for text in texts:
             await send_once(self.client, channel, text, allowed_mentions=NO_MENTIONS)
-        posted_id = await self._post_status(channel, card, live.text(), picture, remember=False)
-        await self.service.posts.summary_moved(channel.id, posted_id, live)
+        posted_id = await self._post_status(channel, card, live.text(), picture, remember=None)
+        await self._summary_moved(shown, posted_id, live)
+
+    async def _summary_moved(self, shown: Shown, message_id: int, part: Part) -> None:
+        """The status message is now `message_id`, holding `part`: kept in the front end's
+        row, so a restart edits that message and continues that part."""
+        await self._keep_front(shown, summary={**part.start(), "message": message_id}, status_message_id=message_id)
 
     async def _edit_status(
         self,
         channel: Any,
+        shown: Shown,
         message_id: int | None,
-        card: StatusCard,
         text: str,
         picture: Picture | None,
         *,
@@ -233,13 +316,14 @@ class Delivery:
         """Edit the status message `message_id` (or post one if None or gone); returns the
         id of a message posted, None when the existing one was edited or already showed it.
         A message posted is stored with the table unless the caller stores it (`remember`)."""
+        card, kept = shown.card, shown if remember else None
         if message_id is None:
-            return await self._post_status(channel, card, text, picture, remember=remember)
+            return await self._post_status(channel, card, text, picture, remember=kept)
         digest = hashlib.sha1(picture.png).digest() if picture is not None else None
         changed_picture = digest is not None and self._pictured.get(channel.id) != digest
         layout = status_layout(channel.id, card, text, picture)
-        shown = layout_digest(layout)
-        if self._shown.get(channel.id) == shown and not changed_picture:
+        seen = layout_digest(layout)
+        if self._shown.get(channel.id) == seen and not changed_picture:
             return None
         extra = {"attachments": [picture_file(picture)]} if picture is not None and changed_picture else {}
         try:
@@ -247,19 +331,19 @@ class Delivery:
             await channel.get_partial_message(message_id).edit(
                 content=None, embeds=[], view=layout, allowed_mentions=NO_MENTIONS, **extra
             )
-            self._shown[channel.id] = shown
+            self._shown[channel.id] = seen
             if digest is not None:
                 self._pictured[channel.id] = digest
             return None
         except discord.NotFound:
             pass  # deleted by someone: post a fresh one
-        return await self._post_status(channel, card, text, picture, remember=remember)
+        return await self._post_status(channel, card, text, picture, remember=kept)
 
     async def _post_status(
-        self, channel: Any, card: StatusCard, text: str, picture: Picture | None, *, remember: bool
+        self, channel: Any, card: StatusCard, text: str, picture: Picture | None, *, remember: Shown | None
     ) -> int:
-        """Post a new status message; returns its id. It is stored with the table unless the
-        caller stores it (`remember`)."""
+        """Post a new status message; returns its id. It is kept in the front end's row of
+        the table `remember` shows (None: the caller keeps it)."""
         digest = hashlib.sha1(picture.png).digest() if picture is not None else None
         layout = status_layout(channel.id, card, text, picture)
         shown = layout_digest(layout)
@@ -269,10 +353,9 @@ class Delivery:
         self._shown[channel.id] = shown
         if digest is not None:
             self._pictured[channel.id] = digest
-        store = getattr(self.service, "set_status_message", None) if remember else None
-        if store is not None:
+        if remember is not None:
             try:
-                await store(channel.id, message.id)
+                await self._keep_front(remember, status_message_id=message.id)
             except Exception:  # the next restart falls back to searching the channel
                 log.warning("could not store the status message of table %s", channel.id, exc_info=True)
         return message.id
@@ -301,12 +384,12 @@ class Delivery:
         self._shown.pop(channel_id, None)
         self._pictured.pop(channel_id, None)
 
-    async def _find_status(self, channel: Any) -> int | None:
-        """The status message: remembered, or found again by its button after a restart."""
+    async def _find_status(self, channel: Any, shown: Shown) -> int | None:
+        """The status message: remembered, kept in the front end's row (as the save read
+        it), or found again by its button after a restart."""
         if channel.id in self._status_ids:
             return self._status_ids[channel.id]
-        info = await self.service.table_info(channel.id)
-        stored = getattr(info, "status_message_id", None)
+        stored = (await self._front_of(shown)).status_message_id
         if stored:
             self._status_ids[channel.id] = stored
             return stored
@@ -333,8 +416,8 @@ class Delivery:
         wanted = outbox.open_thread[:100] if outbox.open_thread else None
         again = SAYING_AGAIN.get() and wanted is not None  # an earlier attempt may have opened it
         needed = outbox.close_thread or lines or again
-        info = await self.service.table_info(outbox.channel_id) if needed else None
-        current = await self._thread(info.thread_id) if info is not None and info.thread_id else None
+        thread_id = await self._thread_id(outbox) if needed else None
+        current = await self._thread(thread_id) if thread_id else None
         if again and wanted is not None and current is not None and getattr(current, "name", None) == wanted:
             lines.insert(0, self._opening(outbox, wanted, await self._thread_due(outbox.channel_id, wanted)))
             outbox = _without_thread_changes(outbox)  # it did: only its lines are left to say
@@ -350,7 +433,7 @@ class Delivery:
                     if discord_failure(exc):
                         raise
                     log.warning("could not archive thread %s", current.id, exc_info=True)
-            await self.service.set_thread(outbox.channel_id, None)
+            await self._set_thread(outbox, None)
         if outbox.open_thread:
             try:
                 current = await channel.create_thread(name=wanted, type=discord.ChannelType.public_thread)
@@ -360,7 +443,7 @@ class Delivery:
                 log.warning("could not open thread %r", outbox.open_thread, exc_info=True)
                 current = None
             else:
-                await self.service.set_thread(outbox.channel_id, current.id)
+                await self._set_thread(outbox, current.id)
                 due = getattr(outbox, "open_thread_due", None) or await self._thread_due(
                     outbox.channel_id, outbox.open_thread
                 )
@@ -369,6 +452,24 @@ class Delivery:
             target = current if current is not None else channel
             for part in split_message("\n".join(lines)):
                 await send_once(self.client, target, part, allowed_mentions=NO_MENTIONS)
+
+    async def _thread_id(self, outbox: Outbox) -> int | None:
+        """The table's phase thread: as this process last kept it, else as the save read it."""
+        if outbox.shown is not None:
+            return (await self._front_of(outbox.shown)).thread_id
+        info = await self.service.table_info(outbox.channel_id)  # no save wrote it: the table is read
+        return info.thread_id if info is not None else None
+
+    async def _set_thread(self, outbox: Outbox, thread_id: int | None) -> None:
+        """Keep the table's phase thread (None: archived) in the front end's row."""
+        if outbox.shown is not None:
+            await self._front_of(outbox.shown)
+            await self._keep_front(outbox.shown, thread_id=thread_id)
+            return
+        front = self._fronts.get(outbox.channel_id)
+        if front is not None:
+            front.thread_id = thread_id
+        await self.service.set_thread(outbox.channel_id, thread_id)
 
     @staticmethod
     def _opening(outbox: Outbox, name: str, due: float | None) -> str:

@@ -9,8 +9,8 @@ after a growing wait, never sooner than a rate limit asks, each channel's rows t
 and in their order. A channel with rows waiting takes its new posts behind them, so its
 messages never overtake each other. What a failed attempt did say is not said twice: a
 retry looks for each message among the channel's (or the DM's) recent ones first
-(`Delivery.send_once`); the status message is edited to the table's latest, which is the
-same however often it is done.
+(`Delivery.send_once`); the status message is edited to what the row's save wrote
+(`Outbox.shown`), never older than it showed, which is the same however often it is done.
 
 Another error than Discord's (a fault of ours) is tried a few times, then the rows are
 dropped and the log says so: one broken post must not hold its channel for a week.

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -34,6 +34,7 @@ from .outbox import LEASE, Outbox, Post, outbox_row
 
 if TYPE_CHECKING:
     from .loaded import TableAccess
+    from .shown import Shown
 
 __all__ = ["Deliveries", "Redelivery", "retry_wait"]
 
@@ -100,14 +101,39 @@ class Deliveries:
         self.store = store
         self.access = access  # read only: which decisions are still owed, for stale notices
         self.clock = clock
+        # what the status shows of a table as stored now (Posts.shown_now); set by TableService
+        self.showing: Callable[[int], Awaitable[Shown | None]] | None = None
 
     async def keep(self, out: Outbox) -> None:
         """Store what `out` holds that no save stored (lines added after an answer's last
-        save), before it is delivered."""
+        save), before it is delivered; with what the status shows, where its status
+        changed after the last save that wrote that (`shown`)."""
+        if out.status_source is not None and self._stale(out):
+            await self._show_now(out)
         row = outbox_row(out, self.clock())
         if row is not None:
             await self.store.add_outbox([row])
             out.mark_kept(row.id)
+
+    def _stale(self, out: Outbox) -> bool:
+        """No save wrote what `out` shows, or the table was saved again since by a save
+        that wrote it into no outbox (a seat changed hands, a vote counted). A later
+        action's save does not make it stale: that action's delivery shows the newer."""
+        if out.shown is None:
+            return True
+        cached = self.access.cache.get(out.channel_id)
+        return cached is not None and cached.row.version > out.shown.version and not cached.showed
+
+    async def _show_now(self, out: Outbox) -> None:
+        if self.showing is None:
+            return
+        try:
+            shown = await self.showing(out.channel_id)
+        except Exception:  # the front end says what it can without it (the status as text)
+            log.warning("could not read what the status of table %s shows", out.channel_id, exc_info=True)
+            return
+        if shown is not None:
+            out.shown, out.kept_shown = shown, False
 
     async def done(self, ids: Sequence[int], notices: Sequence[NoticeRow] = ()) -> None:
         """Delivered: the rows go, the turn notices they leave waiting are kept."""
@@ -152,12 +178,22 @@ class Deliveries:
                     parts[-1][1].merge(out)
                 else:
                     parts.append(([row.id], out))
-            owing = await self.owing(channel_id) if any(_about_a_decision(o) for _, o in parts) else None
+            owing = await self._owing(channel_id, parts) if any(_about_a_decision(o) for _, o in parts) else None
             for _, out in parts:
                 out.posts = _current(out.posts, owing)
+                if out.status_source is not None and out.shown is None:
+                    await self._show_now(out)  # a row an older bot stored: the status as it is now
             # the wait grows with the failures of the oldest row: the ones behind it failed with it
             found.append(Redelivery(channel_id, parts, mine[0].attempts))
         return found
+
+    async def _owing(self, channel_id: int, parts: list[tuple[list[int], Outbox]]) -> set[str] | None:
+        """Who owes a decision, as the last waiting row's save wrote it (a channel's newer
+        posts wait behind these), else as the table says now."""
+        shown = parts[-1][1].shown
+        if shown is not None:
+            return set(shown.owing)
+        return await self.owing(channel_id)
 
     async def owing(self, channel_id: int) -> set[str] | None:
         """The seats that owe a decision at the table now (None: the table cannot be read)."""

@@ -24,6 +24,7 @@ from .bounded import KeyedLocks
 
 if TYPE_CHECKING:
     from .loaded import LoadedTable, TableAccess
+    from .shown import Shown
 
 SUMMARY = "summary"  # the table's meta key where a bot kept the summary's start before these rows
 IN_LOBBY = "lobby"  # a summary's key: kept before the game started (the start's own summary wins)
@@ -59,6 +60,29 @@ class FrontRows:
             # meanwhile, or there is one, only what changed (what that process kept stays)
             old = stored if stored is not None else FrontRow(t.row.channel_id, t.row.created_at)
             await self.store.put_front(new, tuple(c for c in KEPT if getattr(new, c) != getattr(old, c)))
+
+    async def keep_shown(self, shown: Shown, **changes: Any) -> None:
+        """As `keep`, for the table a delivery shows, with no table read at all: which
+        table it is and whether it was a lobby come from `shown` (its save wrote it), and
+        where the table has no row yet, what that save read of the front end's."""
+        async with self._locks.hold(shown.channel_id):
+            if "summary" in changes and changes["summary"] is not None and shown.lobby:
+                changes["summary"] = {**changes["summary"], IN_LOBBY: True}
+            stored = await self._stored_for(shown)
+            new = replace(kept_for(shown, stored), **changes)
+            if stored is not None and new == stored:
+                return
+            old = stored if stored is not None else FrontRow(shown.channel_id, shown.table_created)
+            await self.store.put_front(new, tuple(c for c in KEPT if getattr(new, c) != getattr(old, c)))
+
+    async def kept(self, shown: Shown) -> FrontRow:
+        """What the front end was answered for the table `shown` is of, as `of` reads it,
+        with no table read: its row, else what the save that wrote `shown` read."""
+        return kept_for(shown, await self._stored_for(shown))
+
+    async def _stored_for(self, shown: Shown) -> FrontRow | None:
+        stored = await self.store.get_front(shown.channel_id)
+        return stored if stored is not None and stored.table_created == shown.table_created else None
 
     # -- the turn notices sent by DM: no table is read, locked or saved -------------------
     async def notices(self, channel_id: int) -> list[LiveNotice]:
@@ -102,3 +126,12 @@ def legacy(t: LoadedTable) -> FrontRow:
         thread_id=t.row.thread_id,
         summary=t.row.meta.get(SUMMARY),
     )
+
+
+def kept_for(shown: Shown, stored: FrontRow | None) -> FrontRow:
+    """`merged`, for a table known by what its save wrote (`shown`) rather than loaded."""
+    if stored is None:
+        return FrontRow(shown.channel_id, shown.table_created, shown.status_message_id, shown.thread_id, shown.summary_start)
+    if stored.summary is not None and stored.summary.get(IN_LOBBY) and not shown.lobby:
+        return replace(stored, summary=shown.summary_start)  # the start's own summary wins
+    return stored

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
@@ -30,6 +30,7 @@ from ..store import (
     StaleWrite,
     StorageFull,
     Store,
+    StoreError,
     TableRow,
 )
 from ..store.guard import FULL_MESSAGE, LOST_MESSAGE
@@ -39,6 +40,7 @@ from .outbox import Outbox, outbox_row
 from .preferences import Preferences
 from .saved import note_saved, track_saves
 from .settings import Settings
+from .shown import Shown
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +72,7 @@ class LoadedTable:
     of the state: `Game.step`), so its settings, prompts and seat lookup are computed once;
     `TableAccess.save` hands the next version those that still hold."""
 
-    __slots__ = ("row", "seats", "deadlines", "game", "state", "_prompts", "_settings", "_holders")
+    __slots__ = ("row", "seats", "deadlines", "game", "state", "_prompts", "_settings", "_holders", "showed")
 
     def __init__(
         self,
@@ -92,6 +94,8 @@ class LoadedTable:
         self._prompts = _UNREAD if prompts is None else prompts
         self._settings = _UNREAD if settings is None else settings
         self._holders = _UNREAD if holders is None else holders
+        # its save wrote what the status shows into an outbox (TableAccess.save, shown.py)
+        self.showed = False
 
     def replaced(self, **changes: Any) -> LoadedTable:
         """A new version with some of row, seats, deadlines and state changed (nothing
@@ -197,6 +201,30 @@ def _copy_row(row: TableRow) -> TableRow:
     return new
 
 
+def _after(
+    t: LoadedTable,
+    row: TableRow,
+    state: GameState | None,
+    seats: list[SeatRow] | None,
+    deadlines: list[DeadlineRow] | None,
+    prompts: list[Prompt] | None,
+) -> LoadedTable:
+    """Table `t` once saved as `row` with what changed (None: unchanged); what it computed
+    once that the change leaves as it was is carried over."""
+    if prompts is None and state is None:
+        prompts = t.known_prompts()  # the same state: the same prompts
+    return LoadedTable(
+        row,
+        seats if seats is not None else t.seats,
+        deadlines if deadlines is not None else t.deadlines,
+        t.game,
+        state if state is not None else t.state,
+        prompts=prompts,
+        settings=t.known_settings() if row.settings == t.row.settings else None,
+        holders=t.known_holders() if seats is None else None,
+    )
+
+
 class TableAccess:
     """The locks, the cache of loaded tables, loading and saving.
 
@@ -214,6 +242,9 @@ class TableAccess:
         # the tables kept loaded; past it an acting table is read from the database again
         self.cache: OrderedDict[int, LoadedTable] = OrderedDict()
         self.cache_size = cache_size
+        # What a front end shows of a table as saved (Posts.shown), written into the outbox
+        # a save stores, so its delivery reads no table; set by TableService.
+        self.showing: Callable[[LoadedTable, Sequence[EventRow], int | None], Awaitable[Shown]] | None = None
 
     def lock(self, channel_id: int) -> AbstractAsyncContextManager[None]:
         return self.locks.hold(channel_id)
@@ -287,6 +318,10 @@ class TableAccess:
         ]
         if deadlines == t.deadlines:
             deadlines = None
+        if outbox is not None and self.showing is not None:
+            as_saved = _copy_row(row)
+            as_saved.version = t.row.version + 1
+            await self._show(outbox, _after(t, as_saved, state, seats, deadlines, prompts), events, truncate_from)
         said = outbox_row(outbox, row.updated_at) if outbox is not None else None
         try:
             saved = await self.store.save(
@@ -307,20 +342,23 @@ class TableAccess:
         note_saved(t.row.channel_id)
         if said is not None:
             outbox.mark_kept(said.id)  # type: ignore[union-attr]
-        if prompts is None and state is None:
-            prompts = t.known_prompts()  # the same state: the same prompts
-        new = LoadedTable(
-            saved,
-            seats if seats is not None else t.seats,
-            deadlines if deadlines is not None else t.deadlines,
-            t.game,
-            state if state is not None else t.state,
-            prompts=prompts,
-            settings=t.known_settings() if row.settings == t.row.settings else None,
-            holders=t.known_holders() if seats is None else None,
-        )
+        new = _after(t, saved, state, seats, deadlines, prompts)
+        new.showed = outbox is not None and outbox.shown is not None
         self.remember(new)
         return new
+
+    async def _show(
+        self, outbox: Outbox, after: LoadedTable, events: Sequence[EventRow], truncate_from: int | None
+    ) -> None:
+        """Write into `outbox` what a front end shows of the table once `after` is saved."""
+        assert self.showing is not None
+        try:
+            outbox.shown = await self.showing(after, events, truncate_from)
+        except StoreError:
+            raise
+        except Exception:  # the action stands; its delivery reads the table instead (deliveries.py)
+            log.warning("could not write what the status of table %s shows", after.row.channel_id, exc_info=True)
+            outbox.shown = None
 
     async def reload(self, channel_id: int) -> LoadedTable:
         """The stored table read afresh, with its members' preferences, for a caller that

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..store import OutboxRow
+from .shown import Shown
 
 __all__ = ["Post", "Outbox", "seat_post", "outbox_row", "LEASE"]
 
@@ -74,13 +75,17 @@ class Outbox:
     lobby_changed: bool = False
     # The public status, to edit in place (one message per table): the text, or a function
     # that writes it when a front end first reads `status`. The service passes a function,
-    # so an action whose front end shows the status some other way (Discord reads the
-    # table's latest) does not pay for the text.
+    # so an action whose front end shows the status some other way (Discord shows the
+    # card in `shown`) does not pay for the text.
     status_source: str | Callable[[], str] | None = field(default=None, repr=False)
+    # What a front end shows of the table after the last save that stored this outbox
+    # (shown.py): written by the save, so delivering it reads no table.
+    shown: Shown | None = field(default=None, repr=False)
     # The outbox rows holding it (bot/service/deliveries.py): deleted once it is delivered.
     kept_ids: list[int] = field(default_factory=list)
     kept_flags: dict[str, Any] | None = field(default=None, repr=False)  # the flags as last kept
     kept_status: bool = field(default=False, repr=False)  # a kept row says the status changed
+    kept_shown: bool = field(default=False, repr=False)  # a kept row holds `shown`
 
     def __init__(
         self,
@@ -103,6 +108,8 @@ class Outbox:
         self.kept_ids = []
         self.kept_flags = None
         self.kept_status = False
+        self.shown = None
+        self.kept_shown = False
 
     @property
     def status(self) -> str | None:
@@ -130,6 +137,8 @@ class Outbox:
             self.open_thread, self.open_thread_due = later.open_thread, later.open_thread_due
         if later.status_source is not None:
             self.status_source = later.status_source
+        if later.shown is not None and (self.shown is None or later.shown.version >= self.shown.version):
+            self.shown, self.kept_shown = later.shown, later.kept_shown
         self.kept_flags = self.flags() if both_kept else None
 
     # -- kept until delivered (bot/service/deliveries.py) ------------------------------------
@@ -139,17 +148,22 @@ class Outbox:
 
     def unkept(self) -> dict[str, Any] | None:
         """What is not stored yet, as an outbox row's JSON body; None when everything is.
-        The status is not stored as text (a front end shows the table's latest), only
+        The status is not stored as text (a front end shows the card in `shown`), only
         that it changed; the flags are stored whole (delivering a row folds them as
-        `merge` does, so one stored twice is shown once)."""
+        `merge` does, so one stored twice is shown once). What the status shows is stored
+        as the save wrote it (`shown`), once."""
         posts = [p.body() for p in self.posts if not p.kept]
         flags = self.flags()
         status = self.status_source is not None and not self.kept_status
-        if not posts and flags == self.kept_flags and not status:
+        shown = self.shown is not None and not self.kept_shown
+        if not posts and flags == self.kept_flags and not status and not shown:
             return None
         if not posts and not status and not any(flags.values()):
-            return None  # nothing at all to say
-        return {"posts": posts, **{k: v for k, v in flags.items() if v}, "status": self.status_source is not None}
+            return None  # nothing at all to say (what it shows waits for a status change)
+        body = {"posts": posts, **{k: v for k, v in flags.items() if v}, "status": self.status_source is not None}
+        if shown:
+            body["shown"] = self.shown.body()  # type: ignore[union-attr]
+        return body
 
     def mark_kept(self, row_id: int) -> None:
         """Everything the outbox holds is stored now, the last of it in row `row_id`."""
@@ -157,12 +171,14 @@ class Outbox:
             post.kept = True
         self.kept_flags = self.flags()
         self.kept_status = self.kept_status or self.status_source is not None
+        self.kept_shown = self.kept_shown or self.shown is not None
         self.kept_ids = [*self.kept_ids, row_id]
 
     @classmethod
     def from_body(cls, channel_id: int, body: str) -> Outbox:
-        """A stored row as an outbox to deliver again; its status, if it changed, is the
-        table's latest (an empty text asks the front end to show that)."""
+        """A stored row as an outbox to deliver again; its status, if it changed, is what
+        its save wrote (`shown`; an empty text asks a front end that shows text to read the
+        table's latest)."""
         data = json.loads(body)
         out = cls(channel_id, posts=[Post(**p, kept=True) for p in data.get("posts", [])])
         for name in _FLAGS:
@@ -170,7 +186,9 @@ class Outbox:
                 setattr(out, name, data[name])
         if data.get("status"):
             out.status = ""
-        out.kept_flags, out.kept_status = out.flags(), True
+        if data.get("shown") is not None:
+            out.shown = Shown.from_body(channel_id, data["shown"])
+        out.kept_flags, out.kept_status, out.kept_shown = out.flags(), True, True
         return out
 
     def public(self) -> list[Post]:

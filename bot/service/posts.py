@@ -10,22 +10,25 @@ the game's start sets it in the table's meta). It reads a `LoadedTable` and appe
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import logging
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from engine.core import Event, Layout, Outcome, Prompt
 
 from ..render import escape, seat_list, standings, timestamp
+from ..render.pictures import has_pictures
 from ..render.status import StatusCard, Waiting, card_of, waiting_line
 from ..render.summary import Line, Part, PartStart, parts, round_name
-from ..store import DeadlineRow
-from .errors import OVER, host_name
+from ..store import DeadlineRow, EventRow
+from .errors import OVER, TableError, host_name
 from .front_rows import SUMMARY as SUMMARY  # the meta key the game's start sets (lobby.py)
 from .front_rows import FrontRows
 from .outbox import Outbox, Post, seat_post
 from .phases import single_step
 from .sessions import in_session, sessions_of
+from .shown import Board, Shown, SummaryLines
 
 if TYPE_CHECKING:
     from .loaded import LoadedTable, TableAccess
@@ -47,6 +50,8 @@ class Summary:
     held_by: int | None
 
 
+log = logging.getLogger(__name__)
+
 # a table's state before its game as a member reads it ("lobby" is also the lobby channel's name)
 STATE_WORDS = {"lobby": "gathering players", "abandoned": "closed"}
 
@@ -66,6 +71,7 @@ class Posts:
         self.notifications = notifications
         self.clock = clock
         self.front = FrontRows(access)  # the status message, the thread, where the summary starts
+        self.boards = True  # False: a `Shown` carries no board to draw (TableService.draw_pictures)
 
     # -- text ------------------------------------------------------------------------------
     def status(self, t: LoadedTable, result: bool = False) -> str:
@@ -180,6 +186,72 @@ class Posts:
         rows = await self.store.get_events(channel_id, limit=total - since) if total > since else []
         lines = [Line(r.kind, r.text) for r in reversed(rows)]
         return Summary(parts(replace(start, since=since), lines, t.game.round_event), stored.get("message"))
+
+    # -- what a front end shows after a save (shown.py) -------------------------------------
+    async def shown(
+        self, t: LoadedTable, events: Sequence[EventRow] = (), truncate_from: int | None = None
+    ) -> Shown:
+        """What the front end shows of table `t` as it is being saved (`t.row.version` is
+        the saved version) with `events`, the stored events from action `truncate_from` on
+        taken back (an undo): the card, the public events from where the summary stands,
+        the public view to draw, and what the front end was answered. Called by the save
+        (`TableAccess.save`), so the outbox row it stores holds it; reads the event log and
+        the front end's row, never the table."""
+        g = t.game
+        front = await self.front.of(t)
+        shown = Shown(
+            channel_id=t.row.channel_id,
+            table_created=t.row.created_at,
+            version=t.row.version,
+            card=self.card(t),
+            lobby=t.row.status == "lobby",
+            owing=[p.seat for p in t.prompts] if t.row.status == "running" else [],
+            status_message_id=front.status_message_id,
+            thread_id=front.thread_id,
+            summary_start=front.summary,
+        )
+        if t.state is None:
+            return shown
+        shown.summary = await self._summary_lines(t, front.summary, events, truncate_from)
+        if self.boards and has_pictures(g.id):
+            try:
+                view = g.view_dict(g.view(t.state, None))  # the public view only
+            except Exception:  # the status goes without its picture rather than not at all
+                log.warning("could not write the board of table %s", t.row.channel_id, exc_info=True)
+            else:
+                shown.board = Board(g.id, t.state.seed, t.state.step, view)
+        return shown
+
+    async def shown_now(self, channel_id: int) -> Shown | None:
+        """What the front end shows of the table as stored now (None: no table), for an
+        outbox no save wrote it into: a change saved without one, or a row an older bot
+        stored (bot/service/deliveries.py)."""
+        try:
+            t = await self.access.load(channel_id)
+        except TableError:
+            return None
+        return await self.shown(t)
+
+    async def _summary_lines(
+        self, t: LoadedTable, start: dict[str, Any] | None, events: Sequence[EventRow], truncate_from: int | None
+    ) -> SummaryLines:
+        """The public events from where the summary `start`s, once `events` are saved; from
+        the last of them on when no summary was kept yet (`round_summary` starts it there)."""
+        channel_id, round_event = t.row.channel_id, t.game.round_event
+        added = [Line(e.kind, e.text) for e in events if e.audience is None]
+        total = await self.store.count_events(channel_id)
+        if truncate_from is not None:  # an undo: the events it takes back are not counted
+            rows = await self.store.get_events(channel_id, limit=total) if total else []
+            kept = [Line(r.kind, r.text) for r in reversed(rows) if r.action_idx is None or r.action_idx < truncate_from]
+            everything = [*kept, *added]
+            since = len(everything) if start is None else min(Part.resume(start).since, len(everything))  # type: ignore[arg-type]
+            return SummaryLines(since, everything[since:], round_event)
+        if start is None:
+            return SummaryLines(total + len(added), [], round_event)
+        since = min(Part.resume(start).since, total + len(added))  # type: ignore[arg-type]
+        rows = await self.store.get_events(channel_id, limit=total - since) if total > since else []
+        lines = [Line(r.kind, r.text) for r in reversed(rows)] + added  # from event min(since, total) on
+        return SummaryLines(since, lines[since - min(since, total) :], round_event)
 
     async def summary_moved(self, channel_id: int, message_id: int, part: Part) -> None:
         """The status message is now `message_id`, holding `part`: kept with the table, so a

@@ -190,6 +190,9 @@ class TableService:
         self.notifications = Notifications(self.access, self.preferences, clock)
         self.digest = Digest(self.access, self.preferences)  # members' daily digests (digest.py)
         self.posts = Posts(self.access, self.notifications, clock)
+        # every save writes into its outbox what the status shows then (shown.py)
+        self.posts.boards = draw_pictures
+        self.access.showing = self.posts.shown
         self.gallery = Gallery(self.access, clock)  # spectators, and what a member may read
         self.play = Play(self.access, self.posts, self.automatic, clock, self.gallery)
         self.history = History(self.access, self.posts, clock, self.default_settings, self.gallery)
@@ -201,6 +204,7 @@ class TableService:
         self.diplomacy = Diplomacy(self.access, clock)
         # what the tables still have to say, kept until a front end has said it
         self.deliveries = Deliveries(store, self.access, clock)
+        self.deliveries.showing = self.posts.shown_now
         # the server's games: archive, ratings, profiles, the directory, sign-ups
         self.community = Community(store, self.access, self.preferences, clock)
         # finished games' reviews, begun at the end, computed behind live decisions (reviews.py)
@@ -448,9 +452,10 @@ class TableService:
             state = await self.gallery.state_at(r)
             # -1: a replayed state's version (no row's `hash` is -1: Python keeps it for errors)
             return None if state is None else await self.pictures.board(channel_id, -1, t.game, state)
-        # keyed by the state itself, not the row's version: a save of bookkeeping alone (where
-        # the round summary starts, a thread) draws nothing again
-        return await self.pictures.board(channel_id, hash(t.row.state), t.game, t.state)
+        # drawn from the public view and kept by it, as the status message's is (shown.py): one
+        # state is drawn once, for the status message and /game status alike
+        g = t.game
+        return await self.pictures.board_of_view(channel_id, g, t.state.seed, t.state.step, g.view_dict(g.view(t.state, None)))
 
     async def final_pictures(self, channel_id: int) -> list[Picture]:
         """A finished game's final board and the chart of the scores over the game (every

@@ -25,6 +25,7 @@ ALLOWED = {
     "tables.TableService.table_info": "a table's game, seats and status for the front end: nothing of the play",
     "posts.Posts.status_card": "the channel's own status message: what anyone who opens the channel sees",
     "posts.Posts.round_summary": "the channel's own round summary: what anyone who opens the channel sees",
+    "posts.Posts.shown_now": "the channel's own status message and summary: what anyone who opens the channel sees",
     "front_rows.FrontRows.keep": "keeps what Discord answered (a message or thread id): answers nothing",
     "history.History.operator_export": "the operator's command line, never a member",
     "history.History.import_record": "the table it has just made",

@@ -9,6 +9,8 @@ once per state, in a worker thread so the event loop keeps answering interaction
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Any, cast
@@ -41,6 +43,29 @@ class PictureCache:
         if picture is None:
             view: dict[str, Any] = game.view(state, None)  # the public view only
             picture = await asyncio.to_thread(draw, game.id, view)
+            self.drawn += 1
+            self._pictures[key] = picture
+            if len(self._pictures) > self.size:
+                self._pictures.popitem(last=False)
+        else:
+            self._pictures.move_to_end(key)
+        return picture
+
+    async def board_of_view(
+        self, channel_id: int, game: Game, seed: int, step: int, view: dict[str, Any]
+    ) -> Picture | None:
+        """The public board drawn from the public view alone (`view`, as `Game.view_dict`
+        wrote it: what a save stored for its delivery), with no state at hand; None for a
+        game that has no picture. Keyed by the table's seed and step and what the view
+        holds: a picture is a function of its view, so a save that changes nothing shown
+        (a setting, a deadline) draws nothing again."""
+        if not has_pictures(game.id):
+            return None
+        digest = hashlib.sha1(json.dumps(view, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+        key = (channel_id, game.id, seed, step, digest)
+        picture = cast("Picture | None", self._pictures.get(key))  # a board key: one picture
+        if picture is None:
+            picture = await asyncio.to_thread(draw, game.id, game.view_from_dict(view))
             self.drawn += 1
             self._pictures[key] = picture
             if len(self._pictures) > self.size:

@@ -1,0 +1,119 @@
+"""What a front end shows of a table after a save, as plain data carried in the save's
+outbox row (docs/architecture.md §3, "The path of one action").
+
+A `Shown` is written from the table as it is saved (`Posts.shown`, called by the save
+itself): its version, the status card, the public events from where the round summary
+stood then, the public view the board is drawn from, and what the front end had been
+answered (its status message, phase thread and summary start) as the save read it. A
+front end delivers from it alone: it loads, locks and saves no table. Two deliveries that
+finish out of order are put right by the version: an older card is never shown over a
+newer one.
+
+Only what anyone who opens the table's channel sees: no private view, no Hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ..render.status import Field, StatusCard
+from ..render.summary import Line, Part, PartStart, parts
+
+__all__ = ["Board", "Shown", "SummaryLines", "summary_of"]
+
+
+@dataclass(slots=True)
+class SummaryLines:
+    """The public events from the `since`-th on, as they stood after the save."""
+
+    since: int
+    lines: list[Line] = field(default_factory=list)
+    round_event: str = ""  # the game's event kind that opens a round (render.summary.parts)
+
+    @property
+    def total(self) -> int:
+        return self.since + len(self.lines)
+
+    def from_(self, since: int) -> list[Line]:
+        """The lines from the `since`-th event on (all of them when `since` is earlier)."""
+        return self.lines[max(since - self.since, 0) :]
+
+
+@dataclass(slots=True)
+class Board:
+    """What the public board picture is drawn from: the game's public view as JSON
+    (`Game.view_dict`), and the seed and step that key it in the picture cache."""
+
+    game: str
+    seed: int
+    step: int
+    view: dict[str, Any]
+
+
+@dataclass(slots=True)
+class Shown:
+    channel_id: int
+    table_created: float  # which of the channel's tables (its next table is another)
+    version: int  # the table's version once saved: a front end shows the highest it has had
+    card: StatusCard
+    lobby: bool  # the table had not started (a summary kept now is the lobby's)
+    owing: list[str] = field(default_factory=list)  # the seats that owe a decision (the waiting line's)
+    # what the front end had been answered, as the save read it (front_rows.py)
+    status_message_id: int | None = None
+    thread_id: int | None = None
+    summary_start: dict[str, Any] | None = None  # posts.StoredSummary; None: none kept yet
+    summary: SummaryLines | None = None  # None: the game has not started
+    board: Board | None = None  # None: no picture (a game without one, or none drawn)
+
+    def body(self) -> dict[str, Any]:
+        """As an outbox row holds it (JSON)."""
+        body: dict[str, Any] = {
+            "table_created": self.table_created,
+            "version": self.version,
+            "card": asdict(self.card),
+            "lobby": self.lobby,
+            "owing": self.owing,
+            "status_message_id": self.status_message_id,
+            "thread_id": self.thread_id,
+            "summary_start": self.summary_start,
+        }
+        if self.summary is not None:
+            s = self.summary
+            body["summary"] = {"since": s.since, "lines": [[x.kind, x.text] for x in s.lines], "round_event": s.round_event}
+        if self.board is not None:
+            body["board"] = asdict(self.board)
+        return body
+
+    @classmethod
+    def from_body(cls, channel_id: int, body: dict[str, Any]) -> Shown:
+        card = dict(body["card"])
+        card["fields"] = [Field(**f) for f in card.get("fields", [])]
+        summary = body.get("summary")
+        board = body.get("board")
+        return cls(
+            channel_id=channel_id,
+            table_created=body["table_created"],
+            version=body["version"],
+            card=StatusCard(**card),
+            lobby=body.get("lobby", False),
+            owing=list(body.get("owing", [])),
+            status_message_id=body.get("status_message_id"),
+            thread_id=body.get("thread_id"),
+            summary_start=body.get("summary_start"),
+            summary=SummaryLines(
+                summary["since"], [Line(k, t) for k, t in summary["lines"]], summary.get("round_event", "")
+            )
+            if summary is not None
+            else None,
+            board=Board(**board) if board is not None else None,
+        )
+
+
+def summary_of(lines: SummaryLines, start: PartStart) -> list[Part]:
+    """The summary's parts from `start` (where the part the status message holds begins)
+    over the public events carried: as `Posts.round_summary` cuts the stored log."""
+    first = Part.resume(start)
+    since = min(first.since, lines.total)  # an undo may have taken events back
+    first.since = since
+    return parts(first, lines.from_(since), lines.round_event)

@@ -1,0 +1,178 @@
+"""Delivering an action reads only what its save stored (docs/architecture.md §3, "The
+path of one action"): the outbox carries what the status message shows (`Shown`,
+bot/service/shown.py), so the delivery loads, locks and saves no table; two deliveries
+that finish out of order show the newer status; a restarted bot says a stored row again
+from the row alone.
+"""
+
+from __future__ import annotations
+
+import random
+import traceback
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from bot.discord import create_bot
+from bot.discord.status_layout import status_layout
+from engine import games
+
+from .conftest import BotConfig
+from .reading import layout_texts, status_parts
+
+pytestmark = pytest.mark.simcord
+
+GAME = "crisis1914"
+PLAYERS = 2
+MAX_ACTIONS = 600  # a cap, not a target: a two-player game takes about 200
+
+
+@pytest.fixture
+def simcord_bot(service):
+    return create_bot(BotConfig(), service)  # the real registry (conftest narrows it to a test game)
+
+
+class TableReads:
+    """Counts the table loads, lock takes and table row reads while `counting`."""
+
+    def __init__(self, service: Any, store: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.counting = False
+        self.seen: Counter[str] = Counter()
+        access = service.access
+        for owner, name in ((access, "load"), (access, "lock"), (store, "get_table")):
+            self._wrap(owner, name, monkeypatch)
+
+    def _wrap(self, owner: Any, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+        real = getattr(owner, name)
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            if self.counting:
+                # a DM names its table's game (bot/discord/private.py reads it): counted apart
+                dm = any(f.name == "_where" and f.filename.endswith("private.py") for f in traceback.extract_stack())
+                self.seen[f"{name} for a DM's heading" if dm else name] += 1
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(owner, name, counted)
+
+    def watch(self, owner: Any, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+        """Count while `owner.name` (a coroutine function) runs."""
+        real = getattr(owner, name)
+
+        async def watched(*args: Any, **kwargs: Any) -> Any:
+            self.counting = True
+            try:
+                return await real(*args, **kwargs)
+            finally:
+                self.counting = False
+
+        monkeypatch.setattr(owner, name, watched)
+
+    async def during(self, work: Any) -> Counter[str]:
+        before = Counter(self.seen)
+        self.counting = True
+        try:
+            await work
+        finally:
+            self.counting = False
+        return self.seen - before
+
+
+async def _started(env: Any, service: Any, game: str = GAME) -> tuple[Any, list[Any]]:
+    guild = env.create_guild()
+    channel = guild.create_text_channel("table")
+    players = [guild.add_member(env.create_user(f"p{i}")) for i in range(PLAYERS)]
+    await players[0].slash(channel, "game new", game=game)
+    for player in players[1:]:
+        await player.slash(channel, "game join")
+    with env.time_context():
+        await env.bot.delivery.deliver(await service.lobby.start(channel.id, players[0].id, seed=7))
+    return channel, players
+
+
+async def _next_action(service: Any, store: Any, channel_id: int, rng: random.Random) -> tuple[int, Any]:
+    """The member who owes the next decision and a legal action of theirs."""
+    game = games.get(GAME)
+    state = game.load_state((await store.get_table(channel_id)).state)
+    seat = game.prompts(state)[0].seat
+    users = {s.seat: s.user_id for s in (await service.table_info(channel_id)).seats}
+    return users[seat], game.bot_action(state, seat, rng)
+
+
+@pytest.mark.parametrize("draw_pictures", [False])  # loads are counted: pictures only slow it
+async def test_a_whole_game_is_delivered_without_loading_or_locking_the_table(env, store, service, monkeypatch, capsys):
+    reads = TableReads(service, store, monkeypatch)
+    channel, _ = await _started(env, service)
+    rng, turns, delivered = random.Random(7), 0, Counter[str]()
+    final = Counter[str]()
+    while turns < MAX_ACTIONS and (await store.get_table(channel.id)).status == "running":
+        user, action = await _next_action(service, store, channel.id, rng)
+        outbox = await service.act(channel.id, user, action)
+        with env.time_context():
+            env.bot.delivery.seen(channel.id, user)
+            counted = await reads.during(env.bot.delivery.deliver(outbox, caller_id=user))
+        if any(p.kind == "standings" for p in outbox.posts):
+            final += counted  # the final board and chart are replayed from the stored record
+        else:
+            delivered += counted
+        turns += 1
+    with capsys.disabled():
+        print(f"\n{GAME}: {turns} actions delivered; table reads while delivering: {dict(delivered)}, "
+              f"the last one's (the standings): {dict(final)}")
+    assert (await store.get_table(channel.id)).status == "finished"
+    # no load, no lock, no table row read for the status, the summary, the threads
+    assert +Counter({k: n for k, n in delivered.items() if "DM" not in k}) == Counter()
+    (status,) = [m for m in channel.history() if status_parts(m)[0]][-1:]
+    assert "The game is over" in status_parts(status)[0]
+
+
+async def test_two_deliveries_finishing_out_of_order_show_the_newer_status(env, store, service):
+    channel, _ = await _started(env, service)
+    rng = random.Random(3)
+    played = []  # (the member, the outbox of their action), none of them delivered yet
+    while len(played) < 2 or _card_text(channel.id, played[-1][1].shown.card) == _card_text(
+        channel.id, played[0][1].shown.card
+    ):
+        user, action = await _next_action(service, store, channel.id, rng)
+        played.append((user, await service.act(channel.id, user, action)))
+    (user, older), (user2, newer) = played[0], played[-1]
+    assert newer.shown.version > older.shown.version
+    with env.time_context():
+        await env.bot.delivery.deliver(newer, caller_id=user2)
+        await env.bot.delivery.deliver(older, caller_id=user)
+    status = env.bot.delivery._status_ids[channel.id]
+    message = next(m for m in channel.history() if m.id == status)
+    card_text, summary = status_parts(message)
+    assert card_text == _card_text(channel.id, await service.posts.status_card(channel.id))
+    assert card_text != _card_text(channel.id, older.shown.card)
+    # and the summary holds every action's public events, the older one's too
+    said = [p.text for _, o in played for p in o.posts if p.to == "channel" and p.kind == "event"]
+    assert said and all(text in summary for text in said)
+
+
+def _card_text(channel_id: int, card: Any) -> str:
+    """A status card as the status message shows it, above its summary."""
+    return "\n".join(layout_texts(status_layout(channel_id, card).to_components()))
+
+
+async def test_a_restarted_bot_says_a_stored_row_again_without_reading_the_table(env, store, service, monkeypatch):
+    reads = TableReads(service, store, monkeypatch)
+    channel, _ = await _started(env, service)
+    user, action = await _next_action(service, store, channel.id, random.Random(5))
+    await service.act(channel.id, user, action)  # saved with its outbox row; the bot dies before saying it
+    assert (await service.deliveries.waiting())[0] == 1
+    delivery = env.bot.delivery
+    for memory in (delivery._status_ids, delivery._shown, delivery._pictured, delivery._fronts):
+        memory.clear()
+    service.access.cache.clear()  # a new process: nothing loaded
+    delivery.pending._started = False  # its first look takes every row left waiting
+    # the rows claimed and said (the turn notices held for their grace are restored apart)
+    reads.watch(service.deliveries, "due", monkeypatch)
+    reads.watch(delivery, "deliver_now", monkeypatch)
+    with env.time_context():
+        await delivery.pending.run_due()
+    assert reads.seen == Counter()
+    assert (await service.deliveries.waiting())[0] == 0
+    latest = await service.posts.status_card(channel.id)
+    status = [m for m in channel.history() if status_parts(m)[0]][-1]
+    assert latest.description.splitlines()[0] in status_parts(status)[0]
