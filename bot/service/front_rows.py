@@ -16,6 +16,7 @@ way, one row per member per table, so a restarted bot still edits or replaces it
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +38,8 @@ class FrontRows:
         self.access = access
         self.store = access.store
         self._locks = KeyedLocks()  # a channel's keeps, one at a time (each reads, then writes)
+        # told the channel whose row a keep is changing (Posts forgets what it read of it)
+        self.changing: Callable[[int], None] = lambda channel_id: None
 
     async def of(self, t: LoadedTable) -> FrontRow:
         """What the front end was answered for table `t`: its row, else what the table row
@@ -59,6 +62,7 @@ class FrontRows:
             # a row written whole where there was none; where another process wrote one
             # meanwhile, or there is one, only what changed (what that process kept stays)
             old = stored if stored is not None else FrontRow(t.row.channel_id, t.row.created_at)
+            self.changing(new.channel_id)
             await self.store.put_front(new, tuple(c for c in KEPT if getattr(new, c) != getattr(old, c)))
 
     async def keep_shown(self, shown: Shown, **changes: Any) -> None:
@@ -73,6 +77,7 @@ class FrontRows:
             if stored is not None and new == stored:
                 return
             old = stored if stored is not None else FrontRow(shown.channel_id, shown.table_created)
+            self.changing(new.channel_id)
             await self.store.put_front(new, tuple(c for c in KEPT if getattr(new, c) != getattr(old, c)))
 
     async def kept(self, shown: Shown) -> FrontRow:

@@ -11,6 +11,7 @@ the game's start sets it in the table's meta). It reads a `LoadedTable` and appe
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
@@ -71,7 +72,17 @@ class Posts:
         self.notifications = notifications
         self.clock = clock
         self.front = FrontRows(access)  # the status message, the thread, where the summary starts
+        # What each channel's last save wrote (`shown`), by table and version: the next save
+        # of that table adds its own events to its summary lines and takes the front end's
+        # row as it read it, rather than reading the event log and the row again, three
+        # queries inside the table's lock. A keep of the row here forgets it; the row is
+        # kept by the process that delivers the table's posts, its owner (§5).
+        self._last: OrderedDict[int, Shown] = OrderedDict()
+        self.front.changing = self._forget_shown
         self.boards = True  # False: a `Shown` carries no board to draw (TableService.draw_pictures)
+
+    def _forget_shown(self, channel_id: int) -> None:
+        self._last.pop(channel_id, None)
 
     # -- text ------------------------------------------------------------------------------
     def status(self, t: LoadedTable, result: bool = False) -> str:
@@ -129,9 +140,10 @@ class Posts:
         line = waiting_line(owing, everyone=len([s for s in t.seats if s.seat]), due=due)
         return line if bold else line.replace("**Waiting for**", "Waiting for", 1)
 
-    def card(self, t: LoadedTable) -> StatusCard:
+    def card(self, t: LoadedTable, view: Any = None) -> StatusCard:
         """The public status laid out for a phone (`render.status`): the waiting line first,
-        the game's layout with each nation's player named, within 1,000 characters."""
+        the game's layout with each nation's player named, within 1,000 characters. `view`:
+        the table's public view, where the caller has it already."""
         g = t.game
         if t.state is None:
             seated = lobby_seats(t)
@@ -161,7 +173,7 @@ class Posts:
         if empty:
             bottom.append("Seats to fill: " + ", ".join(t.label(s) for s in empty))
         players = {s.seat: escape(s.name) + (" (automatic)" if s.automatic else "") for s in t.seats if s.seat}
-        layout: Layout = g.layout(g.view(t.state, None))
+        layout: Layout = g.layout(g.view(t.state, None) if view is None else view)
         return card_of(layout, top, players, bottom)
 
     async def status_card(self, channel_id: int) -> StatusCard:
@@ -198,29 +210,46 @@ class Posts:
         (`TableAccess.save`), so the outbox row it stores holds it; reads the event log and
         the front end's row, never the table."""
         g = t.game
-        front = await self.front.of(t)
+        last = self._last.get(t.row.channel_id)
+        if last is not None and (
+            (last.table_created, last.version) != (t.row.created_at, t.row.version - 1)
+            or last.lobby != (t.row.status == "lobby")  # the start sets where its summary begins
+        ):
+            last = None  # not the version this save follows: read again
+        front = await self.front.of(t) if last is None else last.front()
+        view = None if t.state is None else g.view(t.state, None)  # the public view only
         shown = Shown(
             channel_id=t.row.channel_id,
             table_created=t.row.created_at,
             version=t.row.version,
-            card=self.card(t),
+            card=self.card(t, view),
             lobby=t.row.status == "lobby",
             owing=[p.seat for p in t.prompts] if t.row.status == "running" else [],
             status_message_id=front.status_message_id,
             thread_id=front.thread_id,
             summary_start=front.summary,
         )
-        if t.state is None:
-            return shown
-        shown.summary = await self._summary_lines(t, front.summary, events, truncate_from)
+        if t.state is not None:
+            before = last.summary if last is not None and truncate_from is None else None
+            shown.summary = await self._summary_lines(t, front.summary, events, truncate_from, before)
+            self._board(t, view, shown)
+        self._last[t.row.channel_id] = shown
+        self._last.move_to_end(t.row.channel_id)
+        while len(self._last) > self.access.cache_size:
+            self._last.popitem(last=False)
+        return shown
+
+    def _board(self, t: LoadedTable, view: Any, shown: Shown) -> None:
+        """The public view the board is drawn from, for a game with pictures."""
+        g = t.game
+        assert t.state is not None
         if self.boards and has_pictures(g.id):
             try:
-                view = g.view_dict(g.view(t.state, None))  # the public view only
+                drawn = g.view_dict(view)
             except Exception:  # the status goes without its picture rather than not at all
                 log.warning("could not write the board of table %s", t.row.channel_id, exc_info=True)
             else:
-                shown.board = Board(g.id, t.state.seed, t.state.step, view)
-        return shown
+                shown.board = Board(g.id, t.state.seed, t.state.step, drawn)
 
     async def shown_now(self, channel_id: int) -> Shown | None:
         """What the front end shows of the table as stored now (None: no table), for an
@@ -233,12 +262,40 @@ class Posts:
         return await self.shown(t)
 
     async def _summary_lines(
-        self, t: LoadedTable, start: dict[str, Any] | None, events: Sequence[EventRow], truncate_from: int | None
+        self,
+        t: LoadedTable,
+        start: dict[str, Any] | None,
+        events: Sequence[EventRow],
+        truncate_from: int | None,
+        before: SummaryLines | None = None,
     ) -> SummaryLines:
         """The public events from where the summary `start`s, once `events` are saved; from
         the last of them on when no summary was kept yet (`round_summary` starts it there)."""
-        channel_id, round_event = t.row.channel_id, t.game.round_event
         added = [Line(e.kind, e.text) for e in events if e.audience is None]
+        lines = self._summary_after(before, start, added, t.game.round_event)
+        return await self._summary_read(t, start, added, truncate_from) if lines is None else lines
+
+    @staticmethod
+    def _summary_after(
+        before: SummaryLines | None, start: dict[str, Any] | None, added: list[Line], round_event: str
+    ) -> SummaryLines | None:
+        """The summary lines once `added` follow `before` (the previous version's), where
+        they hold every line from `start` on; None where the log must be read."""
+        if before is None:
+            return None
+        total = before.total + len(added)
+        if start is None:
+            return SummaryLines(total, [], round_event)
+        since = min(Part.resume(start).since, total)  # type: ignore[arg-type]
+        if since < before.since:
+            return None
+        return SummaryLines(since, [*before.from_(since), *added][max(since - before.total, 0) :], round_event)
+
+    async def _summary_read(
+        self, t: LoadedTable, start: dict[str, Any] | None, added: list[Line], truncate_from: int | None
+    ) -> SummaryLines:
+        """`_summary_lines` from the event log."""
+        channel_id, round_event = t.row.channel_id, t.game.round_event
         total = await self.store.count_events(channel_id)
         if truncate_from is not None:  # an undo: the events it takes back are not counted
             rows = await self.store.get_events(channel_id, limit=total) if total else []

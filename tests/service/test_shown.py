@@ -58,3 +58,37 @@ async def test_a_change_saved_without_an_outbox_is_shown_from_the_table(service,
     assert out.shown is not None and out.shown.lobby
     assert out.shown.version == (await service.load(CHANNEL)).row.version
     assert out.shown.card == await service.posts.status_card(CHANNEL)
+
+
+async def test_what_each_save_shows_follows_the_last_one_as_the_log_would_give_it(service, store):
+    """A save starts from what the save before it wrote (its summary lines, the front
+    end's row as read) rather than reading the log again: over a whole game, with the
+    summary moved to a new message now and then as a delivery does, every save's summary
+    is the one the stored log gives."""
+    await _started(service)
+    game = games.get(GAME)
+    rng = random.Random(5)
+    moved = actions = 0
+    counted, count = 0, store.count_events
+
+    async def counting(*args, **kwargs):
+        nonlocal counted
+        counted += 1
+        return await count(*args, **kwargs)
+
+    while (t := await service.load(CHANNEL)).row.status == "running":
+        seat = t.prompts[0].seat
+        store.count_events = counting
+        out = await service.act(CHANNEL, t.holder(seat).user_id, game.bot_action(t.state, seat, rng))
+        store.count_events = count  # the log read below, as a check, is not the save's
+        actions += 1
+        summary = await service.posts.round_summary(CHANNEL)
+        assert out.shown is not None and out.shown.summary is not None
+        assert [p.text() for p in summary_of(out.shown.summary, out.shown.summary_start)] == [
+            p.text() for p in summary.parts
+        ]
+        if t.state.step % 7 == 0:  # a delivery keeps a new status message holding the last part
+            moved += 1
+            await service.posts.summary_moved(CHANNEL, 1000 + moved, summary.parts[-1])
+    assert moved > 5
+    assert counted <= moved + 1, (counted, actions)  # the log read only after a keep, not per save
