@@ -448,14 +448,13 @@ class TableService:
         t = r.table
         if t.state is None or not self.draw_pictures:
             return None
-        if r.behind is not None:
-            state = await self.gallery.state_at(r)
-            # -1: a replayed state's version (no row's `hash` is -1: Python keeps it for errors)
-            return None if state is None else await self.pictures.board(channel_id, -1, t.game, state)
+        state = t.state if r.behind is None else await self.gallery.state_at(r)  # a spectator's: rounds behind
+        if state is None:
+            return None
         # drawn from the public view and kept by it, as the status message's is (shown.py): one
-        # state is drawn once, for the status message and /game status alike
+        # state is drawn once, for the status message, /game status and a spectator alike
         g = t.game
-        return await self.pictures.board_of_view(channel_id, g, t.state.seed, t.state.step, g.view_dict(g.view(t.state, None)))
+        return await self.pictures.board_of_view(channel_id, g, state.seed, state.step, g.view_dict(g.view(state, None)))
 
     async def final_pictures(self, channel_id: int) -> list[Picture]:
         """A finished game's final board and the chart of the scores over the game (every

@@ -1,5 +1,5 @@
-"""Board pictures kept by table and state version, so one state is never drawn twice
-(docs/architecture.md §6).
+"""Board pictures kept by table and what they show (the board by its public view, a seat's
+own picture by state version), so one state is never drawn twice (docs/architecture.md §6).
 
 A status message is edited after every action, and the same table's picture is asked for
 again by a second delivery, `/game status` or the console; the drawing (tens of ms) runs
@@ -28,28 +28,8 @@ class PictureCache:
         self.size = size
         self.drawn = 0  # pictures actually drawn, for tests and the benchmark
         # one picture by board or private key; the final board and chart as a pair, under
-        # a key ending in "final" (where the others end in a version or a seat)
+        # a key ending in "final" (where the others end in a view's digest or a seat)
         self._pictures: OrderedDict[Hashable, Picture | tuple[Picture, Picture]] = OrderedDict()
-
-    async def board(self, channel_id: int, version: int, game: Game, state: GameState) -> Picture | None:
-        """The public board of a table's state; None for a game that has no picture.
-
-        The key holds the table's seed and step beside its version, so a new game opened
-        later in the same channel can never be shown the old one's picture."""
-        if not has_pictures(game.id):
-            return None
-        key = (channel_id, game.id, state.seed, state.step, version)
-        picture = cast("Picture | None", self._pictures.get(key))  # a board key: one picture
-        if picture is None:
-            view: dict[str, Any] = game.view(state, None)  # the public view only
-            picture = await asyncio.to_thread(draw, game.id, view)
-            self.drawn += 1
-            self._pictures[key] = picture
-            if len(self._pictures) > self.size:
-                self._pictures.popitem(last=False)
-        else:
-            self._pictures.move_to_end(key)
-        return picture
 
     async def board_of_view(
         self, channel_id: int, game: Game, seed: int, step: int, view: dict[str, Any]
