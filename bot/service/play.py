@@ -64,9 +64,11 @@ class Play:
         # tables whose automatic moves another process's saves cut short (`autoplay`)
         self.unsettled: set[int] = set()
 
-    def acting_seat(self, t: LoadedTable, user_id: int) -> str:
-        """The caller's seat, if they may act now; else the refusal a player understands."""
-        me = t.seat_of(user_id)
+    @staticmethod
+    def acting_seat(t: LoadedTable, me: SeatRow | None) -> str:
+        """The seat of the caller whose seat row is `me` (None: not seated), if they may act
+        now; else the refusal a player understands. The one check of the turn on the way
+        down (the engine's `step` keeps its own guard, for any caller)."""
         if t.row.status == "lobby":
             if me is None:
                 raise TableError(NOT_SEATED)

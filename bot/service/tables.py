@@ -251,7 +251,7 @@ class TableService:
     # -- play ------------------------------------------------------------------------------
     async def act(self, channel_id: int, user_id: int, action: Any) -> Outbox:
         async def run(t: LoadedTable) -> Outbox:
-            seat = self.play.acting_seat(t, user_id)
+            seat = self.play.acting_seat(t, t.seat_of(user_id))
             return await self.play.apply(t, seat, user_id, action)
 
         return await self.access.with_table(channel_id, run)
@@ -347,13 +347,15 @@ class TableService:
                 raise TableError(NOT_SEATED)
             if t.state is None or (t.state.step != step and key is None):
                 raise ChoiceExpired(CHOICE_EXPIRED)
-            if t.state.step != step and (
-                t.row.status != "running" or not any(p.seat == me.seat for p in t.prompts)
-            ):
-                raise ChoiceExpired(CHOICE_EXPIRED)
-            seat = self.play.acting_seat(t, user_id)
+            moved_on = t.state.step != step
+            try:
+                seat = self.play.acting_seat(t, me)
+            except TableError:
+                if moved_on:  # the table moved on and the caller owes nothing now: expired
+                    raise ChoiceExpired(CHOICE_EXPIRED) from None
+                raise
             legal = t.game.legal_actions(t.state, seat)
-            if t.state.step != step:
+            if moved_on:
                 index_now = next((i for i, x in enumerate(legal) if self._choice_key(t, seat, x) == key), None)
                 if index_now is None:
                     raise ChoiceExpired(CHOICE_EXPIRED)
@@ -389,7 +391,7 @@ class TableService:
                 raise TableError(str(exc)) from None
             if action is None:  # a query: show the caller their own view, change nothing
                 return Outbox(channel_id=channel_id, reply=self.posts.private_text(t, mine))
-            seat = self.play.acting_seat(t, user_id)
+            seat = self.play.acting_seat(t, me)
             return await self.play.apply(t, seat, user_id, action)
 
         return await self.access.with_table(channel_id, run)
