@@ -88,6 +88,9 @@ class PrivateLines:
         self.clock = clock  # the deadline ticker's: a turn notice's grace runs on it
         self.channel_of = channel_of  # a table's channel, by id (None: gone)
         self._closed: set[int] = set()  # users whose DMs are closed (mirrors the database)
+        # each channel's game, as the last outbox said it (`Shown.game`): a DM names it
+        # without reading the table
+        self._games: dict[int, str] = {}
         # Turn notices not yet sent, by (table channel, user), mirrored in the database
         self._notices: dict[tuple[int, int], _Notice] = {}
         self._forgetting: set[asyncio.Future[None]] = set()  # notices being dropped from the store
@@ -113,6 +116,8 @@ class PrivateLines:
     async def say(self, channel: Any, outbox: Outbox, caller_id: int | None) -> None:
         """Every private line not already in the caller's reply: turn notices after the
         grace, anything else (private events, reminders) now, one DM per player."""
+        if outbox.shown is not None and outbox.shown.game:
+            self._games[channel.id] = outbox.shown.game
         by_user: dict[int, list[Post]] = defaultdict(list)
         for post in outbox.posts:
             if post.to != "seat" or post.user_id is None or post.user_id == caller_id:
@@ -421,8 +426,12 @@ class PrivateLines:
         Vienna Club: open the table"."""
         title = None
         try:
-            info = await self.service.table_info(channel.id)
-            title = games.get(info.game).title if info is not None else None
+            game = self._games.get(channel.id)
+            if game is None:  # no outbox of this table said it yet (a restart, a spectator's DM)
+                info = await self.service.table_info(channel.id)
+                if info is not None:
+                    game = self._games[channel.id] = info.game
+            title = games.get(game).title if game is not None else None
         except Exception:  # the table is gone or unknown: the channel alone names it
             log.info("could not name the game of table %s", channel.id, exc_info=True)
         guild = getattr(getattr(channel, "guild", None), "name", None)

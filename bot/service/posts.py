@@ -224,6 +224,7 @@ class Posts:
             version=t.row.version,
             card=self.card(t, view),
             lobby=t.row.status == "lobby",
+            game=g.id,
             owing=[p.seat for p in t.prompts] if t.row.status == "running" else [],
             status_message_id=front.status_message_id,
             thread_id=front.thread_id,

@@ -59,6 +59,7 @@ class Shown:
     version: int  # the table's version once saved: a front end shows the highest it has had
     card: StatusCard
     lobby: bool  # the table had not started (a summary kept now is the lobby's)
+    game: str = ""  # the game's id: a DM about the table names its game from it
     owing: list[str] = field(default_factory=list)  # the seats that owe a decision (the waiting line's)
     # what the front end had been answered, as the save read it (front_rows.py)
     status_message_id: int | None = None
@@ -78,6 +79,7 @@ class Shown:
             "version": self.version,
             "card": _card_body(self.card),
             "lobby": self.lobby,
+            "game": self.game,
             "owing": self.owing,
             "status_message_id": self.status_message_id,
             "thread_id": self.thread_id,
@@ -103,6 +105,7 @@ class Shown:
             version=body["version"],
             card=StatusCard(**card),
             lobby=body.get("lobby", False),
+            game=body.get("game", ""),
             owing=list(body.get("owing", [])),
             status_message_id=body.get("status_message_id"),
             thread_id=body.get("thread_id"),
