@@ -39,6 +39,7 @@ from typing import Any, cast
 
 import discord
 
+from bot.service.menus import CallerMenu
 from bot.service.tables import CHOICE_EXPIRED, ChoiceExpired, TableService, TurnChoice
 
 from .host import host
@@ -611,19 +612,25 @@ def branch_view(channel_id: int, step: int, path: str, branch: Branch) -> discor
 
 
 async def own_choices(
-    service: TableService, channel_id: int, user_id: int, spare_rows: int = 0
+    service: TableService, channel_id: int, user_id: int, spare_rows: int = 0, menu: CallerMenu | None = None
 ) -> discord.ui.View | None:
     """The member's current turn buttons, or None (no seat, nothing owed, or no list),
-    leaving `spare_rows` of the message's rows free (`/game me`'s Full status)."""
-    try:
-        step, choices = await service.turn_menu(channel_id, user_id)
-    except Exception:  # a refusal (not seated) or a gone table: no buttons, never an error
-        return None
+    leaving `spare_rows` of the message's rows free (`/game me`'s Full status). `menu`: what
+    their action's outbox says they may do next (read in the action's lock); without it,
+    the table is read."""
+    if menu is not None:
+        step, choices, sheets_now = menu.step, menu.choices, menu.sheets
+    else:
+        try:
+            step, choices = await service.turn_menu(channel_id, user_id)
+        except Exception:  # a refusal (not seated) or a gone table: no buttons, never an error
+            return None
+        sheets_now = None
     if len(choices) <= MAX_BUTTONS:  # the sheet buttons share the turn buttons' rows
-        return await add_sheet_buttons(service, channel_id, user_id, choices_view(channel_id, step, choices))
+        return await add_sheet_buttons(service, channel_id, user_id, choices_view(channel_id, step, choices), sheets_now)
     # Origins' Phase 4: a "Write Germany's sheet" button per country beside the hand-in,
     # in rows of their own below the menus
-    sheets = await add_sheet_buttons(service, channel_id, user_id, discord.ui.View(timeout=None))
+    sheets = await add_sheet_buttons(service, channel_id, user_id, discord.ui.View(timeout=None), sheets_now)
     extra = list(sheets.children) if sheets is not None else []
     taken = -(-len(extra) // MAX_BUTTONS)  # rows of five buttons
     view = choices_view(channel_id, step, choices, MAX_ROWS - spare_rows - taken)

@@ -41,6 +41,7 @@ from bot.render.status import StatusCard
 from bot.render.summary import Part
 from bot.render.text import split_message
 from bot.service.bounded import KeyedLocks
+from bot.service.menus import CallerMenu
 from bot.service.outbox import Outbox, Post
 from bot.service.posts import Summary
 from bot.service.shown import Shown, summary_of
@@ -113,12 +114,13 @@ class Delivery:
         return "\n".join(parts) or "Done."
 
     async def turn_buttons(
-        self, channel_id: int, user_id: int, *, full_status: bool = False
+        self, channel_id: int, user_id: int, *, full_status: bool = False, menu: CallerMenu | None = None
     ) -> discord.ui.View | None:
         """The member's current turn buttons at the table, for their ephemeral answer or DM;
         with `full_status`, the Full status button after them (their own view, `/game me`,
-        leaves the public status behind it)."""
-        view = await own_choices(self.service, channel_id, user_id, spare_rows=1 if full_status else 0)
+        leaves the public status behind it). `menu`: what their action's outbox says they
+        may do next; without it, the table is read."""
+        view = await own_choices(self.service, channel_id, user_id, spare_rows=1 if full_status else 0, menu=menu)
         if not full_status:
             return view
         view = view if view is not None else discord.ui.View(timeout=None)

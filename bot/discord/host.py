@@ -15,6 +15,7 @@ from typing import Protocol, cast
 import discord
 from discord.abc import GuildChannel, PrivateChannel
 
+from bot.service.menus import CallerMenu
 from bot.service.outbox import Outbox
 from bot.service.tables import TableService
 
@@ -30,9 +31,10 @@ class Deliverer(Protocol):
         ...
 
     async def turn_buttons(
-        self, channel_id: int, user_id: int, *, full_status: bool = False
+        self, channel_id: int, user_id: int, *, full_status: bool = False, menu: CallerMenu | None = None
     ) -> discord.ui.View | None:
-        """The member's current turn buttons at the table (and the Full status button), or None."""
+        """The member's current turn buttons at the table (and the Full status button), or None;
+        from `menu` (an action's outbox) where it is given."""
         ...
 
     async def deliver(

@@ -171,7 +171,7 @@ async def answer_outbox(
         return None
     bot = host(interaction)
     bot.delivery.seen(outbox.channel_id, interaction.user.id)
-    view = await bot.delivery.turn_buttons(outbox.channel_id, interaction.user.id)
+    view = await bot.delivery.turn_buttons(outbox.channel_id, interaction.user.id, menu=outbox.caller_menu)
     await say(interaction, bot.delivery.private_reply(outbox, interaction.user.id), view=view)
     try:
         await bot.delivery.deliver(outbox, caller_id=interaction.user.id, new_status=new_status)

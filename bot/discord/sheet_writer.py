@@ -120,16 +120,22 @@ def writer_view(channel_id: int, sheet: SheetNow, embassy: str | None = None) ->
 
 
 async def add_sheet_buttons(
-    service: TableService, channel_id: int, user_id: int, view: discord.ui.View | None
+    service: TableService,
+    channel_id: int,
+    user_id: int,
+    view: discord.ui.View | None,
+    sheets: list[SheetNow] | None = None,
 ) -> discord.ui.View | None:
     """The turn buttons `view` with one "Write Germany's sheet" button per country whose
-    sheet the member may still write (none outside Origins' Phase 4)."""
+    sheet the member may still write (none outside Origins' Phase 4); `sheets`: those
+    sheets where the caller has them, else they are read."""
     if view is None:
         return None
-    try:
-        sheets = await service.own_sheets(channel_id, user_id)
-    except Exception:  # a refusal or a gone table: the turn buttons alone, never an error
-        return view
+    if sheets is None:
+        try:
+            sheets = await service.own_sheets(channel_id, user_id)
+        except Exception:  # a refusal or a gone table: the turn buttons alone, never an error
+            return view
     for sheet in sheets:
         view.add_item(WriteSheet(channel_id, sheet.country, f"Write {sheet.name}'s sheet"))
     return view

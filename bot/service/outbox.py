@@ -86,6 +86,9 @@ class Outbox:
     kept_flags: dict[str, Any] | None = field(default=None, repr=False)  # the flags as last kept
     kept_status: bool = field(default=False, repr=False)  # a kept row says the status changed
     kept_shown: bool = field(default=False, repr=False)  # a kept row holds `shown`
+    # What the member who acted may do next (menus.CallerMenu), for their own answer only:
+    # never stored (an answer is given at once or not at all).
+    caller_menu: Any = field(default=None, repr=False)
 
     def __init__(
         self,
@@ -110,6 +113,7 @@ class Outbox:
         self.kept_status = False
         self.shown = None
         self.kept_shown = False
+        self.caller_menu = None
 
     @property
     def status(self) -> str | None:

@@ -29,19 +29,15 @@ The parts talk through public methods only; none of them holds a table of its ow
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import Any, cast
+from dataclasses import replace
+from typing import Any
 
 from engine import games
 from engine.core import Choice, GameError, IllegalAction, did_you_mean, rng_for
-from engine.origins import content as origins_content
-from engine.origins import placement as origins_placement
-from engine.origins.state import OriginsState
 
 from ..render import button_labels, escape
 from ..render.pictures import Picture
@@ -65,6 +61,7 @@ from .limits import CACHE_SIZE, RULES_NAMES_CHARS
 from .live_sessions import LiveSessions
 from .loaded import LoadedTable, TableAccess, dealt_seat, started_state
 from .lobby import Lobby
+from .menus import CallerMenu, SheetNow, TurnChoice, choice_key, menu_of, sheets_of, turn_choices
 from .notify import Notifications
 from .outbox import Outbox, Post
 from .play import Play
@@ -75,7 +72,7 @@ from .reviews import Reviews
 from .settings import Settings
 from .table_info import SeatInfo, TableInfo
 
-__all__ = ["TableError", "Settings", "SeatInfo", "TableInfo", "TableService"]
+__all__ = ["TableError", "Settings", "SeatInfo", "TableInfo", "TableService", "SheetNow", "TurnChoice", "turn_choices"]
 
 # Members whose notification preferences are kept in memory; the seats of every table in
 # use are among the most recent, and the rest are read again when their table loads.
@@ -98,60 +95,6 @@ CHOICE_EXPIRED = "That choice has expired; here are your current options."
 
 class ChoiceExpired(TableError):
     """A turn button pressed after the table moved on: the front end offers fresh ones."""
-
-
-@dataclass(frozen=True)
-class TurnChoice:
-    """One legal action as turn buttons and menus show it: its index in `legal_actions`,
-    its label (`render.button_labels`), its key (`TableService.choices`), its group
-    (`Game.action_group`) and the line under it in a menu (`Game.action_detail`)."""
-
-    index: int
-    label: str
-    key: str
-    group: str = ""
-    detail: str = ""
-    full: str = ""  # the engine's whole label, for a menu's 100 characters
-
-
-def turn_choices(game: Any, state: Any, seat: str, phase: str) -> list[TurnChoice]:
-    """`seat`'s legal actions in the decision `phase` it owes, listed for its turn buttons."""
-    legal = game.legal_actions(state, seat)
-    full = [game.action_label(state, seat, x) for x in legal]
-    return [
-        TurnChoice(
-            i,
-            label,
-            choice_key(game, phase, x),
-            game.action_group(state, seat, x),
-            game.action_detail(state, seat, x),
-            whole,
-        )
-        for i, (label, whole, x) in enumerate(zip(button_labels(full), full, legal, strict=True))
-    ]
-
-
-@dataclass(frozen=True)
-class SheetNow:
-    """One country's secret placement sheet as its own player writes it (Origins' Phase 4):
-    its code and name, the new PFs written per embassy, the PFs still free to write, the
-    cap per embassy this turn, the embassies (code -> name) where it may place, its own PFs
-    written for elimination, and the most it may eliminate where it has PFs."""
-
-    country: str
-    name: str
-    written: dict[str, int]
-    left: int
-    cap: int
-    embassies: dict[str, str]
-    removed: dict[str, int]
-    removable: dict[str, int]
-
-
-def choice_key(game: Any, phase: str, action: Any) -> str:
-    """A short name for one choice in the decision of `phase` (`TableService._choice_key`)."""
-    body = phase.encode() + b"|" + game.Action.dump_json(action)
-    return hashlib.blake2b(body, digest_size=5).hexdigest()
 
 
 class TableService:
@@ -252,7 +195,7 @@ class TableService:
     async def act(self, channel_id: int, user_id: int, action: Any) -> Outbox:
         async def run(t: LoadedTable) -> Outbox:
             seat = self.play.acting_seat(t, t.seat_of(user_id))
-            return await self.play.apply(t, seat, user_id, action)
+            return self._answered(channel_id, user_id, await self.play.apply(t, seat, user_id, action))
 
         return await self.access.with_table(channel_id, run)
 
@@ -303,35 +246,25 @@ class TableService:
             me = t.seat_of(user_id)
             if me is None:
                 raise TableError(NOT_SEATED)
-            step = t.state.step if t.state is not None else 0
-            prompt = next((p for p in t.prompts if me.seat is not None and p.seat == me.seat), None)
-            if t.state is None or me.seat is None or t.row.status != "running" or prompt is None:
-                return step, []
-            return step, turn_choices(t.game, t.state, me.seat, prompt.phase)
+            return menu_of(t, me)
 
     async def own_sheets(self, channel_id: int, user_id: int) -> list[SheetNow]:
         """The caller's own Origins sheets while they may still write them (Phase 4, not
         handed in), for the sheet writer's selects; [] otherwise. Their own seat only."""
         async with self.access.lock(channel_id):
             t = (await self.gallery.read(channel_id, user_id)).table
-            me = t.seat_of(user_id)
-            if me is None or me.seat is None or t.state is None or t.row.status != "running":
-                return []
-            state = cast(OriginsState, t.state) if t.game.id == "origins" else None
-            if state is None or state.phase != "placement" or me.seat in state.submitted:
-                return []
-            names, out = origins_content.names(), []
-            for c in state.countries_of(me.seat):
-                draft = state.drafts.get(c)
-                written = {e: n for e, n in (draft.place.items() if draft else ()) if n and e != c}
-                home = state.at(c, c) - (draft.remove.get(c, 0) if draft else 0)
-                left = state.unplaced.get(c, 0) + home - sum(written.values())
-                where = {e: n for e, n in names.items() if e != c}
-                removed = {e: n for e, n in (draft.remove.items() if draft else ()) if n}
-                most = {e: min(origins_placement.ELIMINATE_CAP, state.at(e, c)) for e in names if state.at(e, c)}
-                cap = origins_placement.cap(state)
-                out.append(SheetNow(c, names[c], written, left, cap, where, removed, most))
-            return out
+            return sheets_of(t, t.seat_of(user_id))
+
+    def _answered(self, channel_id: int, user_id: int, out: Outbox) -> Outbox:
+        """`out` with the caller's next turn buttons and sheets (`CallerMenu`), from the table
+        as their action left it, read in the action's own lock: the answer shows them with
+        no second read of the table."""
+        t = self.access.cache.get(channel_id)
+        me = t.seat_of(user_id) if t is not None else None
+        if t is not None and me is not None:
+            step, choices = menu_of(t, me)
+            out.caller_menu = CallerMenu(step, choices, sheets_of(t, me))
+        return out
 
     async def act_choice(
         self, channel_id: int, user_id: int, step: int, index: int, key: str | None = None
@@ -359,10 +292,10 @@ class TableService:
                 index_now = next((i for i, x in enumerate(legal) if self._choice_key(t, seat, x) == key), None)
                 if index_now is None:
                     raise ChoiceExpired(CHOICE_EXPIRED)
-                return await self.play.apply(t, seat, user_id, legal[index_now])
+                return self._answered(channel_id, user_id, await self.play.apply(t, seat, user_id, legal[index_now]))
             if not 0 <= index < len(legal):
                 raise ChoiceExpired(CHOICE_EXPIRED)
-            return await self.play.apply(t, seat, user_id, legal[index])
+            return self._answered(channel_id, user_id, await self.play.apply(t, seat, user_id, legal[index]))
 
         return await self.access.with_table(channel_id, run)
 
@@ -392,7 +325,7 @@ class TableService:
             if action is None:  # a query: show the caller their own view, change nothing
                 return Outbox(channel_id=channel_id, reply=self.posts.private_text(t, mine))
             seat = self.play.acting_seat(t, me)
-            return await self.play.apply(t, seat, user_id, action)
+            return self._answered(channel_id, user_id, await self.play.apply(t, seat, user_id, action))
 
         return await self.access.with_table(channel_id, run)
 

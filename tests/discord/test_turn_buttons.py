@@ -270,3 +270,39 @@ async def test_a_dm_submit_button_still_works_after_another_member_submitted(env
     await env.advance_time(1)
     dm = table.members[second].user.dm_channel
     assert [m for m in dm.history() if m.id == notice2.id] == []
+
+
+async def test_the_answer_to_a_choice_shows_the_next_buttons_without_reading_the_table(env, store, monkeypatch):
+    """The member's next buttons come with their action's outbox (read in the action's own
+    lock, bot/service/menus.py), not from a second read of the table while answering."""
+    table = CrisisTable(env, store)
+    await table.start(SEED)
+    service = env.bot.service
+    asked: list[str] = []
+    for name in ("turn_menu", "own_sheets"):
+        real = getattr(service, name)
+
+        async def counted(*args: Any, _real: Any = real, _name: str = name, **kwargs: Any) -> Any:
+            asked.append(_name)
+            return await _real(*args, **kwargs)
+
+        monkeypatch.setattr(service, name, counted)
+    answered = again = 0
+    for _ in range(12):  # turns that keep the turn with the same player show their next buttons
+        _, _, name = await _owing(table)
+        mine = await table.members[name].slash(table.channel, "game me")
+        (button,) = [i for i in _ids(mine.response.components) if i.startswith("chan:")][:1]
+        menu = mine.response.components[0]["components"][0]
+        value = menu["options"][0]["value"] if "options" in menu else None
+        asked.clear()
+        if value is not None:
+            clicked = await table.members[name].select(mine.response.message, [value], custom_id=button)
+        else:
+            clicked = await table.members[name].click(mine.response.message, custom_id=button)
+        assert clicked.ephemeral and asked == [], asked
+        answered += 1
+        _, choices = await env.bot.service.turn_menu(table.channel.id, table.members[name].id)
+        if choices:  # they owe again: the answer carried their next buttons
+            assert _ids(clicked.response.components), "the answer shows the next buttons"
+            again += 1
+    assert answered == 12 and again, "some answers carried next buttons"
