@@ -171,7 +171,8 @@ async def answer_outbox(
         return None
     bot = host(interaction)
     bot.delivery.seen(outbox.channel_id, interaction.user.id)
-    view = await bot.delivery.turn_buttons(outbox.channel_id, interaction.user.id, menu=outbox.caller_menu)
+    menu = outbox.caller_menu.read() if outbox.caller_menu is not None else None  # no second read of the table
+    view = await bot.delivery.turn_buttons(outbox.channel_id, interaction.user.id, menu=menu)
     await say(interaction, bot.delivery.private_reply(outbox, interaction.user.id), view=view)
     try:
         await bot.delivery.deliver(outbox, caller_id=interaction.user.id, new_status=new_status)

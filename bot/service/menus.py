@@ -18,7 +18,7 @@ from ..render import button_labels
 from ..store import SeatRow
 from .loaded import LoadedTable
 
-__all__ = ["CallerMenu", "SheetNow", "TurnChoice", "choice_key", "menu_of", "sheets_of", "turn_choices"]
+__all__ = ["CallerMenu", "NextMenu", "SheetNow", "TurnChoice", "choice_key", "menu_of", "sheets_of", "turn_choices"]
 
 
 @dataclass(frozen=True)
@@ -83,6 +83,21 @@ class CallerMenu:
     step: int
     choices: list[TurnChoice]
     sheets: list[SheetNow]
+
+
+@dataclass(frozen=True)
+class NextMenu:
+    """Where an action's answer reads the caller's `CallerMenu` from: the version of the
+    table their action left. A saved version never changes, so it is read only when a front
+    end shows the answer's buttons (the console and the benchmarks never do), outside the
+    lock, and still as the action left it."""
+
+    table: LoadedTable
+    me: SeatRow
+
+    def read(self) -> CallerMenu:
+        step, choices = menu_of(self.table, self.me)
+        return CallerMenu(step, choices, sheets_of(self.table, self.me))
 
 
 def menu_of(t: LoadedTable, me: SeatRow) -> tuple[int, list[TurnChoice]]:

@@ -86,8 +86,8 @@ class Outbox:
     kept_flags: dict[str, Any] | None = field(default=None, repr=False)  # the flags as last kept
     kept_status: bool = field(default=False, repr=False)  # a kept row says the status changed
     kept_shown: bool = field(default=False, repr=False)  # a kept row holds `shown`
-    # What the member who acted may do next (menus.CallerMenu), for their own answer only:
-    # never stored (an answer is given at once or not at all).
+    # Where the member who acted reads what they may do next (menus.NextMenu), for their own
+    # answer only: never stored (an answer is given at once or not at all).
     caller_menu: Any = field(default=None, repr=False)
 
     def __init__(

@@ -61,7 +61,7 @@ from .limits import CACHE_SIZE, RULES_NAMES_CHARS
 from .live_sessions import LiveSessions
 from .loaded import LoadedTable, TableAccess, dealt_seat, started_state
 from .lobby import Lobby
-from .menus import CallerMenu, SheetNow, TurnChoice, choice_key, menu_of, sheets_of, turn_choices
+from .menus import NextMenu, SheetNow, TurnChoice, choice_key, menu_of, sheets_of, turn_choices
 from .notify import Notifications
 from .outbox import Outbox, Post
 from .play import Play
@@ -256,14 +256,13 @@ class TableService:
             return sheets_of(t, t.seat_of(user_id))
 
     def _answered(self, channel_id: int, user_id: int, out: Outbox) -> Outbox:
-        """`out` with the caller's next turn buttons and sheets (`CallerMenu`), from the table
-        as their action left it, read in the action's own lock: the answer shows them with
-        no second read of the table."""
+        """`out` with where the caller's next turn buttons and sheets are read from (`NextMenu`):
+        the table as their action left it, taken in the action's own lock, so the answer
+        shows them with no second lock or read of the table."""
         t = self.access.cache.get(channel_id)
         me = t.seat_of(user_id) if t is not None else None
         if t is not None and me is not None:
-            step, choices = menu_of(t, me)
-            out.caller_menu = CallerMenu(step, choices, sheets_of(t, me))
+            out.caller_menu = NextMenu(t, me)
         return out
 
     async def act_choice(

@@ -1,5 +1,5 @@
 """An action's answer carries what the member who acted may do next (`Outbox.caller_menu`,
-bot/service/menus.py), worked out in the action's own lock: the same turn choices and
+bot/service/menus.py), from the table version their action left: the same turn choices and
 Origins sheets the service gives when asked afterwards, so the front end shows them with
 no second read of the table."""
 
@@ -27,8 +27,8 @@ async def test_each_answer_carries_the_callers_next_choices_and_sheets(service):
         seat = t.prompts[0].seat
         user = t.holder(seat).user_id
         out = await service.act(CHANNEL, user, game.bot_action(t.state, seat, rng))
-        menu = out.caller_menu
-        assert menu is not None
+        assert out.caller_menu is not None
+        menu = out.caller_menu.read()
         assert (menu.step, menu.choices) == await service.turn_menu(CHANNEL, user)
         assert menu.sheets == await service.own_sheets(CHANNEL, user)
         owed_again += bool(menu.choices)
