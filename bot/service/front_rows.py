@@ -53,32 +53,33 @@ class FrontRows:
         or saved. A summary kept before the game started is marked so."""
         async with self._locks.hold(channel_id):
             t = await self.access.load(channel_id)
-            if "summary" in changes and changes["summary"] is not None and t.row.status == "lobby":
-                changes["summary"] = {**changes["summary"], IN_LOBBY: True}
             stored = await self._stored(t)
-            new = replace(merged(t, stored), **changes)
-            if stored is not None and new == stored:
-                return
-            # a row written whole where there was none; where another process wrote one
-            # meanwhile, or there is one, only what changed (what that process kept stays)
-            old = stored if stored is not None else FrontRow(t.row.channel_id, t.row.created_at)
-            self.changing(new.channel_id)
-            await self.store.put_front(new, tuple(c for c in KEPT if getattr(new, c) != getattr(old, c)))
+            blank = FrontRow(t.row.channel_id, t.row.created_at)
+            await self._write(blank, stored, merged(t, stored), t.row.status == "lobby", changes)
 
     async def keep_shown(self, shown: Shown, **changes: Any) -> None:
         """As `keep`, for the table a delivery shows, with no table read at all: which
         table it is and whether it was a lobby come from `shown` (its save wrote it), and
         where the table has no row yet, what that save read of the front end's."""
         async with self._locks.hold(shown.channel_id):
-            if "summary" in changes and changes["summary"] is not None and shown.lobby:
-                changes["summary"] = {**changes["summary"], IN_LOBBY: True}
             stored = await self._stored_for(shown)
-            new = replace(kept_for(shown, stored), **changes)
-            if stored is not None and new == stored:
-                return
-            old = stored if stored is not None else FrontRow(shown.channel_id, shown.table_created)
-            self.changing(new.channel_id)
-            await self.store.put_front(new, tuple(c for c in KEPT if getattr(new, c) != getattr(old, c)))
+            blank = FrontRow(shown.channel_id, shown.table_created)
+            await self._write(blank, stored, kept_for(shown, stored), shown.lobby, changes)
+
+    async def _write(
+        self, blank: FrontRow, stored: FrontRow | None, answered: FrontRow, lobby: bool, changes: dict[str, Any]
+    ) -> None:
+        """Keep `changes` over what the front end was `answered` (its `stored` row, if any)."""
+        if changes.get("summary") is not None and lobby:
+            changes["summary"] = {**changes["summary"], IN_LOBBY: True}
+        new = replace(answered, **changes)
+        if stored is not None and new == stored:
+            return
+        # a row written whole where there was none; where another process wrote one
+        # meanwhile, or there is one, only what changed (what that process kept stays)
+        old = stored if stored is not None else blank
+        self.changing(new.channel_id)
+        await self.store.put_front(new, tuple(c for c in KEPT if getattr(new, c) != getattr(old, c)))
 
     async def kept(self, shown: Shown) -> FrontRow:
         """What the front end was answered for the table `shown` is of, as `of` reads it,
@@ -86,8 +87,7 @@ class FrontRows:
         return kept_for(shown, await self._stored_for(shown))
 
     async def _stored_for(self, shown: Shown) -> FrontRow | None:
-        stored = await self.store.get_front(shown.channel_id)
-        return stored if stored is not None and stored.table_created == shown.table_created else None
+        return await self._row_of(shown.channel_id, shown.table_created)
 
     # -- the turn notices sent by DM: no table is read, locked or saved -------------------
     async def notices(self, channel_id: int) -> list[LiveNotice]:
@@ -105,9 +105,13 @@ class FrontRows:
         await self.store.drop_live_notice(notice)
 
     async def _stored(self, t: LoadedTable) -> FrontRow | None:
-        """The table's stored row (one of an earlier table of the channel is not its)."""
-        stored = await self.store.get_front(t.row.channel_id)
-        return stored if stored is not None and stored.table_created == t.row.created_at else None
+        return await self._row_of(t.row.channel_id, t.row.created_at)
+
+    async def _row_of(self, channel_id: int, created: float) -> FrontRow | None:
+        """The stored row of the channel's table created at `created` (one of an earlier
+        table of the channel is not its)."""
+        stored = await self.store.get_front(channel_id)
+        return stored if stored is not None and stored.table_created == created else None
 
 
 def merged(t: LoadedTable, stored: FrontRow | None) -> FrontRow:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from engine.core import Event, Layout, Outcome, Prompt
@@ -21,7 +21,7 @@ from engine.core import Event, Layout, Outcome, Prompt
 from ..render import escape, seat_list, standings, timestamp
 from ..render.pictures import has_pictures
 from ..render.status import StatusCard, Waiting, card_of, waiting_line
-from ..render.summary import Line, Part, PartStart, parts, round_name
+from ..render.summary import Line, Part, PartStart, round_name
 from ..store import DeadlineRow, EventRow
 from .errors import OVER, TableError, host_name
 from .front_rows import SUMMARY as SUMMARY  # the meta key the game's start sets (lobby.py)
@@ -29,7 +29,7 @@ from .front_rows import FrontRows
 from .outbox import Outbox, Post, seat_post
 from .phases import single_step
 from .sessions import in_session, sessions_of
-from .shown import Board, Shown, SummaryLines
+from .shown import Board, Shown, SummaryLines, summary_of
 
 if TYPE_CHECKING:
     from .loaded import LoadedTable, TableAccess
@@ -189,15 +189,12 @@ class Posts:
             return None
         front = await self.front.of(t)
         stored: StoredSummary | None = front.summary  # type: ignore[assignment]
-        total = await self.store.count_events(channel_id)
         if stored is None:
+            total = await self.store.count_events(channel_id)
             stored = {**Part(since=total).start(), "message": front.status_message_id}
             await self.front.keep(channel_id, summary=stored)
-        start = Part.resume(stored)
-        since = min(start.since, total)  # an undo may have taken events back
-        rows = await self.store.get_events(channel_id, limit=total - since) if total > since else []
-        lines = [Line(r.kind, r.text) for r in reversed(rows)]
-        return Summary(parts(replace(start, since=since), lines, t.game.round_event), stored.get("message"))
+        lines = await self._summary_read(t, stored, [], None)  # type: ignore[arg-type]
+        return Summary(summary_of(lines, stored), stored.get("message"))  # type: ignore[arg-type]
 
     # -- what a front end shows after a save (shown.py) -------------------------------------
     async def shown(
