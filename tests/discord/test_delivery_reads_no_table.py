@@ -16,17 +16,14 @@ import pytest
 
 from bot.discord import create_bot
 from bot.discord.status_layout import status_layout
-from engine import games
 
 from .conftest import BotConfig
 from .reading import layout_texts, status_parts
+from .whole_crisis import GAME, MAX_ACTIONS
+from .whole_crisis import next_action as _next_action
+from .whole_crisis import started as _started
 
 pytestmark = pytest.mark.simcord
-
-GAME = "crisis1914"
-PLAYERS = 2
-MAX_ACTIONS = 600  # a cap, not a target: a two-player game takes about 200
-
 
 @pytest.fixture
 def simcord_bot(service):
@@ -76,27 +73,6 @@ class TableReads:
         finally:
             self.counting = False
         return self.seen - before
-
-
-async def _started(env: Any, service: Any, game: str = GAME) -> tuple[Any, list[Any]]:
-    guild = env.create_guild()
-    channel = guild.create_text_channel("table")
-    players = [guild.add_member(env.create_user(f"p{i}")) for i in range(PLAYERS)]
-    await players[0].slash(channel, "game new", game=game)
-    for player in players[1:]:
-        await player.slash(channel, "game join")
-    with env.time_context():
-        await env.bot.delivery.deliver(await service.lobby.start(channel.id, players[0].id, seed=7))
-    return channel, players
-
-
-async def _next_action(service: Any, store: Any, channel_id: int, rng: random.Random) -> tuple[int, Any]:
-    """The member who owes the next decision and a legal action of theirs."""
-    game = games.get(GAME)
-    state = game.load_state((await store.get_table(channel_id)).state)
-    seat = game.prompts(state)[0].seat
-    users = {s.seat: s.user_id for s in (await service.table_info(channel_id)).seats}
-    return users[seat], game.bot_action(state, seat, rng)
 
 
 @pytest.mark.parametrize("draw_pictures", [False])  # loads are counted: pictures only slow it

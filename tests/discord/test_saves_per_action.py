@@ -19,16 +19,11 @@ import pytest
 
 from bot.discord import create_bot
 from bot.service.front_rows import SUMMARY
-from engine import games
 
 from .conftest import BotConfig
+from .whole_crisis import GAME, MAX_ACTIONS, PLAYERS, next_action, started
 
 pytestmark = pytest.mark.simcord
-
-GAME = "crisis1914"
-PLAYERS = 2
-MAX_ACTIONS = 600  # a cap, not a target: a two-player game takes about 200
-
 
 @pytest.fixture
 def simcord_bot(service):
@@ -49,25 +44,15 @@ async def test_a_whole_crisis_game_saves_the_table_once_per_action(env, store, s
         return await real_save(table, expected_version, **rows)
 
     monkeypatch.setattr(store, "save", counted)
-    game = games.get(GAME)
-    guild = env.create_guild()
-    channel = guild.create_text_channel("crisis")
-    players = [guild.add_member(env.create_user(f"p{i}")) for i in range(PLAYERS)]
-    await players[0].slash(channel, "game new", game=GAME)
-    for player in players[1:]:
-        await player.slash(channel, "game join")
-    with env.time_context():
-        await env.bot.delivery.deliver(await service.lobby.start(channel.id, players[0].id, seed=7))
+    channel, _ = await started(env, service)
     lobby = len(saved)
-    users = {s.seat: s.user_id for s in (await service.table_info(channel.id)).seats}
     rng, turns, threads = random.Random(7), 0, set()
     while turns < MAX_ACTIONS and (row := await store.get_table(channel.id)).status == "running":
-        state = game.load_state(row.state)
-        seat = game.prompts(state)[0].seat
-        outbox = await service.act(channel.id, users[seat], game.bot_action(state, seat, rng))
+        user, action = await next_action(service, store, channel.id, rng)
+        outbox = await service.act(channel.id, user, action)
         with env.time_context():
-            env.bot.delivery.seen(channel.id, users[seat])
-            await env.bot.delivery.deliver(outbox, caller_id=users[seat])
+            env.bot.delivery.seen(channel.id, user)
+            await env.bot.delivery.deliver(outbox, caller_id=user)
         threads.add((await service.table_info(channel.id)).thread_id)
         turns += 1
 
