@@ -107,7 +107,7 @@ def arrange(choices: list[TurnChoice]) -> list[Entry]:
     a third level: runs of 25 entries, named by their first and last."""
     entries: list[Entry] = []
     for members in _gathered(choices):
-        name = members[0].group or members[0].label
+        name = _group(members[0])
         if len(members) == 1:
             entries.append(members[0])
             continue
@@ -159,7 +159,7 @@ def pack(choices: list[TurnChoice], rows: int = MAX_ROWS) -> list[list[TurnChoic
     units = [part for group in groups for part in _even_parts(group)]
 
     def verb(unit: list[TurnChoice]) -> str:
-        return (unit[0].group or unit[0].label).split(" ")[0]
+        return _group(unit[0]).split(" ")[0]
 
     def alike(n: int) -> int:  # a menu beginning at units[n] parts it from a group of the same verb
         return int(verb(units[n - 1]) == verb(units[n]) and units[n - 1][0].group != units[n][0].group)
@@ -586,7 +586,7 @@ def choices_view(
         for c in choices:
             view.add_item(ActChoice(channel_id, step, c.index, c.label, c.key))
         return view
-    names = [c.group or c.label for c in choices]
+    names = [_group(c) for c in choices]
     menus = pack(choices, rows) if len(choices) > MAX_OPTIONS else None
     if len(choices) <= MAX_OPTIONS:
         grouped = len(set(names)) > 1
