@@ -63,6 +63,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # this checkout's code, whichever checkout the venv was made in
 
 from bot.console.console import CHANNEL, Console, user_id_for  # noqa: E402
+from bot.discord.markup import markup  # noqa: E402
 from bot.render.pictures import Picture  # noqa: E402
 from bot.service.outbox import Outbox  # noqa: E402
 from bot.service.tables import TableService  # noqa: E402
@@ -115,7 +116,8 @@ class Recorder(Console):
         summary message stays, a new status message takes over (and shows the board)."""
         posts = self.service.posts
         card = await posts.status_card(CHANNEL)
-        self.played.streams["cards"].append(json.dumps(asdict(card), ensure_ascii=False, sort_keys=True))
+        shown = {**asdict(card), "description": markup(card.description)}  # as the status message holds it
+        self.played.streams["cards"].append(json.dumps(shown, ensure_ascii=False, sort_keys=True))
         summary = await posts.round_summary(CHANNEL)
         if summary is None:
             return

@@ -13,6 +13,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from ..render.rich import Text
 from ..service.community import EVERY_CHANNEL, Reader, Server
 from ..service.tables import TableService
 from .grammar import user_id_for
@@ -30,7 +31,7 @@ class CommunityLines:
     def __init__(
         self,
         service: TableService,
-        say: Callable[[str, str | None], None],
+        say: Callable[[Text, str | None], None],
         names: dict[int, str],
         channel: int,
     ) -> None:
@@ -39,7 +40,7 @@ class CommunityLines:
         self.names = names
         self.channel = channel
 
-    def private(self, name: str, text: str) -> None:
+    def private(self, name: str, text: Text) -> None:
         self.say(text, f"private to {name}")
 
     async def run(self, user: str, verb: str, options: dict[str, Any]) -> None:

@@ -20,8 +20,8 @@ from typing import Any, TextIO
 
 from engine.core import did_you_mean
 
-from ..render import plain_timestamps, unescape
 from ..render.pictures import Picture
+from ..render.rich import Text
 from ..service import reference
 from ..service.outbox import Outbox
 from ..service.tables import TableError, TableService
@@ -40,6 +40,7 @@ from .grammar import (
     read_options,
     user_id_for,
 )
+from .words import Words
 
 __all__ = ["run_console", "Console", "CHANNEL", "LOBBY_CHANNEL", "user_id_for"]
 
@@ -59,9 +60,10 @@ class Console:
         self._pictured: bytes | None = None
         self.names: dict[int, str] = {}
         self.offset = 0.0  # seconds `wait` has moved the clock
-        self._last_status: str | None = None
+        self._last_status: Text | None = None
         base = service.clock
         service.set_clock(lambda: base() + self.offset)
+        self.words = Words(lambda: service.clock())  # the service's texts as printed: moments in words
         self._game_verbs = {  # `/game <verb>`: the method that does it
             "new": self._new_table,
             "join": self._join,
@@ -93,13 +95,11 @@ class Console:
         self.diplomacy = DiplomacyLines(service, self.show, self.private, CHANNEL)
 
     # -- output ----------------------------------------------------------------------------
-    def say(self, text: str, label: str | None = None) -> None:
-        # what Discord shows: its timestamps in words, escaped names as typed
-        text = unescape(plain_timestamps(text, self.service.clock()))
-        for line in text.splitlines() or [""]:
+    def say(self, text: Text, label: str | None = None) -> None:
+        for line in self.words(text).splitlines() or [""]:
             self.out.write(f"[{label}] {line}\n" if label else f"{line}\n")
 
-    def private(self, name: str, text: str) -> None:
+    def private(self, name: str, text: Text) -> None:
         self.say(text, f"private to {name}")
 
     async def show(self, out: Outbox, caller: str | None = None) -> None:

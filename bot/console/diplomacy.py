@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from ..render.rich import Text
 from ..service.outbox import Outbox
 from ..service.tables import TableService
 from .grammar import user_id_for
@@ -27,7 +28,7 @@ class DiplomacyLines:
         self,
         service: TableService,
         show: Callable[[Outbox, str | None], Awaitable[None]],
-        private: Callable[[str, str], None],
+        private: Callable[[str, Text], None],
         channel: int,
     ) -> None:
         self.service = service

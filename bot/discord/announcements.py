@@ -34,6 +34,7 @@ from bot.service.tables import TableService
 
 from .context import may_open
 from .join_view import join_view
+from .markup import markup
 
 __all__ = ["Announcements"]
 
@@ -87,11 +88,11 @@ class Announcements:
         view = join_view((news.table_channel, "Join")) if news.joinable else None
         if kept is not None:
             try:
-                await lobby.get_partial_message(kept).edit(content=news.text, view=view, allowed_mentions=NO_MENTIONS)
+                await lobby.get_partial_message(kept).edit(content=markup(news.text), view=view, allowed_mentions=NO_MENTIONS)
                 return kept, False
             except discord.NotFound:
                 pass  # deleted by someone: post it again
-        text = f"{news.ping(mention)}\n{news.text}" if mention else news.text
+        text = f"{markup(news.ping(mention))}\n{markup(news.text)}" if mention else markup(news.text)
         allowed = discord.AllowedMentions(users=[discord.Object(uid) for uid in mention]) if mention else NO_MENTIONS
         try:
             message = await lobby.send(text, view=view or discord.utils.MISSING, allowed_mentions=allowed)
@@ -132,8 +133,8 @@ class Announcements:
                 mention.append(user_id)
                 continue
             # a DM that fails (DMs just closed) falls back to a mention in the table's channel
-            notice = news.notice(guild.name, button=True)
-            await self.delivery.dm(table, user_id, notice, view=button, fallback=news.mention([user_id]))
+            notice = markup(news.notice(guild.name, button=True))
+            await self.delivery.dm(table, user_id, notice, view=button, fallback=markup(news.mention([user_id])))
         return mention
 
     async def _mention(self, guild: discord.Guild, news: LobbyNews, mention: list[int]) -> None:
@@ -144,7 +145,7 @@ class Announcements:
             return
         allowed = discord.AllowedMentions(users=[discord.Object(uid) for uid in mention])
         try:
-            await table.send(news.mention(mention), allowed_mentions=allowed)  # type: ignore[union-attr]
+            await table.send(markup(news.mention(mention)), allowed_mentions=allowed)  # type: ignore[union-attr]
         except discord.HTTPException:
             log.warning("could not mention the watchers of table %s", news.table_channel, exc_info=True)
 

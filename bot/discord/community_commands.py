@@ -29,6 +29,7 @@ from .context import is_admin, may_open, reader_of, refuse_in_dms, table_channel
 from .host import host
 from .interact import answer_file, answer_private, run_refusable, say
 from .join_view import join_view
+from .markup import markup
 from .table_commands import GameNumber, Page, _game_choices
 
 __all__ = ["CommunityGroup"]
@@ -75,9 +76,10 @@ async def _directory(
         if not servers:
             return "You share no server with tables with me. /community tables in a server lists its tables.", []
     shown = await community.directory_page(servers, game=game, open_seat=open_seat, page=page)
+    text = markup(shown.text)
     if more:
-        shown.text += f"\nOnly {DM_SERVERS} servers were searched; /community tables in a server lists all of its own."
-    return shown.text, shown.joinable
+        text += f"\nOnly {DM_SERVERS} servers were searched; /community tables in a server lists all of its own."
+    return text, shown.joinable
 
 
 def _join_labels(interaction: discord.Interaction, joinable: list[tuple[int, str]]) -> list[tuple[int, str]]:
@@ -108,13 +110,13 @@ async def _finished(interaction: discord.Interaction, community: Community, numb
             page = b""
         if page:
             note = "\n-# The replay page is attached: open it in any browser, on a phone too; it needs no network."
-            return text + note, page, file_name(about.title, name, about.finished_at, "html")
+            return markup(text) + note, page, file_name(about.title, name, about.finished_at, "html")
     note = (
         "\n-# A newer table has replaced it in its channel, so the archive's record (JSON) is attached: "
         "the replay page comes from /game export format:html while a finished table is still there."
     )
     data = json.dumps(record, indent=1).encode()
-    return text + note, data, file_name(about.title, name, about.finished_at, "json")
+    return markup(text) + note, data, file_name(about.title, name, about.finished_at, "json")
 
 
 async def _refresh(interaction: discord.Interaction, *channel_ids: int) -> None:
@@ -187,8 +189,9 @@ class CommunityGroup(app_commands.Group):
     ) -> None:
         community = _community(interaction)
         if hidden is not None:
-            work = community.set_hidden(interaction.user.id, hidden, member_id=member.id if member else None)
-            await answer_private(interaction, work)
+            await answer_private(
+                interaction, community.set_hidden(interaction.user.id, hidden, member_id=member.id if member else None)
+            )
             return
         who = member or interaction.user
         work = community.profile(reader_of(interaction), interaction.guild_id or 0, who.id, who.display_name)

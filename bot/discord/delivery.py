@@ -49,6 +49,7 @@ from bot.service.tables import TableService
 from engine import games
 
 from .interact import picture_file
+from .markup import markup, timestamp
 from .pending import SAYING_AGAIN, PendingPosts, discord_failure, send_once
 from .private import PrivateLines
 from .status_layout import layout_digest, status_layout, summary_layout
@@ -109,8 +110,8 @@ class Delivery:
         A turn notice for the caller rides here rather than in a DM: the ephemeral is as
         private and they are looking at it now.
         """
-        parts = [outbox.reply] if outbox.reply else []
-        parts += [p.text for p in outbox.posts if p.to == "seat" and p.user_id == caller_id]
+        parts = [markup(outbox.reply)] if outbox.reply else []
+        parts += [markup(p.text) for p in outbox.posts if p.to == "seat" and p.user_id == caller_id]
         return "\n".join(parts) or "Done."
 
     async def turn_buttons(
@@ -154,11 +155,11 @@ class Delivery:
             return set()
         await self._threads(channel, outbox)
         public = [p for p in outbox.posts if p.to == "channel"]
-        events = [p.text for p in public if p.kind not in STANDALONE and p.user_id is None]
+        events = [markup(p.text) for p in public if p.kind not in STANDALONE and p.user_id is None]
         if outbox.status_source is not None or events:
             # the summary in the status message shows the events, from what the save stored
             await self._status(channel, outbox, events, new=new_status)
-        standalone = [p.text for p in public if p.kind in STANDALONE and p.user_id is None]
+        standalone = [markup(p.text) for p in public if p.kind in STANDALONE and p.user_id is None]
         # The final standings and a published history carry the final board and the score
         # chart, in their last message: no call of their own.
         final = await self._final_pictures(channel.id, public)
@@ -179,9 +180,9 @@ class Delivery:
             if post.user_id is None or post.user_id == caller_id:
                 continue
             if post.kind == "prompt":
-                self.private.hold_mention(outbox.channel_id, post.user_id, post.text)
+                self.private.hold_mention(outbox.channel_id, post.user_id, markup(post.text))
             else:
-                await self.private.mention(channel, post.user_id, post.text)
+                await self.private.mention(channel, post.user_id, markup(post.text))
         await self.private.say(channel, outbox, caller_id)
         self.private.settle(outbox.channel_id, acted_by=caller_id)  # notices this answer settled
         if outbox.lobby_changed and self.announce is not None:
@@ -211,7 +212,7 @@ class Delivery:
         shown = outbox.shown
         if shown is None:
             # no save wrote it and the table could not be read (it is gone): what the outbox carried
-            text = "\n".join([outbox.status or "", *events]).strip()
+            text = "\n".join([markup(outbox.status or ""), *events]).strip()
             for part in split_message(text):
                 await send_once(self.client, channel, part, allowed_mentions=NO_MENTIONS)
             return
@@ -414,7 +415,7 @@ class Delivery:
     # ------------------------------------------------------------------ threads
 
     async def _threads(self, channel: Any, outbox: Outbox) -> None:
-        lines = [p.text for p in outbox.posts if p.to == "thread"]
+        lines = [markup(p.text) for p in outbox.posts if p.to == "thread"]
         wanted = outbox.open_thread[:100] if outbox.open_thread else None
         again = SAYING_AGAIN.get() and wanted is not None  # an earlier attempt may have opened it
         needed = outbox.close_thread or lines or again
@@ -476,7 +477,7 @@ class Delivery:
     @staticmethod
     def _opening(outbox: Outbox, name: str, due: float | None) -> str:
         due = outbox.open_thread_due or due
-        return f"**{name}**" + (f": this phase ends <t:{int(due)}:F> (<t:{int(due)}:R>)." if due is not None else ".")
+        return f"**{name}**" + (f": this phase ends {timestamp(due, 'F')} ({timestamp(due)})." if due is not None else ".")
 
     async def _thread_due(self, channel_id: int, name: str) -> float | None:
         """When the phase that opened this thread ends, for an outbox that does not carry it

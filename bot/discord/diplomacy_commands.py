@@ -26,6 +26,7 @@ from bot.service.pacts import PACT_CHARS
 from .context import refuse_in_dms, table_channel_id
 from .host import host
 from .interact import answer_outbox, answer_private
+from .markup import markup
 
 __all__ = ["DiplomacyGroup", "PactAnswer", "PACT_ID"]
 
@@ -94,7 +95,7 @@ async def _ask(interaction: discord.Interaction, out: Outbox) -> Outbox:
             channel = None
     kept: list[Post] = []
     for post in out.posts:
-        number = _NUMBER.search(post.text) if post.kind == "pact" else None
+        number = _NUMBER.search(markup(post.text)) if post.kind == "pact" else None
         if number is None or private is None or post.user_id is None or channel is None:
             kept.append(post)
             continue

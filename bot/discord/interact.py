@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 
 from bot.render.pictures import Picture
+from bot.render.rich import Text
 from bot.render.text import split_message
 from bot.service.outbox import Outbox
 from bot.service.saved import track_saves
@@ -28,6 +29,7 @@ from bot.service.tables import TableError
 from engine.core.errors import GameError
 
 from .host import host
+from .markup import markup
 
 if TYPE_CHECKING:
     from discord.types.interactions import SelectMessageComponentInteractionData
@@ -63,7 +65,7 @@ REFUSALS: tuple[type[BaseException], ...] = (TableError, GameError)
 
 async def say(
     interaction: discord.Interaction,
-    text: str,
+    text: Text,
     *,
     ephemeral: bool = True,
     view: discord.ui.View | None = None,
@@ -71,7 +73,7 @@ async def say(
 ) -> None:
     """The private answer: the response if none was sent yet, else follow-ups. A `view`
     (turn buttons) and a `picture` go with the last part."""
-    parts = split_message(text) or ["Done."]
+    parts = split_message(markup(text)) or ["Done."]
     for n, part in enumerate(parts):
         extra: dict[str, Any] = {"view": view} if view is not None and n == len(parts) - 1 else {}
         if picture is not None and n == len(parts) - 1:
@@ -135,7 +137,7 @@ async def _own_picture(interaction: discord.Interaction, channel_id: int) -> Pic
 
 
 async def answer_private(
-    interaction: discord.Interaction, work: Awaitable[str], *, own_view_of: int | None = None
+    interaction: discord.Interaction, work: Awaitable[Text], *, own_view_of: int | None = None
 ) -> None:
     """A read-only answer (status, me, log, rules) shown only to the caller.
 
@@ -183,12 +185,12 @@ async def answer_outbox(
 
 
 async def answer_file(
-    interaction: discord.Interaction, text: str, data: bytes, filename: str, *, ephemeral: bool
+    interaction: discord.Interaction, text: Text, data: bytes, filename: str, *, ephemeral: bool
 ) -> None:
     """An answer with a file attached (a game record): the response, or the follow-up of a
     deferral (which Discord keeps as private as the deferral was)."""
     file = discord.File(io.BytesIO(data), filename=filename)
     if interaction.response.is_done():
-        await interaction.followup.send(text, file=file, ephemeral=ephemeral)
+        await interaction.followup.send(markup(text), file=file, ephemeral=ephemeral)
     else:
-        await interaction.response.send_message(text, file=file, ephemeral=ephemeral)
+        await interaction.response.send_message(markup(text), file=file, ephemeral=ephemeral)

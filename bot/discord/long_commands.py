@@ -28,6 +28,7 @@ from engine.core.words import counted
 from .context import is_admin, table_channel_id
 from .host import host
 from .interact import answer_file, answer_outbox, answer_private, run_refusable, say
+from .markup import typed_member
 
 __all__ = ["COMMANDS", "ANYWHERE", "TOP_LEVEL"]
 
@@ -161,7 +162,7 @@ async def substitute(
         await say(interaction, "A bot cannot take a seat; use `/game bot` for an automatic seat.")
         return
     work = service.controls.substitute(
-        channel_id, interaction.user.id, seat, member.id, member.display_name, admin=is_admin(interaction)
+        channel_id, interaction.user.id, typed_member(seat), member.id, member.display_name, admin=is_admin(interaction)
     )
     await answer_outbox(interaction, work)
 
@@ -177,7 +178,7 @@ async def substitute(
 async def bot_seat(interaction: discord.Interaction, on: bool = True, seat: str | None = None) -> None:
     channel_id = await table_channel_id(interaction)
     work = host(interaction).service.controls.set_automatic(
-        channel_id, interaction.user.id, seat, on, admin=is_admin(interaction)
+        channel_id, interaction.user.id, typed_member(seat) if seat is not None else None, on, admin=is_admin(interaction)
     )
     await answer_outbox(interaction, work)
 
@@ -441,7 +442,7 @@ async def talk(
         await say(interaction, "Name the other players; you are in the talk anyway.")
         return
     ok, user_ids = await run_refusable(
-        interaction, bot.service.controls.talk(channel_id, interaction.user.id, [m.mention for m in named])
+        interaction, bot.service.controls.talk(channel_id, interaction.user.id, [str(m.id) for m in named])
     )
     if not ok:
         return

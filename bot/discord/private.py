@@ -43,6 +43,7 @@ from bot.store.front_rows import LiveNotice
 from engine import games
 
 from .interact import picture_file
+from .markup import markup
 from .pending import SAYING_AGAIN, discord_failure, retry_after, send_once
 from .views import own_choices
 
@@ -128,9 +129,10 @@ class PrivateLines:
                 continue  # the player chose mentions: the line waits in /game me, not in a DM
             if post.kind == "prompt":
                 notice = self._waiting(outbox.channel_id, post.user_id)
-                if post.text not in notice.texts:  # said again after a failed attempt
-                    notice.texts.append(post.text)
-                notice.fallback = post.public or notice.fallback
+                said = markup(post.text)
+                if said not in notice.texts:  # said again after a failed attempt
+                    notice.texts.append(said)
+                notice.fallback = markup(post.public) if post.public else notice.fallback
                 notice.seat = post.seat or notice.seat
             else:
                 by_user[post.user_id].append(post)
@@ -139,9 +141,9 @@ class PrivateLines:
             closed_before = briefing and (
                 user_id in self._closed or await self.service.notifications.dm_closed(user_id)
             )
-            fallback = "\n".join(p.public for p in posts if p.public) or None
+            fallback = "\n".join(markup(p.public) for p in posts if p.public) or None
             picture = await self._gallery_picture(outbox.channel_id, user_id, posts)
-            text = "\n".join(p.text for p in posts)
+            text = "\n".join(markup(p.text) for p in posts)
             sent = await self.dm(channel, user_id, text, fallback=fallback, picture=picture)
             just_closed = not closed_before and user_id in self._closed  # dm() told them just now
             if briefing and not sent and not just_closed:

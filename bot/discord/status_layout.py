@@ -26,6 +26,7 @@ import discord
 from bot.render.pictures import Picture
 from bot.render.status import StatusCard
 
+from .markup import markup
 from .views import FullStatus, ShowMine
 
 __all__ = ["status_layout", "summary_layout", "seat_line", "layout_digest", "TEXT_LIMIT"]
@@ -42,7 +43,7 @@ def seat_line(name: str, value: str) -> str:
 
 
 def _card_texts(card: StatusCard) -> list[str]:
-    head = "\n".join(x for x in (f"### {card.title}", card.description) if x)
+    head = "\n".join(x for x in (f"### {card.title}", markup(card.description)) if x)
     seats = "\n".join(seat_line(f.name, f.value) for f in card.fields)
     return [head, seats] if seats else [head]
 

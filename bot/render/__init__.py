@@ -1,5 +1,5 @@
-"""Plain-text rendering shared by every front end: timestamps, seats, standings."""
+"""Plain-text rendering shared by every front end: names as typed, seats, standings, labels."""
 
-from .text import button_labels, escape, plain_timestamps, seat_list, standings, timestamp, unescape
+from .text import button_labels, escape, seat_list, standings, unescape
 
-__all__ = ["button_labels", "escape", "plain_timestamps", "seat_list", "standings", "timestamp", "unescape"]
+__all__ = ["button_labels", "escape", "seat_list", "standings", "unescape"]

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 
 from engine.core import Layout
 
+from .rich import Rich, Text, width
+
 __all__ = ["StatusCard", "Field", "Waiting", "waiting_line", "card_of", "LIMIT", "MORE"]
 
 LIMIT = 1000  # characters of text in the card: a phone's screen or two
@@ -33,7 +35,7 @@ class Field:
 @dataclass(slots=True, kw_only=True)
 class StatusCard:
     title: str
-    description: str = ""
+    description: Text = ""  # the waiting line's deadline is a moment (rich.py)
     fields: list[Field] = field(default_factory=list)
     footer: str = ""
 
@@ -42,14 +44,14 @@ class StatusCard:
         field's name and value, footer)."""
         return (
             len(self.title)
-            + len(self.description)
+            + width(self.description)
             + sum(len(f.name) + len(f.value) for f in self.fields)
             + len(self.footer)
         )
 
-    def text(self) -> str:
+    def text(self) -> Text:
         """The card as plain text: for the console, a message with no embed, and tests."""
-        lines = [f"**{self.title}**"]
+        lines: list[Text] = [f"**{self.title}**"]
         if self.description:
             lines.append(self.description)
         for f in self.fields:
@@ -57,7 +59,7 @@ class StatusCard:
             lines += [f"  {line}" for line in f.value.splitlines()]
         if self.footer:
             lines.append(self.footer)
-        return "\n".join(lines)
+        return Rich.join("\n", lines)
 
 
 @dataclass(slots=True)
@@ -68,7 +70,7 @@ class Waiting:
     owed: str  # "a bid (/origins bid or /origins pass)"
 
 
-def waiting_line(owing: list[Waiting], everyone: int, due: str = "") -> str:
+def waiting_line(owing: list[Waiting], everyone: int, due: Text = "", *, bold: bool = True) -> Text:
     """ "Waiting for anna: a bid (/origins bid or /origins pass) — due in 3 hours": players
     owing the same are named together ("anna, boris and clara: …", or "all 7 players: …"
     when every seated player does), so a simultaneous phase at a full table stays one line."""
@@ -81,14 +83,15 @@ def waiting_line(owing: list[Waiting], everyone: int, due: str = "") -> str:
     for owed, names in groups.items():
         who = f"all {len(names)} players" if len(groups) == 1 and len(names) == everyone > 2 else _and(names)
         parts.append(f"{who}: {owed}")
-    return "**Waiting for** " + "; ".join(parts) + (f" — due {due}" if due else "")
+    head = "**Waiting for** " if bold else "Waiting for "
+    return Rich.of(head, "; ".join(parts), *((" — due ", due) if due else ()))
 
 
 def _and(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def card_of(layout: Layout, top: list[str], players: dict[str, str], bottom: Sequence[str] = ()) -> StatusCard:
+def card_of(layout: Layout, top: Sequence[Text], players: dict[str, str], bottom: Sequence[str] = ()) -> StatusCard:
     """The card of a game's `layout`: `top` lines first (the waiting line, a pause), then the
     layout's shared lines, then `bottom` (seats to fill, the result); a field per panel,
     named with its player (`players`, by seat). Within `LIMIT`: the layout's shared lines
@@ -103,7 +106,7 @@ def card_of(layout: Layout, top: list[str], players: dict[str, str], bottom: Seq
             who = players.get(panel.seat or "")
             fields.append(Field(f"{panel.name} · {who}" if who else panel.name, "\n".join(lines) or "—"))
         return StatusCard(
-            title=layout.title, description="\n".join([*top, *shared, *bottom]), fields=fields, footer=footer
+            title=layout.title, description=Rich.join("\n", [*top, *shared, *bottom]), fields=fields, footer=footer
         )
 
     card = build("")

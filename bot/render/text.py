@@ -1,5 +1,5 @@
-"""Plain-text helpers. Discord renders `<t:unix:R>` in each reader's own time zone;
-the console turns the same markup into "in 10 min" with `plain_timestamps`."""
+"""Plain-text helpers for every front end: names kept as typed (`escape`), times in words,
+seat lists, standings, button labels, and messages cut to Discord's length."""
 
 from __future__ import annotations
 
@@ -11,8 +11,6 @@ from collections.abc import Sequence
 from engine.core import Outcome
 
 __all__ = [
-    "timestamp",
-    "plain_timestamps",
     "escape",
     "unescape",
     "relative",
@@ -24,14 +22,6 @@ __all__ = [
 ]
 
 MESSAGE_LIMIT = 2000  # characters in one Discord message
-
-_TIMESTAMP = re.compile(r"<t:(-?\d+)(?::([tTdDfFR]))?>")
-
-
-def timestamp(unix: float, style: str = "R") -> str:
-    """A Discord timestamp: style R reads "in 3 hours", F a full date and time."""
-    return f"<t:{int(unix)}:{style}>"
-
 
 def relative(seconds: float) -> str:
     """`seconds` from now in words: "in 10 min", "2 h ago"."""
@@ -46,11 +36,6 @@ def relative(seconds: float) -> str:
     else:
         amount = f"{s / 86400:.1f} days".replace(".0 days", " days")
     return f"in {amount}" if ahead else f"{amount} ago"
-
-
-def plain_timestamps(text: str, now: float) -> str:
-    """Replace Discord timestamp markup with words relative to `now` (for the console)."""
-    return _TIMESTAMP.sub(lambda m: relative(int(m.group(1)) - now), text)
 
 
 # Characters that format wherever they stand: bold/italic, underline, strike, spoiler,

@@ -32,7 +32,8 @@ from typing import TYPE_CHECKING, Any
 from engine import games
 from engine.core import GameError
 
-from ..render.text import escape, timestamp
+from ..render.rich import Rich, Text, channel, moment, small
+from ..render.text import escape
 from ..store import NotifyPrefs
 from ..store.community_rows import DirectoryRow, FinishedGame, FinishedSeat
 from . import community_texts as ct
@@ -71,7 +72,7 @@ class DirectoryPage:
     """A page of the table directory, and the tables on it the reader may join: (their
     channel, their game's title)."""
 
-    text: str
+    text: Text
     joinable: list[tuple[int, str]] = field(default_factory=list)
 
 
@@ -143,7 +144,7 @@ class Community:
     # -- history ---------------------------------------------------------------------------
     async def history(
         self, reader: Reader, guild_id: int, *, game: str | None = None, user_id: int | None = None, page: int = 1
-    ) -> str:
+    ) -> Text:
         """The server's finished games the reader may see, newest first, a page at a time."""
         game = _game(game)
         page = max(1, page)
@@ -152,29 +153,33 @@ class Community:
         if not rows:
             what = f" of {ct.game_title(game)}" if game else ""
             return f"No finished games{what} on this page." if page > 1 else f"No finished games{what} yet."
-        lines = [f"**Finished games**, newest first (page {page}):"]
+        lines: list[Text] = [f"**Finished games**, newest first (page {page}):"]
         for g, seats in rows:
             lines.append(self._history_line(g, seats))
         example = rows[0][0].id
         lines.append("")  # a footnote under a list, not in it
         lines.append(
-            f"-# One game's standings and replay: /community history id: and its number, e.g. id:{example}."
-            + (f" More: /community history page:{page + 1}" if more else "")
+            small(
+                f"One game's standings and replay: /community history id: and its number, e.g. id:{example}."
+                + (f" More: /community history page:{page + 1}" if more else "")
+            )
         )
-        return "\n".join(lines)
+        return Rich.join("\n", lines)
 
-    def _history_line(self, g: FinishedGame, seats: list[FinishedSeat]) -> str:
+    def _history_line(self, g: FinishedGame, seats: list[FinishedSeat]) -> Text:
         """A finished game in two short lines: number, game, date; who won, who else, where."""
         winners = ct.players_text([s for s in seats if s.rank == 1])
         others = ", ".join(dict.fromkeys(ct.played_by([s]) for s in seats if s.rank != 1))
         rated = "" if g.counted else " · not rated"
         won = f"Won by {winners}" if winners else "Nobody won"
-        return (
-            f"**#{g.id} {ct.game_title(g.game)}** · {timestamp(g.finished_at, 'd')}{rated}\n"
-            f"{won}" + (f", against {others}" if others else "") + f". {ct.finished_link(g)}"
+        return Rich.of(
+            f"**#{g.id} {ct.game_title(g.game)}** · ",
+            moment(g.finished_at, "d"),
+            f"{rated}\n{won}" + (f", against {others}" if others else "") + ". ",
+            ct.finished_link(g),
         )
 
-    async def finished(self, reader: Reader, guild_id: int, game_id: int) -> tuple[str, dict[str, Any]]:
+    async def finished(self, reader: Reader, guild_id: int, game_id: int) -> tuple[Text, dict[str, Any]]:
         """One finished game's standings, and its archived record as JSON, if the reader may
         see it (a game they may not see is answered as one that does not exist)."""
         found = await Seen(self.store.community, guild_id, reader).one(game_id)
@@ -182,15 +187,15 @@ class Community:
             raise TableError(f"This server has no finished game #{game_id}; /community history lists them.")
         g, seats = found
         rated = "" if g.counted else "; not rated"
-        lines = [f"**#{g.id} {ct.game_title(g.game)}**, finished {timestamp(g.finished_at, 'D')}{rated}."]
+        lines: list[Text] = [Rich.of(f"**#{g.id} {ct.game_title(g.game)}**, finished ", moment(g.finished_at, "D"), f"{rated}.")]
         if g.reason:
             lines.append(f"{g.reason[:1].upper()}{g.reason[1:].rstrip('.')}.")
         for st in sorted(g.outcome.get("standings", []), key=lambda s: (s["rank"], -s["score"])):
             here = [s for s in seats if s.seat == st["seat"]]
             label = here[0].label if here else st["seat"]
             lines.append(f"{st['rank']}. {ct.played_by(here) or 'nobody'} as {label}: {st['score']:g}")
-        lines += ["", f"-# Where it was played: {ct.finished_link(g)}"]
-        return "\n".join(lines), ct.finished_record(g, seats)
+        lines += ["", small(Rich.of("Where it was played: ", ct.finished_link(g)))]
+        return Rich.join("\n", lines), ct.finished_record(g, seats)
 
     async def finished_file(self, reader: Reader, guild_id: int, game_id: int) -> FinishedFile | None:
         """What a finished game's file is made from, if the reader may see the game: its
@@ -209,7 +214,7 @@ class Community:
         return FinishedFile(ct.game_title(g.game), g.channel_id, g.finished_at, here)
 
     # -- ratings ---------------------------------------------------------------------------
-    async def leaderboard(self, reader: Reader, guild_id: int, game: str, page: int = 1) -> str:
+    async def leaderboard(self, reader: Reader, guild_id: int, game: str, page: int = 1) -> Text:
         """The ratings of a game, best first, from the finished games the reader may see."""
         game_id = _game(game)
         if game_id is None:
@@ -219,14 +224,14 @@ class Community:
         title = ct.game_title(game_id)
         if not rows:
             return f"Nobody has a rating in {title} on this server yet." if page == 1 else "No one on this page."
-        lines = [f"**{title} leaderboard** (page {page} of {_pages(total)})"]
+        lines: list[Text] = [f"**{title} leaderboard** (page {page} of {_pages(total)})"]
         for n, r in enumerate(rows, (page - 1) * PAGE + 1):
             won = f", {ct.wins_text(r.wins)} won" if r.wins else ""
             lines.append(f"{n}. {escape(r.name)}: rating {ct.rating_text(r.ordinal)} · {ct.count(r.games, 'game')}{won}")
         lines += ["", ct.RATING_NOTE]
         if page < _pages(total):
-            lines.append(f"-# More: /community leaderboard game:{game_id} page:{page + 1}")
-        return "\n".join(lines)
+            lines.append(small(f"More: /community leaderboard game:{game_id} page:{page + 1}"))
+        return Rich.join("\n", lines)
 
     # -- a member's settings and data -----------------------------------------------------
     async def set_hidden(self, user_id: int, hidden: bool, *, member_id: int | None = None) -> str:
@@ -294,7 +299,7 @@ class Community:
         )
 
     # -- profiles --------------------------------------------------------------------------
-    async def profile(self, reader: Reader, guild_id: int, user_id: int, name: str) -> str:
+    async def profile(self, reader: Reader, guild_id: int, user_id: int, name: str) -> Text:
         """A member's record on this server as the reader may see it: per game, games
         finished, won and abandoned, the nations played and won with, ratings; answer time
         and reliability; the tables they sit at now and what they owe there. Only what each
@@ -304,7 +309,7 @@ class Community:
         ratings = {r.game: r for r in await seen.member_ratings(user_id)}
         abandoned = await seen.member_abandoned(user_id)
         hidden = await self.store.community.is_hidden(user_id)
-        lines = [f"**{escape(name)}**" + (" (hidden from the leaderboards)" if hidden else "")]
+        lines: list[Text] = [f"**{escape(name)}**" + (" (hidden from the leaderboards)" if hidden else "")]
         for game in sorted({r["game"] for r in record} | set(abandoned) | set(ratings), key=game_title):
             lines += ct.game_lines(game, [r for r in record if r["game"] == game], abandoned.get(game, 0), ratings)
         if len(lines) == 1:
@@ -313,11 +318,11 @@ class Community:
         lines += await self._current(reader, guild_id, user_id)
         if ratings:
             lines += ["", ct.RATING_NOTE]
-        return "\n".join(lines)
+        return Rich.join("\n", lines)
 
-    async def _current(self, reader: Reader, guild_id: int, user_id: int) -> list[str]:
+    async def _current(self, reader: Reader, guild_id: int, user_id: int) -> list[Text]:
         """The member's open tables on this server that the reader may see, and what they owe."""
-        lines = []
+        lines: list[Text] = []
         for channel_id in await self.store.tables_of_user(user_id):
             if not reader.sees(channel_id):
                 continue
@@ -328,28 +333,28 @@ class Community:
             me = t.seat_of(user_id)
             if t.row.guild_id != guild_id or me is None or user_id in t.row.meta.get("forgotten", ()):
                 continue  # a forgotten member's seat is nobody's to point at
-            where = f"{t.game.title} in <#{channel_id}>"
+            where = Rich.of(f"• {t.game.title} in ", channel(channel_id))
             if t.row.status == "lobby":
-                lines.append(f"• {where}: gathering players.")
+                lines.append(Rich.of(where, ": gathering players."))
             elif t.row.status == "paused":
-                lines.append(f"• {where}: paused.")
+                lines.append(Rich.of(where, ": paused."))
             elif me.seat is not None:  # running: the game dealt every seated member a seat
                 owed = [t.game.owed(p) for p in t.prompts if p.seat == me.seat]
                 owes = f"owes {'; '.join(owed)}" if owed else "owes nothing now"
-                lines.append(f"• {where}, as {t.label(me.seat)}: {owes}.")
+                lines.append(Rich.of(where, f", as {t.label(me.seat)}: {owes}."))
         return ["Playing now:", *lines] if lines else []
 
     # -- the table directory ----------------------------------------------------------------
     async def directory(
         self, reader: Reader, guild_id: int, *, game: str | None = None, open_seat: bool = False, page: int = 1
-    ) -> str:
+    ) -> Text:
         """The server's tables the reader may see, by game and status: lobbies with their open
         seats and options, running tables with whose turn it is and the deadline, paused ones."""
         return await self.directory_of([Server(guild_id, None, reader)], game=game, open_seat=open_seat, page=page)
 
     async def directory_of(
         self, servers: list[Server], *, game: str | None = None, open_seat: bool = False, page: int = 1
-    ) -> str:
+    ) -> Text:
         """The tables of these servers that the reader may see in each (from a DM: every
         server the member shares with the bot), a page at a time."""
         return (await self.directory_page(servers, game=game, open_seat=open_seat, page=page)).text
@@ -374,7 +379,8 @@ class Community:
             return DirectoryPage("No tables with an open seat here." if open_seat else "No tables here that you can see.")
         page = min(max(1, page), _pages(len(rows)))
         shown = DirectoryPage(f"**Tables** (page {page} of {_pages(len(rows))}):")
-        lines, heading = [shown.text], None
+        lines: list[Text] = [shown.text]
+        heading = None
         for server, r in rows[(page - 1) * PAGE : page * PAGE]:
             try:
                 t = await self.access.load(r.channel_id)
@@ -388,8 +394,8 @@ class Community:
             if signups.free_seats(t) and (me is None or t.seat_of(me) is None):
                 shown.joinable.append((t.row.channel_id, t.game.title))
         if page < _pages(len(rows)):
-            lines += ["", f"-# More: /community tables page:{page + 1}"]
-        shown.text = "\n".join(lines)
+            lines += ["", small(f"More: /community tables page:{page + 1}")]
+        shown.text = Rich.join("\n", lines)
         return shown
 
     async def join_offer(self, channel_id: int, user_id: int) -> JoinOffer:
@@ -438,17 +444,18 @@ class Community:
             )
         return f"You will no longer be told about new tables of {title} here."
 
-    async def set_lobby(self, guild_id: int, channel_id: int | None, *, admin: bool = True) -> str:
+    async def set_lobby(self, guild_id: int, channel_id: int | None, *, admin: bool = True) -> Text:
         """Announce the server's lobby tables in `channel_id` (None: nowhere); Manage Server."""
         if not admin:
             raise TableError("Only a member with Manage Server can choose the lobby channel.")
         await self.store.community.set_lobby(guild_id, channel_id, self.clock())
         if channel_id is None:
             return "New tables are no longer announced; their entries in the old lobby channel are removed."
-        return (
-            f"New tables with open seats are announced in <#{channel_id}>: each entry follows its table as "
-            "seats fill and goes when the game starts or is abandoned. A table in a channel that not "
-            "everyone there can see is not announced."
+        return Rich.of(
+            "New tables with open seats are announced in ",
+            channel(channel_id),
+            ": each entry follows its table as seats fill and goes when the game starts or is abandoned. "
+            "A table in a channel that not everyone there can see is not announced.",
         )
 
     async def lobby_channel(self, guild_id: int) -> int | None:

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 from engine import games
 from engine.core import GameError
 
-from ..render.text import escape, timestamp
+from ..render.rich import Rich, Text, channel, moment, small
+from ..render.text import escape
 from ..store.community_rows import FinishedGame, FinishedSeat
 from . import signups
 from .signups import jump, option_text
@@ -46,30 +47,31 @@ def most_players(game: str) -> int:
         return 0
 
 
-def table_line(t: LoadedTable, reader: int | None = None) -> str:
+def table_line(t: LoadedTable, reader: int | None = None) -> Text:
     """One table in the directory: its game, channel, host, state and what is happening
     there; "You are seated" where the reader sits, and how to join where they could."""
-    head = f"• **{t.game.title}** in <#{t.row.channel_id}>, hosted by {signups.host_name(t)}"
+    head = Rich.of(f"• **{t.game.title}** in ", channel(t.row.channel_id), f", hosted by {signups.host_name(t)}")
     me = t.seat_of(reader) if reader is not None else None
     if t.row.status == "lobby":
         free = signups.free_seats(t)
         options = option_text(t)
         rated = "" if t.row.meta.get("rated", True) else " Not rated."
         join = " You are seated." if me else (f" {free} open: /game join there." if free else " Full.")
-        return (
-            f"{head}: gathering players, {len(t.seats)} of {t.game.max_players} seated.{join}"
-            + (f" Options: {options}." if options else "")
-            + rated
+        return Rich.of(
+            head,
+            f": gathering players, {len(t.seats)} of {t.game.max_players} seated.{join}",
+            f" Options: {options}." if options else "",
+            rated,
         )
     seated = f" You play {t.label(me.seat)}." if me is not None and me.seat else ""
     if t.row.status == "paused":
-        return f"{head}: paused.{seated}"
+        return Rich.of(head, f": paused.{seated}")
     due = {d.phase: d.due_at for d in t.deadlines}
-    waiting = []
+    waiting: list[Text] = []
     for p in t.prompts:
-        when = f", due {timestamp(due[p.phase])}" if p.phase in due else ""
-        waiting.append(f"{t.who(p.seat)} ({t.label(p.seat)}){when}")
-    return f"{head}: waiting for {'; '.join(dict.fromkeys(waiting)) or 'nobody'}.{seated}"
+        when = Rich.of(", due ", moment(due[p.phase])) if p.phase in due else ""
+        waiting.append(Rich.of(f"{t.who(p.seat)} ({t.label(p.seat)})", when))
+    return Rich.of(head, ": waiting for ", Rich.join("; ", dict.fromkeys(waiting)) or "nobody", f".{seated}")
 
 
 def game_lines(game: str, record: list[dict[str, Any]], abandoned: int, ratings: dict) -> list[str]:
@@ -132,16 +134,16 @@ def rating_text(ordinal: float) -> str:
     return str(max(0, round(ordinal)))
 
 
-RATING_NOTE = (
-    "-# A rating starts at 0 and rises with wins, and with games played as they make it surer: "
+RATING_NOTE = small(
+    "A rating starts at 0 and rises with wins, and with games played as they make it surer: "
     "an average player reaches about 12 after 50 games. Below 0 shows as 0."
 )
 
 
-def finished_link(g: FinishedGame) -> str:
+def finished_link(g: FinishedGame) -> Text:
     """Where a finished game was played: a short link a phone taps, to its last message."""
     if not g.guild_id:
-        return f"<#{g.channel_id}>"
+        return channel(g.channel_id)
     return f"[Go to the end]({jump(g.guild_id, g.channel_id, g.message_id)})"
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -24,6 +23,7 @@ from engine.core.words import counted
 
 from ..process.logsafe import log_game_failure
 from ..render import escape, seat_list
+from ..render.rich import Rich, Text
 from ..store import SeatHistoryRow, SeatRow
 from .errors import NOT_SEATED, OVER, TableError, host_only
 from .gallery import setup_again
@@ -40,7 +40,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 BRIEFING_EVENTS = 8  # public events a substitute's briefing recalls
-_MENTION = re.compile(r"^<@!?(\d+)>$")
 
 
 def _shown(text: str, limit: int = 40) -> str:
@@ -132,7 +131,8 @@ class Controls:
             deadlines, opened, _ = deadlines_after(t.replaced(deadlines=deadlines), prompts, now)
             row = replace(t.row, status="running", meta=meta)
             saving = t.replaced(row=row, deadlines=deadlines)  # what it says is saved with it
-            out = self._tell_everyone(saving, "The game resumes." + self.posts.due_text(saving), reply="The game resumes.")
+            resumes = Rich.of("The game resumes.", self.posts.due_text(saving))
+            out = self._tell_everyone(saving, resumes, reply="The game resumes.")
             self.posts.thread_changes(out, opened, [])
             t = await self.access.save(t, row=row, deadlines=deadlines, outbox=out)
             t = await self.play.autoplay(t, out)
@@ -170,7 +170,7 @@ class Controls:
         votes = sorted({*t.row.meta.get(key, []), user_id})
         return len(votes) >= _majority(t), votes
 
-    def _tell_everyone(self, t: LoadedTable, text: str, *, reply: str) -> Outbox:
+    def _tell_everyone(self, t: LoadedTable, text: Text, *, reply: str) -> Outbox:
         """A notice in the channel and to each seated member privately."""
         out = Outbox(channel_id=t.row.channel_id, reply=reply)
         out.posts.append(Post(to="channel", kind="notice", text=text))
@@ -184,7 +184,7 @@ class Controls:
                     user_id=s.user_id,
                     dm=True,
                     kind="notice",
-                    text=f"**{t.game.title}**: {text}",
+                    text=Rich.of(f"**{t.game.title}**: ", text),
                 )
             )
         out.status = self.posts.status(t)
@@ -248,7 +248,7 @@ class Controls:
                 )
             )
             recent = await self.store.get_events(channel_id, limit=BRIEFING_EVENTS)
-            lines = [f"**{t.game.title}**: you now play **{label}**{before}.", self.posts.private_text(t, target)]
+            lines: list[Text] = [f"**{t.game.title}**: you now play **{label}**{before}.", self.posts.private_text(t, target)]
             if recent:
                 lines.append("Latest public events:\n" + "\n".join(e.text for e in reversed(recent)))
             out.posts.append(
@@ -258,7 +258,7 @@ class Controls:
                     user_id=new_user_id,
                     dm=True,
                     kind="briefing",
-                    text="\n".join(lines),
+                    text=Rich.join("\n", lines),
                 )
             )
             out.status = self.posts.status(t)
@@ -521,15 +521,14 @@ class Controls:
 
     # -- finding seats and checking who may ------------------------------------------------
     def _resolve_member(self, t: LoadedTable, text: str) -> SeatRow:
-        m = _MENTION.match(text)
-        digits = m.group(1) if m else text
+        digits = text  # a member picked in Discord comes as their id (bot/discord/markup.py)
         if digits.isascii() and digits.isdigit():
             if len(digits) > 20:  # a Discord id has at most 20 digits
                 raise TableError(f"No seated player has the id {_shown(digits)}.")
             uid = int(digits)
             row = t.seat_of(uid)
             if row is None:
-                raise TableError(f"<@{uid}> is not seated at this table.")
+                raise TableError("That member is not seated at this table.")
             return row
         want = text.casefold()
         row = next((s for s in t.seats if s.name.casefold() == want), None)
@@ -543,7 +542,7 @@ class Controls:
         return row
 
     def _resolve_seat(self, t: LoadedTable, text: str) -> str:
-        """An engine seat from its id, its label (nation) or its holder's name or mention."""
+        """An engine seat from its id, its label (nation) or its holder's name or member id."""
         text = text.strip()
         seats = list(started_state(t).seats)
         if text in seats:
@@ -556,7 +555,7 @@ class Controls:
             (
                 s.seat
                 for s in t.seats
-                if s.seat and (s.name.casefold() == want or _MENTION.sub(r"\1", text) == str(s.user_id))
+                if s.seat and (s.name.casefold() == want or text == str(s.user_id))
             ),
             None,
         )

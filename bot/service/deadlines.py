@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 from engine.core import Prompt
 
 from ..process.logsafe import log_game_failure
-from ..render.text import relative, timestamp
+from ..render.rich import Rich, Text, member, moment
+from ..render.text import relative
 from ..store import DatabaseLost, DeadlineRow, SeatHistoryRow, Shards, StoreError
 from .errors import ENGINE_FAILED, TableError, host_only
 from .loaded import started_state
@@ -131,9 +132,9 @@ class Deadlines:
             now = self.clock()
             due = now + hours * 3600
             deadlines = [replace(d, due_at=due, reminders=reminder_times(t.settings, now, due)) for d in t.deadlines]
-            out = Outbox(channel_id=channel_id, reply=f"The deadline is now {timestamp(due)}.")
+            out = Outbox(channel_id=channel_id, reply=Rich.of("The deadline is now ", moment(due), "."))
             out.posts.append(
-                Post(to="channel", kind="notice", text=f"The host moved the deadline to {timestamp(due, 'F')}.")
+                Post(to="channel", kind="notice", text=Rich.of("The host moved the deadline to ", moment(due, "F"), "."))
             )
             t = await self.access.save(t, deadlines=deadlines, outbox=out)
             out.status = self.posts.status(t)
@@ -178,14 +179,18 @@ class Deadlines:
                 if human is None or human.user_id in seen:
                     continue
                 seen.add(human.user_id)
-                when = f", due {timestamp(due[p.phase])}" if p.phase in due else ""
+                when = Rich.of(", due ", moment(due[p.phase])) if p.phase in due else ""
                 out.posts.append(
                     Post(
                         to="channel",
                         kind="reminder",
                         user_id=human.user_id,
-                        text=f"<@{human.user_id}> the table is waiting for you in {t.game.title}: "
-                        f"{t.game.owed(p)}{when}.",
+                        text=Rich.of(
+                            member(human.user_id),
+                            f" the table is waiting for you in {t.game.title}: {t.game.owed(p)}",
+                            when,
+                            ".",
+                        ),
                     )
                 )
             out.reply = (
@@ -227,8 +232,8 @@ class Deadlines:
                 t,
                 out,
                 p.seat,
-                f"Reminder: {p.text} Due {timestamp(d.due_at)}.",
-                f"reminder: you owe {t.game.owed(p)} in {t.game.title}, due {timestamp(d.due_at)}.",
+                Rich.of(f"Reminder: {p.text} Due ", moment(d.due_at), "."),
+                Rich.of(f"reminder: you owe {t.game.owed(p)} in {t.game.title}, due ", moment(d.due_at), "."),
                 kind="reminder",
             )
         for seat in ripe:
@@ -270,7 +275,7 @@ class Deadlines:
             Post(
                 to="channel",
                 kind="notice",
-                text=f"Time is up; the deadline is extended once, to {timestamp(due)}. Still owing: {owing}.",
+                text=Rich.of("Time is up; the deadline is extended once, to ", moment(due), f". Still owing: {owing}."),
             )
         )
         return await self.access.save(
@@ -393,20 +398,23 @@ class Deadlines:
                 return []
         last, now = outage.start, outage.end
         down = now - last
-        text = (
-            f"The bot was offline from {timestamp(last, 'f')} to {timestamp(now, 'f')} "
-            f"({relative(down).removeprefix('in ')})."
+        text = Rich.of(
+            "The bot was offline from ",
+            moment(last, "f"),
+            " to ",
+            moment(now, "f"),
+            f" ({relative(down).removeprefix('in ')}).",
         )
 
         async def run(t: LoadedTable) -> Outbox | None:
             if not self.shards.owns(t.row.guild_id) or t.row.meta.get("outage_noted", 0) > last:
                 return None
             row = replace(t.row, meta={**t.row.meta, "outage_noted": now})
-            said = text
+            said: Text = text
             if t.settings.on_outage == "extend" and t.deadlines:
                 shifted = [_shift(d, down) if d.started_at <= last else d for d in t.deadlines]
                 t = await self.access.save(t, row=row, deadlines=shifted)
-                said += " Every running deadline is extended by that time" + self.posts.due_text(t) + "."
+                said = Rich.of(said, " Every running deadline is extended by that time", self.posts.due_text(t), ".")
             else:
                 t = await self.access.save(t, row=row)
             out = Outbox(channel_id=t.row.channel_id)

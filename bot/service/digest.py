@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from ..render import escape
+from ..render.rich import Rich, Text, channel, member, small
 from ..store import ActionRow, EventRow, NotifyPrefs
 from .errors import TableError
 from .outbox import Outbox, Post, outbox_row
@@ -163,7 +164,7 @@ class Digest:
         """The digest as an outbox holding one direct message to the member (None when no
         running table of theirs has a seat of theirs)."""
         user_id = prefs.user_id
-        parts: list[str] = []
+        parts: list[Text] = []
         channels: list[int] = []
         owed = 0
         for channel_id in sorted(await self.store.tables_of_user(user_id)):
@@ -183,28 +184,29 @@ class Digest:
         if not parts:
             return None
         head = f"**Your daily digest** ({prefs.digest} {prefs.timezone}), {_count(len(parts), 'table')}:"
-        tail = (
-            f"-# Turn notices now come only for decisions due before your next digest, "
+        tail = small(
+            f"Turn notices now come only for decisions due before your next digest, "
             f"{local_time(following, prefs.timezone)}. `/game notify digest:off` turns the digest off."
             if following is not None
-            else "-# `/game notify digest:off` turns the digest off."
+            else "`/game notify digest:off` turns the digest off."
         )
         owing = f"you owe {_count(owed, 'decision')}" if owed else "you owe nothing right now"
-        fallback = (
-            f"<@{user_id}> your daily digest could not come by direct message: {owing} at "
-            f"{_count(len(parts), 'table')}; `/game mine` lists what you owe."
+        fallback = Rich.of(
+            member(user_id),
+            f" your daily digest could not come by direct message: {owing} at "
+            f"{_count(len(parts), 'table')}; `/game mine` lists what you owe.",
         )
         out = Outbox(channel_id=channels[0])
-        text = "\n\n".join([head, *parts, tail])
+        text = Rich.join("\n\n", [head, *parts, tail])
         out.posts.append(Post(to="seat", user_id=user_id, text=text, dm=True, kind="digest", public=fallback))
         return out
 
-    async def _table(self, t: LoadedTable, seat: str, prefs: NotifyPrefs) -> tuple[str, int]:
+    async def _table(self, t: LoadedTable, seat: str, prefs: NotifyPrefs) -> tuple[Text, int]:
         """One table's part of the digest, and how many decisions the member owes there."""
         g = t.game
         channel_id = t.row.channel_id
         link = f" ({jump(t.row.guild_id, channel_id)})" if t.row.guild_id else ""
-        lines = [f"**{g.title}** in <#{channel_id}>{link}, as {t.label(seat)}:"]
+        lines: list[Text] = [Rich.of(f"**{g.title}** in ", channel(channel_id), f"{link}, as {t.label(seat)}:")]
         due = {d.phase: d.due_at for d in t.deadlines}
         mine = [p for p in t.prompts if p.seat == seat]
         for p in mine:
@@ -214,7 +216,7 @@ class Digest:
             lines.append("- You owe nothing right now.")
         lines += await self._since(t, seat, prefs.user_id)
         lines += [f"- {line}" for line in pacts_ending(t, seat)]
-        return "\n".join(lines), len(mine)
+        return Rich.join("\n", lines), len(mine)
 
     async def _since(self, t: LoadedTable, seat: str, user_id: int) -> list[str]:
         """What happened at the table since the member last acted there: the newest few

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from engine.core import Showable, did_you_mean, fold
 
 from ..render import escape
+from ..render.rich import Rich, Text, member
 from ..store import EventRow, SeatRow
 from .errors import NOT_SEATED, NOT_STARTED, OVER, TableError
 from .outbox import Outbox, Post, seat_post
@@ -362,7 +363,7 @@ def _find_item(t: LoadedTable, me: SeatRow, item: str) -> Showable:
     raise TableError(f"You do not hold {shown}: {what}." + (f" {hint}" if hint else ""))
 
 
-def _closed_dms(t: LoadedTable, seat: str, shower: str | None = None) -> str | None:
+def _closed_dms(t: LoadedTable, seat: str, shower: str | None = None) -> Text | None:
     """The mention, naming no secret, that reaches a recipient whose DMs are closed: who
     showed them something (the channel knows that already), or only that a private line
     waits (a pact's very existence is its parties' own)."""
@@ -370,7 +371,7 @@ def _closed_dms(t: LoadedTable, seat: str, shower: str | None = None) -> str | N
     if holder is None:
         return None
     what = f"{t.who(shower)} showed you something privately" if shower else "a private line about this game waits for you"
-    return f"<@{holder.user_id}>, {what}; /diplomacy pacts here shows it."
+    return Rich.of(member(holder.user_id), f", {what}; /diplomacy pacts here shows it.")
 
 
 def _named_item(item: Showable) -> str:

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core import GameState
 
+from ..render.rich import Text
 from ..render.summary import round_name
 from ..render.text import escape, seat_list
 from ..store import EventRow, TableRow
@@ -286,7 +287,7 @@ class Gallery:
         rounds = Rounds.of(await self._public(t.row.channel_id) + new, g.round_event)
         delay = t.settings.spectator_delay
         due = len(rounds) if over else rounds.shown(delay)
-        ending = [p.text for p in out.posts if p.to == "channel" and p.kind == "standings"]
+        ending: list[Text] = [p.text for p in out.posts if p.to == "channel" and p.kind == "standings"]
         if row.status == "abandoned":
             ending = ["The game was abandoned."]
         sent = dict(gallery)
@@ -294,7 +295,7 @@ class Gallery:
             user_id = int(key)
             if t.seat_of(user_id) is not None:
                 continue  # seated since (a substitute): they read the table as it is
-            texts = [self._round_text(t, rounds, k, over) for k in range(done, due)]
+            texts: list[Text] = [self._round_text(t, rounds, k, over) for k in range(done, due)]
             texts += ending if over else []
             for text in texts:
                 out.posts.append(Post(to="seat", user_id=user_id, text=text, kind="gallery", dm=True))

@@ -38,6 +38,7 @@ from engine.core import (
 from engine.core.names import fold, seat_names
 
 from ..render import escape, seat_list
+from ..render.rich import Rich
 from ..store import DatabaseLost, EventRow, SeatHistoryRow, SeatRow, StorageFull, Store, TableExists, TableRow
 from ..store.guard import FULL_MESSAGE, LOST_MESSAGE
 from .archive import archive_abandoned
@@ -219,7 +220,7 @@ class Lobby:
                 user_id=user_id,
                 dm=True,
                 kind="briefing",
-                text=f"**{t.game.title}**: you play **{t.label(seat)}**.\n{self.posts.private_text(t, seat)}",
+                text=Rich.of(f"**{t.game.title}**: you play **{t.label(seat)}**.\n", self.posts.private_text(t, seat)),
             )
         )
         return out

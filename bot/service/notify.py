@@ -15,7 +15,8 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from ..render import escape, timestamp
+from ..render import escape
+from ..render.rich import Rich, Text, channel, member, moment
 from ..store import NotifyPrefs
 from .digest import MIN_GAP, clock_text, held_for_digest, next_digest, parse_digest_time
 from .errors import TableError
@@ -153,8 +154,8 @@ class Notifications:
         prefs.digest_due = next_digest(prefs, after)
         return moved
 
-    async def mine(self, user_id: int) -> str:
-        lines = []
+    async def mine(self, user_id: int) -> Text:
+        lines: list[Text] = []
         for channel_id in await self.store.tables_of_user(user_id):
             try:
                 t = await self.access.load(channel_id)
@@ -163,22 +164,22 @@ class Notifications:
             me = t.seat_of(user_id)
             if me is None:
                 continue
-            where = f"<#{channel_id}> {t.game.title}"
+            where = Rich.of(channel(channel_id), f" {t.game.title}")
             if t.row.status == "lobby":
-                lines.append(f"{where}: in the lobby, not started.")
+                lines.append(Rich.of(where, ": in the lobby, not started."))
                 continue
             label = f" as {t.label(me.seat)}" if me.seat else ""
             owed = [p for p in t.prompts if p.seat == me.seat]
             if t.row.status == "paused":
-                lines.append(f"{where}{label}: paused.")
+                lines.append(Rich.of(where, f"{label}: paused."))
             elif not owed:
-                lines.append(f"{where}{label}: you owe nothing right now.")
+                lines.append(Rich.of(where, f"{label}: you owe nothing right now."))
             else:
                 due = {d.phase: d.due_at for d in t.deadlines}
                 for p in owed:
-                    when = f", due {timestamp(due[p.phase])}" if p.phase in due else ""
-                    lines.append(f"{where}{label}: you owe {t.game.owed(p)}{when}.")
-        return "\n".join(lines) if lines else "You are not seated at any open table."
+                    when = Rich.of(", due ", moment(due[p.phase])) if p.phase in due else ""
+                    lines.append(Rich.of(where, f"{label}: you owe {t.game.owed(p)}", when, "."))
+        return Rich.join("\n", lines) if lines else "You are not seated at any open table."
 
     # -- private delivery bookkeeping ------------------------------------------------------
     async def mark_dm_closed(self, user_id: int) -> None:
@@ -194,7 +195,7 @@ class Notifications:
     def prefs_of(self, user_id: int) -> NotifyPrefs:
         return self.preferences.of(user_id)
 
-    def notice(self, t: LoadedTable, out: Outbox, seat: str, text: str, public: str, *, kind: str) -> None:
+    def notice(self, t: LoadedTable, out: Outbox, seat: str, text: Text, public: Text, *, kind: str) -> None:
         """A turn notice or reminder for the member at `seat`, the way they asked for it:
         a DM with `text`, or a mention in the channel with `public` (which names no secret)
         plus `text` privately on request. A DM carries the mention too: the front end
@@ -210,7 +211,7 @@ class Notifications:
             # only the private line (their own answer shows it when they are the caller)
             seat_post(t, out, seat, text, kind=kind, dm=False)
             return
-        mention = f"<@{human.user_id}> {public}"
+        mention = Rich.of(member(human.user_id), " ", public)
         if prefs.mode == "mention":
             # the seat named too: a notice delivered late is dropped if the seat owes nothing then
             out.posts.append(Post(to="channel", kind=kind, seat=seat, user_id=human.user_id, text=mention))

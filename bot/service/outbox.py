@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..render.rich import Rich, Text, text_json
 from ..store import OutboxRow
 from .shown import Shown
 
@@ -32,13 +33,13 @@ _FLAGS = ("open_thread", "open_thread_due", "close_thread", "lobby_changed")
 @dataclass(slots=True, kw_only=True)
 class Post:
     to: Literal["channel", "seat", "thread"]
-    text: str
+    text: Text  # Markdown with spans (bot/render/rich.py): each front end writes it its own way
     seat: str | None = None  # for to="seat": the engine seat id
     user_id: int | None = None  # for to="seat": who holds that seat now
     dm: bool = False  # deliver by DM (secret prompt, turn notice) rather than only on request
     # For a turn notice or reminder by DM: the channel mention, naming no secret, that
     # replaces it when the member's DMs are closed.
-    public: str | None = None
+    public: Text | None = None
     # event | prompt | reminder | standings | notice | briefing (a substitute's catch-up) | history
     # | begins (the line a game begins with: the Discord adapter heads the round summary with it)
     kind: str = "event"
@@ -48,7 +49,7 @@ class Post:
     def body(self) -> dict[str, Any]:
         """The post as a stored row holds it: what differs from the defaults (most posts
         are a public event line)."""
-        body: dict[str, Any] = {"to": self.to, "text": self.text}
+        body: dict[str, Any] = {"to": self.to, "text": text_json(self.text)}
         if self.seat is not None:
             body["seat"] = self.seat
         if self.user_id is not None:
@@ -56,7 +57,7 @@ class Post:
         if self.dm:
             body["dm"] = True
         if self.public is not None:
-            body["public"] = self.public
+            body["public"] = text_json(self.public)
         if self.kind != "event":
             body["kind"] = self.kind
         return body
@@ -66,7 +67,7 @@ class Post:
 class Outbox:
     channel_id: int
     posts: list[Post] = field(default_factory=list)
-    reply: str | None = None  # the private answer to the caller of this interaction
+    reply: Text | None = None  # the private answer to the caller of this interaction
     open_thread: str | None = None  # open a thread with this name for the phase that began
     open_thread_due: float | None = None  # that phase's deadline (unix time), if it has one
     close_thread: bool = False  # archive the phase thread: its phase ended
@@ -77,7 +78,7 @@ class Outbox:
     # that writes it when a front end first reads `status`. The service passes a function,
     # so an action whose front end shows the status some other way (Discord shows the
     # card in `shown`) does not pay for the text.
-    status_source: str | Callable[[], str] | None = field(default=None, repr=False)
+    status_source: Text | Callable[[], Text] | None = field(default=None, repr=False)
     # What a front end shows of the table after the last save that stored this outbox
     # (shown.py): written by the save, so delivering it reads no table.
     shown: Shown | None = field(default=None, repr=False)
@@ -94,8 +95,8 @@ class Outbox:
         self,
         channel_id: int,
         posts: list[Post] | None = None,
-        status: str | Callable[[], str] | None = None,
-        reply: str | None = None,
+        status: Text | Callable[[], Text] | None = None,
+        reply: Text | None = None,
         open_thread: str | None = None,
         open_thread_due: float | None = None,
         close_thread: bool = False,
@@ -116,13 +117,13 @@ class Outbox:
         self.caller_menu = None
 
     @property
-    def status(self) -> str | None:
+    def status(self) -> Text | None:
         if callable(self.status_source):
             self.status_source = self.status_source()
         return self.status_source
 
     @status.setter
-    def status(self, value: str | Callable[[], str] | None) -> None:
+    def status(self, value: Text | Callable[[], Text] | None) -> None:
         self.status_source = value
 
     def merge(self, later: Outbox) -> None:
@@ -184,7 +185,7 @@ class Outbox:
         its save wrote (`shown`; an empty text asks a front end that shows text to read the
         table's latest)."""
         data = json.loads(body)
-        out = cls(channel_id, posts=[Post(**p, kept=True) for p in data.get("posts", [])])
+        out = cls(channel_id, posts=[_post(p) for p in data.get("posts", [])])
         for name in _FLAGS:
             if name in data:
                 setattr(out, name, data[name])
@@ -202,15 +203,22 @@ class Outbox:
         return [p for p in self.posts if p.to == "seat" and p.seat == seat]
 
 
+def _post(body: dict[str, Any]) -> Post:
+    """A post as a stored row holds it (`Post.body`)."""
+    text = Rich.from_json(body.pop("text"))
+    public = body.pop("public", None)
+    return Post(**body, text=text, public=None if public is None else Rich.from_json(public), kept=True)
+
+
 def seat_post(
     t: Any,
     out: Outbox,
     seat: str,
-    text: str,
+    text: Text,
     *,
     kind: str = "event",
     dm: bool = False,
-    public: str | None = None,
+    public: Text | None = None,
 ) -> None:
     """A private line for the holder of `seat` at the loaded table `t`; an automatic
     seat's private lines go nowhere (they stay in the stored log)."""

@@ -22,6 +22,7 @@ from engine.core import Event, Game, GameState, IllegalAction, Prompt, rng_for
 
 from ..process import metrics
 from ..process.logsafe import log_game_failure
+from ..render.rich import searchable
 from ..store import ActionRow, EventRow, SeatRow, StaleWrite, StorageFull, StoreError
 from .archive import archive_finished
 from .automatic import AutomaticPlayers
@@ -463,9 +464,8 @@ def _drop_stale_notices(t: LoadedTable, out: Outbox, taken: list[Prompt]) -> Non
             mine = post.seat == p.seat or (
                 holder is not None and post.seat is None and post.user_id == holder.user_id
             )
-            if mine and (
-                p.text in post.text or post.text.endswith(f": {p.kind}") or f": {p.kind} " in post.text
-            ):
+            said = searchable(post.text)
+            if mine and (p.text in said or said.endswith(f": {p.kind}") or f": {p.kind} " in said):
                 return True
         return False
 

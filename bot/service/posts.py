@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from engine.core import Event, Layout, Outcome, Prompt
 
-from ..render import escape, seat_list, standings, timestamp
+from ..render import escape, seat_list, standings
 from ..render.pictures import has_pictures
+from ..render.rich import Rich, Text, member, moment, small
 from ..render.status import StatusCard, Waiting, card_of, waiting_line
 from ..render.summary import Line, Part, PartStart, round_name
 from ..store import DeadlineRow, EventRow
@@ -85,10 +86,11 @@ class Posts:
         self._last.pop(channel_id, None)
 
     # -- text ------------------------------------------------------------------------------
-    def status(self, t: LoadedTable, result: bool = False) -> str:
+    def status(self, t: LoadedTable, result: bool = False) -> Text:
         """The public status; with `result`, after the end, the standings and how each
         score was reached (`/game status`; the status message keeps its one-message size)."""
         g = t.game
+        lines: list[Text]
         if t.state is None:
             lines = [
                 f"**{g.title}**: {STATE_WORDS.get(t.row.status, t.row.status)}, {len(t.seats)} seated "
@@ -99,7 +101,7 @@ class Posts:
                 lines.append(
                     f"/game join to sit down; the host ({self.host_name(t)}) starts with /game start."
                 )
-            return "\n".join(lines)
+            return Rich.join("\n", lines)
         lines = [g.describe(g.view(t.state, None))]
         lines.append(
             seat_list(
@@ -125,20 +127,19 @@ class Posts:
             lines.append("The game is over.")
         else:
             lines.append("The game was abandoned.")
-        return "\n".join(lines)
+        return Rich.join("\n", lines)
 
-    def due_text(self, t: LoadedTable) -> str:
+    def due_text(self, t: LoadedTable) -> Text:
         if not t.deadlines:
             return ""
-        return f" — due {timestamp(min(d.due_at for d in t.deadlines))}"
+        return Rich.of(" — due ", moment(min(d.due_at for d in t.deadlines)))
 
-    def waiting_line(self, t: LoadedTable, *, bold: bool = False) -> str:
+    def waiting_line(self, t: LoadedTable, *, bold: bool = False) -> Text:
         """Who owes what, with each full slash command, and when it is due; players who owe
         the same are named together (`render.status.waiting_line`)."""
         owing = [Waiting(t.who(p.seat), t.game.owed(p)) for p in t.prompts]
-        due = timestamp(min(d.due_at for d in t.deadlines)) if t.deadlines else ""
-        line = waiting_line(owing, everyone=len([s for s in t.seats if s.seat]), due=due)
-        return line if bold else line.replace("**Waiting for**", "Waiting for", 1)
+        due = moment(min(d.due_at for d in t.deadlines)) if t.deadlines else ""
+        return waiting_line(owing, everyone=len([s for s in t.seats if s.seat]), due=due, bold=bold)
 
     def card(self, t: LoadedTable, view: Any = None) -> StatusCard:
         """The public status laid out for a phone (`render.status`): the waiting line first,
@@ -153,7 +154,7 @@ class Posts:
             else:
                 lines.append("The table was closed before the game began.")
             return StatusCard(title=f"{g.title} · {STATE_WORDS.get(t.row.status, t.row.status)}", description="\n".join(lines))
-        top: list[str] = []
+        top: list[Text] = []
         bottom: list[str] = []
         if t.row.status == "running" and t.prompts:
             top.append(self.waiting_line(t, bold=True))
@@ -324,24 +325,24 @@ class Posts:
         part = Part(since=0, heading=heading, name=first_round or round_name(begins))
         return {**part.start(), "message": None}
 
-    def private_text(self, t: LoadedTable, seat: str) -> str:
+    def private_text(self, t: LoadedTable, seat: str) -> Text:
         """A player's own view (`/game me`), read from the top on a phone: what they owe
         and by when first, then what only they see (their Hand, sheet or screen: the lines of
         their view that the public one lacks); the public status is behind the Full status
         button and /game status."""
         g = t.game
         own = g.describe(g.view(t.state, seat))
-        lines = own.splitlines()[:1]  # the game and where it stands: "Crisis: 1914 — Week 1 of 6, …"
+        lines: list[Text] = [*own.splitlines()[:1]]  # the game and where it stands: "Crisis: 1914 — Week 1 of 6, …"
         due = {d.phase: d.due_at for d in t.deadlines}
         mine = [p for p in t.prompts if p.seat == seat]
         for p in mine:
-            when = f" Due {timestamp(due[p.phase])}." if p.phase in due else ""
-            lines.append(f"**You owe**: {p.text}{when}")
+            when = Rich.of(" Due ", moment(due[p.phase]), ".") if p.phase in due else ""
+            lines.append(Rich.of(f"**You owe**: {p.text}", when))
         if not mine and t.row.status == "running":
             lines.append("You owe nothing right now.")
         lines += own_lines("\n".join(own.splitlines()[1:]), g.describe(g.view(t.state, None)))
-        lines.append("-# The whole table: the Full status button, or /game status.")
-        return "\n".join(lines)
+        lines.append(small("The whole table: the Full status button, or /game status."))
+        return Rich.join("\n", lines)
 
     def standings(self, t: LoadedTable, outcome: Outcome, **how: Any) -> str:
         """The final standings of table `t` (`render.standings`): each seat's player, and its
@@ -386,17 +387,17 @@ class Posts:
                         to="channel",
                         kind="ping",
                         user_id=human.user_id,
-                        text=f"<@{human.user_id}> your turn in the session: {t.game.owed(p)}.",
+                        text=Rich.of(member(human.user_id), f" your turn in the session: {t.game.owed(p)}."),
                     )
                 )
-            when = f" Due {timestamp(due[p.phase])}." if p.phase in due else ""
+            when = Rich.of(" Due ", moment(due[p.phase]), ".") if p.phase in due else ""
             secret = " (secret: only you see this)" if p.simultaneous else ""
             self.notifications.notice(
                 t,
                 out,
                 p.seat,
-                f"**{t.game.title}**{secret}: {p.text}{when}",
-                f"your turn in {t.game.title}: {t.game.owed(p)}.{when}",
+                Rich.of(f"**{t.game.title}**{secret}: {p.text}", when),
+                Rich.of(f"your turn in {t.game.title}: {t.game.owed(p)}.", when),
                 kind="prompt",
             )
 

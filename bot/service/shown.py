@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..render.rich import Rich, text_json
 from ..render.status import Field, StatusCard
 from ..render.summary import Line, Part, PartStart, parts
 from ..store.front_rows import FrontRow
@@ -97,6 +98,7 @@ class Shown:
     def from_body(cls, channel_id: int, body: dict[str, Any]) -> Shown:
         card = dict(body["card"])
         card["fields"] = [Field(**f) for f in card.get("fields", [])]
+        card["description"] = Rich.from_json(card.get("description", ""))
         summary = body.get("summary")
         board = body.get("board")
         return cls(
@@ -124,7 +126,7 @@ def _card_body(card: StatusCard) -> dict[str, Any]:
     deeply, three times slower)."""
     return {
         "title": card.title,
-        "description": card.description,
+        "description": text_json(card.description),
         "fields": [{"name": f.name, "value": f.value} for f in card.fields],
         "footer": card.footer,
     }

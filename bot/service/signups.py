@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from ..render.rich import Rich, Text, channel, member, small
 from ..render.text import escape
 from ..store import Store
 from ..store.community_rows import LobbyEntry
@@ -38,12 +39,16 @@ __all__ = [
 ]
 
 
-def jump(guild_id: int | None, channel_id: int, message_id: int | None = None) -> str:
+def jump(guild_id: int, channel_id: int, message_id: int | None = None) -> str:
     """A link a member follows to the channel (and the message, when known)."""
-    if not guild_id:  # a table outside a server (the console)
-        return f"<#{channel_id}>"
     tail = f"/{message_id}" if message_id else ""
     return f"https://discord.com/channels/{guild_id}/{channel_id}{tail}"
+
+
+def _way_to(guild_id: int | None, channel_id: int) -> Text:
+    """The channel, as a member reaches it from anywhere: a link, or the channel itself for
+    a table outside a server (the console)."""
+    return jump(guild_id, channel_id) if guild_id else channel(channel_id)
 
 
 def option_text(t: LoadedTable) -> str:
@@ -93,7 +98,7 @@ class LobbyNews:
     game: str  # the game's id
     title: str  # the game's title
     lobby_channel: int | None  # where the entry belongs now; None: nowhere
-    text: str | None  # the entry as the table is now; None: it must go
+    text: Text | None  # the entry as the table is now; None: it must go
     previous: LobbyEntry | None  # as kept: its message is edited, or deleted when it must go
     entry: LobbyEntry  # what to keep once the front end has acted (`keep`)
     tell: list[int] = field(default_factory=list)  # watchers to tell now
@@ -101,31 +106,32 @@ class LobbyNews:
     open: bool = False  # the table is in its lobby: its entry is kept
     joinable: bool = False  # it has an open seat: a front end offers a way to take it there
 
-    def notice(self, server: str | None = None, *, button: bool = False) -> str:
+    def notice(self, server: str | None = None, *, button: bool = False) -> Text:
         """What a watcher is told (by DM): the game, the host, the open seats, where;
         `button`: a Join button goes with it."""
         where = f" on **{escape(server)}**" if server else ""
         tap = "tap Join below or " if button else ""
-        return (
-            f"A table of **{self.title}** is open{where}, hosted by {self.host}. "
-            f"To take a seat, {tap}use /game join in {jump(self.guild_id, self.table_channel)}.\n"
-            f"-# You watch {self.title}: /community unwatch game:{self.game} stops these notices."
+        return Rich.of(
+            f"A table of **{self.title}** is open{where}, hosted by {self.host}. To take a seat, {tap}use /game join in ",
+            _way_to(self.guild_id, self.table_channel),
+            ".\n",
+            small(f"You watch {self.title}: /community unwatch game:{self.game} stops these notices."),
         )
 
-    def mention(self, user_ids: list[int]) -> str:
+    def mention(self, user_ids: list[int]) -> Text:
         """The same notice as one public line that pings `user_ids` (their DMs are closed,
         or they asked for mentions). Posted with the entry, it goes with the entry."""
-        pings = " ".join(f"<@{uid}>" for uid in user_ids)
-        return (
-            f"{pings} a table of **{self.title}** is open, hosted by {self.host}: "
-            f"/game join in {jump(self.guild_id, self.table_channel)} takes a seat."
+        return Rich.of(
+            _pings(user_ids),
+            f" a table of **{self.title}** is open, hosted by {self.host}: /game join in ",
+            _way_to(self.guild_id, self.table_channel),
+            " takes a seat.",
         )
 
-    def ping(self, user_ids: list[int]) -> str:
+    def ping(self, user_ids: list[int]) -> Text:
         """The line above a new entry that pings its game's watchers: the entry under it
         says the rest, and goes (ping and all) when the table starts or is abandoned."""
-        pings = " ".join(f"<@{uid}>" for uid in user_ids)
-        return f"{pings}: a table of **{self.title}**, a game you watch, is open."
+        return Rich.of(_pings(user_ids), f": a table of **{self.title}**, a game you watch, is open.")
 
     def must_remove(self) -> bool:
         """Whether the kept message must be deleted: the table is no longer open, the lobby
@@ -137,19 +143,23 @@ class LobbyNews:
         return self.text is None or not same_table or p.lobby_channel != self.lobby_channel
 
 
-def entry_text(t: LoadedTable) -> str:
+def _pings(user_ids: list[int]) -> Text:
+    return Rich.join(" ", [member(uid) for uid in user_ids])
+
+
+def entry_text(t: LoadedTable) -> Text:
     """A lobby table's entry: game, host, who sits, open seats, options, where and how to join."""
     g = t.game
     host = host_name(t)
     free = free_seats(t)
     names = ", ".join(escape(s.name) + (" (automatic)" if s.automatic else "") for s in t.seats)
-    link = f"<#{t.row.channel_id}>"  # the lobby channel is in the table's server: a mention reads "#name"
-    lines = [f"**{g.title}**, hosted by {host}: {len(t.seats)} of {g.max_players} seated ({names})."]
+    link = channel(t.row.channel_id)  # the lobby channel is in the table's server: a mention reads "#name"
+    lines: list[Text] = [f"**{g.title}**, hosted by {host}: {len(t.seats)} of {g.max_players} seated ({names})."]
     if free > 0:
         ask = " (add preference: and a nation to ask for one)" if nation_counts(t) else ""
-        lines.append(f"{_seats(free)} open. To take one, tap Join or use /game join in {link}{ask}.")
+        lines.append(Rich.of(f"{_seats(free)} open. To take one, tap Join or use /game join in ", link, f"{ask}."))
     else:
-        lines.append(f"Full: waiting for {host} to begin with /game start in {link}.")
+        lines.append(Rich.of(f"Full: waiting for {host} to begin with /game start in ", link, "."))
     if len(t.seats) < g.min_players:
         lines.append(f"It can start with {g.min_players} players.")
     options = option_text(t)
@@ -157,7 +167,7 @@ def entry_text(t: LoadedTable) -> str:
         lines.append(f"Options: {options}.")
     if not t.row.meta.get("rated", True):  # rated is the default, and goes unsaid
         lines.append("Not rated: its result moves no rating.")
-    return "\n".join(lines)
+    return Rich.join("\n", lines)
 
 
 def _seats(n: int) -> str:

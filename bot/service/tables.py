@@ -42,6 +42,7 @@ from engine.core import Choice, GameError, IllegalAction, did_you_mean, rng_for
 from ..render import button_labels, escape
 from ..render.pictures import Picture
 from ..render.pictures.cache import PictureCache
+from ..render.rich import Text
 from ..store import (
     EVERY_SHARD,
     Shards,
@@ -366,7 +367,7 @@ class TableService:
             return []
 
     # -- reading ---------------------------------------------------------------------------
-    async def status(self, channel_id: int, reader: int | None = None) -> str:
+    async def status(self, channel_id: int, reader: int | None = None) -> Text:
         """The public status (`/game status`), as member `reader` may read it: a spectator
         of a game in play reads it as it stood some rounds ago (bot/service/gallery.py)."""
         r = await self.gallery.read(channel_id, reader)
@@ -420,7 +421,7 @@ class TableService:
             return None
         return await self.pictures.private(channel_id, hash(t.row.state), t.game, t.state, me.seat)
 
-    async def me(self, channel_id: int, user_id: int) -> str:
+    async def me(self, channel_id: int, user_id: int) -> Text:
         t = (await self.gallery.read(channel_id, user_id)).table
         me = t.seat_of(user_id)
         if me is None:
