@@ -63,7 +63,8 @@ class Console:
         self._last_status: Text | None = None
         base = service.clock
         service.set_clock(lambda: base() + self.offset)
-        self.words = Words(lambda: service.clock())  # the service's texts as printed: moments in words
+        # the service's texts as printed: members by name, moments in words
+        self.words = Words(lambda: service.clock(), self.names, {CHANNEL: "table", LOBBY_CHANNEL: "lobby"})
         self._game_verbs = {  # `/game <verb>`: the method that does it
             "new": self._new_table,
             "join": self._join,

@@ -24,6 +24,7 @@ from typing import Any
 
 import discord
 
+from bot.render.rich import Rich, channel
 from bot.service.community import Community, JoinOffer
 from bot.service.outbox import Outbox
 from bot.service.signups import jump
@@ -31,6 +32,7 @@ from bot.service.signups import jump
 from .context import may_open
 from .host import host
 from .interact import answer_outbox, run_refusable, say
+from .markup import markup
 
 __all__ = ["JoinTable", "JoinAs", "join_view", "JOIN_ID", "JOIN_AS_ID"]
 
@@ -149,8 +151,8 @@ async def _join(
 
     async def seated() -> Outbox:
         out = await service.lobby.join(channel_id, member.id, member.display_name, nation)
-        link = f"<#{channel_id}>" if here else jump(member.guild.id, channel_id)
-        out.reply = f"{out.reply} Your table: {link}".strip()
+        link = channel(channel_id) if here else jump(member.guild.id, channel_id)
+        out.reply = Rich.of(out.reply, " Your table: ", link) if out.reply else Rich.of("Your table: ", link)
         return out
 
     await answer_outbox(interaction, seated())
@@ -175,7 +177,8 @@ async def _member_there(interaction: discord.Interaction, channel_id: int) -> di
 
 
 def _where(interaction: discord.Interaction, offer: JoinOffer) -> str:
-    return f"<#{offer.channel_id}>" if interaction.guild_id == offer.guild_id else jump(offer.guild_id, offer.channel_id)
+    here = interaction.guild_id == offer.guild_id
+    return markup(channel(offer.channel_id)) if here else jump(offer.guild_id, offer.channel_id)
 
 
 def _community(interaction: discord.Interaction) -> Community:

@@ -35,6 +35,7 @@ from typing import Any
 import discord
 
 from bot.render.pictures import Picture
+from bot.render.rich import member
 from bot.render.text import escape, split_message
 from bot.service.deliveries import retry_wait
 from bot.service.outbox import Outbox, Post
@@ -151,7 +152,7 @@ class PrivateLines:
                 await send_once(
                     self.client,
                     channel,
-                    f"<@{user_id}>, you have taken over a seat here. Use `/game me` in this channel "
+                    f"{markup(member(user_id))}, you have taken over a seat here. Use `/game me` in this channel "
                     "to see your hand, your orders in progress and what you owe.",
                     allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
                 )
@@ -413,7 +414,7 @@ class PrivateLines:
         await self.service.notifications.mark_dm_closed(user_id)
         # Told once, in the same message as the notice that failed (one call, one ping).
         told = (
-            f"<@{user_id}>, I cannot send you direct messages, so your turn notices and "
+            f"{markup(member(user_id))}, I cannot send you direct messages, so your turn notices and "
             "reminders will come as mentions here, without your secrets; `/game me` shows your "
             "hand and what you owe. To have them by DM again, allow direct messages from this "
             "server's members and use `/game notify mode:dm`."

@@ -208,7 +208,7 @@ def width(text: Text) -> int:
         elif isinstance(span, Channel):
             total += len(str(span.channel_id)) + 3
         elif isinstance(span, Moment):
-            total += len(str(span.unix)) + 5
+            total += len(str(span.unix)) + 6
         else:
             total += 3
     return total

@@ -132,7 +132,7 @@ async def test_long_game_controls_from_the_console(store, tmp_path):
     assert "bob asks to pause the game" in out and "alice paused the game" in out
     assert "[private to dave] **Envoys (test game)**: you now play **s2** from bob." in out
     assert "[private to alice] Refused: The full history" in out  # not before the end
-    assert "[private to dave] <#1> Envoys (test game) as s2" in out
+    assert "[private to dave] #table Envoys (test game) as s2" in out  # the console names its channel
     assert "[private to dave] Turn notices and reminders come as a mention" in out
     assert '"game": "envoys"' in record.read_text()
 
