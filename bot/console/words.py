@@ -1,4 +1,4 @@
-"""The service's texts as the console prints them (docs/architecture.md §6): each span of
+"""The service's texts as the console prints them (docs/architecture.md §1, Texts): each span of
 a `Rich` text (bot/render/rich.py) in words a terminal shows, and what a member typed as
 they typed it. A member is their console name ("@alice"), a channel the console's own
 ("#table", "#lobby"), a moment words from the console clock ("in 10 min"), small print a

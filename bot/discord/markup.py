@@ -1,4 +1,4 @@
-"""The service's texts as Discord writes them (docs/architecture.md §6): each span of a
+"""The service's texts as Discord writes them (docs/architecture.md §1, Texts): each span of a
 `Rich` text (bot/render/rich.py) in Discord's own markup. A member is a mention, a channel
 a channel link, a moment a timestamp each reader sees in their own time zone, small print
 a `-#` line. Everything else of a text is Markdown, which Discord shows as it is."""

@@ -1,4 +1,4 @@
-"""Text as the service writes it for a person, before a front end shows it (docs/architecture.md §6).
+"""Text as the service writes it for a person, before a front end shows it (docs/architecture.md §1, Texts).
 
 Most of a message is Markdown, the format the game's record keeps and its exports hold:
 `**strong**`, list lines, and what a member typed kept as typed (`text.escape`). What
