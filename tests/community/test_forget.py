@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from bot.discord.markup import markup
 from bot.render.text import escape
 from bot.service.audience import EVERY_CHANNEL
 from bot.service.community import FORMER_MEMBER
@@ -94,24 +95,24 @@ async def test_the_published_history_names_nobody_forgotten(service):
 async def test_the_archived_record_and_the_history_lines_name_bob_and_not_alice(service):
     await _forgotten(service)
     community = service.community
-    listed = await community.history(EVERY_CHANNEL, GUILD)
+    listed = markup(await community.history(EVERY_CHANNEL, GUILD))
     _names_bob_not_alice(listed)
     assert FORMER_MEMBER in listed
     number = int(listed.split("**#")[1].split(" ")[0])
     text, record = await community.finished(EVERY_CHANNEL, GUILD, number)
-    _names_bob_not_alice(text)
+    _names_bob_not_alice(markup(text))
     _json_names_bob_not_alice(record)
 
 
 async def test_profiles_leaderboard_and_bob_s_data_name_bob_and_not_alice(service):
     await _forgotten(service)
     community = service.community
-    board = await community.leaderboard(EVERY_CHANNEL, GUILD, "envoys")
+    board = markup(await community.leaderboard(EVERY_CHANNEL, GUILD, "envoys"))
     _names_bob_not_alice(board)
-    bob = await community.profile(EVERY_CHANNEL, GUILD, BOB, "bob")
+    bob = markup(await community.profile(EVERY_CHANNEL, GUILD, BOB, "bob"))
     _names_bob_not_alice(bob)
     assert "1 finished" in bob
-    hers = await community.profile(EVERY_CHANNEL, GUILD, ALICE, "someone")
+    hers = markup(await community.profile(EVERY_CHANNEL, GUILD, ALICE, "someone"))
     assert "0 finished" in hers or "No finished" in hers  # no finished game is hers any more
     data = await community.mydata(BOB)
     assert data["finished_games"] and "alice" not in json.dumps(data) and ALICE not in _numbers(data)
@@ -121,12 +122,12 @@ async def test_profiles_leaderboard_and_bob_s_data_name_bob_and_not_alice(servic
 
 async def test_the_running_table_shows_her_seat_as_a_former_member(service):
     await _forgotten(service)
-    status = await service.status(RUNNING)
+    status = markup(await service.status(RUNNING))
     _names_bob_not_alice(status)
     assert FORMER_MEMBER in status
     info = await service.table_info(RUNNING)
     assert {s.name for s in info.seats} == {FORMER_MEMBER, "bob"}
-    log = await service.history.log(RUNNING)
+    log = markup(await service.history.log(RUNNING))
     assert "alice" not in log.casefold() and "log, page 1" in log
     public = await service.history.export(RUNNING)  # the public record of a game in play
     _json_names_bob_not_alice(public)
@@ -143,9 +144,9 @@ async def test_the_round_summary_s_heading_named_her_before(service):
 
 async def test_the_finished_table_s_status_and_log_name_bob_and_not_alice(service):
     await _forgotten(service)
-    status = await service.status(FINISHED)
+    status = markup(await service.status(FINISHED))
     _names_bob_not_alice(status)
-    log = await service.history.log(FINISHED)
+    log = markup(await service.history.log(FINISHED))
     assert "alice" not in log.casefold()
 
 
@@ -153,8 +154,8 @@ async def test_the_lobby_entry_and_the_directory_name_bob_and_not_alice(service)
     await _forgotten(service)
     community = service.community
     news = await community.lobby_news(LOBBY)
-    _names_bob_not_alice(news.text)
-    directory = await community.directory(EVERY_CHANNEL, GUILD)
+    _names_bob_not_alice(markup(news.text))
+    directory = markup(await community.directory(EVERY_CHANNEL, GUILD))
     assert f"<#{LOBBY}>" in directory and f"<#{RUNNING}>" in directory
     assert "alice" not in directory.casefold() and str(ALICE) not in directory
 
@@ -167,7 +168,7 @@ async def test_a_game_she_keeps_playing_is_archived_without_her(service, store):
             break
     assert (await service.table_info(RUNNING)).status == "finished"
     community = service.community
-    listed = await community.history(EVERY_CHANNEL, GUILD)
+    listed = markup(await community.history(EVERY_CHANNEL, GUILD))
     assert listed.count(FORMER_MEMBER) == 2 and "alice" not in listed  # both games, neither names her
     _json_names_bob_not_alice(await service.history.export(RUNNING))
     assert "alice" not in (await service.history.export_html(RUNNING)).decode()
@@ -175,7 +176,7 @@ async def test_a_game_she_keeps_playing_is_archived_without_her(service, store):
     seats = await store.community.finished_seats([g.id for g in games])
     assert len(games) == 2 and ALICE not in {s.user_id for s in seats} and BOB in {s.user_id for s in seats}
     assert (await community.mydata(ALICE))["ratings"] == []
-    _names_bob_not_alice(await community.leaderboard(EVERY_CHANNEL, GUILD, "envoys"))
+    _names_bob_not_alice(markup(await community.leaderboard(EVERY_CHANNEL, GUILD, "envoys")))
 
 
 async def test_posts_and_turn_notices_waiting_to_be_said_no_longer_name_her(service, store):

@@ -3,6 +3,7 @@ no live mention, formatting or masked link (`bot.render.escape`)."""
 
 from __future__ import annotations
 
+from bot.discord.markup import markup
 from bot.render import escape
 from bot.service.audience import EVERY_CHANNEL
 
@@ -18,7 +19,7 @@ async def test_the_directory_names_a_hostile_player_escaped(service):
     await service.lobby.join(RUNNING, ALICE, "alice")
     await service.lobby.start(RUNNING, BOB, seed=5)
     await service.lobby.create(LOBBY, GUILD, "envoys", BOB, HOSTILE)
-    directory = await service.community.directory(EVERY_CHANNEL, GUILD)
+    directory = markup(await service.community.directory(EVERY_CHANNEL, GUILD))
     assert f"<#{RUNNING}>" in directory and f"<#{LOBBY}>" in directory
     assert escape(HOSTILE) in directory
     for live in ("<@123>", "@everyone", "**bold**", "||spoiler||", "[x]("):
@@ -30,10 +31,10 @@ async def test_the_history_a_game_by_number_the_leaderboard_and_a_profile_name_a
     c = service.community
     (text, record) = await c.finished(EVERY_CHANNEL, GUILD, 1)
     answers = [
-        await c.history(EVERY_CHANNEL, GUILD),
-        text,
-        await c.leaderboard(EVERY_CHANNEL, GUILD, "envoys"),
-        await c.profile(EVERY_CHANNEL, GUILD, BOB, HOSTILE),
+        markup(await c.history(EVERY_CHANNEL, GUILD)),
+        markup(text),
+        markup(await c.leaderboard(EVERY_CHANNEL, GUILD, "envoys")),
+        markup(await c.profile(EVERY_CHANNEL, GUILD, BOB, HOSTILE)),
     ]
     for answer in answers:
         assert escape(HOSTILE) in answer, answer

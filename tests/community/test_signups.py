@@ -8,6 +8,7 @@ import io
 from pathlib import Path
 
 from bot.console.console import run_console
+from bot.discord.markup import markup
 from bot.service.community import EVERY_CHANNEL
 from bot.service.tables import TableService
 from bot.store import NotifyPrefs
@@ -35,12 +36,13 @@ async def test_an_entry_follows_its_table_from_creation_to_start(service):
     news = await _shown(service)
     assert news.lobby_channel == 600 and news.previous is None
     assert await community.servers_with_tables() == [GUILD]
-    assert news.text.startswith("**Envoys (test game)**, hosted by alice: 1 of 4 seated (alice).")
-    assert f"use /game join in <#{CHANNEL}>" in news.text and "https://" not in news.text  # "#name", tappable
+    text = markup(news.text)
+    assert text.startswith("**Envoys (test game)**, hosted by alice: 1 of 4 seated (alice).")
+    assert f"use /game join in <#{CHANNEL}>" in text and "https://" not in text  # "#name", tappable
 
     assert (await service.lobby.join(CHANNEL, BOB, "bob")).lobby_changed
     news = await _shown(service)
-    assert "2 of 4 seated (alice, bob)" in news.text and news.previous.message_id == 77
+    assert "2 of 4 seated (alice, bob)" in markup(news.text) and news.previous.message_id == 77
     assert not news.must_remove()  # the same message is edited
 
     assert (await service.lobby.start(CHANNEL, ALICE, seed=7)).lobby_changed
@@ -67,7 +69,7 @@ async def test_abandoning_removes_the_entry_and_archives_a_started_game_only(ser
     await service.lobby.create(CHANNEL, GUILD, "envoys", CAROL, "carol")  # the row is replaced
     assert await store.community.member_abandoned(GUILD, ALICE) == {"envoys": 1}
     assert await store.community.member_abandoned(GUILD, BOB) == {"envoys": 1}
-    profile = await community.profile(EVERY_CHANNEL, GUILD, BOB, "bob")
+    profile = markup(await community.profile(EVERY_CHANNEL, GUILD, BOB, "bob"))
     assert "**Envoys (test game)**: 1 abandoned." in profile  # no count of nothing
     assert (await community.mydata(BOB))["abandoned_games"][0]["game"] == "envoys"
     await community.forget(BOB, confirm="me")
@@ -83,8 +85,9 @@ async def test_watchers_are_told_once_when_a_table_opens_and_never_the_seated(se
     await service.lobby.create(CHANNEL, GUILD, "envoys", ALICE, "alice")  # no lobby channel here
     news = await _shown(service)
     assert news.text is None and news.tell == [BOB]
-    assert "A table of **Envoys (test game)** is open, hosted by alice" in news.notice()
-    assert "/community unwatch game:envoys" in news.notice()
+    notice = markup(news.notice())
+    assert "A table of **Envoys (test game)** is open, hosted by alice" in notice
+    assert "/community unwatch game:envoys" in notice
     await service.lobby.join(CHANNEL, BOB, "bob")
     assert (await _shown(service)).tell == []  # told already
 
@@ -143,7 +146,7 @@ async def test_the_console_prints_the_lobby_entry_and_tells_the_watcher(store, t
     assert "[lobby] **Envoys (test game)**, hosted by alice: 1 of 4 seated (alice)." in text
     assert "[private to bob] A table of **Envoys (test game)** is open, hosted by alice." in text
     assert "[lobby] **Envoys (test game)**, hosted by alice: 2 of 4 seated (alice, bob)." in text
-    assert "[private to carol] • **Envoys (test game)** in <#1>, hosted by alice: gathering players, 2 of 4 seated." in text
+    assert "[private to carol] • **Envoys (test game)** in #table, hosted by alice: gathering players, 2 of 4 seated." in text
     assert "2 open: /game join there." in text
     assert "[lobby] (the entry is removed)" in text
     assert "[private to carol] No tables with an open seat here." in text

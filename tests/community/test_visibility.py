@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import functools
 import inspect
 import itertools
 import re
@@ -26,6 +27,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.discord.markup import markup
+from bot.render.rich import Rich
 from bot.service import ratings
 from bot.service.audience import Reader
 from bot.service.community import Community
@@ -149,7 +152,12 @@ async def _answers(c: Community, reader: Reader, guild: int, server: Server, num
 
 def _plain(answer: object, guild: int, labels: dict[int, str]) -> str:
     """An answer with what differs between the two servers by construction written alike:
-    the server's id in links, and each game's number (as the game it is)."""
+    the server's id in links, and each game's number (as the game it is). A text is read as
+    Discord shows it."""
+    if isinstance(answer, tuple):  # a game by number: its text and its record
+        answer = (markup(answer[0]), answer[1])
+    elif isinstance(answer, str | Rich):
+        answer = markup(answer)
     text = repr(answer).replace(f"/channels/{guild}/", "/channels/SERVER/")
     text = re.sub(r"(?<![<\d])#(\d+)", lambda m: "#" + labels.get(int(m[1]), m[1]), text)
     text = re.sub(r"id:(\d+)", lambda m: "id:" + labels.get(int(m[1]), m[1]), text)  # the example number
@@ -169,7 +177,7 @@ async def _check(server: Server) -> None:
             await c.set_hidden(uid, True)
         missing = max(full.values()) + 10**6  # a number no game has
         for uid in server.members:
-            reader = Reader(uid, lambda ch, uid=uid: server.may_open(uid, ch))
+            reader = Reader(uid, functools.partial(server.may_open, uid))
             seen = await _answers(c, reader, 1, server, [*full.values(), missing])
             # the same questions on the server where the games this member cannot open were
             # never played: there, a game they cannot open is asked by a number it lacks
@@ -262,11 +270,11 @@ async def test_a_game_in_a_channel_a_member_cannot_open_is_nowhere_in_what_they_
     open_game = next(g.id for g in games if g.channel_id != PRIVATE)
 
     for who, sees_private in ((carol, False), (bob, True)):
-        listed = await c.history(who, GUILD) + await c.history(who, GUILD, user_id=BOB)
+        listed = markup(await c.history(who, GUILD)) + markup(await c.history(who, GUILD, user_id=BOB))
         assert (f"**#{private} " in listed) is sees_private and f"**#{open_game} " in listed
         assert (f"/{PRIVATE}" in listed) is sees_private
-        board = await c.leaderboard(who, GUILD, "envoys")
-        profile = await c.profile(who, GUILD, BOB, "bob")
+        board = markup(await c.leaderboard(who, GUILD, "envoys"))
+        profile = markup(await c.profile(who, GUILD, BOB, "bob"))
         if sees_private:
             assert " · 2 games" in board and "2 finished" in profile
         else:
@@ -275,4 +283,4 @@ async def test_a_game_in_a_channel_a_member_cannot_open_is_nowhere_in_what_they_
     with pytest.raises(TableError, match=f"no finished game #{private}"):
         await c.finished(carol, GUILD, private)
     text, record = await c.finished(bob, GUILD, private)
-    assert f"/{PRIVATE}" in text and record["number"] == private
+    assert f"/{PRIVATE}" in markup(text) and record["number"] == private

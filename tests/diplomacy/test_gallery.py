@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 import tests.tinygame
+from bot.discord.markup import markup
 from bot.service.gallery import CHANNEL_SHOWS_ALL, NOT_HERE, PLAYS_HERE, Rounds, rounds_behind
 from bot.service.outbox import Outbox
 from bot.service.tables import TableError, TableService
@@ -76,13 +77,16 @@ async def _round(
     outs = [await service.command(CHANNEL, uid, "commit", {"value": str(v)}) for uid, v in zip(players, values, strict=True)]
     t = await service.load(CHANNEL)
     first = t.game.prompts(t.state)[0].seat
-    outs.append(await service.command(CHANNEL, t.holder(first).user_id, "yield", {}))
+    holder = t.holder(first)
+    assert holder is not None
+    outs.append(await service.command(CHANNEL, holder.user_id, "yield", {}))
     outs += [await service.command(CHANNEL, uid, "ready", {}) for uid in players]
     return outs
 
 
 def _dms(outs: list[Outbox], user_id: int = SPECTATOR) -> list[str]:
-    return [p.text for out in outs for p in out.posts if p.to == "seat" and p.user_id == user_id and p.dm]
+    """The DMs `user_id` reads, as Discord shows them."""
+    return [markup(p.text) for out in outs for p in out.posts if p.to == "seat" and p.user_id == user_id and p.dm]
 
 
 async def _public(service: TableService) -> list[str]:
@@ -114,7 +118,7 @@ async def test_each_round_comes_by_dm_once_one_more_round_is_over(service):
         f"**Round Envoys (test game)**, Round {k} (the game is over):\n" + "\n".join(_round_lines(log, k))
         for k in (3, 4)
     ]
-    standings = [p.text for out in end for p in out.posts if p.kind == "standings"]
+    standings = [markup(p.text) for out in end for p in out.posts if p.kind == "standings"]
     assert dms[2:] == standings and len(standings) == 1
     # nothing to anyone else: the players get no gallery post
     assert not [p for out in end for p in out.posts if p.kind == "gallery" and p.user_id != SPECTATOR]
@@ -142,13 +146,13 @@ async def test_a_spectator_reads_nothing_of_the_rounds_held_back_through_any_com
     held = [line for line in log[len(shown) :]]
     assert "Round 2 begins." in held
 
-    status = await service.status(CHANNEL, SPECTATOR)
+    status = markup(await service.status(CHANNEL, SPECTATOR))
     assert "the table as Round 1 ended" in status
     assert "round 1, diplomacy" in status  # the state before the move that began round 2
     assert "round 3" not in status and "Waiting for" not in status
     assert "2. bob" in status and "lena" not in status  # who sat there then
-    assert "round 3, commit" in await service.status(CHANNEL, BOB)  # a player reads it live
-    assert "round 3, commit" in await service.status(CHANNEL, LATE)  # so does a member not watching
+    assert "round 3, commit" in markup(await service.status(CHANNEL, BOB))  # a player reads it live
+    assert "round 3, commit" in markup(await service.status(CHANNEL, LATE))  # so does a member not watching
 
     page = await service.history.log(CHANNEL, 1, SPECTATOR)
     assert page.splitlines()[0] == "You watch this table and see each round once one more round is over: " \
@@ -200,11 +204,11 @@ async def test_spectators_are_kept_with_the_table_across_a_restart(path):
     try:
         dms = _dms(await _round(again))  # round 2 over: round 1 comes, from the new process
         assert len(dms) == 1 and dms[0].startswith("**Round Envoys (test game)**, Round 1:")
-        assert "the table as Round 1 ended" in await again.status(CHANNEL, SPECTATOR)
+        assert "the table as Round 1 ended" in markup(await again.status(CHANNEL, SPECTATOR))
         reply = (await again.gallery.spectate(CHANNEL, SPECTATOR, stop=True)).reply
         assert reply.startswith("You no longer watch this table")
         assert _dms(await _round(again)) == []
-        assert "round 4, commit" in await again.status(CHANNEL, SPECTATOR)  # no longer held back
+        assert "round 4, commit" in markup(await again.status(CHANNEL, SPECTATOR))  # no longer held back
     finally:
         await store.close()
 
@@ -263,7 +267,7 @@ async def test_spectate_refusals(service):
     with pytest.raises(TableError, match="already watch"):
         await service.gallery.spectate(CHANNEL, SPECTATOR)
     await service.controls.substitute(CHANNEL, ALICE, "s2", SPECTATOR, "carol")  # seated now: live
-    assert "round 1, commit" in await service.status(CHANNEL, SPECTATOR)
+    assert "round 1, commit" in markup(await service.status(CHANNEL, SPECTATOR))
 
 
 @pytest.mark.whole_game

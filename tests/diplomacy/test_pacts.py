@@ -10,6 +10,7 @@ import json
 
 import pytest
 
+from bot.discord.markup import markup
 from bot.service.errors import TableError
 from bot.service.pacts import PACT_CHARS, parse_until
 from bot.store.records import Record, replay
@@ -37,7 +38,7 @@ async def test_a_pact_is_asked_of_each_party_privately_and_active_once_all_confi
         (asked,) = _to(out, user)
         assert "proposes a pact" in asked and "No \\*attack\\* on Ruritania" in asked  # escaped
         assert "/diplomacy pact confirm:1" in asked and "private to their parties until the game ends" in asked
-    fallbacks = [p.public for p in out.posts if p.to == "seat"]  # DMs closed: who proposed is not said
+    fallbacks = [markup(p.public) for p in out.posts if p.to == "seat"]  # DMs closed: who proposed is not said
     assert fallbacks == [f"<@{u}>, a private line about this game waits for you; /diplomacy pacts here shows it." for u in (BORIS, CARL)]
     assert "Pacts are private to their parties until the game ends" in out.reply
 
@@ -116,7 +117,8 @@ async def test_a_pact_expires_when_the_table_passes_its_until_and_its_parties_ar
     reminders = []
     while (await service.load(CHANNEL)).state.week == 1:
         out = await service.auto(CHANNEL)
-        reminders += [(p.user_id, p.text) for p in out.posts if "expired at the end of Week 1" in p.text]
+        texts = [(p.user_id, markup(p.text)) for p in out.posts]
+        reminders += [(user, text) for user, text in texts if "expired at the end of Week 1" in text]
     assert sorted(u for u, _ in reminders) == [ANNA, BORIS]  # the parties only, once each
     assert all("Quiet on the Danube" in text for _, text in reminders)
     assert "(expired)" in await service.diplomacy.pacts(CHANNEL, ANNA)

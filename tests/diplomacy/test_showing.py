@@ -10,6 +10,7 @@ import unicodedata
 
 import pytest
 
+from bot.discord.markup import markup
 from bot.service.errors import TableError
 from tests.render.lint import lint
 
@@ -41,7 +42,7 @@ async def test_a_shown_card_reaches_only_the_players_named_and_the_channel_learn
     assert card in private[0].text and "checked by the referee" in private[0].text
     assert "as it stood when shown" in private[0].text
     # with DMs closed, the channel's mention names no card; /diplomacy pacts keeps what was shown
-    assert private[0].public == f"<@{BORIS}>, anna showed you something privately; /diplomacy pacts here shows it."
+    assert markup(private[0].public) == f"<@{BORIS}>, anna showed you something privately; /diplomacy pacts here shows it."
     assert card in (await service.diplomacy.pacts(CHANNEL, BORIS)).split("Shown to you")[1]
     assert "Shown to you" not in await service.diplomacy.pacts(CHANNEL, CARL)
     public = [p.text for p in out.posts if p.to != "seat"]
