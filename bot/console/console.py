@@ -18,12 +18,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
+from engine import games
 from engine.core import did_you_mean
 
 from ..render.pictures import Picture
 from ..render.rich import Text
 from ..service import reference
 from ..service.outbox import Outbox
+from ..service.shown import Shown
 from ..service.tables import TableError, TableService
 from ..service.verbs import one_deadline_tool, substitute_asked
 from .community import LOBBY_CHANNEL, CommunityLines
@@ -141,7 +143,7 @@ class Console:
         if out.status and out.status != self._last_status:
             self._last_status = out.status
             self.say(out.status)
-            await self.show_picture()
+            await self.show_picture(shown=out.shown)
         if self.pictures is not None and any(p.kind == "standings" for p in out.posts):
             for picture in await self.service.final_pictures(CHANNEL):
                 self._write_picture(picture)
@@ -150,13 +152,19 @@ class Console:
         if out.lobby_changed:  # the lobby channel's entry and the watchers (bot/service/signups.py)
             await self.community.lobby_entry(out.channel_id)
 
-    async def show_picture(self, reader: int | None = None) -> None:
-        """Write the board picture beside the status, once per picture, and say where
-        (`reader`: as that member may see it, a spectator some rounds behind)."""
-        if self.pictures is None:
+    async def show_picture(self, reader: int | None = None, shown: Shown | None = None) -> None:
+        """Write the board picture beside the status, once per picture, and say where: drawn
+        from the board an action's save stored (`shown`), as the Discord adapter draws it,
+        with no table read; else read for `reader` (as that member may see it, a spectator
+        some rounds behind)."""
+        if self.pictures is None or (shown is not None and shown.board is None):
             return
         try:
-            picture = await self.service.picture(CHANNEL, reader)
+            if shown is not None and (board := shown.board) is not None:
+                game = games.get(board.game)
+                picture = await self.service.pictures.board_of_view(CHANNEL, game, board.seed, board.step, board.view)
+            else:
+                picture = await self.service.picture(CHANNEL, reader)
         except TableError:
             return
         if picture is None or picture.png == self._pictured:

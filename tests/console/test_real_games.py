@@ -81,10 +81,19 @@ async def test_the_console_writes_each_board_picture_and_prints_its_path(tmp_pat
     try:
         out = io.StringIO()
         pictures = tmp_path / "pictures"
-        rc = await run_console(
-            TableService(store, clock=Clock()), script=script, stdout=out, pictures=pictures
-        )
+        service = TableService(store, clock=Clock())
+        read_for_a_board = []
+        reading = service.picture
+
+        async def picture(channel_id, reader=None):
+            read_for_a_board.append(reader)
+            return await reading(channel_id, reader)
+
+        service.picture = picture  # type: ignore[method-assign]
+        rc = await run_console(service, script=script, stdout=out, pictures=pictures)
         assert rc == 0, out.getvalue()[-2000:]
+        # each action's board is drawn from what its save stored; only /game status reads the table
+        assert len(read_for_a_board) == 1
         printed = [
             line.split("(picture: ")[1].rstrip(")")
             for line in out.getvalue().splitlines()
