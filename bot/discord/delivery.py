@@ -162,7 +162,7 @@ class Delivery:
         standalone = [markup(p.text) for p in public if p.kind in STANDALONE and p.user_id is None]
         # The final standings and a published history carry the final board and the score
         # chart, in their last message: no call of their own.
-        final = await self._final_pictures(channel.id, public)
+        final = await self._final_pictures(outbox, public)
         # One message for all of them (standings and the seed, say): one call. A published
         # history is longer than a message and goes in as many as it needs.
         parts = split_message("\n\n".join(standalone))
@@ -192,13 +192,16 @@ class Delivery:
                 log.warning("could not refresh the lobby entry of table %s", outbox.channel_id, exc_info=True)
         return self.private.waiting_in(outbox.channel_id)
 
-    async def _final_pictures(self, channel_id: int, public: list[Post]) -> list[Picture]:
+    async def _final_pictures(self, outbox: Outbox, public: list[Post]) -> list[Picture]:
         if not any(p.kind in ("standings", "history") and p.user_id is None for p in public):
             return []
         try:
-            return await self.service.final_pictures(channel_id)
+            if outbox.shown is not None:
+                # the standings: drawn from the scores the save that ended the game stored, no table read
+                return await self.service.final_pictures_of(outbox.shown)
+            return await self.service.final_pictures(outbox.channel_id)  # a published history: no save's row
         except Exception:  # the standings go out without pictures rather than not at all
-            log.warning("could not draw the final pictures of table %s", channel_id, exc_info=True)
+            log.warning("could not draw the final pictures of table %s", outbox.channel_id, exc_info=True)
             return []
 
     # ------------------------------------------------------------------ status

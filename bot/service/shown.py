@@ -4,7 +4,9 @@ outbox row (docs/architecture.md §3, "The path of one action").
 A `Shown` is written from the table as it is saved (`Posts.shown`, called by the save
 itself): its version, the status card, the public events from where the round summary
 stood then, the public view the board is drawn from, and what the front end had been
-answered (its status message, phase thread and summary start) as the save read it. A
+answered (its status message, phase thread and summary start) as the save read it; once
+the game is over, also every player's score after each action, for the chart the final
+standings carry (`Scores`, bot/service/final_scores.py). A
 front end delivers from it alone: it loads, locks and saves no table. Two deliveries that
 finish out of order are put right by the version: an older card is never shown over a
 newer one.
@@ -22,7 +24,7 @@ from ..render.status import Field, StatusCard
 from ..render.summary import Line, Part, PartStart, parts
 from ..store.front_rows import FrontRow
 
-__all__ = ["Board", "Shown", "SummaryLines", "summary_of"]
+__all__ = ["Board", "Scores", "Shown", "SummaryLines", "summary_of"]
 
 
 @dataclass(slots=True)
@@ -54,6 +56,36 @@ class Board:
 
 
 @dataclass(slots=True)
+class Scores:
+    """A finished game's chart data (bot/render/pictures/chart.py): each player's score
+    after every action (`series[name][i]`, after the i-th; 0 the setup) and where each
+    period (a Week, a round) begins. The chart's colours come from the final board's view."""
+
+    series: dict[str, list[float]]
+    periods: list[tuple[int, str]]
+
+    def body(self) -> dict[str, Any]:
+        """As an outbox row holds it: each score as runs of [value, how many actions it
+        stood] (a score stands for dozens of actions: a fifth to a tenth of the plain list)."""
+        return {"series": {name: _runs(values) for name, values in self.series.items()}, "periods": self.periods}
+
+    @classmethod
+    def from_body(cls, body: dict[str, Any]) -> Scores:
+        series = {name: [float(v) for v, n in runs for _ in range(n)] for name, runs in body["series"].items()}
+        return cls(series, [(i, label) for i, label in body["periods"]])
+
+
+def _runs(values: list[float]) -> list[list[float | int]]:
+    runs: list[list[float | int]] = []
+    for v in values:
+        if runs and runs[-1][0] == v:
+            runs[-1][1] += 1
+        else:
+            runs.append([int(v) if v.is_integer() else v, 1])
+    return runs
+
+
+@dataclass(slots=True)
 class Shown:
     channel_id: int
     table_created: float  # which of the channel's tables (its next table is another)
@@ -68,6 +100,7 @@ class Shown:
     summary_start: dict[str, Any] | None = None  # posts.StoredSummary; None: none kept yet
     summary: SummaryLines | None = None  # None: the game has not started
     board: Board | None = None  # None: no picture (a game without one, or none drawn)
+    scores: Scores | None = None  # a finished game's, for its chart (None: in play, or no pictures)
 
     def front(self) -> FrontRow:
         """What the front end had been answered, as the save that wrote this read it."""
@@ -92,6 +125,8 @@ class Shown:
         if self.board is not None:
             b = self.board
             body["board"] = {"game": b.game, "seed": b.seed, "step": b.step, "view": b.view}
+        if self.scores is not None:
+            body["scores"] = self.scores.body()
         return body
 
     @classmethod
@@ -101,6 +136,7 @@ class Shown:
         card["description"] = Rich.from_json(card.get("description", ""))
         summary = body.get("summary")
         board = body.get("board")
+        scores = body.get("scores")
         return cls(
             channel_id=channel_id,
             table_created=body["table_created"],
@@ -118,6 +154,7 @@ class Shown:
             if summary is not None
             else None,
             board=Board(**board) if board is not None else None,
+            scores=Scores.from_body(scores) if scores is not None else None,
         )
 
 

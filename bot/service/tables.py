@@ -13,6 +13,8 @@ builds the parts that own the rest, each reached as an attribute:
 - `access` (loaded.py): locks, the cache of loaded tables, loading and saving;
 - `play` (play.py): one action's step and the automatic moves after it;
 - `posts` (posts.py): status texts, the status card, the round summary, a step's posts;
+- `final_scores` (final_scores.py): the scores over a finished game, worked out by the
+  save that ends it, and its final board and chart drawn from them;
 - `notifications` (notify.py): notification preferences, DM bookkeeping, `/game mine`;
 - `deadlines` (deadlines.py): reminders, expiry, the host's deadline tools, outages;
 - `controls` (controls.py): pause, substitutes, automatic seats, standing orders, undo,
@@ -28,7 +30,6 @@ The parts talk through public methods only; none of them holds a table of its ow
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import secrets
 import time
@@ -40,7 +41,7 @@ from engine import games
 from engine.core import Choice, GameError, IllegalAction, did_you_mean, rng_for
 
 from ..render import button_labels, escape
-from ..render.pictures import Picture
+from ..render.pictures import Picture, has_pictures
 from ..render.pictures.cache import PictureCache
 from ..render.rich import Text
 from ..store import (
@@ -56,6 +57,7 @@ from .deliveries import Deliveries
 from .digest import Digest
 from .diplomacy import Diplomacy
 from .errors import NOT_SEATED, OVER, TableError, host_only
+from .final_scores import FinalScores
 from .gallery import CHANNEL_SHOWS_ALL, Gallery
 from .history import History
 from .limits import CACHE_SIZE, RULES_NAMES_CHARS
@@ -71,6 +73,7 @@ from .preferences import Preferences
 from .reference import options_text
 from .reviews import Reviews
 from .settings import Settings
+from .shown import Shown
 from .table_info import SeatInfo, TableInfo
 
 __all__ = ["TableError", "Settings", "SeatInfo", "TableInfo", "TableService", "SheetNow", "TurnChoice", "turn_choices"]
@@ -134,9 +137,11 @@ class TableService:
         self.notifications = Notifications(self.access, self.preferences, clock)
         self.digest = Digest(self.access, self.preferences)  # members' daily digests (digest.py)
         self.posts = Posts(self.access, self.notifications, clock)
-        # every save writes into its outbox what the status shows then (shown.py)
+        # every save writes into its outbox what the status shows then (shown.py), and the
+        # one that ends the game the scores over it, for the final standings' chart
         self.posts.boards = draw_pictures
-        self.access.showing = self.posts.shown
+        self.final_scores = FinalScores(store, self.pictures, self.posts.shown)
+        self.access.showing = self.final_scores.shown
         self.gallery = Gallery(self.access, clock)  # spectators, and what a member may read
         self.play = Play(self.access, self.posts, self.automatic, clock, self.gallery)
         self.history = History(self.access, self.posts, clock, self.default_settings, self.gallery)
@@ -392,25 +397,19 @@ class TableService:
         return await self.pictures.board_of_view(channel_id, g, state.seed, state.step, g.view_dict(g.view(state, None)))
 
     async def final_pictures(self, channel_id: int) -> list[Picture]:
-        """A finished game's final board and the chart of the scores over the game (every
-        state replayed from the stored log); [] for a game not finished or without pictures."""
-        from ..store.records import record_from_store
-
+        """A finished game's final board and the chart of the scores over the game, as its
+        final standings carried them (the scores replayed from the stored log, unless this
+        process worked them out lately); [] for a game not finished or without pictures.
+        Delivering the standings draws them from its outbox row instead (`final_pictures_of`)."""
         t = (await self.gallery.read(channel_id, None)).table  # a finished game: all of it is public
-        if t.row.status != "finished" or t.state is None or not self.draw_pictures:
+        if t.row.status != "finished" or t.state is None or not self.draw_pictures or not has_pictures(t.game.id):
             return []
-        record = await record_from_store(self.store, channel_id)
-        g = t.game
+        return await self.final_scores.pictures(t)
 
-        def states() -> list[Any]:
-            state = g.setup(list(record.seats), g.Options.model_validate(record.options), record.seed)
-            out = [state]
-            for entry in record.actions:
-                state, _ = g.apply(state, entry.seat, g.parse_action(entry.action))
-                out.append(state)
-            return out
-
-        return await self.pictures.final(channel_id, g, await asyncio.to_thread(states))
+    async def final_pictures_of(self, shown: Shown) -> list[Picture]:
+        """The final board and chart drawn from what the save that ended the game stored in
+        its outbox row (`shown`): no table read; [] if it stored no scores."""
+        return await self.final_scores.pictures_of(shown)
 
     async def my_picture(self, channel_id: int, user_id: int) -> Picture | None:
         """The caller's private picture (their Hand, sheet or screen); None if they hold no

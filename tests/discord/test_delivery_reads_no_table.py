@@ -2,7 +2,7 @@
 path of one action"): the outbox carries what the status message shows (`Shown`,
 bot/service/shown.py), so the delivery loads, locks and saves no table; two deliveries
 that finish out of order show the newer status; a restarted bot says a stored row again
-from the row alone.
+from the row alone, the final standings with their board and score chart too.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import pytest
 
 from bot.discord import create_bot
 from bot.discord.status_layout import status_layout
+from bot.service.tables import TableService
 
 from .conftest import BotConfig
 from .reading import layout_texts, status_parts
@@ -30,15 +31,22 @@ def simcord_bot(service):
     return create_bot(BotConfig(), service)  # the real registry (conftest narrows it to a test game)
 
 
-class TableReads:
-    """Counts the table loads, lock takes and table row reads while `counting`."""
+# reads of the table's log: the actions (a replay's) and the events
+LOG_READS = ("get_actions", "get_events", "get_all_events", "count_events")
 
-    def __init__(self, service: Any, store: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+
+class TableReads:
+    """Counts the table loads, lock takes and table row reads while `counting` (with
+    `log`, the reads of its log too)."""
+
+    def __init__(self, service: Any, store: Any, monkeypatch: pytest.MonkeyPatch, *, log: bool = False) -> None:
         self.counting = False
         self.seen: Counter[str] = Counter()
         access = service.access
         for owner, name in ((access, "load"), (access, "lock"), (store, "get_table")):
             self._wrap(owner, name, monkeypatch)
+        for name in LOG_READS if log else ():
+            self._wrap(store, name, monkeypatch)
 
     def _wrap(self, owner: Any, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
         real = getattr(owner, name)
@@ -88,7 +96,7 @@ async def test_a_whole_game_is_delivered_without_loading_or_locking_the_table(en
             env.bot.delivery.seen(channel.id, user)
             counted = await reads.during(env.bot.delivery.deliver(outbox, caller_id=user))
         if any(p.kind == "standings" for p in outbox.posts):
-            final += counted  # the final board and chart are replayed from the stored record
+            final += counted
         else:
             delivered += counted
         turns += 1
@@ -97,8 +105,9 @@ async def test_a_whole_game_is_delivered_without_loading_or_locking_the_table(en
               f"the last one's (the standings): {dict(final)}")
     assert (await store.get_table(channel.id)).status == "finished"
     # no load, no lock, no table row read for the status, the summary, the threads, nor for
-    # a DM's heading (the game it names comes from the outbox)
+    # a DM's heading (the game it names comes from the outbox), nor for the standings
     assert +delivered == Counter()
+    assert +final == Counter()
     (status,) = [m for m in channel.history() if status_parts(m)[0]][-1:]
     assert "The game is over" in status_parts(status)[0]
 
@@ -153,3 +162,50 @@ async def test_a_restarted_bot_says_a_stored_row_again_without_reading_the_table
     latest = await service.posts.status_card(channel.id)
     status = [m for m in channel.history() if status_parts(m)[0]][-1]
     assert latest.description.splitlines()[0] in status_parts(status)[0]
+
+
+async def test_a_restarted_bot_says_the_final_standings_with_their_pictures_from_the_row(
+    env, store, service, monkeypatch, capsys
+):
+    """The save that ends the game stores the scores over it beside the final board's view
+    (`Shown.scores`): the standings' board and chart are drawn from the stored row, with no
+    table loaded and no log read, the same pictures as a process that never saw the game
+    draws from the stored log (`TableService.final_pictures`)."""
+    reads = TableReads(service, store, monkeypatch, log=True)
+    channel, _ = await _started(env, service)
+    rng, turns = random.Random(7), 0
+    while turns < MAX_ACTIONS:
+        user, action = await _next_action(service, store, channel.id, rng)
+        outbox = await service.act(channel.id, user, action)
+        turns += 1
+        if any(p.kind == "standings" for p in outbox.posts):
+            break  # saved with its outbox row; the bot dies before saying it
+        with env.time_context():
+            env.bot.delivery.seen(channel.id, user)
+            await env.bot.delivery.deliver(outbox, caller_id=user)
+    assert (await store.get_table(channel.id)).status == "finished"
+    delivery = env.bot.delivery
+    for memory in (delivery._status_ids, delivery._shown, delivery._pictured, delivery._fronts):
+        memory.clear()
+    service.access.cache.clear()  # a new process: nothing loaded, nothing worked out or drawn
+    service.final_scores._kept.clear()
+    service.pictures._pictures.clear()
+    delivery.pending._started = False  # its first look takes every row left waiting
+    reads.watch(service.deliveries, "due", monkeypatch)
+    reads.watch(delivery, "deliver_now", monkeypatch)
+    with env.time_context():
+        await delivery.pending.run_due()
+    with capsys.disabled():
+        print(f"\n{GAME}: {turns} actions; table and log reads while saying the standings: {dict(reads.seen)}")
+    assert reads.seen == Counter()
+    (standings,) = [m for m in channel.history() if "Final standings" in m.content]
+    other = TableService(store, draw_pictures=True)  # a process that never saw the game
+    try:
+        expected = await other.final_pictures(channel.id)
+    finally:
+        other.close()
+    assert [a.filename for a in standings.attachments] == [p.filename for p in expected] == [
+        "crisis1914.png", "scores.png"
+    ]
+    assert [a.description for a in standings.attachments] == [p.description for p in expected]
+    assert [await a.read() for a in standings.attachments] == [p.png for p in expected]

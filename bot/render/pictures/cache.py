@@ -13,7 +13,7 @@ import hashlib
 import json
 from collections import OrderedDict
 from collections.abc import Hashable
-from typing import Any, cast
+from typing import Any
 
 from engine.core import Game, GameState
 
@@ -27,9 +27,9 @@ class PictureCache:
     def __init__(self, size: int = 128) -> None:
         self.size = size
         self.drawn = 0  # pictures actually drawn, for tests and the benchmark
-        # one picture by board or private key; the final board and chart as a pair, under
-        # a key ending in "final" (where the others end in a view's digest or a seat)
-        self._pictures: OrderedDict[Hashable, Picture | tuple[Picture, Picture]] = OrderedDict()
+        # one picture by board, private or final key (the last ends in "final", where the
+        # others end in a view's digest or a seat): a finished game's chart
+        self._pictures: OrderedDict[Hashable, Picture] = OrderedDict()
 
     async def board_of_view(
         self, channel_id: int, game: Game, seed: int, step: int, view: dict[str, Any]
@@ -43,7 +43,7 @@ class PictureCache:
             return None
         digest = hashlib.sha1(json.dumps(view, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
         key = (channel_id, game.id, seed, step, digest)
-        picture = cast("Picture | None", self._pictures.get(key))  # a board key: one picture
+        picture = self._pictures.get(key)
         if picture is None:
             picture = await asyncio.to_thread(draw, game.id, game.view_from_dict(view))
             self.drawn += 1
@@ -71,20 +71,33 @@ class PictureCache:
             if len(self._pictures) > self.size:
                 self._pictures.popitem(last=False)
         self._pictures.move_to_end(key)
-        return cast(Picture, self._pictures[key])  # a private key: one picture
+        return self._pictures[key]
 
-    async def final(self, channel_id: int, game: Game, states: list[GameState]) -> list[Picture]:
-        """The final board and the chart of every player's score over the game."""
-        if not has_pictures(game.id) or not states:
+    async def final(
+        self,
+        channel_id: int,
+        game: Game,
+        seed: int,
+        step: int,
+        view: dict[str, Any],
+        series: dict[str, list[float]],
+        periods: list[tuple[int, str]],
+    ) -> list[Picture]:
+        """A finished game's final board and the chart of every player's score over the
+        game, drawn from what the save that ended it stored: the final public view (as
+        `board_of_view` takes it: the status message's last board, drawn once for both)
+        and the scores after every action (`chart.score_series`)."""
+        board = await self.board_of_view(channel_id, game, seed, step, view)
+        if board is None:
             return []
-        last = states[-1]
-        key = (channel_id, game.id, last.seed, last.step, "final")
-        if key not in self._pictures:
-            from .chart import chart  # only a finished game needs it
+        key = (channel_id, game.id, seed, step, "final")
+        chart = self._pictures.get(key)
+        if chart is None:
+            from .chart import chart as draw_chart  # only a finished game needs it
 
-            board = await asyncio.to_thread(draw, game.id, game.view(last, None))
-            self._pictures[key] = (board, await asyncio.to_thread(chart, game, states))
-            self.drawn += 2
+            chart = await asyncio.to_thread(draw_chart, game, series, periods, game.view_from_dict(view))
+            self.drawn += 1
+            self._pictures[key] = chart
             if len(self._pictures) > self.size:
                 self._pictures.popitem(last=False)
-        return list(cast(tuple[Picture, Picture], self._pictures[key]))  # a final key: the pair
+        return [board, chart]

@@ -2,13 +2,17 @@
 
 Origins of World War I charts each country's provisional VPs, Crisis: 1914 and Schönbrunn
 each nation's Prestige. The scores are read from the public view of every state of the
-game (replayed from the action log), so the chart shows only what the table saw; each
-line ends in its name and final score, so no line is told apart by colour alone.
+game (`score_series`: the save that ends the game replays its log once and stores them,
+bot/service/final_scores.py), so the chart shows only what the table saw; it is drawn
+from those scores and the final public view (`chart`), with no state at hand. Each line
+ends in its name and final score, so no line is told apart by colour alone.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from importlib import import_module
+from typing import Any
 
 from engine.core import Game, GameState
 
@@ -20,10 +24,9 @@ WIDTH, HEIGHT = 1000, 520
 LEFT, RIGHT, TOP, BOTTOM = 60, 220, 50, 60
 
 
-def score_series(
-    game: Game, states: list[GameState]
-) -> tuple[str, dict[str, list[float]], list[tuple[int, str]]]:
-    """(what is scored, each player's score at every state, where each period begins)."""
+def score_series(game: Game, states: Iterable[GameState]) -> tuple[dict[str, list[float]], list[tuple[int, str]]]:
+    """(each player's score at every state, where each period begins), from the states
+    of the game in order (taken one at a time: a long game's are never all held)."""
     module = import_module(f"{__package__}.{_MODULES[game.id]}")
     series: dict[str, list[float]] = {}
     periods: list[tuple[int, str]] = []
@@ -37,7 +40,7 @@ def score_series(
         for values in series.values():  # a player scored nothing yet keeps their last score
             if len(values) < i + 1:
                 values.append(values[-1] if values else 0.0)
-    return module.SCORE_NAME, series, periods
+    return series, periods
 
 
 def draw_chart(
@@ -90,13 +93,9 @@ def draw_chart(
     return Picture(c.png(), clip_description(text), "scores.png")
 
 
-def chart(game: Game, states: list[GameState]) -> Picture:
+def chart(game: Game, series: dict[str, list[float]], periods: list[tuple[int, str]], final_view: Any) -> Picture:
+    """The chart of `series` (as `score_series` gives them), coloured as `final_view` (the
+    game's typed public view of its last state) colours each player."""
     module = import_module(f"{__package__}.{_MODULES[game.id]}")
-    unit, series, periods = score_series(game, states)
-    return draw_chart(
-        f"{game.title}: {unit} over the game",
-        unit,
-        series,
-        periods,
-        module.chart_colours(game.view(states[-1], None)),
-    )
+    unit = module.SCORE_NAME
+    return draw_chart(f"{game.title}: {unit} over the game", unit, series, periods, module.chart_colours(final_view))
