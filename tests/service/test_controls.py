@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.discord.markup import markup, typed_member
 from bot.service.tables import TableError, TableService
 from tests.tinygame import Envoys
 
@@ -73,9 +74,9 @@ async def test_a_substitute_is_briefed_privately_and_the_history_records_who_pla
     out = await service.controls.substitute(CHANNEL, ALICE, "bob", DAVE, "dave")  # by the holder's name
     (briefing,) = [p for p in out.posts if p.kind == "briefing"]
     assert briefing.to == "seat" and briefing.user_id == DAVE and briefing.dm
-    assert "Your commit: 3" in briefing.text  # bob's secret commit, to his successor only
-    assert "You owe nothing right now." in briefing.text
-    assert not any("commit: 3" in p.text for p in out.public())
+    assert "Your commit: 3" in markup(briefing.text)  # bob's secret commit, to his successor only
+    assert "You owe nothing right now." in markup(briefing.text)
+    assert not any("commit: 3" in markup(p.text) for p in out.public())
     info = await service.table_info(CHANNEL)
     assert [(s.seat, s.name) for s in info.seats] == [("s1", "alice"), ("s2", "dave")]
     history = await service.store.get_seat_history(CHANNEL)
@@ -137,7 +138,7 @@ async def test_the_host_hands_a_seat_to_automatic_play_and_a_substitute_takes_it
     actions = await service.store.get_actions(CHANNEL)
     assert [a.seat for a in actions] == ["s2"]
     assert not any(p.to == "seat" and p.seat == "s2" for p in out.posts)
-    assert "bob (automatic)" in await service.status(CHANNEL)
+    assert "bob (automatic)" in markup(await service.status(CHANNEL))
     with pytest.raises(TableError, match="already played automatically"):
         await service.controls.set_automatic(CHANNEL, ALICE, "s2", True)
     out = await service.controls.set_automatic(CHANNEL, ALICE, "s2", False)
@@ -192,7 +193,8 @@ async def test_undo_is_refused_after_the_die_roll(service):
 
 async def test_talk_names_seated_players_by_name_mention_or_nation(service):
     await seated(service, "alice", "bob", "carol")
-    assert await service.controls.talk(CHANNEL, ALICE, ["bob", f"<@{CAROL}>"]) == [ALICE, BOB, CAROL]
+    mentioned = typed_member(f"<@{CAROL}>")  # as the Discord adapter passes a member picked or typed
+    assert await service.controls.talk(CHANNEL, ALICE, ["bob", mentioned]) == [ALICE, BOB, CAROL]
     assert await service.controls.talk(CHANNEL, BOB, ["s1"]) == [BOB, ALICE]  # the tiny game's labels are its seat ids
     with pytest.raises(TableError, match="not seated"):
         await service.controls.talk(CHANNEL, 99, ["bob"])

@@ -8,6 +8,7 @@ import time
 import pytest
 from pydantic import ValidationError
 
+from bot.discord.markup import markup
 from bot.service.scheduler import Scheduler
 from bot.service.tables import Settings, TableError, TableService
 from bot.store import open_store
@@ -26,7 +27,7 @@ async def test_reminders_go_only_to_seats_still_owing_with_the_deadline(service,
     (out,) = await service.deadlines.tick()
     reminders = [p for p in out.posts if p.kind == "reminder"]
     assert sorted((p.seat, p.user_id, p.dm) for p in reminders) == [("s2", BOB, True), ("s3", CAROL, True)]
-    assert all(f"<t:{int(start + 24 * HOUR)}:R>" in p.text for p in reminders)
+    assert all(f"<t:{int(start + 24 * HOUR)}:R>" in markup(p.text) for p in reminders)
     assert out.public() == []  # a reminder is nobody else's business
     assert await service.deadlines.tick() == []  # sent once
     assert await service.deadlines.next_wakeup() == start + 23 * HOUR
@@ -50,7 +51,7 @@ async def test_on_expiry_default_gives_each_owing_seat_its_default_order(service
     assert any("Commits: s1=3, s2=1, s3=1" in p.text for p in out.public())  # Envoys' default is 1
     actions = await service.store.get_actions(CHANNEL)
     assert [(a.seat, a.user_id) for a in actions] == [("s1", ALICE), ("s2", None), ("s3", None)]
-    assert "press" in out.status  # the next phase has begun, with its own deadline
+    assert "press" in markup(out.status)  # the next phase has begun, with its own deadline
     assert await service.deadlines.next_wakeup() == clock.now + 12 * HOUR
 
 
@@ -64,7 +65,7 @@ async def test_a_phase_with_its_own_setting_uses_it(service, clock):
     assert diplomacy.due_at == clock.now + 600 and diplomacy.thread == "Round 1 diplomacy"
     clock.advance(600)
     (out,) = await service.deadlines.tick()
-    assert out.close_thread and "round 2, commit" in out.status
+    assert out.close_thread and "round 2, commit" in markup(out.status)
 
 
 async def test_on_expiry_extend_pushes_once_then_defaults(service, clock):
@@ -73,7 +74,7 @@ async def test_on_expiry_extend_pushes_once_then_defaults(service, clock):
     clock.advance(24 * HOUR)
     (out,) = await service.deadlines.tick()
     due = int(clock.now + 24 * HOUR)
-    assert f"extended once, to <t:{due}:R>" in out.posts[0].text and out.posts[0].to == "channel"
+    assert f"extended once, to <t:{due}:R>" in markup(out.posts[0].text) and out.posts[0].to == "channel"
     assert await service.store.get_actions(CHANNEL) == []
     clock.advance(24 * HOUR)
     (out,) = await service.deadlines.tick()

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bot.discord.markup import markup
 from bot.service import digest as digest_module
 from bot.service.digest import next_digest
 from bot.service.scheduler import Scheduler
@@ -106,8 +107,8 @@ async def test_one_digest_a_day_across_every_table(service, clock):
     outs = await service.digest.tick()
     (post,) = digests_to(outs, BOB)
     assert digests_to(outs, ALICE) == []  # alice asked for none
-    assert post.to == "seat" and post.dm and f"<@{BOB}>" in (post.public or "")
-    text = post.text
+    assert post.to == "seat" and post.dm and f"<@{BOB}>" in markup(post.public or "")
+    text = markup(post.text)
     assert text.startswith("**Your daily digest** (09:00 UTC), 2 tables:")
     for channel in (CHANNEL, OTHER):
         assert f"**Envoys (test game)** in <#{channel}> (https://discord.com/channels/9/{channel}), as s" in text
@@ -127,10 +128,11 @@ async def test_the_digest_tells_what_happened_since_the_members_last_move(servic
     await service.command(CHANNEL, ALICE, "commit", {"value": "3"})
     clock.advance(HOUR)
     (post,) = digests_to(await service.digest.tick(), BOB)
-    assert "- Since your last move here:" in post.text
-    assert "s1 has committed." in post.text
-    assert "You committed 2." not in post.text  # bob's own move is not news to him
-    assert "You committed 3." not in post.text  # alice's secret line is hers alone
+    text = markup(post.text)
+    assert "- Since your last move here:" in text
+    assert "s1 has committed." in text
+    assert "You committed 2." not in text  # bob's own move is not news to him
+    assert "You committed 3." not in text  # alice's secret line is hers alone
     log = await service.history.log(CHANNEL)
     assert "s1 has committed." in log  # the line shown is the public log's
 
@@ -143,7 +145,7 @@ async def test_a_long_log_is_cut_to_the_newest_lines(service, clock, monkeypatch
     await service.command(CHANNEL, BOB, "commit", {"value": "1"})  # bob's line, then the reveal
     clock.advance(HOUR)
     (post,) = digests_to(await service.digest.tick(), ALICE)
-    since = post.text.split("- Since your last move here:\n")[1].split("\n\n")[0].splitlines()
+    since = markup(post.text).split("- Since your last move here:\n")[1].split("\n\n")[0].splitlines()
     assert since[0].startswith("  … and ") and since[0].endswith(" earlier (`/game log` in the channel shows them)")
     assert len(since) == 2  # the count, then the one newest line
     assert "s2 has committed." not in since[1]  # older than the newest line
@@ -222,10 +224,11 @@ async def test_the_digest_names_pacts_that_end_with_the_week_in_play(service, cl
         await service.diplomacy.pact(CHANNEL, party, confirm=n)
     clock.advance(HOUR)
     (post,) = digests_to(await service.digest.tick(), BOB)
-    assert "“Quiet on the Danube”, expires at the end of Week 1, the Week now in play." in post.text
-    assert "Your pact with alice" in post.text
-    assert "No fleet in the Aegean" not in post.text  # ends later
-    assert "Not bob's" not in post.text  # not his
+    text = markup(post.text)
+    assert "“Quiet on the Danube”, expires at the end of Week 1, the Week now in play." in text
+    assert "Your pact with alice" in text
+    assert "No fleet in the Aegean" not in text  # ends later
+    assert "Not bob's" not in text  # not his
 
 
 async def test_mydata_lists_the_digest_and_its_bookkeeping(service, clock):

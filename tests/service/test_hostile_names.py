@@ -8,7 +8,9 @@ from __future__ import annotations
 import io
 
 from bot.console import Console
+from bot.discord.markup import markup
 from bot.render import escape
+from bot.render.rich import Text
 from bot.service.signups import entry_text
 
 from .conftest import ALICE, BOB, CHANNEL, seated
@@ -18,15 +20,18 @@ SHOWN = escape(HOSTILE)
 HOUR = 3600
 
 
-def named_escaped(text: str) -> None:
-    """`text` names the hostile member, escaped, and holds none of their markup live."""
-    assert SHOWN in text, text
-    plain_of_it(text)
+def named_escaped(text: Text) -> None:
+    """`text`, as Discord shows it, names the hostile member, escaped, and holds none of
+    their markup live."""
+    shown = markup(text)
+    assert SHOWN in shown, shown
+    plain_of_it(shown)
 
 
-def plain_of_it(text: str) -> None:
+def plain_of_it(text: Text) -> None:
+    shown = markup(text)
     for live in ("<@123>", "@everyone", "**bold**", "||spoiler||", "[x]("):
-        assert live not in text, (live, text)
+        assert live not in shown, (live, shown)
 
 
 async def test_the_lobby_card_status_join_notice_and_entry_show_a_hostile_nickname_escaped(service):
@@ -67,7 +72,7 @@ async def test_a_deadline_notice_names_a_hostile_player_escaped(service, clock):
     await service.settings(CHANNEL, ALICE, {"on_expiry": "extend"})
     clock.advance(24 * HOUR)
     (out,) = await service.deadlines.tick()
-    notice = out.posts[0].text
+    notice = markup(out.posts[0].text)
     assert "Still owing" in notice
     named_escaped(notice)
 
@@ -95,7 +100,7 @@ async def test_a_substitute_s_notice_names_them_escaped(service):
 
 async def test_game_mine_holds_no_live_markup_of_a_hostile_member(service):
     await seated(service, "alice", HOSTILE)
-    mine = await service.notifications.mine(BOB)
+    mine = markup(await service.notifications.mine(BOB))
     assert "you owe" in mine
     plain_of_it(mine)
 

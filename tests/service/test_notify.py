@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.discord.markup import markup
 from bot.service.tables import TableError, TableService
 from bot.store import open_store
 from engine import games
@@ -33,7 +34,9 @@ async def test_a_member_who_chose_mentions_is_pinged_in_the_channel_without_the_
     await seated(service, "alice", "bob", start=False)
     out = await service.lobby.start(CHANNEL, ALICE, seed=7)
     pings = [p for p in out.posts if p.to == "channel" and p.user_id == BOB]
-    assert len(pings) == 1 and pings[0].text.startswith(f"<@{BOB}>") and "Commit" not in pings[0].text
+    assert len(pings) == 1
+    ping = markup(pings[0].text)
+    assert ping.startswith(f"<@{BOB}>") and "Commit" not in ping
     assert not any(p.to == "seat" and p.user_id == BOB and p.dm for p in out.posts)
     assert any(p.to == "seat" and p.user_id == ALICE and p.dm for p in out.posts)  # alice keeps DMs
 
@@ -66,11 +69,12 @@ async def test_mine_lists_every_table_with_what_is_owed_and_when(service, clock)
     await seated(service, "alice", "bob")
     await service.lobby.create(CHANNEL + 1, 9, "envoys", BOB, "bob")
     await service.command(CHANNEL, BOB, "commit", {"value": "1"})
-    text = await service.notifications.mine(BOB)
+    text = markup(await service.notifications.mine(BOB))
     assert f"<#{CHANNEL}> Envoys (test game) as s2: you owe nothing right now." in text
     assert f"<#{CHANNEL + 1}> Envoys (test game): in the lobby" in text
-    assert f"you owe commit, due <t:{int(clock.now + 24 * HOUR)}:R>" in await service.notifications.mine(ALICE)
-    assert await service.notifications.mine(99) == "You are not seated at any open table."
+    owed = markup(await service.notifications.mine(ALICE))
+    assert f"you owe commit, due <t:{int(clock.now + 24 * HOUR)}:R>" in owed
+    assert markup(await service.notifications.mine(99)) == "You are not seated at any open table."
 
 
 async def test_after_an_outage_running_tables_are_told_and_their_deadlines_extended(tmp_path):
@@ -87,7 +91,8 @@ async def test_after_an_outage_running_tables_are_told_and_their_deadlines_exten
     store = await open_store(tmp_path / "bot.sqlite3")
     service = TableService(store, clock=clock)
     (out,) = await service.deadlines.recover()
-    assert out.channel_id == CHANNEL and "offline" in out.posts[0].text and "5 h" in out.posts[0].text
+    told = markup(out.posts[0].text)
+    assert out.channel_id == CHANNEL and "offline" in told and "5 h" in told
     assert min(d.due_at for d in await store.get_deadlines(CHANNEL)) == due + 5 * HOUR
     assert await service.deadlines.recover() == []  # the heartbeat was renewed: no second outage
     await store.close()
@@ -105,7 +110,7 @@ async def test_a_deadline_opened_after_the_restart_is_not_extended_for_the_outag
     (opened,) = await store.get_deadlines(CHANNEL)
     assert opened.started_at == clock.now  # the commit phase closed; a new phase opened now
     (out,) = await service.deadlines.recover(outage)
-    assert "offline" in out.posts[0].text
+    assert "offline" in markup(out.posts[0].text)
     assert await store.get_deadlines(CHANNEL) == [opened]  # it lost nothing to the outage
 
 
@@ -116,7 +121,7 @@ async def test_on_outage_ignore_tells_but_keeps_the_deadlines(service, clock, st
     clock.advance(HOUR)
     due = min(d.due_at for d in await store.get_deadlines(CHANNEL))
     (out,) = await service.deadlines.recover()
-    assert "extended" not in out.posts[0].text
+    assert "extended" not in markup(out.posts[0].text)
     assert min(d.due_at for d in await store.get_deadlines(CHANNEL)) == due
 
 
@@ -181,8 +186,8 @@ async def test_a_reminder_for_a_member_who_chose_mentions_is_a_ping_in_the_chann
     clock.advance(12 * HOUR)
     (out,) = await service.deadlines.tick()
     (ping,) = [p for p in out.posts if p.kind == "reminder" and p.to == "channel"]
-    assert ping.user_id == BOB and ping.text.startswith(f"<@{BOB}> reminder: you owe commit")
-    assert "Commit 1, 2 or 3" not in ping.text  # the prompt's own words stay private
+    assert ping.user_id == BOB and markup(ping.text).startswith(f"<@{BOB}> reminder: you owe commit")
+    assert "Commit 1, 2 or 3" not in markup(ping.text)  # the prompt's own words stay private
     assert [p.user_id for p in out.posts if p.kind == "reminder" and p.dm] == [ALICE]
 
 

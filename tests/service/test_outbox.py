@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.discord.markup import markup
 from bot.service.outbox import Outbox
 from bot.service.tables import TableService
 
@@ -9,7 +10,8 @@ from .conftest import ALICE, BOB, CAROL, CHANNEL, seated
 
 
 def public_text(out: Outbox) -> str:
-    return "\n".join([p.text for p in out.public()] + [out.status or ""])
+    """Everything public the step says, as Discord shows it."""
+    return "\n".join([markup(p.text) for p in out.public()] + [markup(out.status or "")])
 
 
 async def test_a_private_event_reaches_only_its_seat(service):
@@ -34,7 +36,12 @@ async def test_public_posts_and_status_do_not_depend_on_secret_commits(tmp_path,
         out = await service.command(CHANNEL, BOB, "commit", {"value": value})
         out2 = await service.command(CHANNEL, ALICE, "commit", {"value": "2"})
         seen.append(
-            (public_text(out), public_text(out2), await service.status(CHANNEL), await service.history.log(CHANNEL))
+            (
+                public_text(out),
+                public_text(out2),
+                markup(await service.status(CHANNEL)),
+                await service.history.log(CHANNEL),
+            )
         )
         await store.close()
     assert seen[0] == seen[1]
@@ -54,7 +61,7 @@ async def test_new_prompts_are_dmed_only_to_the_seats_that_newly_owe(service):
     out = await service.command(CHANNEL, BOB, "commit", {"value": "2"})
     prompts = [p for p in out.posts if p.kind == "prompt"]
     assert [(p.seat, p.user_id, p.dm, p.to) for p in prompts] == [("s1", ALICE, True, "seat")]
-    assert "Press or yield." in prompts[0].text
+    assert "Press or yield." in markup(prompts[0].text)
 
 
 async def test_a_diplomacy_phase_opens_a_thread_and_closes_it_when_it_ends(service):
@@ -74,7 +81,7 @@ async def test_a_diplomacy_phase_opens_a_thread_and_closes_it_when_it_ends(servi
 async def test_the_status_names_who_owes_what_and_when(service):
     await seated(service, "alice", "bob", "carol")
     await service.command(CHANNEL, CAROL, "commit", {"value": "1"})
-    status = await service.status(CHANNEL)
+    status = markup(await service.status(CHANNEL))
     assert "Waiting for alice and bob: commit" in status  # owing the same: named together
     assert f"<t:{int(service.clock() + 24 * 3600)}:R>" in status
 

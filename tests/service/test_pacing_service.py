@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import tests.tinygame
+from bot.discord.markup import markup
 from bot.service.tables import TableError, TableService
 from engine.core import Forced, StandingOrder
 from tests.tinygame import Yield
@@ -30,13 +31,13 @@ async def test_a_decision_with_no_real_choice_is_taken_at_once_and_said_once(ser
     await seated(service, "alice", "bob")
     await service.act(CHANNEL, ALICE, {"kind": "commit", "value": 1})
     out = await service.act(CHANNEL, BOB, {"kind": "commit", "value": 2})
-    said = [p.text for p in out.posts if p.to == "channel" and "must yield" in p.text]
+    said = [markup(p.text) for p in out.posts if p.to == "channel" and "must yield" in markup(p.text)]
     assert said == ["Envoy must yield: there is nothing to press."]
     # nobody was told it was their turn to press: the diplomacy notices only
-    assert not [p for p in out.posts if p.kind == "prompt" and "Press" in p.text]
+    assert not [p for p in out.posts if p.kind == "prompt" and "Press" in markup(p.text)]
     actions = await service.store.get_actions(CHANNEL)
     assert actions[-1].action == '{"kind":"yield"}' and actions[-1].user_id is None
-    status = await service.status(CHANNEL)
+    status = markup(await service.status(CHANNEL))
     assert "ready" in status.lower() or "diplomacy" in status.lower()
 
 
@@ -44,7 +45,7 @@ async def test_without_the_hook_the_player_is_asked(service):
     await seated(service, "alice", "bob")
     await service.act(CHANNEL, ALICE, {"kind": "commit", "value": 1})
     out = await service.act(CHANNEL, BOB, {"kind": "commit", "value": 2})
-    assert [p for p in out.posts if p.kind == "prompt" and "Press" in p.text]
+    assert [p for p in out.posts if p.kind == "prompt" and "Press" in markup(p.text)]
     assert (await service.store.get_actions(CHANNEL))[-1].action == '{"kind":"commit","value":2}'
 
 
@@ -75,9 +76,13 @@ async def test_a_standing_order_is_private_survives_a_restart_and_is_applied_whe
     restarted = TableService(store, clock=clock)  # the order is stored with the table
     await restarted.act(CHANNEL, ALICE, {"kind": "commit", "value": 1})
     out = await restarted.act(CHANNEL, BOB, {"kind": "commit", "value": 2})
-    mine = [p.text for p in out.posts if p.to == "seat" and p.user_id == ALICE and "standing order" in p.text]
+    mine = [
+        markup(p.text)
+        for p in out.posts
+        if p.to == "seat" and p.user_id == ALICE and "standing order" in markup(p.text)
+    ]
     assert mine == ["Your standing order was applied: yield in this round's press."]
-    assert not [p for p in out.posts if p.kind == "prompt" and "Press" in p.text]
+    assert not [p for p in out.posts if p.kind == "prompt" and "Press" in markup(p.text)]
     actions = await store.get_actions(CHANNEL)
     assert actions[-1].action == '{"kind":"yield"}' and actions[-1].user_id == ALICE
 
@@ -93,7 +98,8 @@ async def test_a_standing_order_can_be_withdrawn_and_lapses_with_its_round(servi
         await service.controls.standing(CHANNEL, ALICE, "surrender")
     await service.act(CHANNEL, ALICE, {"kind": "commit", "value": 1})
     out = await service.act(CHANNEL, BOB, {"kind": "commit", "value": 2})
-    assert [p for p in out.posts if p.kind == "prompt" and "Press" in p.text]  # asked: it was withdrawn
+    # asked: it was withdrawn
+    assert [p for p in out.posts if p.kind == "prompt" and "Press" in markup(p.text)]
     await service.controls.standing(CHANNEL, ALICE, "yield")  # for round 1, whose press is now
     actions = await service.store.get_actions(CHANNEL)
     assert actions[-1].action == '{"kind":"yield"}'  # applied at once: the decision was already owed
@@ -170,7 +176,9 @@ async def test_an_origins_sheet_written_before_phase_4_becomes_the_draft_once(se
             break
         seat = t.prompts[0].seat
         out = await service.act(CHANNEL, t.holder(seat).user_id, {"kind": "pass"})
-        told += [p.text for p in out.posts if p.user_id == 2 and "could not be applied" in p.text]
+        told += [
+            markup(p.text) for p in out.posts if p.user_id == 2 and "could not be applied" in markup(p.text)
+        ]
     assert len(told) == 1 and told[0].endswith("it is withdrawn.")
     assert (await service.table_info(CHANNEL)).status == "running"
     t = await service.load(CHANNEL)
@@ -227,7 +235,11 @@ async def test_pass_unless_a_card_moves_is_applied_at_the_turn_and_lapses_when_t
     await service.act(CHANNEL, first_uid, bid)
     t = await service.load(CHANNEL)
     out = await service.act(CHANNEL, t.holder(t.prompts[0].seat).user_id, {"kind": "pass"})
-    applied = [p.text for p in out.posts if p.user_id == uid and "standing order was applied" in p.text]
+    applied = [
+        markup(p.text)
+        for p in out.posts
+        if p.user_id == uid and "standing order was applied" in markup(p.text)
+    ]
     assert len(applied) == 1 and "unless one of these cards changes its place" in applied[0]
     t = await service.load(CHANNEL)
     assert t.state.bidder != third

@@ -12,6 +12,7 @@ import asyncio
 
 import pytest
 
+from bot.discord.markup import markup
 from bot.service.tables import TableError, TableService
 from bot.store import Shards, open_store
 from engine.crisis1914 import GAME
@@ -90,7 +91,7 @@ async def test_a_deadline_fires_once_when_two_processes_tick_together(two_proces
     await seated(a, "alice", "bob")
     clock.advance(24 * HOUR)
     outs_a, outs_b = await asyncio.gather(a.deadlines.tick(), b.deadlines.tick())
-    fired = [p for o in outs_a + outs_b for p in o.posts if p.text.startswith("Time is up")]
+    fired = [p for o in outs_a + outs_b for p in o.posts if markup(p.text).startswith("Time is up")]
     assert len(fired) == 1
     assert [(x.seat, x.user_id) for x in await a.store.get_actions(CHANNEL)] == [("s1", None), ("s2", None)]
 

@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from bot.discord.markup import markup
 from bot.service.posts import own_lines
 from bot.service.tables import TableError, TableService
 from bot.store.records import Record, replay, state_hash
@@ -200,8 +201,8 @@ async def test_a_substitute_in_crisis_is_briefed_with_the_hand_and_nobody_else_s
     assert "Your Hand" in private
     out = await service.controls.substitute(CHANNEL, ALICE, "s2", DAVE, "dave")
     (briefing,) = [p for p in out.posts if p.kind == "briefing"]
-    assert private in briefing.text and briefing.user_id == DAVE
-    assert not any(private in p.text for p in out.public())
+    assert private in markup(briefing.text) and briefing.user_id == DAVE
+    assert not any(private in markup(p.text) for p in out.public())
 
 
 # -- imported games ---------------------------------------------------------------------------

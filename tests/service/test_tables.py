@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal
 import pytest
 from pydantic import Field, TypeAdapter
 
+from bot.discord.markup import markup
 from bot.service.lobby import _honour_preferences
 from bot.service.tables import TableError, TableService
 from bot.store import SeatRow, open_store
@@ -51,7 +52,7 @@ async def test_create_join_start_seats_players_in_join_order(service):
     # both owe a secret commit, told by DM with the deadline as a Discord timestamp
     prompts = [p for p in out.posts if p.kind == "prompt"]
     assert {(p.seat, p.user_id, p.dm) for p in prompts} == {("s1", ALICE, True), ("s2", BOB, True)}
-    assert all("<t:" in p.text and ":R>" in p.text for p in prompts)
+    assert all("<t:" in markup(p.text) and ":R>" in markup(p.text) for p in prompts)
 
 
 async def test_lobby_refusals_say_what_is_wrong(service):
@@ -125,7 +126,7 @@ async def test_a_nation_preference_reaches_a_game_that_takes_preferences(service
     await service.lobby.start(CHANNEL, ALICE, seed=1)
     info = await service.table_info(CHANNEL)
     assert [(s.name, s.label) for s in info.seats] == [("alice", "s1"), ("bob", "France")]
-    assert "2. bob — France" in await service.status(CHANNEL)
+    assert "2. bob — France" in markup(await service.status(CHANNEL))
 
 
 # -- play --------------------------------------------------------------------------------------
@@ -157,9 +158,9 @@ async def test_a_query_command_shows_only_the_callers_view(service):
     await seated(service, "alice", "bob")
     await service.command(CHANNEL, ALICE, "commit", {"value": "3"})
     out = await service.command(CHANNEL, ALICE, "hand", {})
-    assert "Your commit: 3" in out.reply and out.posts == []
-    assert "Your commit" not in (await service.command(CHANNEL, BOB, "hand", {})).reply
-    assert "Your commit: 3" in await service.me(CHANNEL, ALICE)
+    assert "Your commit: 3" in markup(out.reply) and out.posts == []
+    assert "Your commit" not in markup((await service.command(CHANNEL, BOB, "hand", {})).reply)
+    assert "Your commit: 3" in markup(await service.me(CHANNEL, ALICE))
     with pytest.raises(TableError, match="not seated"):
         await service.me(CHANNEL, 99)
 
