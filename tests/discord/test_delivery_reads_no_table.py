@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from bot.discord import create_bot
+from bot.discord.markup import markup
 from bot.discord.status_layout import status_layout
 from bot.service.tables import TableService
 
@@ -161,7 +162,7 @@ async def test_a_restarted_bot_says_a_stored_row_again_without_reading_the_table
     assert (await service.deliveries.waiting())[0] == 0
     latest = await service.posts.status_card(channel.id)
     status = [m for m in channel.history() if status_parts(m)[0]][-1]
-    assert latest.description.splitlines()[0] in status_parts(status)[0]
+    assert markup(latest.description).splitlines()[0] in status_parts(status)[0]
 
 
 async def test_a_restarted_bot_says_the_final_standings_with_their_pictures_from_the_row(

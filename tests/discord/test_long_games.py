@@ -13,6 +13,7 @@ import pytest
 from simcord import SetupError
 
 from bot.discord.client import HEARTBEAT
+from bot.discord.markup import markup
 from bot.discord.private import NOTICE_GRACE
 from engine import games
 from engine.core import seed_commitment
@@ -295,7 +296,7 @@ async def test_the_operators_record_moves_a_table_to_another_channel(env, servic
     await table["bob"].slash(other, "game join", preference="s2")
     await table["alice"].slash(other, "game resume")
     pressed = await table["alice"].slash(other, "envoys press")
-    assert pressed.ephemeral and "round 1, diplomacy" in await service.status(other.id)
+    assert pressed.ephemeral and "round 1, diplomacy" in markup(await service.status(other.id))
 
 
 async def test_a_file_that_is_no_record_is_refused(env, service):
