@@ -145,7 +145,9 @@ class Console:
             self.say(out.status)
             await self.show_picture(shown=out.shown)
         if self.pictures is not None and any(p.kind == "standings" for p in out.posts):
-            for picture in await self.service.final_pictures(CHANNEL):
+            shown = out.shown
+            final = self.service.final_pictures_of(shown) if shown else self.service.final_pictures(CHANNEL)
+            for picture in await final:
                 self._write_picture(picture)
         if out.reply and caller:
             self.private(caller, out.reply)

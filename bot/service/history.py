@@ -329,7 +329,8 @@ class History:
             out = Outbox(channel_id=channel_id, reply="Published.")
             for chunk in split_message("\n".join(lines), POST_CHARS):
                 out.posts.append(Post(to="channel", kind="history", text=chunk))
-            await self.access.save(t, row=replace(t.row, meta={**t.row.meta, "published": True}))
+            # stored with its outbox: the final board and chart it carries are drawn from the row
+            await self.access.save(t, row=replace(t.row, meta={**t.row.meta, "published": True}), outbox=out)
             return out
 
         return await self.access.with_table(channel_id, run)

@@ -87,7 +87,7 @@ class TableReads:
 @pytest.mark.parametrize("draw_pictures", [False])  # loads are counted: pictures only slow it
 async def test_a_whole_game_is_delivered_without_loading_or_locking_the_table(env, store, service, monkeypatch, capsys):
     reads = TableReads(service, store, monkeypatch)
-    channel, _ = await _started(env, service)
+    channel, players = await _started(env, service)
     rng, turns, delivered = random.Random(7), 0, Counter[str]()
     final = Counter[str]()
     while turns < MAX_ACTIONS and (await store.get_table(channel.id)).status == "running":
@@ -109,6 +109,10 @@ async def test_a_whole_game_is_delivered_without_loading_or_locking_the_table(en
     # a DM's heading (the game it names comes from the outbox), nor for the standings
     assert +delivered == Counter()
     assert +final == Counter()
+    # the host publishes the history: its final board and chart come from its row too
+    published = await service.history.publish(channel.id, players[0].id)
+    with env.time_context():
+        assert +await reads.during(env.bot.delivery.deliver(published, caller_id=players[0].id)) == Counter()
     (status,) = [m for m in channel.history() if status_parts(m)[0]][-1:]
     assert "The game is over" in status_parts(status)[0]
 
