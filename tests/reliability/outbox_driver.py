@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
+import traceback
 from pathlib import Path
 
 
@@ -32,7 +34,8 @@ async def drive(db: Path) -> None:
         assert out is not None, "the game ended before a turn notice"
         notices = [p for p in out.posts if p.kind == "prompt" and p.to == "seat" and p.dm]
         if notices:
-            line = notices[0].text.splitlines()[0].split(" Due ")[0]  # the console writes times its own way
+            # as the console prints it; its times move with the clock, so the line stops before them
+            line = console.words(notices[0].text).splitlines()[0].split(" Due ")[0]
             who = "anna" if notices[0].user_id == anna else "ben"
             print("ACK", json.dumps({"line": f"[private to {who}] {line}"}))
             sys.stdout.flush()
@@ -42,4 +45,8 @@ async def drive(db: Path) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(drive(Path(sys.argv[1])))
+    try:
+        asyncio.run(drive(Path(sys.argv[1])))
+    except BaseException:
+        traceback.print_exc()
+        os._exit(1)  # at once: nothing the service started may keep a failed driver (and its test) waiting
