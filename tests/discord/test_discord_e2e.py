@@ -6,6 +6,7 @@ from __future__ import annotations
 import discord
 import pytest
 
+from bot.discord.markup import markup
 from bot.discord.private import NOTICE_GRACE
 from bot.discord.views import CUSTOM_ID, LABEL
 
@@ -369,9 +370,9 @@ async def test_no_private_line_ever_reaches_the_channel_or_a_thread(env, service
     deliver = env.bot.delivery.deliver
 
     async def recording(outbox, **kwargs):
-        private.extend(p.text for p in outbox.posts if p.to == "seat")
+        private.extend(markup(p.text) for p in outbox.posts if p.to == "seat")  # as a DM would say it
         if outbox.reply:
-            private.append(outbox.reply)
+            private.append(markup(outbox.reply))
         await deliver(outbox, **kwargs)
 
     monkeypatch.setattr(env.bot.delivery, "deliver", recording)

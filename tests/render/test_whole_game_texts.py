@@ -17,7 +17,9 @@ from html.parser import HTMLParser
 
 import pytest
 
+from bot.discord.markup import markup
 from bot.render.pictures import crisis, draw_private_vector, has_pictures, origins, schonbrunn
+from bot.render.rich import Rich, Text
 from bot.service.tables import TableService, turn_choices
 from bot.store import open_store
 from engine import games
@@ -50,9 +52,10 @@ class Reading:
     def __init__(self) -> None:
         self.seen: dict[tuple[str, bool], str] = {}
 
-    def add(self, where: str, text: str | None, *, public: bool) -> None:
+    def add(self, where: str, text: Text | None, *, public: bool) -> None:
+        """`text` as Discord shows it (a time as its timestamp, a member as a mention)."""
         if text:
-            self.seen.setdefault((text, public), where)
+            self.seen.setdefault((markup(text), public), where)
 
     def outbox(self, where: str, out: object) -> None:
         for post in getattr(out, "posts", []):
@@ -60,7 +63,7 @@ class Reading:
             self.add(f"{where}, {post.kind} (DMs closed)", post.public, public=True)
         self.add(f"{where}, reply", getattr(out, "reply", None), public=False)
         status = getattr(out, "status", None)
-        self.add(f"{where}, status", status if isinstance(status, str) else None, public=True)
+        self.add(f"{where}, status", status if isinstance(status, str | Rich) else None, public=True)
 
     def findings(self) -> list[str]:
         out = []
