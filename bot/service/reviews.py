@@ -185,6 +185,13 @@ class Reviews:
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._work())
 
+    def stop(self) -> None:
+        """The process is shutting down: stop computing. A review under way stays pending in
+        the store, and the next start computes it (`resume`), rather than failing on a
+        store or worker closed under it."""
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+
     async def wait(self) -> None:
         """Until every queued review is computed (tests, tools)."""
         while self._task is not None and not self._task.done():

@@ -170,7 +170,9 @@ class TableService:
         self.reviews.clock = clock
 
     def close(self) -> None:
-        """Stop the automatic players' worker processes (the process is shutting down)."""
+        """Stop the reviews under way and the automatic players' worker processes (the
+        process is shutting down)."""
+        self.reviews.stop()
         self.automatic.close()
 
     async def load(self, channel_id: int, *, fresh: bool = False) -> LoadedTable:

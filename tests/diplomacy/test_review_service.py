@@ -246,3 +246,17 @@ async def test_the_review_is_computed_in_the_automatic_players_worker_process(tm
         service.close()
     finally:
         await store.close()
+
+
+async def test_a_review_under_way_when_the_bot_stops_stays_pending_for_the_next_start(store) -> None:
+    service = _service(store)
+    gate = _held(service)
+    await _play(service)
+    t = await service.load(CHANNEL)
+    task = service.reviews._task
+    assert task is not None and not task.done()  # computing, held at its first piece
+    service.close()  # the process shuts down (its store closes next)
+    gate.set()
+    await asyncio.sleep(0.1)
+    assert task.cancelled()  # stopped, not run on into a closed store
+    assert {r.status for r in await store.community.get_reviews(CHANNEL, t.row.created_at)} == {PENDING}
