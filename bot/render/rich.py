@@ -80,27 +80,31 @@ class Rich:
     __slots__ = ("spans",)
 
     def __init__(self, *parts: Text | Span) -> None:
+        # every save writes a few of these (the status card's deadline): plain type checks
         spans: list[Span] = []
         for part in parts:
             for span in part.spans if isinstance(part, Rich) else (part,):
-                if isinstance(span, str) and spans and isinstance(spans[-1], str):
-                    spans[-1] += span
-                elif span != "":
+                if type(span) is not str:
+                    spans.append(span)
+                elif spans and type(spans[-1]) is str:
+                    spans[-1] += span  # type: ignore[operator]
+                elif span:
                     spans.append(span)
         self.spans: tuple[Span, ...] = tuple(spans)
 
     @staticmethod
     def of(*parts: Text | Span) -> Text:
         """The parts one after another: a `str` when none is a span."""
-        if all(isinstance(p, str) for p in parts):
-            return "".join(parts)  # type: ignore[arg-type]
-        return Rich(*parts)
+        for p in parts:
+            if type(p) is not str:
+                return Rich(*parts)
+        return "".join(parts)  # type: ignore[arg-type]
 
     @staticmethod
     def join(separator: str, texts: Iterable[Text]) -> Text:
         """`separator.join(texts)` for texts that may hold spans: a `str` when none does."""
         texts = list(texts)
-        if all(isinstance(t, str) for t in texts):
+        if all(type(t) is str for t in texts):
             return separator.join(texts)  # type: ignore[arg-type]
         parts: list[Text] = []
         for n, t in enumerate(texts):
