@@ -197,9 +197,9 @@ class Delivery:
             return []
         try:
             if outbox.shown is not None:
-                # the standings: drawn from the scores the save that ended the game stored, no table read
+                # drawn from the scores the save that ended the game (or published it) stored: no table read
                 return await self.service.final_pictures_of(outbox.shown)
-            return await self.service.final_pictures(outbox.channel_id)  # a published history: no save's row
+            return await self.service.final_pictures(outbox.channel_id)  # an outbox no save wrote: read
         except Exception:  # the standings go out without pictures rather than not at all
             log.warning("could not draw the final pictures of table %s", outbox.channel_id, exc_info=True)
             return []
