@@ -146,8 +146,11 @@ class Console:
             await self.show_picture(shown=out.shown)
         if self.pictures is not None and any(p.kind == "standings" for p in out.posts):
             shown = out.shown
-            final = self.service.final_pictures_of(shown) if shown else self.service.final_pictures(CHANNEL)
-            for picture in await final:
+            if shown is not None and (shown.scores is not None or shown.board is None):
+                final = await self.service.final_pictures_of(shown)  # as its save stored them
+            else:
+                final = await self.service.final_pictures(CHANNEL)
+            for picture in final:
                 self._write_picture(picture)
         if out.reply and caller:
             self.private(caller, out.reply)

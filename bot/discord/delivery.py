@@ -196,10 +196,12 @@ class Delivery:
         if not any(p.kind in ("standings", "history") and p.user_id is None for p in public):
             return []
         try:
-            if outbox.shown is not None:
+            shown = outbox.shown
+            if shown is not None and (shown.scores is not None or shown.board is None):
                 # drawn from the scores the save that ended the game (or published it) stored: no table read
-                return await self.service.final_pictures_of(outbox.shown)
-            return await self.service.final_pictures(outbox.channel_id)  # an outbox no save wrote: read
+                return await self.service.final_pictures_of(shown)
+            # an outbox no save wrote, or a row an older bot stored without the scores: read
+            return await self.service.final_pictures(outbox.channel_id)
         except Exception:  # the standings go out without pictures rather than not at all
             log.warning("could not draw the final pictures of table %s", outbox.channel_id, exc_info=True)
             return []
