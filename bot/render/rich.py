@@ -5,8 +5,8 @@ Most of a message is Markdown, the format the game's record keeps and its export
 each front end shows its own way is a span: a member, a channel, a moment in time, and a
 line of small print. The Discord adapter writes a span as Discord's markup (a mention, a
 timestamp each reader sees in their own time zone: `bot/discord/markup.py`); the console
-writes it in words ("alice", "in 10 min": `bot/console/words.py`). The service never
-writes either.
+writes it in words ("@alice", "#table", "in 10 min": `bot/console/words.py`). The service
+never writes either.
 
 A text with no span stays a plain `str`, so most texts are strings: `Rich.of` and
 `Rich.join` give a `Rich` only where a span is. A `Rich` refuses to become a string by
@@ -71,7 +71,6 @@ class SmallPrint:
 
 
 Span: TypeAlias = str | Member | Channel | Moment | SmallPrint
-_SPANS = (Member, Channel, Moment, SmallPrint)
 
 
 class Rich:
