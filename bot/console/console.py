@@ -18,7 +18,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from engine import games
 from engine.core import did_you_mean
 
 from ..render.pictures import Picture
@@ -145,12 +144,7 @@ class Console:
             self.say(out.status)
             await self.show_picture(shown=out.shown)
         if self.pictures is not None and any(p.kind == "standings" for p in out.posts):
-            shown = out.shown
-            if shown is not None and (shown.scores is not None or shown.board is None):
-                final = await self.service.final_pictures_of(shown)  # as its save stored them
-            else:
-                final = await self.service.final_pictures(CHANNEL)
-            for picture in final:
+            for picture in await self.service.final_pictures_of(CHANNEL, out.shown):
                 self._write_picture(picture)
         if out.reply and caller:
             self.private(caller, out.reply)
@@ -165,9 +159,8 @@ class Console:
         if self.pictures is None or (shown is not None and shown.board is None):
             return
         try:
-            if shown is not None and (board := shown.board) is not None:
-                game = games.get(board.game)
-                picture = await self.service.pictures.board_of_view(CHANNEL, game, board.seed, board.step, board.view)
+            if shown is not None:
+                picture = await self.service.stored_board(shown)
             else:
                 picture = await self.service.picture(CHANNEL, reader)
         except TableError:

@@ -46,7 +46,6 @@ from bot.service.outbox import Outbox, Post
 from bot.service.posts import Summary
 from bot.service.shown import Shown, summary_of
 from bot.service.tables import TableService
-from engine import games
 
 from .interact import picture_file
 from .markup import markup, timestamp
@@ -196,12 +195,7 @@ class Delivery:
         if not any(p.kind in ("standings", "history") and p.user_id is None for p in public):
             return []
         try:
-            shown = outbox.shown
-            if shown is not None and (shown.scores is not None or shown.board is None):
-                # drawn from the scores the save that ended the game (or published it) stored: no table read
-                return await self.service.final_pictures_of(shown)
-            # an outbox no save wrote, or a row an older bot stored without the scores: read
-            return await self.service.final_pictures(outbox.channel_id)
+            return await self.service.final_pictures_of(outbox.channel_id, outbox.shown)
         except Exception:  # the standings go out without pictures rather than not at all
             log.warning("could not draw the final pictures of table %s", outbox.channel_id, exc_info=True)
             return []
@@ -256,12 +250,8 @@ class Delivery:
 
     async def _board(self, shown: Shown) -> Picture | None:
         """The board picture, drawn from the public view the save stored (cached)."""
-        board = shown.board
-        if board is None:
-            return None
         try:
-            game = games.get(board.game)
-            return await self.service.pictures.board_of_view(shown.channel_id, game, board.seed, board.step, board.view)
+            return await self.service.stored_board(shown)
         except Exception:  # the status goes without its picture rather than not at all
             log.warning("could not draw the board of table %s", shown.channel_id, exc_info=True)
             return None

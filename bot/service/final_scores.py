@@ -13,7 +13,6 @@ game's pictures (`TableService.final_pictures`) do not replay it again.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterator, Sequence
@@ -25,7 +24,7 @@ from ..render.pictures import Picture
 from ..render.pictures.cache import PictureCache
 from ..render.pictures.chart import score_series
 from ..store import EventRow, Store, StoreError
-from .gallery import setup_again
+from .gallery import replayed
 from .loaded import LoadedTable
 from .shown import Board, Scores, Shown
 
@@ -90,6 +89,10 @@ class FinalScores:
         board = Board(g.id, state.seed, state.step, g.view_dict(g.view(state, None)))
         return await self._drawn(t.row.channel_id, board, scores)
 
+    async def board(self, channel_id: int, board: Board) -> Picture | None:
+        """The picture of a stored board (`Shown.board`), drawn once per view."""
+        return await self.cache.board_of_view(channel_id, games.get(board.game), board.seed, board.step, board.view)
+
     async def _drawn(self, channel_id: int, board: Board, scores: Scores) -> list[Picture]:
         game = games.get(board.game)
         return await self.cache.final(
@@ -113,12 +116,10 @@ def _states(t: LoadedTable, actions: list[tuple[str, str]]) -> Iterator[GameStat
     """Every state of the game in order, from its setup to `t.state`: the stored actions
     replayed (the same seed gives every draw again); last, `t.state` itself when its save
     is storing the action that led to it (the game's end, saved with that action)."""
-    g, final = t.game, t.state
+    final = t.state
     assert final is not None
-    state = setup_again(t)
-    yield state
-    for seat, action in actions:
-        state, _ = g.apply(state, seat, g.parse_action(json.loads(action)))
+    state = final
+    for state in replayed(t, actions):
         yield state
     if final.step == state.step + 1:
         yield final

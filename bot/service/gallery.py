@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections import OrderedDict
-from collections.abc import Callable
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -323,11 +323,17 @@ def _welcome(title: str, delay: int) -> str:
     )
 
 
-def _replayed(t: LoadedTable, actions: list[tuple[str, str]]) -> GameState:
-    """The table's state after the first of its stored actions, `actions`, replayed from
-    its seed (the record's replay: the same seed gives every draw again)."""
+def replayed(t: LoadedTable, actions: Iterable[tuple[str, str]]) -> Iterator[GameState]:
+    """The table's game set up again from its seed, then its state after each of `actions`
+    (stored actions, in order): the record's replay, the same seed giving every draw again."""
     g = t.game
     state = setup_again(t)
+    yield state
     for seat, action in actions:
         state, _ = g.apply(state, seat, g.parse_action(json.loads(action)))
-    return state
+        yield state
+
+
+def _replayed(t: LoadedTable, actions: list[tuple[str, str]]) -> GameState:
+    """The table's state after the first of its stored actions, `actions`."""
+    return deque(replayed(t, actions), maxlen=1)[0]

@@ -408,10 +408,19 @@ class TableService:
             return []
         return await self.final_scores.pictures(t)
 
-    async def final_pictures_of(self, shown: Shown) -> list[Picture]:
-        """The final board and chart drawn from what the save that ended the game stored in
-        its outbox row (`shown`): no table read; [] if it stored no scores."""
-        return await self.final_scores.pictures_of(shown)
+    async def final_pictures_of(self, channel_id: int, shown: Shown | None) -> list[Picture]:
+        """The final board and chart for an outbox's standings or published history: drawn
+        from what its save stored (`shown`) with no table read; read from the table and its
+        log (`final_pictures`) only for an outbox no save wrote, or a row an older bot stored
+        without the scores."""
+        if shown is not None and (shown.scores is not None or shown.board is None):
+            return await self.final_scores.pictures_of(shown)
+        return await self.final_pictures(channel_id)
+
+    async def stored_board(self, shown: Shown) -> Picture | None:
+        """The board picture drawn from the public view a save stored (`shown.board`),
+        cached as the status message's is; None where the save stored no board."""
+        return await self.final_scores.board(shown.channel_id, shown.board) if shown.board else None
 
     async def my_picture(self, channel_id: int, user_id: int) -> Picture | None:
         """The caller's private picture (their Hand, sheet or screen); None if they hold no
