@@ -5,6 +5,9 @@ the step left the state it was given unchanged, that the state round-trips throu
 that replaying the same seed and actions gives the same state, and the game's own
 invariants.
 
+`views_of_a_game` gives every seat's and the public view of every step of one whole game
+(the typed views' round-trip tests read them).
+
 `check_hidden_information` samples states from such games, asks the game to vary every
 fact hidden from an observer (`vary_hidden`), and requires that observer's view, its
 description, and the observer-visible events of the next action to stay byte-identical
@@ -15,12 +18,23 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from typing import Any
 
 from pydantic import TypeAdapter
 
 from engine.core import Event, Game, GameState, IllegalAction, Model
 from engine.core.playout import play_out
+
+
+def views_of_a_game(game: Game, players: int, seed: int) -> Iterator[Any]:
+    """Every seat's and the public view of every step of one whole game."""
+    result = play_out(game, players, seed)
+    state = game.setup(result.state.seats, game.Options(), seed)
+    for seat, action in result.actions:
+        state, _ = game.apply(state, seat, action)
+        for observer in [None, *state.seats]:
+            yield game.view(state, observer)
 
 
 def _dump(state: GameState) -> str:

@@ -9,19 +9,13 @@ import json
 
 import pytest
 
-from engine.core.playout import play_out
 from engine.crisis1914 import GAME
 from engine.crisis1914.view_types import CrisisView, PlayedView, StatesmanView, YourView
+from tests.harness import views_of_a_game
 
 
 def _views(players: int, seed: int):
-    """Every seat's and the public view of every step of one whole game."""
-    result = play_out(GAME, players, seed)
-    state = GAME.setup(result.state.seats, GAME.Options(), seed)
-    for seat, action in result.actions:
-        state, _ = GAME.apply(state, seat, action)
-        for observer in [None, *state.seats]:
-            yield GAME.view(state, observer)
+    return views_of_a_game(GAME, players, seed)
 
 
 def _names(record: type) -> list[str]:
